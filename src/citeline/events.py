@@ -1,0 +1,162 @@
+"""The events every consumer reads: ``start``, ``token``, ``citation``, ``done``.
+
+One answer is a sequence of these, and their JSON is the contract written in
+``contracts/answer_endpoint.md``. This module only defines them and encodes them
+(JSON and server-sent events); it knows nothing about where they come from.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, TypeAlias
+
+DoneState: TypeAlias = Literal["answered", "nothing_found", "refused", "failed"]
+Provenance: TypeAlias = Literal["cited", "untrusted", "verified", "sourced", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Opens an answer. ``release`` is the collection's release label, fixed at start-up."""
+
+    release: str | None = None
+    conversation_id: str | None = None
+
+    name: ClassVar[str] = "start"
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"release": self.release}
+        if self.conversation_id is not None:
+            data["conversation_id"] = self.conversation_id
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """Markdown after the stream pipeline: never model citation markup."""
+
+    text: str
+
+    name: ClassVar[str] = "token"
+
+    def payload(self) -> dict[str, Any]:
+        return {"text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One source the server vouches for.
+
+    Exactly one identifier: ``id`` when the source has one, else ``url``; never
+    both and never empty, so a client can key chips on it without guessing.
+    ``start``/``end`` locate the display text in the concatenated token text;
+    both are ``None`` when the anchor was only in the dropped sources list.
+    A verified quote (``quote``, ``verified``, ``kind``) comes from a quote block.
+    """
+
+    n: int
+    display_name: str
+    id: str | None = None
+    url: str | None = None
+    start: int | None = None
+    end: int | None = None
+    quote: str | None = None
+    verified: bool | None = None
+    kind: str | None = None
+
+    name: ClassVar[str] = "citation"
+
+    def __post_init__(self) -> None:
+        if (self.id is None) == (self.url is None):
+            raise ValueError("a citation names exactly one of id or url")
+        if not (self.id or self.url):
+            raise ValueError("a citation's identifier is never empty")
+        if (self.start is None) != (self.end is None):
+            raise ValueError("a citation has both offsets or neither")
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.id is not None:
+            data["id"] = self.id
+        else:
+            data["url"] = self.url
+        data["display_name"] = self.display_name
+        data["n"] = self.n
+        data["start"] = self.start
+        data["end"] = self.end
+        if self.quote is not None:
+            data["quote"] = self.quote
+            data["verified"] = bool(self.verified)
+            if self.kind is not None:
+                data["kind"] = self.kind
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """Closes every answer, whatever happened.
+
+    A refusal is exactly ``{"state": "refused", "seconds": 0.0}``: optional keys
+    are written only when they carry something, so that shape needs no special case.
+    """
+
+    state: DoneState
+    seconds: float = 0.0
+    answer_id: str | None = None
+    provenance: Provenance | None = None
+    dropped_anchors: int = 0
+
+    name: ClassVar[str] = "done"
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"state": self.state, "seconds": round(self.seconds, 1)}
+        if self.answer_id is not None:
+            data["answer_id"] = self.answer_id
+        if self.provenance is not None:
+            data["provenance"] = self.provenance
+        if self.dropped_anchors:
+            data["dropped_anchors"] = self.dropped_anchors
+        return data
+
+
+Event: TypeAlias = Start | Token | Citation | Done
+
+
+def to_json(event: Event) -> dict[str, Any]:
+    """The event as one JSON object with its name under ``event``, as ``--json`` prints it."""
+    return {"event": event.name, **event.payload()}
+
+
+def encode_sse(event: Event) -> str:
+    """``event: NAME\\ndata: JSON\\n\\n``; JSON escapes newlines, so data is one line."""
+    data = json.dumps(event.payload(), ensure_ascii=False, separators=(",", ":"))
+    return f"event: {event.name}\ndata: {data}\n\n"
+
+
+def from_json(name: str, data: dict[str, Any]) -> Event:
+    """Rebuild an event from its name and payload (clients and tests read streams back)."""
+    if name == "start":
+        return Start(release=data.get("release"), conversation_id=data.get("conversation_id"))
+    if name == "token":
+        return Token(text=data["text"])
+    if name == "citation":
+        return Citation(
+            n=data["n"],
+            display_name=data["display_name"],
+            id=data.get("id"),
+            url=data.get("url"),
+            start=data.get("start"),
+            end=data.get("end"),
+            quote=data.get("quote"),
+            verified=data.get("verified"),
+            kind=data.get("kind"),
+        )
+    if name == "done":
+        return Done(
+            state=data["state"],
+            seconds=data.get("seconds", 0.0),
+            answer_id=data.get("answer_id"),
+            provenance=data.get("provenance"),
+            dropped_anchors=data.get("dropped_anchors", 0),
+        )
+    raise ValueError(f"unknown event {name!r}")
