@@ -1,1 +1,33 @@
-"""citeline."""
+"""citeline: answers whose citations the server, not the model, decides.
+
+``citeline.answer(question, corpus=...)`` streams the events of one answer; the
+rest of the public surface is in ``citeline.events``, ``citeline.corpus``,
+``citeline.agent`` and ``citeline.models``. Attributes here load on first use, so
+``import citeline.events`` does not pull in the model library.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from citeline.agent import ChatMessage, answer
+    from citeline.models import ModelHandle, resolve_model
+
+_LAZY = {
+    "answer": "citeline.agent",
+    "ChatMessage": "citeline.agent",
+    "ModelHandle": "citeline.models",
+    "resolve_model": "citeline.models",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'citeline' has no attribute {name!r}")
+
+
+__all__ = ["ChatMessage", "ModelHandle", "answer", "resolve_model"]

@@ -1,0 +1,167 @@
+"""``answer``: one question in, one stream of events out.
+
+Runs one user turn of the tool loop with the chosen model, passes its text
+through the stream pipeline, turns the anchors the pipeline finds into citations
+for sources the tools returned in this turn and each quote block that verifies
+against trusted text (the data's definitions and tables, then the documents the
+tools returned) into a quote citation, and closes with ``done`` and its
+provenance label. Every call
+builds its own tools, citation request, pipeline and resolver, so two answers
+never share state. A runtime failure ends the stream with the held text and
+``done{state: failed}``; cancellation propagates untouched. This module knows
+nothing of HTTP or of how events are rendered.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import aclosing
+from typing import TYPE_CHECKING
+
+from citeline.agent.citation_request import CitationRequest
+from citeline.agent.citations import CitationResolver
+from citeline.agent.corpus_tools import corpus_tools
+from citeline.agent.data_tools import data_tools
+from citeline.agent.prompts import Profile, load_prompt
+from citeline.agent.provenance import ProvenanceTag, answer_provenance
+from citeline.agent.tools import AgentTool, Toolbox
+from citeline.events import Done, DoneState, Event, Start, Token
+from citeline.models import ChatMessage, ModelHandle, resolve_model, stream_turn
+from citeline.stream import Pipeline, StreamChunk
+from citeline.stream.quotes import (
+    QuoteMatch,
+    QuoteVerifier,
+    RejectReason,
+    TrustedText,
+    TrustedTexts,
+)
+
+if TYPE_CHECKING:
+    from citeline.corpus import Corpus
+    from citeline.data import DataCatalog
+
+logger = logging.getLogger(__name__)
+
+
+async def answer(
+    question: str,
+    *,
+    corpus: Corpus | None = None,
+    data: DataCatalog | None = None,
+    model: str | ModelHandle = "embedded",
+    profile: Profile = "search",
+    history: Sequence[ChatMessage] | None = None,
+    release: str | None = None,
+    extra_tools: Sequence[AgentTool] = (),
+) -> AsyncIterator[Event]:
+    """Answer ``question`` from a corpus, data or both: ``Start``, tokens, citations, ``Done``.
+
+    ``model`` is a model setting (see ``citeline.models.resolve_model``) or a
+    resolved handle; a bad setting raises ``ModelSpecError`` before any event.
+    ``history`` is the conversation so far (chat), ``release`` defaults to the
+    corpus's own label, and ``extra_tools`` are offered beside ``search`` and ``read``.
+    With ``data``, the ``measure`` and ``sql`` tools are offered too; at least one of
+    ``corpus`` and ``data`` is needed.
+    """
+    if corpus is None and data is None:
+        raise ValueError("answer needs a corpus, data, or both to answer from")
+    handle = model if isinstance(model, ModelHandle) else resolve_model(model)
+    started = time.perf_counter()
+    if release is None and corpus is not None:
+        release = corpus.release
+    yield Start(release=release)
+
+    tools = [
+        *(corpus_tools(corpus) if corpus is not None else ()),
+        *(data_tools(data) if data is not None else ()),
+        *extra_tools,
+    ]
+    toolbox = Toolbox(tools, CitationRequest.from_prompt())
+    resolver = CitationResolver(toolbox.sources)
+    data_texts = data.trusted_texts() if data is not None else ()
+    pipeline = Pipeline(quotes=_quote_verifier(data_texts, toolbox.trusted))
+    written: list[str] = []
+    verified: list[QuoteMatch] = []
+    try:
+        fragments = stream_turn(
+            handle,
+            instructions=load_prompt(profile),
+            question=question,
+            history=tuple(history or ()),
+            tools=toolbox.specs(),
+            on_request=toolbox.on_request,
+        )
+        async with aclosing(fragments):
+            async for fragment in fragments:
+                for event in _events(pipeline.feed(fragment), resolver, written, verified):
+                    yield event
+        for event in _events(pipeline.flush(), resolver, written, verified):
+            yield event
+    except Exception:
+        logger.exception("answer failed after %.1f s (model %s)", _since(started), handle.name)
+        held = _flush_quietly(pipeline)
+        if held:
+            yield Token(held)
+        yield Done(state="failed", seconds=_since(started), dropped_anchors=resolver.dropped)
+        return
+
+    state: DoneState = "answered"
+    # A data result is something found even with no source in it: a figure, or no rows.
+    found = toolbox.sources or _DATA_TAGS & set(toolbox.tags)
+    if not "".join(written).strip() or (toolbox.calls and not found):
+        state = "nothing_found"
+    yield Done(
+        state=state,
+        seconds=_since(started),
+        provenance=answer_provenance(
+            toolbox.tags, cited_sources=resolver.cited, quote_verified=bool(verified)
+        ),
+        dropped_anchors=resolver.dropped,
+    )
+
+
+_DATA_TAGS = frozenset({ProvenanceTag.GOVERNED, ProvenanceTag.AD_HOC})
+
+
+def _quote_verifier(fixed: Sequence[TrustedText], returned: list[TrustedText]) -> QuoteVerifier:
+    """Checks a quote against the data's text and whatever the tools have returned so far
+    (``returned`` is the toolbox's live record), built when a quote arrives: a few per
+    answer at most, against at most a few dozen passages."""
+
+    def verify(quote: str) -> QuoteMatch | RejectReason:
+        return TrustedTexts([*fixed, *returned]).verify(quote)
+
+    return verify
+
+
+def _events(
+    chunk: StreamChunk, resolver: CitationResolver, written: list[str], verified: list[QuoteMatch]
+) -> Iterator[Event]:
+    # The token goes first, so a citation's offsets point into text the caller already has.
+    if chunk.text:
+        written.append(chunk.text)
+        yield Token(chunk.text)
+    for outcome in chunk.quotes:
+        if outcome.match is None:
+            logger.info("quote block dropped: %s (%s)", outcome.status, outcome.reason)
+            continue
+        verified.append(outcome.match)
+        yield resolver.resolve_quote(outcome.match)
+    for anchor in chunk.anchors:
+        citation = resolver.resolve(anchor)
+        if citation is not None:
+            yield citation
+
+
+def _flush_quietly(pipeline: Pipeline) -> str:
+    try:
+        return pipeline.flush().text
+    except Exception:
+        logger.exception("the stream pipeline could not flush after a failure")
+        return ""
+
+
+def _since(started: float) -> float:
+    return time.perf_counter() - started

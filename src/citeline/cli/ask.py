@@ -1,0 +1,149 @@
+"""``citeline ask``: one question, its answer streamed to the terminal, then its references.
+
+The answer is rendered from the event stream alone (``citeline.answer``): tokens
+as they arrive, then the citation events as numbered references. ``--json``
+prints the events themselves, one contract JSON object per line. This command
+does not parse the answer's prose.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+import typer
+
+from citeline.cli.app import app
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from citeline.corpus import Corpus
+    from citeline.data import DataCatalog
+    from citeline.events import Citation, Done
+    from citeline.models import ModelHandle
+
+
+@app.command()
+def ask(
+    question: str = typer.Argument(..., help="The question to answer."),
+    db: Path | None = typer.Option(None, "--db", help="SQLite file of the corpus index."),
+    project: str | None = typer.Option(
+        None,
+        "--project",
+        help="Tables and measures to answer from: a citeline.toml or its folder; "
+        "'sample' is the bundled Palmer penguins data.",
+    ),
+    data: list[str] = typer.Option(
+        [], "--data", help="Add a table from a CSV, Parquet, SQLite or DuckDB file: NAME=PATH."
+    ),
+    model: str | None = typer.Option(
+        None,
+        "--model",
+        help=(
+            "Model that answers: embedded, openai:<model>, ollama:<model> or "
+            "anthropic:<model> [CITELINE_MODEL, else embedded]."
+        ),
+        show_default=False,
+    ),
+    json_lines: bool = typer.Option(
+        False, "--json", help="Print one event per line as contract JSON instead of text."
+    ),
+) -> None:
+    """Answer QUESTION from the index and/or data, citing what it used."""
+    import asyncio
+
+    from citeline.corpus import Corpus
+    from citeline.corpus.errors import CorpusError
+    from citeline.data import DataCatalog, DataError, project_from_options
+    from citeline.models import ModelSpecError, resolve_model
+
+    if db is None and project is None and not data:
+        _fail("Give --db INDEX, or --project/--data for tables (try --project sample), or both.")
+    if db is not None and not db.exists():
+        _fail(f"There is no index at {db}: build one with `citeline ingest PATH --db {db}`.")
+    try:
+        handle = resolve_model(model)
+        declared = project_from_options(project, data)
+        catalog = DataCatalog.open(declared) if declared is not None else None
+        corpus = Corpus.open(db) if db is not None else None
+    except (ModelSpecError, CorpusError, DataError) as error:
+        _fail(str(error))
+    state = asyncio.run(
+        _print_answer(question, corpus, handle, json_lines=json_lines, data=catalog)
+    )
+    close = getattr(corpus, "close", None)
+    if close is not None:
+        close()
+    if catalog is not None:
+        catalog.close()
+    if state == "failed":
+        raise typer.Exit(1)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"citeline ask: {message}", err=True)
+    raise typer.Exit(2)
+
+
+async def _print_answer(
+    question: str,
+    corpus: Corpus | None,
+    handle: ModelHandle,
+    *,
+    json_lines: bool,
+    data: DataCatalog | None = None,
+) -> str:
+    import json
+
+    from rich.console import Console
+
+    from citeline import answer
+    from citeline.events import Citation, Done, Token, to_json
+
+    console = Console(highlight=False)
+    citations: list[Citation] = []
+    state = "failed"
+    text_tail = ""
+    async for event in answer(question, corpus=corpus, data=data, model=handle):
+        if json_lines:
+            typer.echo(json.dumps(to_json(event), ensure_ascii=False))
+        elif isinstance(event, Token):
+            console.print(event.text, end="", markup=False, soft_wrap=True)
+            text_tail = (text_tail + event.text)[-2:]
+        elif isinstance(event, Citation):
+            citations.append(event)
+        if isinstance(event, Done):
+            state = event.state
+            if not json_lines:
+                # The answer's own trailing newlines count towards the gap before references.
+                console.print("\n" * (2 - text_tail.count("\n")), end="")
+                _print_references(console, citations, event, handle.name)
+    return state
+
+
+def _print_references(
+    console: Console, citations: list[Citation], done: Done, model_name: str
+) -> None:
+    if citations:
+        console.print("[bold]References[/bold]")
+        for citation in citations:
+            console.print(
+                f"  [{citation.n}] {citation.display_name} — {citation.id or citation.url}",
+                markup=False,
+            )
+            if citation.quote is not None:
+                console.print(f"      > {citation.quote} ({citation.kind}, verified)", markup=False)
+    label = f"{done.state} in {done.seconds:.1f} s · {model_name}"
+    if done.provenance:
+        label += f" · provenance: {done.provenance}"
+    if done.dropped_anchors:
+        label += f" · {done.dropped_anchors} uncited link(s) dropped"
+    console.print()
+    console.print(label, style="dim", markup=False)
+    if done.state == "failed":
+        console.print("The answer failed part-way; the log says why.", style="red", markup=False)
+    elif done.state == "nothing_found":
+        console.print(
+            "Nothing in the index answered that; try other words.", style="yellow", markup=False
+        )

@@ -1,0 +1,68 @@
+"""Model providers behind one interface: the embedded offline model and real ones.
+
+``resolve_model(spec)`` turns the one model setting into a ``ModelHandle``;
+``stream_turn`` runs one user turn of the tool loop with it and yields text.
+The model library (pydantic-ai) is imported only by ``pydantic_ai_adapter``, and
+only when a turn runs, so importing this package stays light. This package knows
+nothing of the corpus or of HTTP: tools arrive as ``ToolSpec``s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Sequence
+
+from citeline.models.spec import (
+    DEFAULT_MODEL,
+    MODEL_ENV,
+    ModelHandle,
+    ModelSpecError,
+    resolve_model,
+)
+from citeline.models.turn import (
+    ChatMessage,
+    RequestObserver,
+    ToolReply,
+    ToolSpec,
+    TurnContent,
+)
+
+
+def stream_turn(
+    handle: ModelHandle,
+    *,
+    instructions: str,
+    question: str,
+    history: Sequence[ChatMessage] = (),
+    tools: Sequence[ToolSpec] = (),
+    on_request: RequestObserver | None = None,
+) -> AsyncGenerator[str, None]:
+    """Run one user turn of the tool loop with ``handle`` and yield its text fragments.
+
+    Close the iterator (``contextlib.aclosing``) when done with it early, so the
+    model call ends with it.
+    """
+    from citeline.models import pydantic_ai_adapter
+
+    return pydantic_ai_adapter.stream_turn(
+        handle,
+        instructions=instructions,
+        question=question,
+        history=history,
+        tools=tools,
+        on_request=on_request,
+    )
+
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "MODEL_ENV",
+    "ChatMessage",
+    "ModelHandle",
+    "ModelSpecError",
+    "RequestObserver",
+    "ToolReply",
+    "ToolSpec",
+    "TurnContent",
+    "resolve_model",
+    "stream_turn",
+]

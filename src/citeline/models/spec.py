@@ -1,0 +1,111 @@
+"""Which model answers: the one setting (``--model`` / ``CITELINE_MODEL``) parsed into a handle.
+
+A ``ModelHandle`` is plain data naming a provider and a model; turning it into a
+client is the adapter's job (``pydantic_ai_adapter``), so this module imports no
+model library and opens no connection. It checks only what a user can fix before
+the first question: the spelling of the setting and the environment it needs.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+Provider: TypeAlias = Literal["embedded", "openai", "ollama", "anthropic"]
+
+DEFAULT_MODEL = "embedded"
+MODEL_ENV = "CITELINE_MODEL"
+# Ollama's OpenAI-compatible endpoint on its default port, used when OLLAMA_BASE_URL is unset.
+DEFAULT_OLLAMA_BASE_URL = "http://localhost:11434/v1"
+
+_PROVIDERS: tuple[Provider, ...] = ("openai", "ollama", "anthropic")
+
+
+class ModelSpecError(ValueError):
+    """The model setting cannot be used; the message says what to change."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelHandle:
+    """A selected model: ``spec`` as the user wrote it, ``name`` for display.
+
+    ``base_url`` is fixed when the handle is resolved, so a handle means the same
+    server for its whole life; API keys are read by the adapter and never held here,
+    so a handle can be printed and logged.
+    """
+
+    spec: str
+    provider: Provider
+    model_name: str
+    name: str
+    base_url: str | None = None
+
+
+EMBEDDED = ModelHandle(
+    spec="embedded",
+    provider="embedded",
+    model_name="embedded",
+    name="embedded (extractive, offline)",
+)
+
+
+def resolve_model(spec: str | None = None) -> ModelHandle:
+    """The handle for ``spec``, or for ``CITELINE_MODEL`` when ``spec`` is ``None``.
+
+    ``"embedded"`` (the default), ``"openai:<model>"``, ``"ollama:<model>"`` or
+    ``"anthropic:<model>"``. Raises ``ModelSpecError`` for anything else, and for a
+    provider whose key or address is missing from the environment.
+    """
+    if spec is None:
+        spec = os.environ.get(MODEL_ENV, "").strip() or DEFAULT_MODEL
+    spec = spec.strip()
+    if spec == "embedded":
+        return EMBEDDED
+    provider, sep, model_name = spec.partition(":")
+    if not sep or provider not in _PROVIDERS:
+        raise ModelSpecError(
+            f"Unknown model {spec!r}: use 'embedded' (offline, no key), 'openai:<model>', "
+            "'ollama:<model>' or 'anthropic:<model>'."
+        )
+    model_name = model_name.strip()
+    if not model_name:
+        raise ModelSpecError(
+            f"The model setting {spec!r} names no model: write it as '{provider}:<model>', "
+            f"for example '{_EXAMPLES[provider]}'."
+        )
+    if provider == "openai":
+        return _openai(spec, model_name)
+    if provider == "ollama":
+        base_url = os.environ.get("OLLAMA_BASE_URL", "").strip() or DEFAULT_OLLAMA_BASE_URL
+        return ModelHandle(
+            spec, "ollama", model_name, f"{model_name} (Ollama at {base_url})", base_url
+        )
+    if not os.environ.get("ANTHROPIC_API_KEY", "").strip():
+        raise ModelSpecError(
+            f"The model {spec!r} needs an Anthropic API key: set ANTHROPIC_API_KEY, "
+            "or choose --model embedded to answer offline."
+        )
+    return ModelHandle(spec, "anthropic", model_name, f"{model_name} (Anthropic)")
+
+
+_EXAMPLES: dict[str, str] = {
+    "openai": "openai:gpt-4o-mini",
+    "ollama": "ollama:llama3.1",
+    "anthropic": "anthropic:claude-sonnet-4-5",
+}
+
+
+def _openai(spec: str, model_name: str) -> ModelHandle:
+    base_url = os.environ.get("OPENAI_BASE_URL", "").strip() or None
+    # An OpenAI-compatible server (vLLM, llama.cpp) often needs no key; OpenAI itself always does.
+    if base_url is None and not os.environ.get("OPENAI_API_KEY", "").strip():
+        raise ModelSpecError(
+            f"The model {spec!r} needs OPENAI_API_KEY, or OPENAI_BASE_URL pointing at an "
+            "OpenAI-compatible server (vLLM, llama.cpp); or choose --model embedded to answer "
+            "offline."
+        )
+    where = f" at {base_url}" if base_url else ""
+    return ModelHandle(
+        spec, "openai", model_name, f"{model_name} (OpenAI-compatible{where})", base_url
+    )

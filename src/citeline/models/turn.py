@@ -1,0 +1,54 @@
+"""What one model turn is given, in our own terms: the conversation so far and the tools.
+
+These types are the boundary between the agent and the model layer. They carry
+no model library's types, so the agent builds them without importing one; the
+adapter (``pydantic_ai_adapter``) translates them. This module runs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """One earlier message of a conversation, as its reader saw it."""
+
+    role: Literal["user", "assistant"]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolReply:
+    """What a tool call gives back.
+
+    ``value`` is sent to the model. ``metadata`` stays with the result in the run's
+    history and is never sent. ``error`` set means the call failed: the model is sent
+    that message as an error result instead of ``value``, and the run goes on.
+    """
+
+    value: object
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+
+ToolCall = Callable[[dict[str, Any]], Awaitable[ToolReply]]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool as the model is offered it: name, description, JSON schema of its arguments."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+    call: ToolCall
+
+
+TurnContent = Literal["text", "tool_result"]
+"""What a model request holds, reduced to what decides turn boundaries."""
+
+RequestObserver = Callable[[tuple[TurnContent, ...]], None]
+"""Told, before each model request, what the newest request message holds."""
