@@ -1,0 +1,224 @@
+"""The data a project declares, opened for reading: tables, measures and their trusted text.
+
+``DataCatalog.open(project)`` copies every declared table into a private DuckDB file (the
+sources are only ever read), closes the writer, and reopens that file ``read_only`` with file
+access disabled and locked. From then on no query, however written, can change a table, attach
+another database, or read or write any file; ``citeline.data.readonly`` adds the refusal of
+anything but one ``SELECT`` on top. Copying costs start-up time on large files (measured:
+the bundled 344-row sample opens in about 0.25 s on a 2-core machine); it buys a connection
+that never touches the user's files again.
+
+The catalog also renders the owner's descriptions as ``TrustedText`` (a definition per
+measure, a table entry per table): the exact words the model is shown and may quote. It
+knows nothing of models or tools; the agent wraps ``sql`` and ``measure`` as tools.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from citeline.data.errors import MeasureError, ProjectError, QueryRefused
+from citeline.data.loading import load_table, quote_identifier
+from citeline.data.measures import bind_arguments, signature
+from citeline.data.project import MeasureSpec, Project
+from citeline.data.readonly import QueryLimits, check_single_query, run_query
+from citeline.data.results import QueryResult
+from citeline.stream.quotes import TrustedText
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    name: str
+    type: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A loaded table: its columns with DuckDB types, its row count, and the owner's words."""
+
+    name: str
+    description: str
+    columns: tuple[Column, ...]
+    rows: int
+    source: Path
+
+
+class DataCatalog:
+    """Tables and measures of one project, queried through one read-only connection.
+
+    Safe to share between concurrent answers: each query runs on a cursor of its own.
+    """
+
+    def __init__(
+        self,
+        project: Project,
+        connection: duckdb.DuckDBPyConnection,
+        tables: tuple[TableInfo, ...],
+        database: Path,
+        limits: QueryLimits,
+    ) -> None:
+        self.project = project
+        # The private copy the tables were loaded into; removed, with its folder, on close.
+        self.database = database
+        self.tables = tables
+        self.measures = project.measures
+        self.limits = limits
+        self._connection = connection
+        self._lock = threading.Lock()
+        self._close = weakref.finalize(self, _dispose, connection, database.parent)
+
+    @classmethod
+    def open(cls, project: Project, *, limits: QueryLimits = QueryLimits()) -> DataCatalog:
+        """Load every table and check every measure; any problem is a ``ProjectError``."""
+        if not project.tables:
+            raise ProjectError(
+                "The project declares no tables; add a [tables.NAME] with a path, or pass"
+                " --data NAME=PATH."
+            )
+        folder = Path(tempfile.mkdtemp(prefix="citeline-data-"))
+        database = folder / "catalog.duckdb"
+        try:
+            writer = duckdb.connect(str(database))
+            try:
+                for spec in project.tables:
+                    load_table(writer, spec)
+                tables = tuple(
+                    _describe(writer, spec.name, dict(spec.columns), spec.description, spec.path)
+                    for spec in project.tables
+                )
+            finally:
+                writer.close()
+            connection = duckdb.connect(
+                str(database),
+                read_only=True,
+                config={"enable_external_access": False, "lock_configuration": True},
+            )
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        catalog = cls(project, connection, tables, database, limits)
+        try:
+            for measure in project.measures:
+                catalog._check_measure(measure)
+        except BaseException:
+            catalog.close()
+            raise
+        return catalog
+
+    def sql(self, query: str) -> QueryResult:
+        """Ad-hoc SQL: one read-only query, bounded; refusals and failures are ``DataError``s."""
+        return self._run(query, None)
+
+    def measure(self, name: str, arguments: Mapping[str, Any] | None = None) -> QueryResult:
+        """Run the owner's query ``name`` with ``arguments`` bound as parameters."""
+        spec = self.find_measure(name)
+        return self._run(spec.sql, bind_arguments(spec, arguments or {}))
+
+    def find_measure(self, name: str) -> MeasureSpec:
+        for spec in self.measures:
+            if spec.name == name:
+                return spec
+        known = ", ".join(spec.name for spec in self.measures) or "none are defined"
+        raise MeasureError(f"There is no measure {name!r}; the measures are: {known}.")
+
+    def trusted_texts(self) -> tuple[TrustedText, ...]:
+        """Definitions, then tables: the owner's words a quote block may be checked against."""
+        return tuple(definition_text(spec) for spec in self.measures) + tuple(
+            table_text(table) for table in self.tables
+        )
+
+    def describe_tables(self) -> str:
+        """The tables as the model is shown them, word for word their trusted text."""
+        return "\n\n".join(table_text(table).text for table in self.tables)
+
+    def describe_measures(self) -> str:
+        """The measures as the model is shown them, word for word their trusted text."""
+        return "\n\n".join(definition_text(spec).text for spec in self.measures)
+
+    def close(self) -> None:
+        self._close()
+
+    def __enter__(self) -> DataCatalog:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def _run(self, sql: str, parameters: Mapping[str, Any] | None) -> QueryResult:
+        cursor = self._cursor()
+        try:
+            return run_query(cursor, sql, parameters, self.limits)
+        finally:
+            cursor.close()
+
+    def _cursor(self) -> duckdb.DuckDBPyConnection:
+        # A DuckDB connection object is not safe to use from two threads at once; a cursor is
+        # an independent connection to the same database, made under the lock.
+        with self._lock:
+            return self._connection.cursor()
+
+    def _check_measure(self, measure: MeasureSpec) -> None:
+        cursor = self._cursor()
+        try:
+            check_single_query(cursor, measure.sql)
+        except QueryRefused as refusal:
+            raise ProjectError(f"Measure {measure.name!r}: {refusal}") from None
+        finally:
+            cursor.close()
+
+
+def definition_text(measure: MeasureSpec) -> TrustedText:
+    """A measure's trusted text: its description, parameters and query."""
+    lines = [f"Measure {measure.name}({signature(measure)}): {measure.description}"]
+    lines += [
+        f"- {param.name} ({param.type}): {param.description}"
+        for param in measure.params
+        if param.description
+    ]
+    lines.append(f"Query: {measure.sql}")
+    return TrustedText("definition", f"measure:{measure.name}", measure.name, "\n".join(lines))
+
+
+def table_text(table: TableInfo) -> TrustedText:
+    """A table's trusted text: its description, and each column with its type and description."""
+    lines = [f"Table {table.name} ({table.rows} rows): {table.description}".rstrip(": ")]
+    lines += [
+        f"- {column.name} ({column.type})"
+        + (f": {column.description}" if column.description else "")
+        for column in table.columns
+    ]
+    return TrustedText("table", f"table:{table.name}", table.name, "\n".join(lines))
+
+
+def _describe(
+    connection: duckdb.DuckDBPyConnection,
+    name: str,
+    descriptions: dict[str, str],
+    description: str,
+    source: Path,
+) -> TableInfo:
+    rows = connection.execute(f"SELECT count(*) FROM {quote_identifier(name)}").fetchone()
+    schema = connection.execute(f"DESCRIBE {quote_identifier(name)}").fetchall()
+    unknown = sorted(set(descriptions) - {row[0] for row in schema})
+    if unknown:
+        raise ProjectError(
+            f"Table {name!r} has no column {', '.join(unknown)}; its columns are"
+            f" {', '.join(row[0] for row in schema)}. Fix the names under its columns."
+        )
+    columns = tuple(Column(row[0], str(row[1]), descriptions.get(row[0], "")) for row in schema)
+    return TableInfo(name, description, columns, int(rows[0]) if rows else 0, source)
+
+
+def _dispose(connection: duckdb.DuckDBPyConnection, folder: Path) -> None:
+    connection.close()
+    shutil.rmtree(folder, ignore_errors=True)
