@@ -1,0 +1,296 @@
+"""The answer server under load, over real HTTP: refusals per second, and many answers at once.
+
+One command, prints a table:
+
+    .venv/bin/python benchmarks/server.py [--refusals 3000] [--answers 200] [--db FILE]
+
+It starts ``citeline serve`` as a separate process on a free loopback port, guarded by a
+fresh Ed25519 key pair (logs go to a file in the temporary folder), over the bundled
+sample collection (or ``--db``). Then:
+
+1. Refusals: requests carrying a forged token, 32 in flight at a time; each must come
+   back as the single refusal event. Target: at least 1,000 per second.
+2. Answers: one cold answer first (imports, first use), then ``--answers`` answers
+   started together, each with its own reader's token, with the embedded model. Time to
+   first token is measured at the client, to the first ``token`` event. Target: zero
+   errors and p50 time to first token under 250 ms. A short sequential run is printed
+   beside it, so the cost of concurrency itself is visible.
+
+The client runs on the same machine as the server and takes CPU from it; the figures
+are what this machine does with both, not the server alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from citeline.corpus import Corpus
+from citeline.sample import RELEASE, sample_path
+from citeline.server.tokens import generate_key_pair, mint_token
+
+TARGET_REFUSALS_PER_SECOND = 1000.0
+TARGET_TTFT_P50_MS = 250.0
+REFUSAL_CONCURRENCY = 32
+REFUSAL = 'event: done\ndata: {"state":"refused","seconds":0.0}'
+
+QUESTIONS = (
+    "What is a generator?",
+    "How do I read a file line by line?",
+    "What does the with statement do?",
+    "What is a virtual environment?",
+    "How are default argument values evaluated?",
+    "What is the difference between a list and a tuple?",
+    "What does __slots__ do?",
+    "How do I catch an exception?",
+)
+
+
+@dataclass(frozen=True)
+class Answered:
+    ok: bool
+    ttft: float | None
+    total: float
+    state: str
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _percentile(values: list[float], share: float) -> float:
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
+
+
+def start_server(folder: Path, db: Path, public_key: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "CITELINE_CALLER_KEY_FILE": str(public_key),
+        "CITELINE_RATE_LIMIT": "1000000",
+        "CITELINE_LOG_FORMAT": "json",
+    }
+    log = (folder / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "citeline", "serve", "--db", str(db), "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited at start-up; see {folder / 'server.log'}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.terminate()
+    raise SystemExit("the server did not answer /healthz within 60 s")
+
+
+async def _refusal_worker(host: str, port: int, request: bytes, count: int) -> int:
+    """Send ``count`` requests on one keep-alive connection; return how many were wrong."""
+    reader, writer = await asyncio.open_connection(host, port)
+    wrong = 0
+    try:
+        for _ in range(count):
+            writer.write(request)
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":", 1)[1])
+            body = await reader.readexactly(length)
+            if not head.startswith(b"HTTP/1.1 200") or body.decode().strip() != REFUSAL:
+                wrong += 1
+    finally:
+        writer.close()
+    return wrong
+
+
+async def refusals(url: str, count: int) -> tuple[float, int]:
+    """Refusals per second, and how many responses were not exactly the refusal.
+
+    The load comes from raw keep-alive connections rather than an HTTP library: on a
+    machine of two cores the client shares the CPU with the server, and a full client
+    spends more per request than the refusal itself costs, so it would measure itself.
+    """
+    host, port = url.removeprefix("http://").split(":")
+    body = json.dumps({"question": "What is a generator?", "caller_token": "forged.token"})
+    request = (
+        f"POST /v1/answer HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n{body}"
+    ).encode()
+    share, extra = divmod(count, REFUSAL_CONCURRENCY)
+    counts = [share + (1 if n < extra else 0) for n in range(REFUSAL_CONCURRENCY)]
+    started = time.perf_counter()
+    wrong = await asyncio.gather(
+        *(_refusal_worker(host, int(port), request, n) for n in counts if n)
+    )
+    return count / (time.perf_counter() - started), sum(wrong)
+
+
+async def one_answer(client: httpx.AsyncClient, question: str, token: str) -> Answered:
+    started = time.perf_counter()
+    first: float | None = None
+    state = "error"
+    event = ""
+    try:
+        body = {"question": question, "caller_token": token}
+        async with client.stream("POST", "/v1/answer", json=body) as response:
+            if response.status_code != 200:
+                return Answered(False, None, time.perf_counter() - started, "error")
+            async for line in response.aiter_lines():
+                if line.startswith("event: "):
+                    event = line[len("event: ") :]
+                    if event == "token" and first is None:
+                        first = time.perf_counter() - started
+                elif line.startswith("data: ") and event == "done":
+                    state = json.loads(line[len("data: ") :])["state"]
+    except httpx.HTTPError:
+        state = "error"
+    ok = state in {"answered", "nothing_found"}
+    return Answered(ok, first, time.perf_counter() - started, state)
+
+
+async def answers(url: str, count: int, private_pem: bytes, *, together: bool) -> list[Answered]:
+    tokens = [
+        mint_token(private_pem, subject=f"reader-{n}", ttl_seconds=600, audience="citeline")
+        for n in range(count)
+    ]
+    limits = httpx.Limits(max_connections=count + 8)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=300) as client:
+        if together:
+            return list(
+                await asyncio.gather(
+                    *(
+                        one_answer(client, QUESTIONS[n % len(QUESTIONS)], tokens[n])
+                        for n in range(count)
+                    )
+                )
+            )
+        return [
+            await one_answer(client, QUESTIONS[n % len(QUESTIONS)], tokens[n]) for n in range(count)
+        ]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) the server process has used; NaN where /proc is absent."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return math.nan
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _row(name: str, value: str, target: str, ok: bool | None) -> str:
+    verdict = "" if ok is None else ("yes" if ok else "NO")
+    return f"| {name} | {value} | {target} | {verdict} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--refusals", type=int, default=3000)
+    parser.add_argument("--answers", type=int, default=200)
+    parser.add_argument("--sequential", type=int, default=20)
+    parser.add_argument("--db", type=Path, help="an existing index (default: the sample)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        db = args.db
+        if db is None:
+            db = folder / "sample.db"
+            with Corpus.open(db) as corpus:
+                corpus.ingest(sample_path(), release=RELEASE)
+        pair = generate_key_pair()
+        public_key = folder / "public.pem"
+        public_key.write_bytes(pair.public_pem)
+        process, url = start_server(folder, db, public_key)
+        try:
+            cold = asyncio.run(answers(url, 1, pair.private_pem, together=False))[0]
+            rate, wrong = asyncio.run(refusals(url, args.refusals))
+            sequential = asyncio.run(
+                answers(url, args.sequential, pair.private_pem, together=False)
+            )
+            cpu_before = _cpu_seconds(process.pid)
+            together = asyncio.run(answers(url, args.answers, pair.private_pem, together=True))
+            server_cpu = (_cpu_seconds(process.pid) - cpu_before) / args.answers
+        finally:
+            process.terminate()
+            process.wait(10)
+
+    def ms(value: float) -> str:
+        return f"{value * 1000:.0f} ms"
+
+    ttft = [a.ttft for a in together if a.ttft is not None]
+    totals = [a.total for a in together]
+    errors = sum(not a.ok for a in together)
+    sequential_ttft = [a.ttft for a in sequential if a.ttft is not None]
+    print(f"citeline server benchmark ({os.cpu_count()} CPUs, client on the same machine)\n")
+    print("| measure | value | target | met |")
+    print("|---|---|---|---|")
+    print(
+        _row(
+            f"refusals per second ({args.refusals}, {REFUSAL_CONCURRENCY} in flight)",
+            f"{rate:.0f}",
+            f">= {TARGET_REFUSALS_PER_SECOND:.0f}",
+            rate >= TARGET_REFUSALS_PER_SECOND and wrong == 0,
+        )
+    )
+    print(_row("responses that were not exactly the refusal", str(wrong), "0", wrong == 0))
+    print(_row("cold first answer, total", ms(cold.total), "", None))
+    print(
+        _row(
+            f"sequential answers ({args.sequential}), TTFT p50",
+            ms(_percentile(sequential_ttft, 0.5)),
+            "",
+            None,
+        )
+    )
+    print(_row(f"{args.answers} answers at once: errors", str(errors), "0", errors == 0))
+    print(
+        _row(
+            f"{args.answers} answers at once: TTFT p50",
+            ms(_percentile(ttft, 0.5)),
+            f"< {TARGET_TTFT_P50_MS:.0f} ms",
+            _percentile(ttft, 0.5) * 1000 < TARGET_TTFT_P50_MS,
+        )
+    )
+    print(_row(f"{args.answers} answers at once: TTFT p95", ms(_percentile(ttft, 0.95)), "", None))
+    print(
+        _row(f"{args.answers} answers at once: total p50", ms(_percentile(totals, 0.5)), "", None)
+    )
+    print(
+        _row(f"{args.answers} answers at once: total p95", ms(_percentile(totals, 0.95)), "", None)
+    )
+    print(_row("server CPU per answer, in that run", ms(server_cpu), "", None))
+    states: dict[str, int] = {}
+    for item in together:
+        states[item.state] = states.get(item.state, 0) + 1
+    print(f"\nstates of the {args.answers} answers: {states}")
+
+
+if __name__ == "__main__":
+    main()

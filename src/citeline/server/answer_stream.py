@@ -1,0 +1,243 @@
+"""One admitted answer as a stream of events: its deadline, its caller hanging up, its record.
+
+The engine runs in a task of its own that feeds a bounded queue, and the stream reads
+that queue under the answer's deadline. The split is what makes both endings clean: a
+timeout cancels the engine's task without touching the caller's connection, and a caller
+who hangs up (Starlette cancels the stream, or closes it after a failed send) cancels
+the engine's task and waits for it to finish, so no model call outlives its reader.
+
+What reaches the caller: the server's own ``start`` first (the engine's is dropped, so
+``release`` and ``conversation_id`` are the server's), every ``token`` and ``citation``
+as the engine decided them, and exactly one ``done``, timed from admission, carrying an
+``answer_id`` once the answer is stored. Deliberately not here: the guard (refusals never
+reach this module), HTTP and SSE encoding, which store is used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import anyio
+
+from citeline.events import Citation, Done, Event, Start, Token
+from citeline.server.engine import AnswerEngine, Profile
+from citeline.server.metrics import ServerMetrics
+from citeline.server.store import ConversationMessage
+
+logger = logging.getLogger("citeline.server.answers")
+
+# Events the engine may run ahead of a slow reader; past that it waits, so a stalled
+# connection holds at most this many events in memory instead of a whole answer.
+_QUEUE_BOUND = 64
+# How long a cancelled engine gets to unwind (close its HTTP call to the model) before
+# the stream stops waiting; the hang-up contract is cancellation within one second.
+_STOP_GRACE_SECONDS = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerJob:
+    """What to answer, and what the stream's ``start`` event says."""
+
+    question: str
+    profile: Profile
+    history: Sequence[ConversationMessage]
+    release: str | None
+    conversation_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StreamedAnswer:
+    """An answered answer exactly as the caller received it."""
+
+    question: str
+    text: str
+    citations: tuple[Citation, ...]
+
+
+# Stores a finished answer and returns its id.
+RecordAnswer = Callable[[StreamedAnswer], Awaitable[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class _EngineEnded:
+    """The engine stopped without a ``done``: by raising ``error``, or by running dry."""
+
+    error: Exception | None
+
+
+class AnswerRunner:
+    """Runs admitted answers on one engine under one timeout, counting them in ``metrics``."""
+
+    def __init__(
+        self, engine: AnswerEngine, *, timeout_seconds: float, metrics: ServerMetrics
+    ) -> None:
+        self._engine = engine
+        self._timeout = timeout_seconds
+        self._metrics = metrics
+        self._running: set[asyncio.Task[None]] = set()
+
+    @property
+    def running(self) -> int:
+        """Engine tasks alive now; zero once every stream has ended, however it ended."""
+        return len(self._running)
+
+    async def stream(self, job: AnswerJob, record: RecordAnswer) -> AsyncGenerator[Event, None]:
+        """The events of one answer; ``record`` stores it when it is answered."""
+        started = time.monotonic()
+        deadline = anyio.current_time() + self._timeout
+        queue: asyncio.Queue[Event | _EngineEnded] = asyncio.Queue(maxsize=_QUEUE_BOUND)
+        engine_task = asyncio.create_task(self._run_engine(job, queue), name="citeline-answer")
+        self._running.add(engine_task)
+        engine_task.add_done_callback(self._running.discard)
+        self._metrics.in_flight.inc()
+        text: list[str] = []
+        citations: list[Citation] = []
+        tokens = 0
+        ended = False
+        try:
+            yield Start(release=job.release, conversation_id=job.conversation_id)
+            while True:
+                with anyio.CancelScope(deadline=deadline) as waiting:
+                    item = await queue.get()
+                if waiting.cancelled_caught:
+                    await self._stop(engine_task)
+                    logger.warning(
+                        "answer timed out after %.1f s (slow upstream: the model or a tool "
+                        "did not finish in CITELINE_ANSWER_TIMEOUT=%g s)",
+                        time.monotonic() - started,
+                        self._timeout,
+                        extra={"outcome": "timeout", "token_events": tokens},
+                    )
+                    ended = True
+                    yield self._finish(Done(state="failed"), started)
+                    return
+                if isinstance(item, _EngineEnded):
+                    if item.error is not None:
+                        logger.error(
+                            "answer failed: the engine raised (broken upstream)",
+                            exc_info=item.error,
+                            extra={"outcome": "engine_error", "token_events": tokens},
+                        )
+                    else:
+                        logger.error(
+                            "answer failed: the engine ended without a done event",
+                            extra={"outcome": "engine_error", "token_events": tokens},
+                        )
+                    ended = True
+                    yield self._finish(Done(state="failed"), started)
+                    return
+                if isinstance(item, Start):
+                    continue
+                if isinstance(item, Token):
+                    if tokens == 0:
+                        self._metrics.time_to_first_token.observe(time.monotonic() - started)
+                    tokens += 1
+                    text.append(item.text)
+                    yield item
+                elif isinstance(item, Citation):
+                    citations.append(item)
+                    yield item
+                else:
+                    done = await self._close(item, job, "".join(text), citations, record)
+                    ended = True
+                    yield self._finish(done, started)
+                    return
+        except (asyncio.CancelledError, GeneratorExit):
+            # Starlette either cancels the stream (it saw http.disconnect) or closes it
+            # (a send failed); both mean nobody is reading, and both are re-raised.
+            if not ended:
+                self._metrics.abandoned.inc()
+                logger.info(
+                    "answer abandoned by the caller after %.1f s and %d token events",
+                    time.monotonic() - started,
+                    tokens,
+                    extra={"outcome": "abandoned", "token_events": tokens},
+                )
+            await self._stop(engine_task)
+            raise
+        finally:
+            self._metrics.in_flight.dec()
+
+    async def _close(
+        self,
+        done: Done,
+        job: AnswerJob,
+        text: str,
+        citations: Sequence[Citation],
+        record: RecordAnswer,
+    ) -> Done:
+        """The engine's ``done``, completed: stored and given its id when it was answered."""
+        if done.state == "failed":
+            logger.error(
+                "answer failed: the engine reported a failure (broken upstream)",
+                extra={"outcome": "engine_failed"},
+            )
+        if done.state != "answered":
+            return Done(
+                state=done.state,
+                provenance=done.provenance,
+                dropped_anchors=done.dropped_anchors,
+            )
+        if not text.strip():
+            # The contract has no "answered with nothing": an empty answer found nothing.
+            return Done(state="nothing_found", dropped_anchors=done.dropped_anchors)
+        answer_id: str | None
+        try:
+            answer_id = await record(StreamedAnswer(job.question, text, tuple(citations)))
+        except Exception:
+            # The reader already has the whole answer; losing the record costs only
+            # "Continue in chat", so the stream still ends answered, without an id.
+            logger.exception("answer could not be stored", extra={"outcome": "store_error"})
+            answer_id = None
+        return Done(
+            state="answered",
+            answer_id=answer_id,
+            provenance=done.provenance,
+            dropped_anchors=done.dropped_anchors,
+        )
+
+    def _finish(self, done: Done, started: float) -> Done:
+        seconds = time.monotonic() - started
+        self._metrics.answers.labels(state=done.state).inc()
+        self._metrics.answer_seconds.observe(seconds)
+        return Done(
+            state=done.state,
+            seconds=seconds,
+            answer_id=done.answer_id,
+            provenance=done.provenance,
+            dropped_anchors=done.dropped_anchors,
+        )
+
+    async def _run_engine(self, job: AnswerJob, queue: asyncio.Queue[Event | _EngineEnded]) -> None:
+        events = self._engine.answer(job.question, profile=job.profile, history=job.history)
+        try:
+            async for event in events:
+                await queue.put(event)
+                if isinstance(event, Done):
+                    return
+        except Exception as error:
+            await queue.put(_EngineEnded(error))
+            return
+        finally:
+            close = getattr(events, "aclose", None)
+            if close is not None:
+                await close()
+        await queue.put(_EngineEnded(None))
+
+    @staticmethod
+    async def _stop(engine_task: asyncio.Task[None]) -> None:
+        engine_task.cancel()
+        # Shielded: the stream itself is usually being cancelled, and an unshielded wait
+        # would be cancelled at once, leaving the engine's task running unobserved.
+        with anyio.CancelScope(shield=True):
+            await asyncio.wait({engine_task}, timeout=_STOP_GRACE_SECONDS)
+        if not engine_task.done():
+            logger.warning(
+                "the engine did not stop within %.1f s of being cancelled",
+                _STOP_GRACE_SECONDS,
+                extra={"outcome": "engine_stuck"},
+            )

@@ -1,0 +1,106 @@
+"""``create_app``: the ASGI application of ``citeline serve``, assembled from its parts.
+
+Everything that can be wrong with the configuration is found here, before the server
+listens: a missing verifying key, an unusable rate-limit storage, a database that cannot
+be opened. The answering engine is injected (tests pass doubles; ``citeline serve``
+passes nothing and gets ``citeline.answer`` over the corpus with the configured model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from fastapi import FastAPI
+from fastapi.responses import PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+
+from citeline.server.answer_stream import AnswerRunner
+from citeline.server.engine import AnswerEngine, CorpusAnswerEngine
+from citeline.server.guard import Guard
+from citeline.server.metrics import ServerMetrics
+from citeline.server.routes import ServerState, build_router
+from citeline.server.settings import ServerSettings
+from citeline.server.store import Stores, open_stores
+
+if TYPE_CHECKING:
+    from citeline.corpus import Corpus
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def create_app(
+    settings: ServerSettings,
+    *,
+    engine: AnswerEngine | None = None,
+    corpus: Corpus | None = None,
+    stores: Stores | None = None,
+    static_dir: Path = STATIC_DIR,
+) -> FastAPI:
+    """The app for ``settings``; raises ``StartupError`` with the fix when it cannot run.
+
+    ``corpus`` defaults to the index in ``settings.database``, ``stores`` to the tables beside
+    it, ``engine`` to ``citeline.answer`` with ``settings.model``. What the factory opens
+    itself it closes when the app shuts down.
+    """
+    guard = Guard.from_settings(settings)
+    opened: list[object] = []
+    if corpus is None:
+        from citeline.corpus import Corpus
+
+        corpus = Corpus.open(str(settings.database))
+        opened.append(corpus)
+    release = settings.release if settings.release is not None else corpus.release
+    if engine is None:
+        from citeline.models import resolve_model
+
+        engine = CorpusAnswerEngine(
+            corpus=corpus, model=resolve_model(settings.model), release=release
+        )
+    if stores is None:
+        stores = open_stores(settings)
+        opened.append(stores)
+    metrics = ServerMetrics()
+    state = ServerState(
+        settings=settings,
+        release=release,
+        guard=guard,
+        engine=engine,
+        runner=AnswerRunner(engine, timeout_seconds=settings.answer_timeout, metrics=metrics),
+        stores=stores,
+        corpus=corpus,
+        metrics=metrics,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        for resource in reversed(opened):
+            close = getattr(resource, "close", None)
+            if callable(close):
+                close()
+
+    app = FastAPI(
+        title="citeline",
+        summary="Answers whose citations the server, not the model, decides.",
+        description="The event stream is specified in contracts/answer_endpoint.md.",
+        lifespan=lifespan,
+    )
+    app.state.citeline = state
+    app.include_router(build_router(state))
+    if static_dir.is_dir():
+        # Last, so every API route above wins; html=True serves index.html at "/".
+        app.mount("/", StaticFiles(directory=static_dir, html=True), name="page")
+    else:
+
+        @app.get("/", include_in_schema=False)
+        async def no_page() -> PlainTextResponse:
+            return PlainTextResponse(
+                "This server has no search page installed (its static folder is missing); "
+                "the API is under /v1, described at /docs.",
+                status_code=404,
+            )
+
+    return app

@@ -1,0 +1,63 @@
+"""What the server asks for an answer: the ``AnswerEngine`` interface and its default.
+
+The server depends on this small interface, not on the agent, so tests can put a double
+in its place (one that counts its calls, or one that is slow on purpose) and a later
+deployment can put anything that yields the same events. The default binds
+``citeline.answer`` to one corpus and one model. Deliberately not here: timeouts,
+guards, storing (the server's), prompts and the turn loop (the agent's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
+
+from citeline.events import Event
+from citeline.server.store import ConversationMessage
+
+if TYPE_CHECKING:
+    from citeline.corpus import Corpus
+    from citeline.models import ModelHandle
+
+Profile: TypeAlias = Literal["search", "chat"]
+
+
+class AnswerEngine(Protocol):
+    """Answers one question, given the conversation so far, as a stream of events."""
+
+    @property
+    def model_name(self) -> str:
+        """The name shown beside answers, so an extractive model is never taken for an LLM."""
+        ...
+
+    def answer(
+        self, question: str, *, profile: Profile, history: Sequence[ConversationMessage]
+    ) -> AsyncIterator[Event]: ...
+
+
+class CorpusAnswerEngine:
+    """``citeline.answer`` over one corpus with one model: the engine ``citeline serve`` uses."""
+
+    def __init__(self, *, corpus: Corpus, model: ModelHandle, release: str | None) -> None:
+        self._corpus = corpus
+        self._model = model
+        self._release = release
+
+    @property
+    def model_name(self) -> str:
+        return self._model.name
+
+    def answer(
+        self, question: str, *, profile: Profile, history: Sequence[ConversationMessage]
+    ) -> AsyncIterator[Event]:
+        from citeline import answer
+        from citeline.agent import ChatMessage
+
+        return answer(
+            question,
+            corpus=self._corpus,
+            model=self._model,
+            profile=profile,
+            history=[ChatMessage(role=message.role, text=message.text) for message in history],
+            release=self._release,
+        )

@@ -1,0 +1,109 @@
+"""The guard: who may spend a model call, decided before any model is called.
+
+Order matters: the caller token is verified first, then the rate limit is counted
+against the identity the token proved, so an unsigned or forged token can never spend
+another caller's budget, and a refused request is never counted. In open mode every
+token check passes and the identity is the client address, so the limit still holds.
+
+A refusal's reason is logged here and never returned: the caller learns only that it
+was refused. Deliberately not here: HTTP, event encoding, metrics.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from citeline.server.rate_limit import RateLimiter
+from citeline.server.settings import ServerSettings
+from citeline.server.tokens import (
+    RejectedToken,
+    TokenRefusal,
+    TokenVerifier,
+    read_public_keys,
+)
+
+RefusalCause: TypeAlias = TokenRefusal | Literal["rate_limited"]
+REFUSAL_CAUSES: tuple[RefusalCause, ...] = (
+    "no_token",
+    "bad_token",
+    "expired",
+    "wrong_audience",
+    "missing_claim",
+    "rate_limited",
+)
+
+logger = logging.getLogger("citeline.server.guard")
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """The request may call the model; ``identity`` is whose budget it spent."""
+
+    identity: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The request is refused before any model call; ``detail`` is for the log only."""
+
+    cause: RefusalCause
+    detail: str
+
+
+class Guard:
+    """Caller token, then rate limit. ``verifier=None`` is open mode."""
+
+    def __init__(self, *, verifier: TokenVerifier | None, limiter: RateLimiter) -> None:
+        self._verifier = verifier
+        self._limiter = limiter
+
+    @classmethod
+    def from_settings(cls, settings: ServerSettings) -> Guard:
+        """The guard ``settings`` describe; raises ``StartupError`` with the fix when it cannot."""
+        limiter = RateLimiter(
+            limit=settings.rate_limit,
+            window_seconds=settings.rate_window,
+            storage_url=settings.rate_limit_storage,
+        )
+        if settings.open:
+            logger.warning(
+                "OPEN MODE: caller tokens are not checked; anyone who can reach this server "
+                "can spend model calls (limited to %d answers per %d s per client address). "
+                "Do not expose it to the public internet like this.",
+                settings.rate_limit,
+                settings.rate_window,
+                extra={"open_mode": True},
+            )
+            return cls(verifier=None, limiter=limiter)
+        keys = read_public_keys(settings.caller_key_file)
+        return cls(verifier=TokenVerifier(keys, audience=settings.token_audience), limiter=limiter)
+
+    @property
+    def open(self) -> bool:
+        return self._verifier is None
+
+    async def admit(self, caller_token: str, client_address: str) -> Admitted | Refused:
+        if self._verifier is None:
+            identity = f"addr:{client_address}"
+        else:
+            verdict = self._verifier.verify(caller_token)
+            if isinstance(verdict, RejectedToken):
+                return self._refuse(Refused(verdict.cause, verdict.detail), client_address)
+            identity = verdict.identity
+        if not await self._limiter.hit(identity):
+            return self._refuse(
+                Refused("rate_limited", f"{identity} is over its rate limit"), client_address
+            )
+        return Admitted(identity)
+
+    @staticmethod
+    def _refuse(refusal: Refused, client_address: str) -> Refused:
+        logger.info(
+            "request refused (%s): %s",
+            refusal.cause,
+            refusal.detail,
+            extra={"refusal_cause": refusal.cause, "client": client_address},
+        )
+        return refusal

@@ -1,0 +1,54 @@
+"""Structured logs for ``citeline serve``: one JSON object per line, or plain text.
+
+Log calls elsewhere pass their fields as ``extra`` (``outcome``, ``refusal_cause``,
+``token_events``...); the JSON formatter writes them as keys beside the message, so a
+log pipeline can count refusals or abandoned answers without parsing sentences.
+Deliberately not here: what is logged (each module decides), metrics.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+# Attributes every LogRecord has; anything else on a record came from ``extra``.
+# uvicorn adds ``color_message`` (the message with terminal colours): noise in JSON.
+_STANDARD = set(vars(logging.makeLogRecord({}))) | {
+    "message",
+    "asctime",
+    "taskName",
+    "color_message",
+}
+
+
+class JsonFormatter(logging.Formatter):
+    """``{"time", "level", "logger", "message", ...extra, "exception"?}`` on one line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for key, value in vars(record).items():
+            if key not in _STANDARD and not key.startswith("_"):
+                entry[key] = value
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False, default=str)
+
+
+def configure_logging(log_format: str, level: int = logging.INFO) -> None:
+    """Send citeline's and uvicorn's logs to stderr in ``log_format`` (json or text)."""
+    handler = logging.StreamHandler(sys.stderr)
+    if log_format == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)

@@ -1,0 +1,213 @@
+"""The HTTP endpoints: each one reads its body, asks the guard, and hands off.
+
+Kept thin on purpose: checking callers is ``guard``, running an answer is
+``answer_stream``, keeping answers is ``store``, the wire format is ``sse`` and
+``events``. What is left here is which of those each endpoint calls, in which order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+import anyio.to_thread
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import JSONResponse, Response
+from sse_starlette import EventSourceResponse
+
+from citeline.server.answer_stream import AnswerJob, AnswerRunner, StreamedAnswer
+from citeline.server.engine import AnswerEngine
+from citeline.server.guard import Guard, Refused
+from citeline.server.metrics import ServerMetrics
+from citeline.server.schemas import (
+    MAX_ID_CHARS,
+    MAX_QUESTION_CHARS,
+    AnswerRecord,
+    AnswerRequest,
+    ChatRequest,
+    ConversationRecord,
+    Health,
+    NotFound,
+    SearchResult,
+    ServerInfo,
+    snippet_of,
+)
+from citeline.server.settings import ServerSettings
+from citeline.server.sse import event_stream, refusal_stream
+from citeline.server.store import ConversationMessage, Stores
+
+if TYPE_CHECKING:
+    from citeline.corpus import Corpus
+
+
+@dataclass(frozen=True, slots=True)
+class ServerState:
+    """Everything one app serves with, built once at start-up."""
+
+    settings: ServerSettings
+    release: str | None
+    guard: Guard
+    engine: AnswerEngine
+    runner: AnswerRunner
+    stores: Stores
+    corpus: Corpus
+    metrics: ServerMetrics
+
+
+_SSE: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/event-stream": {}}, "description": "The answer's events."}
+}
+
+
+def _not_found(reason: Literal["no_answer", "no_conversation"]) -> JSONResponse:
+    return JSONResponse(NotFound(reason=reason).model_dump(), status_code=404)
+
+
+def build_router(state: ServerState) -> APIRouter:
+    router = APIRouter()
+    stores = state.stores
+
+    async def admit(request: Request, caller_token: str) -> Refused | None:
+        client = request.client.host if request.client is not None else "unknown"
+        verdict = await state.guard.admit(caller_token, client)
+        if isinstance(verdict, Refused):
+            state.metrics.refusals.labels(cause=verdict.cause).inc()
+            state.metrics.answers.labels(state="refused").inc()
+            return verdict
+        return None
+
+    async def record(streamed: StreamedAnswer) -> str:
+        stored = await stores.answers.add(
+            question=streamed.question,
+            text=streamed.text,
+            citations=streamed.citations,
+            release=state.release,
+        )
+        return stored.id
+
+    @router.post(
+        "/v1/answer",
+        response_class=EventSourceResponse,
+        responses=_SSE,
+        summary="Answer a question as a stream of events",
+    )
+    async def answer(body: AnswerRequest, request: Request) -> Response:
+        if await admit(request, body.caller_token) is not None:
+            return refusal_stream()
+        job = AnswerJob(body.question, body.profile, (), state.release)
+        return event_stream(state.runner.stream(job, record))
+
+    @router.post(
+        "/v1/chat",
+        response_class=EventSourceResponse,
+        responses={**_SSE, 404: {"model": NotFound}},
+        summary="Continue a conversation, or open one on a stored answer",
+    )
+    async def chat(body: ChatRequest, request: Request) -> Response:
+        # Looked up before the guard, so a stale id costs the caller no budget.
+        opening: tuple[ConversationMessage, ...] = ()
+        if body.conversation_id is not None:
+            conversation = await stores.conversations.get(body.conversation_id)
+            if conversation is None:
+                return _not_found("no_conversation")
+        elif body.answer_id is not None:
+            conversation = None
+            stored = await stores.answers.get(body.answer_id)
+            if stored is None:
+                return _not_found("no_answer")
+            opening = (
+                ConversationMessage("user", stored.question),
+                ConversationMessage("assistant", stored.text, stored.citations),
+            )
+        else:
+            conversation = None
+        if await admit(request, body.caller_token) is not None:
+            return refusal_stream()
+        if conversation is None:
+            conversation = await stores.conversations.create(opening)
+        conversation_id = conversation.id
+
+        async def record_turn(streamed: StreamedAnswer) -> str:
+            answer_id = await record(streamed)
+            await stores.conversations.append(
+                conversation_id,
+                (
+                    ConversationMessage("user", streamed.question),
+                    ConversationMessage("assistant", streamed.text, streamed.citations),
+                ),
+            )
+            return answer_id
+
+        job = AnswerJob(body.message, "chat", conversation.messages, state.release, conversation_id)
+        return event_stream(state.runner.stream(job, record_turn))
+
+    @router.get(
+        "/v1/answers/{answer_id}",
+        response_model=AnswerRecord,
+        responses={404: {"model": NotFound}},
+        summary="A stored answer, exactly as it was streamed",
+    )
+    async def stored_answer(
+        answer_id: Annotated[str, Path(max_length=MAX_ID_CHARS)],
+    ) -> AnswerRecord | JSONResponse:
+        stored = await stores.answers.get(answer_id)
+        if stored is None:
+            return _not_found("no_answer")
+        return AnswerRecord.of(stored)
+
+    @router.get(
+        "/v1/conversations/{conversation_id}",
+        response_model=ConversationRecord,
+        responses={404: {"model": NotFound}},
+        summary="A conversation's messages so far",
+    )
+    async def stored_conversation(
+        conversation_id: Annotated[str, Path(max_length=MAX_ID_CHARS)],
+    ) -> ConversationRecord | JSONResponse:
+        conversation = await stores.conversations.get(conversation_id)
+        if conversation is None:
+            return _not_found("no_conversation")
+        return ConversationRecord.of(conversation)
+
+    @router.get(
+        "/v1/search",
+        response_model=list[SearchResult],
+        summary="Passages of the collection for a query (no model is called)",
+    )
+    async def search(
+        q: Annotated[str, Query(min_length=1, max_length=MAX_QUESTION_CHARS)],
+        k: Annotated[int, Query(ge=1)] = 10,
+    ) -> list[SearchResult]:
+        limit = min(k, state.settings.search_max_k)
+        hits = await anyio.to_thread.run_sync(state.corpus.search, q, limit)
+        return [
+            SearchResult(
+                id=hit.doc_id,
+                title=hit.title,
+                snippet=snippet_of(hit.text),
+                url=hit.url,
+                start=hit.start,
+                end=hit.end,
+            )
+            for hit in hits
+        ]
+
+    @router.get("/v1/info", response_model=ServerInfo, summary="Model, release and mode")
+    async def info() -> ServerInfo:
+        return ServerInfo(
+            model=state.engine.model_name,
+            release=state.release,
+            open=state.guard.open,
+            link_template=state.settings.link_template,
+        )
+
+    @router.get("/healthz", response_model=Health, summary="Liveness")
+    async def healthz() -> Health:
+        return Health(status="ok")
+
+    @router.get("/metrics", summary="Prometheus metrics", response_class=Response)
+    async def metrics() -> Response:
+        body, content_type = state.metrics.exposition()
+        return Response(body, media_type=content_type)
+
+    return router

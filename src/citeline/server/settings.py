@@ -1,0 +1,284 @@
+"""Every setting of ``citeline serve``, its default, its environment name and what it does.
+
+``ServerSettings`` is the single place a setting is declared (each field carries its
+variable and help); ``SETTINGS`` lists them for ``citeline serve --help`` and the docs.
+Command-line flags override the environment, which overrides the defaults. This module
+parses and checks values; it does not open files, load keys or start anything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citeline.database import DatabaseError, DatabaseUrl, SqliteUrl, parse_database_url
+from citeline.server.errors import StartupError
+
+DEFAULT_AUDIENCE = "citeline"
+
+
+class SettingsError(StartupError, ValueError):
+    """A setting has a value that cannot be used; the message says which and what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One setting: its field on ``ServerSettings``, its variable, its default, its meaning."""
+
+    field: str
+    env: str
+    default: Any
+    parse: Callable[[str], Any]
+    help: str
+
+
+def _about(env: str, parse: Callable[[str], Any], help: str) -> dict[str, Any]:
+    return {"env": env, "parse": parse, "help": help}
+
+
+def _text_or_none(value: str) -> str | None:
+    return value.strip() or None
+
+
+def _audience(value: str) -> str:
+    # A blank audience would let a token minted for any audience-less service through.
+    return value.strip() or DEFAULT_AUDIENCE
+
+
+def _path_or_none(value: str) -> Path | None:
+    return Path(value) if value.strip() else None
+
+
+def _flag(value: str) -> bool:
+    lowered = value.strip().lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"", "0", "false", "no", "off"}:
+        return False
+    raise ValueError("expected one of 1, true, yes, on, 0, false, no, off")
+
+
+def _positive_int(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise ValueError("expected a whole number of at least 1")
+    return number
+
+
+def _positive_float(value: str) -> float:
+    number = float(value)
+    if not number > 0:
+        raise ValueError("expected a number greater than 0")
+    return number
+
+
+def _log_format(value: str) -> str:
+    if value not in {"json", "text"}:
+        raise ValueError("expected json or text")
+    return value
+
+
+def _port(value: str) -> int:
+    number = int(value)
+    if not 0 <= number <= 65535:
+        raise ValueError("expected a port number from 0 to 65535")
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """The settings one server runs with; build with ``from_env`` to honour ``CITELINE_*``."""
+
+    db: Path = field(
+        default=Path("citeline.db"),
+        metadata=_about(
+            "CITELINE_DB",
+            Path,
+            "SQLite file used when no database URL (CITELINE_DATABASE_URL, --db) is given.",
+        ),
+    )
+    database_url: str | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_DATABASE_URL",
+            _text_or_none,
+            "Database for the corpus, answers and conversations: sqlite:///PATH or "
+            "postgresql://USER@HOST/NAME (shared by several servers); default: the --db file.",
+        ),
+    )
+    host: str = field(
+        default="127.0.0.1", metadata=_about("CITELINE_HOST", str, "Address to listen on.")
+    )
+    port: int = field(default=8000, metadata=_about("CITELINE_PORT", _port, "Port to listen on."))
+    model: str = field(
+        default="embedded",
+        metadata=_about(
+            "CITELINE_MODEL",
+            str,
+            "Model that answers: embedded, openai:NAME, ollama:NAME or anthropic:NAME.",
+        ),
+    )
+    open: bool = field(
+        default=False,
+        metadata=_about(
+            "CITELINE_OPEN",
+            _flag,
+            "Answer without caller tokens (rate limits then count per client address).",
+        ),
+    )
+    release: str | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_RELEASE",
+            _text_or_none,
+            "Release label sent in every start event; default: the index's own label.",
+        ),
+    )
+    link_template: str | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_LINK_TEMPLATE",
+            _text_or_none,
+            "Link for a source identifier on the page, e.g. https://example.org/item/{id}.",
+        ),
+    )
+    caller_key_file: Path | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_CALLER_KEY_FILE",
+            _path_or_none,
+            "PEM file of the public key(s) that verify caller tokens (Ed25519 or RSA).",
+        ),
+    )
+    token_audience: str = field(
+        default=DEFAULT_AUDIENCE,
+        metadata=_about(
+            "CITELINE_TOKEN_AUDIENCE",
+            _audience,
+            "Audience (aud) a caller token must name; blank means the default.",
+        ),
+    )
+    rate_limit: int = field(
+        default=30,
+        metadata=_about(
+            "CITELINE_RATE_LIMIT", _positive_int, "Answers one caller may start per window."
+        ),
+    )
+    rate_window: int = field(
+        default=600,
+        metadata=_about("CITELINE_RATE_WINDOW", _positive_int, "Rate-limit window, in seconds."),
+    )
+    rate_limit_storage: str = field(
+        default="memory://",
+        metadata=_about(
+            "CITELINE_RATE_LIMIT_STORAGE",
+            str,
+            "Where rate limits are counted: memory:// or any storage URL of `limits`.",
+        ),
+    )
+    answer_timeout: float = field(
+        default=120.0,
+        metadata=_about(
+            "CITELINE_ANSWER_TIMEOUT",
+            _positive_float,
+            "Seconds an answer may take before it ends as failed.",
+        ),
+    )
+    answer_ttl: int = field(
+        default=3600,
+        metadata=_about("CITELINE_ANSWER_TTL", _positive_int, "Seconds a stored answer is kept."),
+    )
+    answer_max_entries: int = field(
+        default=2048,
+        metadata=_about(
+            "CITELINE_ANSWER_MAX_ENTRIES",
+            _positive_int,
+            "Stored answers kept at most; the oldest go first.",
+        ),
+    )
+    conversation_ttl: int = field(
+        default=3600,
+        metadata=_about(
+            "CITELINE_CONVERSATION_TTL",
+            _positive_int,
+            "Seconds a conversation is kept after its last message.",
+        ),
+    )
+    conversation_max_entries: int = field(
+        default=2048,
+        metadata=_about(
+            "CITELINE_CONVERSATION_MAX_ENTRIES",
+            _positive_int,
+            "Conversations kept at most; the least recently used go first.",
+        ),
+    )
+    search_max_k: int = field(
+        default=50,
+        metadata=_about(
+            "CITELINE_SEARCH_MAX_K",
+            _positive_int,
+            "Most results GET /v1/search returns, whatever k asks for.",
+        ),
+    )
+    access_log: bool = field(
+        default=False,
+        metadata=_about(
+            "CITELINE_ACCESS_LOG",
+            _flag,
+            "Log one line per HTTP request (answers and refusals are logged either way).",
+        ),
+    )
+    log_format: str = field(
+        default="json",
+        metadata=_about(
+            "CITELINE_LOG_FORMAT", _log_format, "Log lines as json (one object a line) or text."
+        ),
+    )
+
+    @property
+    def database(self) -> DatabaseUrl:
+        """Where the corpus, answers and conversations live: ``database_url``, else ``db``."""
+        if self.database_url is None:
+            return SqliteUrl(self.db)
+        try:
+            return parse_database_url(self.database_url)
+        except DatabaseError as error:
+            raise SettingsError(str(error)) from None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ServerSettings:
+        """Defaults, then ``CITELINE_*`` variables, then ``overrides`` whose value is not None."""
+        source = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for setting in SETTINGS:
+            raw = source.get(setting.env)
+            if raw is None:
+                continue
+            try:
+                values[setting.field] = setting.parse(raw)
+            except ValueError as error:
+                raise SettingsError(
+                    f"{setting.env}={raw!r} cannot be used ({error}); fix or unset it."
+                ) from None
+        values.update({key: value for key, value in overrides.items() if value is not None})
+        return cls(**values)
+
+
+SETTINGS: tuple[Setting, ...] = tuple(
+    Setting(each.name, each.metadata["env"], each.default, each.metadata["parse"],
+            each.metadata["help"])
+    for each in dataclasses.fields(ServerSettings)
+)  # fmt: skip
+
+
+def describe_settings() -> str:
+    """One line per setting (variable, default, meaning), for ``--help`` and the docs."""
+    lines = []
+    for setting in SETTINGS:
+        default = "(none)" if setting.default is None else str(setting.default)
+        lines.append(f"{setting.env} (default {default}): {setting.help}")
+    return "\n".join(lines)

@@ -1,0 +1,44 @@
+"""Events onto the wire as server-sent events, through sse-starlette.
+
+The only module that touches sse-starlette. Encoding is ``citeline.events.encode_sse``,
+the one encoder every consumer shares; this module only hands its bytes to the response
+and makes sure that closing the response closes the event stream behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
+
+from sse_starlette import EventSourceResponse
+from starlette.responses import Response
+
+from citeline.events import Done, Event, encode_sse
+
+# A comment line every 15 s keeps proxies from closing a connection that waits on a slow
+# model; clients ignore comment lines, so the events are unchanged.
+_KEEPALIVE_SECONDS = 15
+
+
+def event_stream(events: AsyncGenerator[Event, None]) -> EventSourceResponse:
+    """A ``text/event-stream`` response carrying ``events``, closed with the connection."""
+
+    async def encoded() -> AsyncIterator[bytes]:
+        # aclosing: when Starlette closes this generator after a failed send, the event
+        # stream behind it must see the close too, or its engine would run on unread.
+        async with aclosing(events):
+            async for event in events:
+                yield encode_sse(event).encode()
+
+    return EventSourceResponse(encoded(), ping=_KEEPALIVE_SECONDS)
+
+
+# A refusal is one fixed event, so it is written whole rather than streamed: the same
+# bytes on the wire, without the four tasks a streaming response runs. Refusals are the
+# path a crawler hammers; measured, this is most of a refusal's cost.
+_REFUSAL = encode_sse(Done(state="refused")).encode()
+
+
+def refusal_stream() -> Response:
+    """The whole of a refused request: the single event ``done {"state": "refused"}``."""
+    return Response(_REFUSAL, media_type="text/event-stream", headers={"Cache-Control": "no-store"})

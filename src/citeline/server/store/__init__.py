@@ -1,0 +1,46 @@
+"""Where answers and conversations are kept: one interface, one module per backend."""
+
+from __future__ import annotations
+
+from citeline.database import DatabaseError, PostgresUrl
+from citeline.server.errors import StartupError
+from citeline.server.settings import ServerSettings
+from citeline.server.store.base import (
+    AnswerStore,
+    Conversation,
+    ConversationMessage,
+    ConversationStore,
+    Retention,
+    StoredAnswer,
+    Stores,
+)
+from citeline.server.store.sqlite import open_sqlite_stores
+
+
+def open_stores(settings: ServerSettings) -> Stores:
+    """The stores ``settings.database`` selects: a SQLite file, or a PostgreSQL database."""
+    answers = Retention(settings.answer_ttl, settings.answer_max_entries)
+    conversations = Retention(settings.conversation_ttl, settings.conversation_max_entries)
+    location = settings.database
+    if isinstance(location, PostgresUrl):
+        # Imported here so a default install never needs the PostgreSQL driver.
+        from citeline.server.store.postgres import open_postgres_stores
+
+        try:
+            return open_postgres_stores(location, answers=answers, conversations=conversations)
+        except DatabaseError as error:
+            raise StartupError(str(error)) from None
+    return open_sqlite_stores(location.path, answers=answers, conversations=conversations)
+
+
+__all__ = [
+    "AnswerStore",
+    "Conversation",
+    "ConversationMessage",
+    "ConversationStore",
+    "Retention",
+    "StoredAnswer",
+    "Stores",
+    "open_sqlite_stores",
+    "open_stores",
+]

@@ -1,0 +1,113 @@
+"""The interface of the answer store and the conversation store, and the records they hold.
+
+An answer is stored exactly as it was streamed (text and citations), so "Continue in
+chat" opens on what the reader saw, never on a regeneration. Both stores forget entries
+after a time-to-live and keep at most a bounded number, dropping the oldest first.
+
+Every backend implements these two classes and passes the same tests; this module holds
+no storage code itself.
+"""
+
+from __future__ import annotations
+
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from citeline.events import Citation
+
+Role: TypeAlias = Literal["user", "assistant"]
+
+# 18 random bytes are 24 URL-safe characters: 144 bits, so ids cannot be guessed or
+# enumerated, which is what keeps GET /v1/answers/{id} safe to leave unguarded.
+_ID_BYTES = 18
+
+
+def new_id() -> str:
+    """A random URL-safe id of 24 characters."""
+    return secrets.token_urlsafe(_ID_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAnswer:
+    """One answer as the reader saw it."""
+
+    id: str
+    question: str
+    text: str
+    citations: tuple[Citation, ...]
+    release: str | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationMessage:
+    """One message of a conversation; an assistant message keeps the citations it streamed."""
+
+    role: Role
+    text: str
+    citations: tuple[Citation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    id: str
+    messages: tuple[ConversationMessage, ...]
+    created_at: float
+    updated_at: float
+
+
+class AnswerStore(ABC):
+    """Answers by id, kept for a time-to-live, at most a bounded number, oldest dropped first."""
+
+    @abstractmethod
+    async def add(
+        self,
+        *,
+        question: str,
+        text: str,
+        citations: Sequence[Citation],
+        release: str | None,
+    ) -> StoredAnswer:
+        """Store a new answer under a fresh id and return it."""
+
+    @abstractmethod
+    async def get(self, answer_id: str) -> StoredAnswer | None:
+        """The answer, or None when it never existed or has expired."""
+
+
+class ConversationStore(ABC):
+    """Conversations by id, kept for a time-to-live after their last message, bounded."""
+
+    @abstractmethod
+    async def create(self, messages: Sequence[ConversationMessage]) -> Conversation:
+        """A new conversation holding ``messages`` (possibly none)."""
+
+    @abstractmethod
+    async def get(self, conversation_id: str) -> Conversation | None:
+        """The conversation, or None when it never existed or has expired."""
+
+    @abstractmethod
+    async def append(
+        self, conversation_id: str, messages: Sequence[ConversationMessage]
+    ) -> Conversation | None:
+        """Add ``messages`` at the end; None when the conversation has gone meanwhile."""
+
+
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """How long entries live (seconds) and how many are kept at most."""
+
+    ttl_seconds: float
+    max_entries: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stores:
+    """The two stores of one backend, and how to release what they hold open."""
+
+    answers: AnswerStore
+    conversations: ConversationStore
+    close: Callable[[], None]
