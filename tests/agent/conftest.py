@@ -24,7 +24,8 @@ from citeline.corpus import Corpus
 
 # A scripted reply is plain data, so test modules need import nothing from here:
 # {"calls": [[name, arguments], ...]} calls tools; {"text": [fragment, ...]} streams text,
-# and an "error" key beside "text" then breaks the stream with a provider error.
+# and an "error" key beside "text" then breaks the stream with a provider error, while a
+# "stall" key (seconds) holds the stream open after the text, as a slow upstream does.
 Reply = dict[str, Any]
 Responder = Callable[[dict[str, Any]], Reply]
 
@@ -134,6 +135,8 @@ def _chunks(reply: Reply) -> Iterator[str]:
             error = {"error": {"message": reply["error"], "type": "server_error"}}
             yield f"data: {json.dumps(error)}\n\n"
             return
+        if "stall" in reply:
+            time.sleep(reply["stall"])
         yield _event({}, "stop")
     yield "data: [DONE]\n\n"
 

@@ -250,6 +250,18 @@ async def test_a_provider_failure_flushes_the_held_text_and_ends_failed(
     assert "answer failed" in caplog.text
 
 
+async def test_a_timeout_flushes_the_held_text_and_ends_failed_as_a_slow_upstream(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus, caplog: pytest.LogCaptureFixture
+) -> None:
+    openai_server.script = [{"text": ["Partial answer [Apopto"], "stall": 3.0}]
+    events = await _collect("What is apoptosis?", corpus, timeout=0.5)
+    tokens = [e.text for e in events if isinstance(e, Token)]
+    assert "".join(tokens) == "Partial answer [Apopto"
+    assert events[-1] == Done(state="failed", seconds=events[-1].seconds)  # type: ignore[union-attr]
+    assert events[-1].seconds < 3.0  # type: ignore[union-attr]
+    assert "slow upstream" in caplog.text
+
+
 async def test_cancelling_the_consumer_propagates_and_is_not_reported_as_a_failure(
     openai_server: ScriptedOpenAIServer, corpus: Corpus
 ) -> None:

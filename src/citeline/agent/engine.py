@@ -14,6 +14,7 @@ nothing of HTTP or of how events are rendered.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -55,6 +56,7 @@ async def answer(
     history: Sequence[ChatMessage] | None = None,
     release: str | None = None,
     extra_tools: Sequence[AgentTool] = (),
+    timeout: float | None = None,
 ) -> AsyncIterator[Event]:
     """Answer ``question`` from a corpus, data or both: ``Start``, tokens, citations, ``Done``.
 
@@ -63,7 +65,8 @@ async def answer(
     ``history`` is the conversation so far (chat), ``release`` defaults to the
     corpus's own label, and ``extra_tools`` are offered beside ``search`` and ``read``.
     With ``data``, the ``measure`` and ``sql`` tools are offered too; at least one of
-    ``corpus`` and ``data`` is needed.
+    ``corpus`` and ``data`` is needed. Past ``timeout`` seconds the model call is
+    cancelled and the answer ends like a failure: held text, then ``done{failed}``.
     """
     if corpus is None and data is None:
         raise ValueError("answer needs a corpus, data, or both to answer from")
@@ -93,18 +96,37 @@ async def answer(
             tools=toolbox.specs(),
             on_request=toolbox.on_request,
         )
+        deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
         async with aclosing(fragments):
-            async for fragment in fragments:
+            while True:
+                # The deadline covers only the wait for the model, never a yield: a timeout
+                # scope held across a yield would cancel whatever the consumer awaits next.
+                async with asyncio.timeout_at(deadline):
+                    try:
+                        fragment = await anext(fragments)
+                    except StopAsyncIteration:
+                        break
                 for event in _events(pipeline.feed(fragment), resolver, written, verified):
                     yield event
         for event in _events(pipeline.flush(), resolver, written, verified):
             yield event
+    except TimeoutError:
+        logger.warning(
+            "answer timed out after %.1f s: the model or a tool did not finish in %g s "
+            "(slow upstream, model %s)",
+            _since(started),
+            timeout,
+            handle.name,
+        )
+        async for event in _failed(pipeline, resolver, started):
+            yield event
+        return
     except Exception:
-        logger.exception("answer failed after %.1f s (model %s)", _since(started), handle.name)
-        held = _flush_quietly(pipeline)
-        if held:
-            yield Token(held)
-        yield Done(state="failed", seconds=_since(started), dropped_anchors=resolver.dropped)
+        logger.exception(
+            "answer failed after %.1f s (broken upstream, model %s)", _since(started), handle.name
+        )
+        async for event in _failed(pipeline, resolver, started):
+            yield event
         return
 
     state: DoneState = "answered"
@@ -153,6 +175,16 @@ def _events(
         citation = resolver.resolve(anchor)
         if citation is not None:
             yield citation
+
+
+async def _failed(
+    pipeline: Pipeline, resolver: CitationResolver, started: float
+) -> AsyncIterator[Event]:
+    """How every failed answer ends: the text the pipeline held, then ``done{failed}``."""
+    held = _flush_quietly(pipeline)
+    if held:
+        yield Token(held)
+    yield Done(state="failed", seconds=_since(started), dropped_anchors=resolver.dropped)
 
 
 def _flush_quietly(pipeline: Pipeline) -> str:

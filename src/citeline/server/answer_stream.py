@@ -36,6 +36,10 @@ _QUEUE_BOUND = 64
 # How long a cancelled engine gets to unwind (close its HTTP call to the model) before
 # the stream stops waiting; the hang-up contract is cancellation within one second.
 _STOP_GRACE_SECONDS = 0.5
+# The default engine enforces the same timeout itself, so it can flush the text its
+# pipeline held; this margin lets it end first, and the stream's own deadline stays the
+# backstop for an engine that ignores the timeout.
+_ENGINE_FIRST_SECONDS = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +92,7 @@ class AnswerRunner:
     async def stream(self, job: AnswerJob, record: RecordAnswer) -> AsyncGenerator[Event, None]:
         """The events of one answer; ``record`` stores it when it is answered."""
         started = time.monotonic()
-        deadline = anyio.current_time() + self._timeout
+        deadline = anyio.current_time() + self._timeout + _ENGINE_FIRST_SECONDS
         queue: asyncio.Queue[Event | _EngineEnded] = asyncio.Queue(maxsize=_QUEUE_BOUND)
         engine_task = asyncio.create_task(self._run_engine(job, queue), name="citeline-answer")
         self._running.add(engine_task)

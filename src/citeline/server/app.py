@@ -57,7 +57,10 @@ def create_app(
         from citeline.models import resolve_model
 
         engine = CorpusAnswerEngine(
-            corpus=corpus, model=resolve_model(settings.model), release=release
+            corpus=corpus,
+            model=resolve_model(settings.model),
+            release=release,
+            timeout_seconds=settings.answer_timeout,
         )
     if stores is None:
         stores = open_stores(settings)

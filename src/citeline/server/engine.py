@@ -3,8 +3,9 @@
 The server depends on this small interface, not on the agent, so tests can put a double
 in its place (one that counts its calls, or one that is slow on purpose) and a later
 deployment can put anything that yields the same events. The default binds
-``citeline.answer`` to one corpus and one model. Deliberately not here: timeouts,
-guards, storing (the server's), prompts and the turn loop (the agent's).
+``citeline.answer`` to one corpus and one model, and hands it the answer timeout so the
+agent can flush the text it held before ending ``failed``. Deliberately not here: guards,
+storing (the server's), prompts and the turn loop (the agent's).
 """
 
 from __future__ import annotations
@@ -38,10 +39,18 @@ class AnswerEngine(Protocol):
 class CorpusAnswerEngine:
     """``citeline.answer`` over one corpus with one model: the engine ``citeline serve`` uses."""
 
-    def __init__(self, *, corpus: Corpus, model: ModelHandle, release: str | None) -> None:
+    def __init__(
+        self,
+        *,
+        corpus: Corpus,
+        model: ModelHandle,
+        release: str | None,
+        timeout_seconds: float | None = None,
+    ) -> None:
         self._corpus = corpus
         self._model = model
         self._release = release
+        self._timeout = timeout_seconds
 
     @property
     def model_name(self) -> str:
@@ -60,4 +69,5 @@ class CorpusAnswerEngine:
             profile=profile,
             history=[ChatMessage(role=message.role, text=message.text) for message in history],
             release=self._release,
+            timeout=self._timeout,
         )
