@@ -7,7 +7,7 @@ dependencies inside the command so that ``citeline --help`` stays fast.
 from __future__ import annotations
 
 # Each module below registers its commands on ``app`` when imported.
-from citeline.cli import version  # noqa: F401
+from citeline.cli import ask, corpus, demo, eval, serve, token, version  # noqa: F401
 from citeline.cli.app import app
 
 

@@ -1,0 +1,86 @@
+"""``citeline demo``: the bundled sample collection, indexed and served, in one command.
+
+It ingests the sample (sections of the Python documentation, see
+``citeline.sample``) into its own index, incrementally, so a second run starts at once,
+then runs ``citeline serve`` on it in open mode with the embedded model: no key, no
+token, no network. It is for a first look on one's own machine; it deliberately offers
+none of the guard's settings, since open mode must never face the public.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import typer
+
+from citeline.cli.app import app
+
+EXAMPLE_QUESTION = "How do I sort a list of dictionaries by a key?"
+
+
+def default_demo_db() -> Path:
+    """``$XDG_DATA_HOME/citeline/demo.sqlite`` (``~/.local/share`` when unset).
+
+    Outside the working folder, so the demo leaves nothing behind wherever it is run,
+    and a second run finds the index it built and re-checks it in under a second.
+    """
+    data_home = os.environ.get("XDG_DATA_HOME", "").strip()
+    base = Path(data_home) if data_home else Path.home() / ".local" / "share"
+    return base / "citeline" / "demo.sqlite"
+
+
+@app.command()
+def demo(
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+    db: Path | None = typer.Option(
+        None,
+        "--db",
+        help="Index file for the sample [$XDG_DATA_HOME/citeline/demo.sqlite].",
+        show_default=False,
+    ),
+    model: str = typer.Option(
+        "embedded", "--model", help="Model that answers (embedded needs no key or network)."
+    ),
+) -> None:
+    """Index the bundled sample collection and serve the search page on it, no key needed."""
+    from citeline.cli.serve import serve
+    from citeline.corpus import Corpus, CorpusError
+    from citeline.sample import LINK_TEMPLATE, RELEASE, sample_path
+
+    path = db if db is not None else default_demo_db()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        with Corpus.open(path) as corpus:
+            report = corpus.ingest(sample_path(), prune=True, release=RELEASE)
+            documents = len(corpus)
+    except (CorpusError, OSError) as error:
+        typer.echo(f"citeline demo: {error}", err=True)
+        typer.echo(f"To start afresh, delete {path} or pass --db with another file.", err=True)
+        raise typer.Exit(2) from None
+    seconds = time.perf_counter() - started
+    typer.echo(
+        f"Sample collection: {documents} sections of the Python 3.11 documentation in {path} "
+        f"({report.summary()}; {seconds:.1f} s)."
+    )
+    shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+    example = urlencode({"q": EXAMPLE_QUESTION})
+    typer.echo(
+        f"\n  Open http://{shown_host}:{port}/  (try http://{shown_host}:{port}/?{example})\n"
+    )
+    typer.echo("Answers come from the model named on the page. Stop with Ctrl+C.")
+    # Log lines for a person at a terminal, unless they chose a format themselves.
+    os.environ.setdefault("CITELINE_LOG_FORMAT", "text")
+    serve(
+        db=str(path),
+        host=host,
+        port=port,
+        model=model,
+        open_mode=True,
+        release=RELEASE,
+        link_template=LINK_TEMPLATE,
+    )

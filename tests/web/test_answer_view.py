@@ -1,0 +1,135 @@
+"""One answer's rendering (static/answer-view.js): markdown, markers, chips, and no tricks.
+
+These feed the view directly, as the stream would, so each case states exactly what
+reached the page. The end-to-end tests in test_search_page.py cover the same ground
+through the real server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page
+
+TEMPLATE = "https://docs.python.org/3.11/{id}"
+
+RENDER = """
+async ([texts, citations, template]) => {
+  const { AnswerView } = await import("/answer-view.js");
+  const view = new AnswerView(
+    document.getElementById("prose"), document.getElementById("chips"), template);
+  for (const text of texts) view.addText(text);
+  for (const citation of citations) view.addCitation(citation);
+  view.flush();
+  return {
+    html: document.getElementById("prose").innerHTML,
+    text: document.getElementById("prose").textContent,
+    markers: [...document.querySelectorAll("#prose sup.marker")].map((sup) => ({
+      n: sup.textContent,
+      before: sup.previousSibling ? sup.previousSibling.textContent : "",
+      href: sup.querySelector("a").getAttribute("href"),
+    })),
+    chips: [...document.querySelectorAll("#chips li")].map((li) => ({
+      id: li.id,
+      text: li.textContent,
+      href: li.querySelector("a") ? li.querySelector("a").getAttribute("href") : null,
+    })),
+  };
+}
+"""
+
+
+def render(
+    page: Page, texts: list[str], citations: list[dict[str, Any]], template: str | None = TEMPLATE
+) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(RENDER, [texts, citations, template])
+    return result
+
+
+def cite(n: int, start: int | None, end: int | None, **source: str) -> dict[str, Any]:
+    return {"n": n, "display_name": f"Source {n}", "start": start, "end": end, **source}
+
+
+def test_markdown_is_rendered_from_fragments_split_mid_syntax(module_page: Page) -> None:
+    result = render(module_page, ["Use **so", "rted()** to ", "sort:\n\n- a\n- b"], [])
+    assert "<strong>sorted()</strong>" in result["html"]
+    assert "<li>a</li>" in result["html"]
+
+
+def test_a_marker_sits_at_the_end_offset_counted_in_code_points(module_page: Page) -> None:
+    # "😀" is one code point but two UTF-16 units: a count in JS units would land one early.
+    text = "😀 The sorting HOWTO explains key functions."
+    start = text.index("sorting HOWTO")  # Python counts code points, as the contract does
+    end = start + len("sorting HOWTO")
+    result = render(module_page, [text], [cite(1, start, end, id="howto/sorting.html")])
+    chip_id = result["chips"][0]["id"]
+    assert result["markers"] == [
+        {"n": "1", "before": "😀 The sorting HOWTO", "href": f"#{chip_id}"}
+    ]
+
+
+def test_a_citation_without_offsets_gets_a_chip_but_no_marker(module_page: Page) -> None:
+    result = render(module_page, ["Plain prose."], [cite(1, None, None, id="glossary.html")])
+    assert result["markers"] == []
+    assert [chip["href"] for chip in result["chips"]] == [
+        "https://docs.python.org/3.11/glossary.html"
+    ]
+
+
+def test_chips_link_by_url_else_by_the_template_with_the_id(module_page: Page) -> None:
+    citations = [
+        cite(1, None, None, id="tutorial/introduction.html#numbers"),
+        cite(2, None, None, url="https://example.org/review"),
+    ]
+    result = render(module_page, ["x"], citations)
+    assert [chip["href"] for chip in result["chips"]] == [
+        "https://docs.python.org/3.11/tutorial/introduction.html#numbers",
+        "https://example.org/review",
+    ]
+    assert render(module_page, ["x"], citations[:1], template=None)["chips"][-1]["href"] is None
+
+
+def test_a_source_cited_twice_gets_one_chip(module_page: Page) -> None:
+    result = render(module_page, ["x"], [cite(1, 0, 1, id="a"), cite(1, 0, 1, id="a")])
+    assert len(result["chips"]) == 1
+
+
+def test_script_html_and_javascript_links_in_the_text_stay_inert(module_page: Page) -> None:
+    texts = [
+        "Hello <script>window.__pwned = 'script'</script> ",
+        "<img src=x onerror=\"window.__pwned = 'img'\"> ",
+        "[click](javascript:window.__pwned='markdown') ",
+        "<a href=\"javascript:window.__pwned='anchor'\">anchor</a> ",
+        "[data](data:text/html,<script>alert(1)</script>)",
+    ]
+    result = render(module_page, texts, [])
+    module_page.wait_for_timeout(100)  # any handler that could fire has had its chance
+    assert module_page.evaluate("window.__pwned") is None
+    assert module_page.locator("#prose script, #prose img, #prose [onerror]").count() == 0
+    hrefs = module_page.eval_on_selector_all(
+        "a[href]", "links => links.map((a) => a.getAttribute('href'))"
+    )
+    assert not [href for href in hrefs if not href.startswith(("http", "#"))]
+    assert "click" in result["text"]
+
+
+def test_a_source_whose_url_is_javascript_gets_a_chip_without_a_link(module_page: Page) -> None:
+    citations = [
+        cite(1, None, None, url="javascript:window.__pwned='chip'"),
+        {
+            "n": 2,
+            "display_name": "<img src=x onerror=alert(1)>",
+            "id": "javascript:alert(2)",
+            "start": None,
+            "end": None,
+        },
+    ]
+    result = render(module_page, ["x"], citations, template="{id}")
+    assert [chip["href"] for chip in result["chips"]] == [None, None]
+    assert result["chips"][1]["text"] == "2<img src=x onerror=alert(1)>"
+    assert module_page.locator("#chips img").count() == 0
+
+
+def test_text_cannot_forge_a_marker(module_page: Page) -> None:
+    result = render(module_page, ["Forged \ue0007\ue001 marker."], [])
+    assert result["markers"] == []
