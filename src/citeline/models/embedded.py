@@ -44,6 +44,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[\"'])")
 # Structured abstracts start sections with a capitalised label ("RESULTS Of the 32,441
 # samples ..."); the label is not part of the sentence a reader should see.
 _SECTION_LABEL = re.compile(r"^(?:[A-Z]{2,}\s){0,3}[A-Z]{5,}:?\s+(?=[A-Z][a-z])")
+_FENCED_CODE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_SENTENCE_STOP = re.compile(r"[.!?][\"')\]]*$")
+_BLOCK_BREAK = re.compile(r"\n[ \t]*\n")
+# Headings, tables, quotes, bullets and numbered items: structure, not sentences.
+_NOT_PROSE = re.compile(r"\s*(?:#|\||>|[-*+]\s|\d+[.)]\s)")
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*")
 _STOP_WORDS = frozenset(
     """a about also an and are as at be been between but by can could did do does done for from
@@ -183,9 +188,31 @@ def _terms(text: str) -> set[str]:
     return {_stemmer.stemWord(w) for w in words if w not in _STOP_WORDS and len(w) > 1}
 
 
+def _prose(text: str) -> Iterator[str]:
+    """The paragraphs of running prose in ``text``, each on one line.
+
+    Code, headings, tables, quotes and list items are skipped: cut into "sentences"
+    they broke the answer (a cited sentence ending on a code fence turned the rest of
+    the answer into code, seen on the Python docs sample), and abstracts have none.
+    """
+    for block in _BLOCK_BREAK.split(_FENCED_CODE.sub("\n\n", text)):
+        if not block.strip() or block.startswith(("    ", "\t")):
+            continue
+        lines = block.strip().splitlines()
+        if _NOT_PROSE.match(lines[0]):
+            continue
+        yield " ".join(line.strip() for line in lines)
+
+
 def _sentences(text: str) -> list[str]:
-    found = (_SECTION_LABEL.sub("", s.strip()) for s in _SENTENCE_END.split(text))
-    return [s for s in found if len(s) >= MIN_SENTENCE_CHARS]
+    found = (
+        _SECTION_LABEL.sub("", s.strip())
+        for paragraph in _prose(text)
+        for s in _SENTENCE_END.split(paragraph)
+    )
+    # One that does not end as a sentence ends ("... is especially helpful for", "For
+    # example:") introduces a list or code that the answer will not carry.
+    return [s for s in found if len(s) >= MIN_SENTENCE_CHARS and _SENTENCE_STOP.search(s)]
 
 
 @dataclass(frozen=True, slots=True)
