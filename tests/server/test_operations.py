@@ -140,3 +140,10 @@ def test_the_release_is_the_indexs_own_unless_a_setting_names_one(
     assert httpx.get(f"{serve(CountingEngine()).url}/v1/info").json()["release"] == "sample-1"
     named = serve(CountingEngine(), release="2026-09")
     assert httpx.get(f"{named.url}/v1/info").json()["release"] == "2026-09"
+
+
+def test_a_snippet_drops_code_fences_and_markdown_escapes_but_keeps_the_code() -> None:
+    from citeline.server.schemas import snippet_of
+
+    text = "Users are surprised:\n\n```python\n>>> 1.2 - 1.0\n```\n\nby 10\\*\\*55"
+    assert snippet_of(text) == "Users are surprised: >>> 1.2 - 1.0 by 10**55"

@@ -7,6 +7,7 @@ stream itself is specified in ``contracts/answer_endpoint.md``, not here.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -152,9 +153,18 @@ class Health(BaseModel):
 SNIPPET_CHARS = 240
 
 
+_CODE_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[^\n]*$", re.MULTILINE)
+_MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
+
+
 def snippet_of(text: str) -> str:
-    """The passage's start, cut at a word boundary near ``SNIPPET_CHARS``, marked when cut."""
-    flat = " ".join(text.split())
+    """The passage's start, cut at a word boundary near ``SNIPPET_CHARS``, marked when cut.
+
+    Snippets are shown as plain text, so Markdown's code fences and backslash escapes,
+    which read as noise there ("```python >>> 1.2 - 1.0"), are taken out; the code stays.
+    """
+    plain = _MARKDOWN_ESCAPE.sub(r"\1", _CODE_FENCE.sub("", text))
+    flat = " ".join(plain.split())
     if len(flat) <= SNIPPET_CHARS:
         return flat
     cut = flat.rfind(" ", 0, SNIPPET_CHARS)
