@@ -1,0 +1,158 @@
+"""``citeline eval``: measure a deployment on its own questions.
+
+``citeline eval citations`` runs a question file through the real answer engine (any
+``--model``) and reports citation precision and recall, dropped anchors, answers without
+citations, quotes, markup leaks and timings. Definitions are in ``docs/eval.md``; the
+measuring is :mod:`citeline.evaluation`, this module only wires it to the command line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from citeline.cli.app import app
+
+if TYPE_CHECKING:
+    from citeline.events import Event
+
+eval_app = typer.Typer(
+    name="eval",
+    help="Measure citeline on your own data and questions.",
+    no_args_is_help=True,
+)
+app.add_typer(eval_app, name="eval")
+
+
+@eval_app.command("citations")
+def citations(
+    db: Annotated[
+        Path,
+        typer.Option("--db", help="The index to answer from, built by `citeline ingest`."),
+    ],
+    questions: Annotated[
+        Path,
+        typer.Option(
+            "--questions",
+            help="JSONL questions with gold source ids (see docs/eval.md), "
+            "or a SciFact claims file with corpus.jsonl beside it.",
+        ),
+    ],
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="embedded, openai:<model>, ollama:<model> or anthropic:<model> "
+            "(default: $CITELINE_MODEL, else embedded).",
+            show_default=False,
+        ),
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option("--limit", min=1, help="Ask only the first N questions."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the JSON report (settings, summary, every question)."),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Draw the per-question distributions to this PNG file."),
+    ] = None,
+    warm_up: Annotated[
+        bool,
+        typer.Option(
+            "--warm-up/--no-warm-up",
+            help="Ask the first question once, unscored, before timing, so one-time start-up "
+            "costs stay out of the timings.",
+        ),
+    ] = True,
+) -> None:
+    """Ask each question, score the citations of each answer, print the summary.
+
+    Exit status 1: model citation markup leaked into some prose, or an answer stream broke.
+    Exit status 2: the inputs cannot be used (the message says why).
+    """
+    import asyncio
+
+    from rich.console import Console
+
+    from citeline import answer
+    from citeline.corpus import Corpus, CorpusError
+    from citeline.evaluation import (
+        QuestionFileError,
+        build_report,
+        evaluate_answers,
+        load_questions,
+        summarize,
+        write_report,
+    )
+    from citeline.evaluation.plot import (
+        PlotUnavailableError,
+        ensure_plot_available,
+        write_distribution_plot,
+    )
+    from citeline.evaluation.terminal import EvaluationProgress, summary_table
+    from citeline.models import ModelSpecError, resolve_model
+
+    console = Console()
+    try:
+        handle = resolve_model(model)
+        asked = load_questions(questions, limit=limit)
+        if plot is not None:
+            ensure_plot_available()
+    except (ModelSpecError, QuestionFileError, PlotUnavailableError) as error:
+        _fail(str(error))
+    if not asked:
+        _fail(f"{questions} holds no questions; add one JSON object per line (see docs/eval.md).")
+    if not db.is_file():
+        _fail(f"No index at {db}: build one with `citeline ingest PATH --db {db}` first.")
+    try:
+        corpus = Corpus.open(db)
+    except CorpusError as error:
+        _fail(str(error))
+
+    def answer_with_corpus(question: str) -> AsyncIterator[Event]:
+        return answer(question, corpus=corpus, model=handle)
+
+    with corpus, EvaluationProgress(len(asked), Console(stderr=True)) as progress:
+        results = asyncio.run(
+            evaluate_answers(asked, answer_with_corpus, on_answer=progress.advance, warm_up=warm_up)
+        )
+    summary = summarize([result.score for result in results])
+    console.print(summary_table(summary, title=f"Citation quality: {handle.name}"))
+
+    if out is not None:
+        settings = {
+            "db": str(db),
+            "questions": str(questions),
+            "model": handle.spec,
+            "model_name": handle.name,
+            "limit": limit,
+            "warm_up": warm_up,
+        }
+        write_report(out, build_report(results, summary, settings))
+        console.print(f"Report written to {out}")
+    if plot is not None:
+        write_distribution_plot(
+            [result.score for result in results],
+            plot,
+            title=f"{questions.name} with {handle.name} ({summary.questions} questions)",
+        )
+        console.print(f"Plot written to {plot}")
+    if summary.leak_rate:
+        typer.echo(
+            "Model citation markup reached the prose of some answers; see the report.", err=True
+        )
+    if summary.errors:
+        typer.echo(f"{summary.errors} answer streams broke off; the report says why.", err=True)
+    if summary.leak_rate or summary.errors:
+        raise typer.Exit(code=1)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(message, err=True)
+    raise typer.Exit(code=2)

@@ -1,0 +1,127 @@
+"""Per-question citation scores: one answer judged against its question's gold.
+
+Pure functions over an :class:`EvalQuestion` and an :class:`AnswerRecord`; the conventions
+below are the definitions ``docs/eval.md`` gives, and a change to one is a change to both.
+Aggregating over questions is :mod:`citeline.evaluation.summary`; running the answers is
+:mod:`citeline.evaluation.runner`.
+
+Conventions, ALCE-style (Gao et al. 2023) at the level of sources:
+
+- A citation's source is its ``id``, or its ``url`` when it has no id. The cited set is the
+  distinct sources over every ``citation`` event, quotes included: a source cited twice
+  counts once, so repeating a right source does not raise precision and repeating a wrong
+  one does not lower it twice.
+- precision = |cited ∩ gold| / |cited|; recall = |cited ∩ gold| / |gold|.
+- No gold sources: the question is unjudged, and both are ``None`` (there is nothing to be
+  right or wrong about); it still counts for every other rate.
+- Gold but no citation: precision 0 and recall 0, as ALCE scores an answer with no
+  citation, so an engine cannot raise its precision by declining to cite. The no-citation
+  rate reports the same answers separately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from citeline.evaluation.answers import AnswerRecord
+from citeline.evaluation.leaks import find_leaks
+from citeline.evaluation.questions import EvalQuestion
+from citeline.events import Citation
+from citeline.stream.quotes import normalise_quote
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionScore:
+    """How one answer did. ``None`` means "not judged", never zero; see the module conventions.
+
+    ``quotes_in_evidence`` counts verified quotes that lie inside a gold evidence sentence of
+    the source they cite; it is ``None`` when the question has no gold evidence.
+    """
+
+    question_id: str
+    state: str
+    error: str | None
+    gold_ids: tuple[str, ...]
+    cited_ids: tuple[str, ...]
+    precision: float | None
+    recall: float | None
+    dropped_anchors: int
+    quotes: int
+    verified_quotes: int
+    quotes_in_evidence: int | None
+    leaks: tuple[str, ...]
+    first_token_seconds: float | None
+    total_seconds: float
+
+    @property
+    def correct_ids(self) -> tuple[str, ...]:
+        """The cited sources that are gold, in citation order."""
+        gold = set(self.gold_ids)
+        return tuple(source for source in self.cited_ids if source in gold)
+
+
+def score_answer(question: EvalQuestion, record: AnswerRecord) -> QuestionScore:
+    """Judge ``record`` against ``question``'s gold sources and evidence."""
+    if record.question_id != question.id:
+        raise ValueError(
+            f"answer {record.question_id!r} was scored against question {question.id!r}"
+        )
+    cited = cited_sources(record.citations)
+    precision, recall = citation_precision_recall(cited, question.gold_ids)
+    quoted = [citation for citation in record.citations if citation.quote is not None]
+    verified = [citation for citation in quoted if citation.verified]
+    return QuestionScore(
+        question_id=question.id,
+        state=record.state,
+        error=record.error,
+        gold_ids=question.gold_ids,
+        cited_ids=cited,
+        precision=precision,
+        recall=recall,
+        dropped_anchors=record.dropped_anchors,
+        quotes=len(quoted),
+        verified_quotes=len(verified),
+        quotes_in_evidence=(
+            sum(_quote_in_evidence(citation, question) for citation in verified)
+            if question.evidence
+            else None
+        ),
+        leaks=find_leaks(record.text),
+        first_token_seconds=record.first_token_seconds,
+        total_seconds=record.total_seconds,
+    )
+
+
+def cited_sources(citations: tuple[Citation, ...]) -> tuple[str, ...]:
+    """The distinct sources cited, in order of first citation."""
+    return tuple(dict.fromkeys(source_of(citation) for citation in citations))
+
+
+def source_of(citation: Citation) -> str:
+    """The identifier a citation names: its id, or its url when it has none."""
+    return citation.id if citation.id is not None else str(citation.url)
+
+
+def citation_precision_recall(
+    cited: tuple[str, ...], gold: tuple[str, ...]
+) -> tuple[float | None, float | None]:
+    """``(precision, recall)`` of the distinct ``cited`` sources against ``gold``."""
+    gold_set = set(gold)
+    cited_set = set(cited)
+    if not gold_set:
+        return None, None
+    if not cited_set:
+        return 0.0, 0.0
+    correct = len(cited_set & gold_set)
+    return correct / len(cited_set), correct / len(gold_set)
+
+
+# The server verified the quote with this normalisation; judging it against the gold sentence
+# by the same notion of "the same text" keeps a verified quote from failing on typography.
+def _quote_in_evidence(citation: Citation, question: EvalQuestion) -> bool:
+    quote = normalise_quote(citation.quote or "")
+    source = source_of(citation)
+    return bool(quote) and any(
+        sentence.source_id == source and quote in normalise_quote(sentence.text)
+        for sentence in question.evidence
+    )

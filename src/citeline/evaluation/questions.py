@@ -1,0 +1,146 @@
+"""Evaluation questions: what to ask, which sources should be cited, and the gold evidence.
+
+Reads the citeline question file (JSONL, one question per line) and dispatches a SciFact
+claims file to :mod:`citeline.evaluation.scifact`, so a caller has one entry point,
+:func:`load_questions`, whatever the layout. It does not score anything and does not know
+how answers are produced.
+
+The citeline layout, one JSON object per line::
+
+    {"id": "q1", "question": "...", "gold_ids": ["doc-a", "https://example.org/b"],
+     "evidence": {"doc-a": ["A sentence of doc-a that answers the question."]}}
+
+``id`` defaults to the line number; ``gold_ids`` holds source identifiers as a citation
+names them (a document's id, or its url when it has none) and may be empty; ``evidence``
+is optional. Blank lines are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class QuestionFileError(ValueError):
+    """A question file that cannot be read; the message says where and how to fix it."""
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceSentence:
+    """One gold evidence sentence and the source it belongs to."""
+
+    source_id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class EvalQuestion:
+    """A question with its gold sources (possibly none) and gold evidence (possibly none)."""
+
+    id: str
+    question: str
+    gold_ids: tuple[str, ...] = ()
+    evidence: tuple[EvidenceSentence, ...] = ()
+
+
+def load_questions(path: Path, *, limit: int | None = None) -> list[EvalQuestion]:
+    """The questions in ``path``, in file order, at most ``limit`` of them.
+
+    A SciFact claims file (its records have ``claim`` and ``cited_doc_ids``) is read with
+    :func:`citeline.evaluation.scifact.load_scifact_claims`, keeping the claims that have
+    evidence; anything else must be in the citeline layout described in this module.
+    """
+    records = list(read_jsonl(path))
+    if records and _is_scifact_claim(records[0][1]):
+        # Imported here: the SciFact reader imports this module's types.
+        from citeline.evaluation.scifact import load_scifact_claims
+
+        return load_scifact_claims(path, limit=limit)
+    questions = [_question_from_record(path, line, record) for line, record in records]
+    _reject_duplicate_ids(path, questions)
+    return questions[:limit] if limit is not None else questions
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for each non-blank line of a JSONL file."""
+    try:
+        handle = path.open(encoding="utf-8")
+    except OSError as error:
+        raise QuestionFileError(
+            f"Cannot read {path}: {error.strerror or error}. Check the path and try again."
+        ) from error
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise QuestionFileError(
+                    f"{path}:{number} is not valid JSON ({error.msg}); "
+                    "each line must be one JSON object."
+                ) from error
+            if not isinstance(record, dict):
+                raise QuestionFileError(
+                    f"{path}:{number} is not a JSON object; each line must be one JSON object."
+                )
+            yield number, record
+
+
+def _is_scifact_claim(record: dict[str, Any]) -> bool:
+    return "claim" in record and "cited_doc_ids" in record
+
+
+def _question_from_record(path: Path, line: int, record: dict[str, Any]) -> EvalQuestion:
+    where = f"{path}:{line}"
+    question = record.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise QuestionFileError(
+            f'{where} has no "question" text; give each line a non-empty "question" string.'
+        )
+    raw_id = record.get("id", line)
+    if not isinstance(raw_id, str | int) or isinstance(raw_id, bool) or str(raw_id) == "":
+        raise QuestionFileError(f'{where}: "id" must be a non-empty string or an integer.')
+    gold = record.get("gold_ids", [])
+    if not isinstance(gold, list) or not all(_is_identifier(value) for value in gold):
+        raise QuestionFileError(
+            f'{where}: "gold_ids" must be a list of source identifiers (strings or integers).'
+        )
+    return EvalQuestion(
+        id=str(raw_id),
+        question=question,
+        gold_ids=tuple(dict.fromkeys(str(value) for value in gold)),
+        evidence=_evidence_from_record(where, record.get("evidence", {})),
+    )
+
+
+def _evidence_from_record(where: str, raw: object) -> tuple[EvidenceSentence, ...]:
+    problem = (
+        f'{where}: "evidence" must map a source identifier to a list of sentence strings, '
+        'for example {"doc-a": ["The sentence that answers."]}.'
+    )
+    if not isinstance(raw, dict):
+        raise QuestionFileError(problem)
+    sentences: list[EvidenceSentence] = []
+    for source_id, texts in raw.items():
+        if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
+            raise QuestionFileError(problem)
+        sentences.extend(EvidenceSentence(source_id=source_id, text=text) for text in texts)
+    return tuple(sentences)
+
+
+def _is_identifier(value: object) -> bool:
+    return isinstance(value, str | int) and not isinstance(value, bool) and str(value) != ""
+
+
+def _reject_duplicate_ids(path: Path, questions: list[EvalQuestion]) -> None:
+    seen: set[str] = set()
+    for question in questions:
+        if question.id in seen:
+            raise QuestionFileError(
+                f"{path}: question id {question.id!r} appears twice; give each question its own id."
+            )
+        seen.add(question.id)

@@ -1,0 +1,111 @@
+"""What a person sees while a citation evaluation runs: a progress bar, then a table.
+
+Rich types stay in this module. It formats figures it is given; it computes none (the
+running precision on the bar is the summary of the answers so far) and writes no files.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from citeline.evaluation.runner import EvaluatedAnswer
+from citeline.evaluation.summary import CitationSummary, summarize
+
+
+class EvaluationProgress:
+    """A progress bar over the questions, showing precision and recall so far."""
+
+    def __init__(self, total: int, console: Console) -> None:
+        self._progress = Progress(
+            TextColumn("[bold]citations[/bold]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.description}"),
+            console=console,
+        )
+        self._task = self._progress.add_task("", total=total)
+        self._results: list[EvaluatedAnswer] = []
+
+    def __enter__(self) -> EvaluationProgress:
+        self._progress.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._progress.stop()
+
+    def advance(self, result: EvaluatedAnswer) -> None:
+        """Count one more answer."""
+        self._results.append(result)
+        summary = summarize([item.score for item in self._results])
+        self._progress.update(
+            self._task,
+            advance=1,
+            description=(
+                f"precision {_fraction(summary.precision)}  recall {_fraction(summary.recall)}"
+            ),
+        )
+
+
+def summary_table(summary: CitationSummary, *, title: str = "Citation quality") -> Table:
+    """The overall figures, each with what it is measured over."""
+    table = Table(title=title)
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_column("over", justify="right")
+    states = ", ".join(f"{state} {count}" for state, count in sorted(summary.states.items()))
+    table.add_row("questions", str(summary.questions), states or "-")
+    table.add_row("citation precision", _fraction(summary.precision), f"{summary.judged} judged")
+    table.add_row("citation recall", _fraction(summary.recall), f"{summary.judged} judged")
+    table.add_row("no citation", _percent(summary.no_citation_rate), f"{summary.answered} answered")
+    table.add_row(
+        "dropped anchors",
+        _percent(summary.dropped_anchor_rate),
+        f"{summary.questions} answers, {summary.dropped_anchors} anchors",
+    )
+    table.add_row(
+        "quotes verified", _percent(summary.quote_verification_rate), f"{summary.quotes} quotes"
+    )
+    table.add_row(
+        "verified quote in gold evidence",
+        _percent(summary.quote_in_evidence_rate),
+        f"{summary.evidence_judged_quotes} quotes",
+    )
+    leaked = ", ".join(f"{kind} {count}" for kind, count in summary.leaks.items() if count)
+    table.add_row(
+        "markup leaked (must be 0)",
+        _percent(summary.leak_rate),
+        leaked or f"{summary.questions} answers",
+    )
+    table.add_row(
+        "time to first token p50 / p95",
+        f"{_millis(summary.first_token_p50)} / {_millis(summary.first_token_p95)}",
+        "",
+    )
+    table.add_row(
+        "total time p50 / p95", f"{_millis(summary.total_p50)} / {_millis(summary.total_p95)}", ""
+    )
+    if summary.errors:
+        table.add_row("broken streams", str(summary.errors), "see the report's errors")
+    return table
+
+
+def _fraction(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def _millis(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1000:.0f} ms"

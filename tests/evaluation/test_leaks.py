@@ -1,0 +1,55 @@
+"""The markup-leak check: model citation markup in the prose is found, prose is left alone."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citeline.evaluation import find_leaks
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        (
+            'CDK5 acts in <a href="https://example.org/R-HSA-109581">Apoptosis</a>.',
+            ("html_anchor",),
+        ),
+        ("An orphan closing tag </a> remains.", ("html_anchor",)),
+        ("A bare <A>anchor</A>.", ("html_anchor",)),
+        ("CDK5 acts in [Apoptosis](https://example.org/R-HSA-109581).", ("markdown_link",)),
+        ("Half a link: ](cite:doc-1) was left.", ("markdown_link",)),
+        ("Answer.\n\n## Sources\n- one", ("sources_heading",)),
+        ("Answer.\n**Sources:**\n- one", ("sources_heading",)),
+        ("Answer.\n### References\n", ("sources_heading",)),
+        ("Answer.\n<citation>\n> quoted\n</citation>", ("quote_element",)),
+        (
+            'See [x](u) and <a href="v">y</a>.\n## Citations',
+            ("html_anchor", "markdown_link", "sources_heading"),
+        ),
+    ],
+)
+def test_model_citation_markup_is_found(text: str, kinds: tuple[str, ...]) -> None:
+    assert find_leaks(text) == kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## Sources of reactive oxygen species\nMitochondria produce them.",
+        "## Cellular sources\nSeveral.",
+        "A bolded **sources** word mid-sentence is prose.",
+        "x < y and <abbr>WHO</abbr> and <b>bold</b> are not anchors.",
+        "A figure: ![a plot](plot.png) is an image, not a citation.",
+        "Brackets [like these] and (these) are prose.",
+    ],
+)
+def test_prose_that_resembles_markup_is_not_a_leak(text: str) -> None:
+    assert find_leaks(text) == ()
+
+
+@settings(max_examples=200)
+@given(st.text(alphabet=st.characters(blacklist_characters="<]#*")))
+def test_text_without_markup_characters_never_leaks(text: str) -> None:
+    assert find_leaks(text) == ()
