@@ -1,0 +1,149 @@
+"""``citeline ingest`` and ``citeline search``: build an index from files and query it.
+
+Thin wiring over ``citeline.corpus``: the commands parse options, show progress and print;
+every decision about documents is the corpus layer's. Exit status 0: all went well; 1: some
+files or records were skipped (each is listed with its reason); 2: the command could not
+run (missing path, unreadable or incompatible index), with a sentence saying what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from citeline.cli.app import app
+from citeline.database import PostgresUrl, SqliteUrl, parse_database_url
+
+if TYPE_CHECKING:
+    from citeline.corpus import Corpus, Hit, IngestProgress, IngestReport
+
+_DB_OPTION = typer.Option(
+    "--db",
+    envvar=["CITELINE_DATABASE_URL", "CITELINE_DB"],
+    help="The index: a SQLite file (created by ingest when missing) or a postgresql:// URL.",
+)
+# A search result shows this much of its passage on a terminal; --json gives it all.
+_SNIPPET_CHARS = 300
+
+
+@app.command()
+def ingest(
+    path: Annotated[Path, typer.Argument(help="A file or folder (read recursively).")],
+    db: Annotated[str, _DB_OPTION] = "citeline.sqlite",
+    prune: Annotated[
+        bool, typer.Option("--prune", help="Remove indexed documents no longer under PATH.")
+    ] = False,
+    release: Annotated[
+        str | None,
+        typer.Option("--release", help="A label naming this version of the collection."),
+    ] = None,
+) -> None:
+    """Index Markdown, HTML, plain text and BEIR JSONL files; unchanged files cost nothing."""
+    from citeline.corpus import Corpus, CorpusError
+
+    if not path.exists():
+        _fail(f"{path} does not exist; give a file or folder to ingest.")
+    try:
+        with Corpus.open(db) as corpus:
+            if sys.stderr.isatty():
+                report = _ingest_with_bar(corpus, path, prune, release)
+            else:
+                report = corpus.ingest(path, prune=prune, release=release, progress=_plain_line)
+            for problem in report.skipped:
+                typer.echo(str(problem), err=True)
+            typer.echo(f"{report.summary()} ({len(corpus)} documents in {_shown(db)})")
+    except CorpusError as error:
+        _fail(str(error))
+    if not report.ok:
+        raise typer.Exit(code=1)
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
+    db: Annotated[str, _DB_OPTION] = "citeline.sqlite",
+    k: Annotated[int, typer.Option("-k", "--k", min=1, help="How many passages.")] = 10,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the hits as a JSON array.")
+    ] = False,
+) -> None:
+    """Print the passages that best match QUERY, best first."""
+    from citeline.corpus import Corpus, CorpusError
+
+    location = parse_database_url(db)
+    if isinstance(location, SqliteUrl) and not location.path.is_file():
+        _fail(f"No index at {db}: build one with `citeline ingest PATH --db {db}` first.")
+    try:
+        with Corpus.open(db) as corpus:
+            hits = corpus.search(query, k=k)
+    except CorpusError as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps([asdict(hit) for hit in hits], ensure_ascii=False, indent=2))
+        return
+    if not hits:
+        typer.echo("No passage matches; try other words.", err=True)
+        return
+    for rank, hit in enumerate(hits, start=1):
+        typer.echo(_format_hit(rank, hit))
+
+
+def _shown(db: str) -> str:
+    """``db`` as it may be printed: a PostgreSQL URL without its password."""
+    location = parse_database_url(db)
+    return location.redacted if isinstance(location, PostgresUrl) else db
+
+
+def _format_hit(rank: int, hit: Hit) -> str:
+    source = hit.url or hit.doc_id
+    snippet = " ".join(hit.text.split())
+    if len(snippet) > _SNIPPET_CHARS:
+        snippet = snippet[: _SNIPPET_CHARS - 1].rstrip() + "…"
+    return (
+        f"{rank}. {hit.title}  [{hit.doc_id}]  score {hit.score:.2f}\n"
+        f"   {source} @ {hit.start}-{hit.end}\n"
+        f"   {snippet}\n"
+    )
+
+
+def _plain_line(progress: IngestProgress) -> None:
+    typer.echo(
+        f"[{progress.files_done}/{progress.files_total} files, "
+        f"{progress.documents_done} documents] {progress.path}",
+        err=True,
+    )
+
+
+def _ingest_with_bar(corpus: Corpus, path: Path, prune: bool, release: str | None) -> IngestReport:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn("ingesting files"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("", total=None)
+
+        def advance(progress: IngestProgress) -> None:
+            bar.update(
+                task,
+                completed=progress.files_done,
+                total=progress.files_total,
+                description=f"{progress.documents_done} documents, {progress.path.name}",
+            )
+
+        return corpus.ingest(path, prune=prune, release=release, progress=advance)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(message, err=True)
+    raise typer.Exit(code=2)

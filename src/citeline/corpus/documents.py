@@ -1,0 +1,52 @@
+"""The plain data the corpus layer hands across its boundary: documents, passages and hits.
+
+Frozen dataclasses only; parsing lives in ``formats``, storage in ``stores``, and nothing
+here knows how a document was read or where it is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One source document: ``id`` is taken from the source, never invented."""
+
+    id: str
+    title: str
+    text: str
+    url: str | None = None
+    # Excluded from hashing: a mapping is not hashable, and the id already identifies.
+    metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A span of a document's text: ``document.text[start:end] == text``."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One retrieved passage, with what a citation needs to name its document.
+
+    ``start`` and ``end`` index the document's text exactly, so a quote found in ``text`` can
+    be located in ``Corpus.get(doc_id).text``.
+    """
+
+    doc_id: str
+    url: str | None
+    title: str
+    score: float
+    text: str
+    start: int
+    end: int

@@ -1,0 +1,53 @@
+"""JSON Lines in the BEIR layout: one object per line with ``_id``, ``title``, ``text``,
+``metadata`` (``id`` is accepted for ``_id``; ``url`` at the top level or in metadata).
+
+A line without an id, or that is not a JSON object, is rejected on its own; the other lines
+of the file are still read. An id is never made up for a record that lacks one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from citeline.corpus.documents import Document
+from citeline.corpus.formats.jsonable import jsonable
+from citeline.corpus.formats.rejected import Rejected
+
+
+def read(source: str, default_id: str) -> Iterator[Document | Rejected]:
+    del default_id  # every record names its own id
+    for number, line in enumerate(source.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            yield Rejected(f"line {number} is not valid JSON ({error.msg}); fix that line")
+            continue
+        if not isinstance(record, dict):
+            yield Rejected(f"line {number} is not a JSON object; each line must be one")
+            continue
+        yield _document(record, number)
+
+
+def _document(record: Mapping[str, Any], number: int) -> Document | Rejected:
+    raw_id = record.get("_id", record.get("id"))
+    if raw_id is None or isinstance(raw_id, dict | list) or str(raw_id).strip() == "":
+        return Rejected(f"line {number} has no _id; give every record its source's id")
+    doc_id = str(raw_id).strip()
+    text = record.get("text")
+    if not isinstance(text, str):
+        return Rejected(f"line {number} has no text string", doc_id)
+    metadata = record.get("metadata")
+    metadata = dict(metadata) if isinstance(metadata, Mapping) else {}
+    url = record.get("url") or metadata.get("url")
+    title = record.get("title")
+    return Document(
+        id=doc_id,
+        title=title.strip() if isinstance(title, str) and title.strip() else doc_id,
+        text=text,
+        url=str(url).strip() if url else None,
+        metadata=jsonable(metadata),
+    )

@@ -1,0 +1,21 @@
+"""Plain text: the whole file is the text; the title is its first line when that is short.
+
+``id`` is the path relative to the ingest root without its extension.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from citeline.corpus.documents import Document
+from citeline.corpus.formats.rejected import Rejected
+
+# A first line longer than this is a paragraph, not a title; the file's name is used instead.
+_MAX_TITLE_CHARS = 200
+
+
+def read(source: str, default_id: str) -> Iterator[Document | Rejected]:
+    first_line = next((line.strip() for line in source.splitlines() if line.strip()), "")
+    if not first_line or len(first_line) > _MAX_TITLE_CHARS:
+        first_line = default_id.rsplit("/", 1)[-1]
+    yield Document(id=default_id, title=first_line, text=source)

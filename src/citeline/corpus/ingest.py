@@ -1,0 +1,162 @@
+"""Ingestion: from a path to stored documents, incrementally, one document per transaction.
+
+Reads each source file (``formats``), splits documents into passages (``passages``) and
+stores only what changed, judged by a content hash. A bad file or record is reported with
+its path and reason and skipped; the good ones around it are still indexed. With ``prune``,
+documents no longer found under the path are removed, except those whose source file is
+still there but could not be read this time: a file that fails to parse loses nothing.
+It deliberately knows nothing about how a store keeps or ranks documents.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from citeline.corpus.documents import Document
+from citeline.corpus.errors import SourcePathError
+from citeline.corpus.formats import Rejected, read_source, source_files
+from citeline.corpus.passages import MAX_PASSAGE_CHARS, split_passages
+from citeline.corpus.stores.base import CorpusStore
+
+
+@dataclass(frozen=True, slots=True)
+class IngestProblem:
+    """A source file, or one record in it, that was skipped, and why."""
+
+    path: str
+    reason: str
+    doc_id: str | None = None
+
+    def __str__(self) -> str:
+        record = f" (id {self.doc_id!r})" if self.doc_id is not None else ""
+        return f"{self.path}{record}: skipped, {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class IngestReport:
+    """What one ingest did. ``ok`` is False when anything was skipped."""
+
+    added: int
+    updated: int
+    unchanged: int
+    removed: int
+    skipped: tuple[IngestProblem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.skipped
+
+    def summary(self) -> str:
+        return (
+            f"added {self.added}, updated {self.updated}, unchanged {self.unchanged}, "
+            f"removed {self.removed}, skipped {len(self.skipped)}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class IngestProgress:
+    """How far the ingest has got: reported after each file, and within a large file."""
+
+    path: Path
+    files_done: int
+    files_total: int
+    documents_done: int
+
+
+# A JSONL export can hold millions of records in one file; reporting every this many
+# documents keeps a progress display moving without costing measurable time.
+PROGRESS_EVERY_DOCUMENTS = 500
+
+
+ProgressCallback = Callable[[IngestProgress], None]
+
+
+def content_hash(document: Document) -> str:
+    """A digest of everything that is indexed about ``document``, and how it is split."""
+    canonical = json.dumps(
+        [
+            document.id,
+            document.title,
+            document.url,
+            document.text,
+            dict(document.metadata),
+            MAX_PASSAGE_CHARS,
+        ],
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def ingest(
+    store: CorpusStore,
+    path: Path,
+    *,
+    prune: bool = False,
+    progress: ProgressCallback | None = None,
+) -> IngestReport:
+    """Bring ``store`` up to date with the documents under ``path``."""
+    if not path.exists():
+        raise SourcePathError(f"{path} does not exist; give a file or folder to ingest.")
+    try:
+        files = source_files(path)
+    except OSError as error:
+        raise SourcePathError(
+            f"{path} cannot be listed ({error}); check its permissions."
+        ) from error
+    indexed = store.indexed()
+    first_source: dict[str, str] = {}
+    kept_sources: set[str] = set()
+    kept_ids: set[str] = set()
+    problems: list[IngestProblem] = []
+    added = updated = unchanged = documents_done = 0
+    for done, source_file in enumerate(files, start=1):
+        source = str(source_file.path.resolve())
+        shown = str(source_file.path)
+        for item in read_source(source_file):
+            if isinstance(item, Rejected):
+                problems.append(IngestProblem(shown, item.reason, item.doc_id))
+                if item.doc_id is None:
+                    kept_sources.add(source)
+                else:
+                    kept_ids.add(item.doc_id)
+                continue
+            if item.id in first_source:
+                reason = (
+                    f"its id is already used by {first_source[item.id]}; "
+                    "give each document its own id"
+                )
+                problems.append(IngestProblem(shown, reason, item.id))
+                continue
+            first_source[item.id] = shown
+            documents_done += 1
+            if progress is not None and documents_done % PROGRESS_EVERY_DOCUMENTS == 0:
+                progress(IngestProgress(source_file.path, done - 1, len(files), documents_done))
+            if not item.text.strip():
+                problems.append(IngestProblem(shown, "it has no text to index", item.id))
+                kept_ids.add(item.id)
+                continue
+            digest = content_hash(item)
+            before = indexed.get(item.id)
+            if before is not None and before.content_hash == digest:
+                unchanged += 1
+                continue
+            store.put(item, split_passages(item.text), digest, source)
+            if before is None:
+                added += 1
+            else:
+                updated += 1
+        if progress is not None:
+            progress(IngestProgress(source_file.path, done, len(files), documents_done))
+    removed = 0
+    if prune:
+        for doc_id, before in indexed.items():
+            if doc_id in first_source or doc_id in kept_ids or before.source in kept_sources:
+                continue
+            store.delete(doc_id)
+            removed += 1
+    return IngestReport(added, updated, unchanged, removed, tuple(problems))

@@ -1,0 +1,118 @@
+"""The PostgreSQL corpus: ranks as SQLite does, migrates in place, and says what is wrong.
+
+The behaviour both stores share is tested once, in the other files of this folder, against
+each store; this file holds what only the PostgreSQL store has: a schema ledger, in-place
+migrations, a server that can be unreachable or drop connections.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from citeline.corpus import Corpus, IndexUnreadableError, SchemaVersionError
+
+QUERIES = (
+    "pathway browser",
+    "upgrading between releases",
+    "apoptosis programmed cell death",
+    "the installer",
+    "cerebral tumour suppressor",
+    "western blot report",
+)
+
+
+def test_postgres_ranks_the_collection_exactly_as_sqlite_does(
+    postgres_url: str, tmp_path: Path, collection: Path
+) -> None:
+    with Corpus.open(tmp_path / "index.sqlite") as sqlite, Corpus.open(postgres_url) as postgres:
+        sqlite.ingest(collection)
+        postgres.ingest(collection)
+        for query in QUERIES:
+            expected = sqlite.search(query, k=20)
+            assert expected, f"the fixture collection should match {query!r}"
+            found = postgres.search(query, k=20)
+            assert [(h.doc_id, h.start, h.end) for h in found] == [
+                (h.doc_id, h.start, h.end) for h in expected
+            ], query
+            assert [h.score for h in found] == pytest.approx([h.score for h in expected])
+
+
+def test_only_corpus_tables_and_the_schema_ledger_are_created(postgres_url: str) -> None:
+    Corpus.open(postgres_url).close()
+    with psycopg.connect(postgres_url) as connection:
+        names = [
+            row[0]
+            for row in connection.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = current_schema()"
+            )
+        ]
+    assert "citeline_schema" in names
+    assert all(name.startswith("corpus_") for name in names if name != "citeline_schema")
+
+
+def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_documents(
+    postgres_url: str, collection: Path
+) -> None:
+    with Corpus.open(postgres_url) as corpus:
+        corpus.ingest(collection)
+        before = [(h.doc_id, h.score) for h in corpus.search("apoptosis pathway")]
+    # Back to schema version 1 as an older citeline left it: no totals table.
+    with psycopg.connect(postgres_url) as connection:
+        connection.execute("DROP TABLE corpus_totals")
+        connection.execute("UPDATE citeline_schema SET version = 1 WHERE component = 'corpus'")
+
+    with Corpus.open(postgres_url) as corpus:
+        assert len(corpus) == 8
+        after = [(h.doc_id, h.score) for h in corpus.search("apoptosis pathway")]
+    assert before and [d for d, _ in after] == [d for d, _ in before]
+    assert [s for _, s in after] == pytest.approx([s for _, s in before])
+    with psycopg.connect(postgres_url) as connection:
+        version = connection.execute(
+            "SELECT version FROM citeline_schema WHERE component = 'corpus'"
+        ).fetchone()
+    assert version == (2,)
+
+
+def test_a_database_migrated_by_a_newer_citeline_is_refused_with_what_to_do(
+    postgres_url: str,
+) -> None:
+    Corpus.open(postgres_url).close()
+    with psycopg.connect(postgres_url) as connection:
+        connection.execute("UPDATE citeline_schema SET version = 99 WHERE component = 'corpus'")
+    with pytest.raises(SchemaVersionError, match=r"newer citeline than this one.*upgrade citeline"):
+        Corpus.open(postgres_url)
+
+
+def test_an_index_made_with_another_analysis_says_to_ingest_again(postgres_url: str) -> None:
+    Corpus.open(postgres_url).close()
+    with psycopg.connect(postgres_url) as connection:
+        connection.execute("UPDATE corpus_meta SET value = '0' WHERE key = 'analysis_version'")
+    with pytest.raises(SchemaVersionError, match="Ingest your sources again"):
+        Corpus.open(postgres_url)
+
+
+def test_an_unreachable_server_is_a_clear_error_naming_the_setting() -> None:
+    # Port 9 (discard) on loopback: nothing listens there, so the refusal is immediate.
+    url = "postgresql://citeline:secret@127.0.0.1:9/nothing"
+    with pytest.raises(IndexUnreadableError, match="CITELINE_DATABASE_URL") as raised:
+        Corpus.open(url)
+    assert "cannot connect" in str(raised.value)
+    assert "secret" not in str(raised.value)
+
+
+def test_searches_carry_on_after_the_server_drops_every_connection(
+    postgres_url: str, collection: Path
+) -> None:
+    with Corpus.open(postgres_url) as corpus:
+        corpus.ingest(collection)
+        expected = [h.doc_id for h in corpus.search("pathway")]
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        assert [h.doc_id for h in corpus.search("pathway")] == expected
