@@ -102,7 +102,7 @@ class SourceText:
 def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str]:
     """Either the tool calls to make next, or the answer's text fragments."""
     if "search" not in view.tools:
-        return _fragments(NO_TOOLS, view.question)
+        return stream_fragments(NO_TOOLS, view.question)
     searches = [o for o in view.outcomes if o.tool == "search"]
     reads = [o for o in view.outcomes if o.tool == "read"]
     if not searches:
@@ -110,18 +110,18 @@ def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str]:
     sources = _sources([o for o in view.outcomes if not o.failed])
     if not sources:
         if all(o.failed for o in searches):
-            return _fragments(TOOLS_FAILED, view.question)
-        return _fragments(NOTHING_FOUND, view.question)
+            return stream_fragments(TOOLS_FAILED, view.question)
+        return stream_fragments(NOTHING_FOUND, view.question)
     if not reads and "read" in view.tools:
         ids = _document_ids(searches)[:DOCUMENTS_TO_READ]
         if ids:
             return tuple(ToolRequest("read", {"id": doc_id}) for doc_id in ids)
-    return _fragments(write_answer(view.question, sources), view.question)
+    return stream_fragments(write_answer(view.question, sources), view.question)
 
 
 def _search_query(view: TurnView) -> str:
     # A follow-up such as "and in mice?" names too little to search on its own.
-    if len(_terms(view.question)) < 3 and view.earlier_questions:
+    if len(content_terms(view.question)) < 3 and view.earlier_questions:
         return f"{view.earlier_questions[-1]} {view.question}"
     return view.question
 
@@ -183,7 +183,7 @@ def _search_rank(outcomes: Sequence[ToolOutcome]) -> dict[str, int]:
     return rank
 
 
-def _terms(text: str) -> set[str]:
+def content_terms(text: str) -> set[str]:
     words = [w.lower() for w in _WORD.findall(text)]
     return {_stemmer.stemWord(w) for w in words if w not in _STOP_WORDS and len(w) > 1}
 
@@ -229,7 +229,7 @@ def select_sentences(question: str, sources: Sequence[SourceText]) -> list[Chose
     Sentences of the documents it read come first: a passage of a lower-ranked result
     joins only when the read documents give fewer than two sentences worth citing.
     """
-    query = _terms(question)
+    query = content_terms(question)
     candidates: list[tuple[int, int, str, set[str]]] = []
     for s_index, source in enumerate(sources):
         seen: set[str] = set()
@@ -237,7 +237,7 @@ def select_sentences(question: str, sources: Sequence[SourceText]) -> list[Chose
             for sentence in _sentences(text):
                 if sentence not in seen:
                     seen.add(sentence)
-                    candidates.append((s_index, len(seen), sentence, _terms(sentence)))
+                    candidates.append((s_index, len(seen), sentence, content_terms(sentence)))
     if not candidates:
         return []
     frequency: dict[str, int] = {}
@@ -306,7 +306,7 @@ def _link_text(title: str) -> str:
     return " ".join(title.replace("[", "(").replace("]", ")").split()).rstrip(".")
 
 
-def _fragments(text: str, question: str) -> Iterator[str]:
+def stream_fragments(text: str, question: str) -> Iterator[str]:
     rng = random.Random(zlib.crc32(question.encode("utf-8")))
     low, high = FRAGMENT_CHARS
     at = 0

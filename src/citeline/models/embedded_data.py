@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from citeline.models.embedded import ToolRequest, TurnView, _fragments, _terms
+from citeline.models.embedded import ToolRequest, TurnView, content_terms, stream_fragments
 
 # The shapes of the descriptions the data tools give (``citeline.data.catalog``): a model
 # reads these lines, so the embedded one does too.
@@ -73,8 +73,8 @@ def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str] | None:
     done = [outcome for outcome in view.outcomes if outcome.tool in {"measure", "sql"}]
     if done:
         if all(outcome.failed for outcome in done):
-            return _fragments(TOOLS_FAILED, view.question)
-        return _fragments(
+            return stream_fragments(TOOLS_FAILED, view.question)
+        return stream_fragments(
             _write(view.question, done[-1].tool, done[-1].content, sql_tool), view.question
         )
     call = _measure_call(view.question, measure_tool or "")
@@ -87,14 +87,14 @@ def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str] | None:
             return (ToolRequest("sql", {"query": query}),)
     if "search" in view.tools:
         return None
-    return _fragments(NO_FIT, view.question)
+    return stream_fragments(NO_FIT, view.question)
 
 
 def _measure_call(question: str, description: str) -> ToolRequest | None:
-    wanted = _terms(question)
+    wanted = content_terms(question)
     best: tuple[int, ToolRequest] | None = None
     for measure in _measures(description):
-        score = len(wanted & _terms(measure.name.replace("_", " ") + " " + measure.text))
+        score = len(wanted & content_terms(measure.name.replace("_", " ") + " " + measure.text))
         args = _arguments(question, measure.params)
         if score >= MIN_MEASURE_TERMS and args is not None and (best is None or score > best[0]):
             best = (score, ToolRequest("measure", {"name": measure.name, "args": args}))
@@ -165,7 +165,7 @@ def _tables(description: str) -> list[_Table]:
 def _count_query(question: str, tables: list[_Table], *, named: bool) -> str | None:
     table = _pick_table(question, tables)
     if table is None or (
-        named and not _terms(question) & _terms(table.name + " " + table.sentence)
+        named and not content_terms(question) & content_terms(table.name + " " + table.sentence)
     ):
         return None
     conditions = [f"{column} = '{value}'" for column, value in _filters(question, table)]
@@ -186,9 +186,9 @@ def _filters(question: str, table: _Table) -> list[tuple[str, str]]:
 
 def _pick_table(question: str, tables: list[_Table]) -> _Table | None:
     """The table whose name and description share the most words with the question."""
-    wanted = _terms(question)
+    wanted = content_terms(question)
     scored = [
-        (len(wanted & _terms(table.name + " " + table.sentence)), -at, table)
+        (len(wanted & content_terms(table.name + " " + table.sentence)), -at, table)
         for at, table in enumerate(tables)
     ]
     return max(scored)[2] if scored else None
