@@ -107,7 +107,8 @@ class ServerSettings:
             "CITELINE_DATABASE_URL",
             _text_or_none,
             "Database for the corpus, answers and conversations: sqlite:///PATH or "
-            "postgresql://USER@HOST/NAME (shared by several servers); default: the --db file.",
+            "postgresql://USER@HOST/NAME (shared by several servers); "
+            "default: the CITELINE_DB file.",
         ),
     )
     host: str = field(

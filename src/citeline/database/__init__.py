@@ -1,0 +1,38 @@
+"""Where citeline keeps its state: the database URL and the PostgreSQL plumbing shared by layers.
+
+``CITELINE_DATABASE_URL`` names one database for the corpus index, the answers and the
+conversations: ``sqlite:///path`` (the default, one file) or ``postgresql://...`` (several
+processes, several machines). This package parses that URL and, for PostgreSQL, owns the
+connection pools, the retry on a dropped connection, the start-up checks and the schema
+migrations. It holds no table of its own beyond the schema-version ledger: each layer
+(corpus, server) owns its tables and its migrations. Importing it never imports the
+PostgreSQL driver; only opening a PostgreSQL database does.
+"""
+
+from __future__ import annotations
+
+from citeline.database.errors import (
+    DatabaseError,
+    DatabaseTooOld,
+    DatabaseUnreachable,
+    DriverMissing,
+    SchemaTooNew,
+)
+from citeline.database.url import (
+    DatabaseUrl,
+    PostgresUrl,
+    SqliteUrl,
+    parse_database_url,
+)
+
+__all__ = [
+    "DatabaseError",
+    "DatabaseTooOld",
+    "DatabaseUnreachable",
+    "DatabaseUrl",
+    "DriverMissing",
+    "PostgresUrl",
+    "SchemaTooNew",
+    "SqliteUrl",
+    "parse_database_url",
+]

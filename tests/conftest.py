@@ -1,0 +1,67 @@
+"""Fixtures for the tests that need PostgreSQL or Redis, shared by every test folder.
+
+The services are named by ``CITELINE_TEST_POSTGRES_URL`` and ``CITELINE_TEST_REDIS_URL``,
+which ``.ci/services start`` prints and CI sets; without them these tests are skipped with a
+reason that says how to start the services. Each test gets its own PostgreSQL schema (its own
+tables, migrated from nothing) and a Redis database emptied before and after it, so tests
+never see each other's rows or counts.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import pytest
+
+POSTGRES_ENV = "CITELINE_TEST_POSTGRES_URL"
+REDIS_ENV = "CITELINE_TEST_REDIS_URL"
+_HOW = 'start them with `eval "$(.ci/services start)"` (and `.ci/services stop` afterwards)'
+
+
+def _required(env: str, what: str) -> str:
+    value = os.environ.get(env, "").strip()
+    if not value:
+        pytest.skip(f"{what} not configured: {env} is unset; {_HOW}")
+    return value
+
+
+def postgres_url_in_schema(base_url: str, schema: str) -> str:
+    """``base_url`` with every connection's search_path set to ``schema``."""
+    parts = urlsplit(base_url)
+    query = [(key, value) for key, value in parse_qsl(parts.query) if key != "options"]
+    query.append(("options", f"-csearch_path={schema}"))
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL URL whose connections all work in a fresh, empty schema."""
+    import psycopg
+
+    base = _required(POSTGRES_ENV, "PostgreSQL")
+    schema = f"test_{secrets.token_hex(6)}"
+    with psycopg.connect(base, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield postgres_url_in_schema(base, schema)
+    finally:
+        with psycopg.connect(base, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    """A Redis URL, emptied of whatever an earlier test counted there."""
+    import redis
+
+    url = _required(REDIS_ENV, "Redis")
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    try:
+        yield url
+    finally:
+        client.flushdb()
+        client.close()

@@ -1,0 +1,124 @@
+"""Real ``citeline serve`` processes for the scale tests and benchmark, and their streams.
+
+Each server is its own operating-system process started from the command line, exactly as
+an operator behind a load balancer would run it, so nothing is shared between servers but
+PostgreSQL and Redis. Deliberately not here: starting those services (``.ci/services``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+from httpx_sse import connect_sse
+
+# A server that has not answered /healthz by then is not starting: the log says why.
+_START_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class ServerProcess:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def log_text(self) -> str:
+        return self.log.read_text("utf-8", errors="replace")
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """One event stream read to its end: (name, payload) pairs."""
+
+    events: list[tuple[str, dict[str, Any]]]
+
+    def done(self) -> dict[str, Any]:
+        name, payload = self.events[-1]
+        assert name == "done", self.events
+        return payload
+
+    def start(self) -> dict[str, Any]:
+        name, payload = self.events[0]
+        assert name == "start", self.events
+        return payload
+
+    def text(self) -> str:
+        return "".join(payload["text"] for name, payload in self.events if name == "token")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(env: Mapping[str, str], log: Path, port: int | None = None) -> ServerProcess:
+    """``citeline serve`` on loopback with ``env`` added to this process's environment."""
+    port = port or free_port()
+    command = [sys.executable, "-m", "citeline", "serve", "--host", "127.0.0.1"]
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [*command, "--port", str(port)],
+            env={**os.environ, **env},
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    server = ServerProcess(f"http://127.0.0.1:{port}", process, log)
+    deadline = time.monotonic() + _START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"citeline serve exited with {process.returncode}:\n{log_text(log)}")
+        try:
+            if httpx.get(f"{server.url}/healthz", timeout=1).status_code == 200:
+                return server
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    stop_server(server)
+    raise RuntimeError(f"citeline serve did not become healthy:\n{log_text(log)}")
+
+
+def stop_server(server: ServerProcess) -> None:
+    server.process.terminate()
+    try:
+        server.process.wait(10)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait(10)
+
+
+@contextmanager
+def running(env: Mapping[str, str], logs: Path, count: int) -> Iterator[list[ServerProcess]]:
+    """``count`` servers sharing ``env``, stopped however the block ends."""
+    servers: list[ServerProcess] = []
+    try:
+        for number in range(count):
+            servers.append(start_server(env, logs / f"server-{number}.log"))
+        yield servers
+    finally:
+        for server in servers:
+            stop_server(server)
+
+
+def log_text(log: Path) -> str:
+    return log.read_text("utf-8", errors="replace")[-4000:]
+
+
+def post_stream(
+    client: httpx.Client, url: str, path: str, body: Mapping[str, Any], timeout: float = 60
+) -> Streamed:
+    """POST ``body`` to ``url + path`` and read its whole event stream."""
+    with connect_sse(client, "POST", f"{url}{path}", json=dict(body), timeout=timeout) as source:
+        source.response.raise_for_status()
+        return Streamed([(sse.event, json.loads(sse.data)) for sse in source.iter_sse()])
