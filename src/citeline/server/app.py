@@ -8,13 +8,14 @@ passes nothing and gets ``citeline.answer`` over the corpus with the configured 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fastapi import FastAPI
-from fastapi.responses import PlainTextResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from citeline.server.answer_stream import AnswerRunner
@@ -23,12 +24,14 @@ from citeline.server.guard import Guard
 from citeline.server.metrics import ServerMetrics
 from citeline.server.routes import ServerState, build_router
 from citeline.server.settings import ServerSettings
-from citeline.server.store import Stores, open_stores
+from citeline.server.store import Stores, StoreUnavailable, open_stores
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus
 
 STATIC_DIR = Path(__file__).parent / "static"
+
+logger = logging.getLogger(__name__)
 
 
 def create_app(
@@ -93,6 +96,7 @@ def create_app(
     )
     app.state.citeline = state
     app.include_router(build_router(state))
+    app.add_exception_handler(StoreUnavailable, _store_unavailable)
     if static_dir.is_dir():
         # Last, so every API route above wins; html=True serves index.html at "/".
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="page")
@@ -107,3 +111,12 @@ def create_app(
             )
 
     return app
+
+
+async def _store_unavailable(request: Request, error: Exception) -> JSONResponse:
+    """A stored answer or conversation asked for while its store is out of reach: a 503
+    that says to retry, not a 500 that says the server is broken."""
+    logger.error("%s %s: the store is unavailable: %s", request.method, request.url.path, error)
+    return JSONResponse(
+        {"reason": "store_unavailable"}, status_code=503, headers={"Retry-After": "5"}
+    )

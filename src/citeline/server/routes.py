@@ -7,6 +7,7 @@ Kept thin on purpose: checking callers is ``guard``, running an answer is
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -33,11 +34,14 @@ from citeline.server.schemas import (
     snippet_of,
 )
 from citeline.server.settings import ServerSettings
-from citeline.server.sse import event_stream, refusal_stream
-from citeline.server.store import ConversationMessage, Stores
+from citeline.server.sse import event_stream, refusal_stream, unavailable_stream
+from citeline.server.store import ConversationMessage, Stores, StoreUnavailable
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus
+
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +108,16 @@ def build_router(state: ServerState) -> APIRouter:
         summary="Continue a conversation, or open one on a stored answer",
     )
     async def chat(body: ChatRequest, request: Request) -> Response:
+        try:
+            return await open_chat(body, request)
+        except StoreUnavailable:
+            # The page must not break because the store is down: the chat ends like any
+            # failed answer, and the next message, once the store is back, works.
+            logger.exception("chat failed: the conversation store is unavailable")
+            state.metrics.answers.labels(state="failed").inc()
+            return unavailable_stream()
+
+    async def open_chat(body: ChatRequest, request: Request) -> Response:
         # Looked up before the guard, so a stale id costs the caller no budget.
         opening: tuple[ConversationMessage, ...] = ()
         if body.conversation_id is not None:

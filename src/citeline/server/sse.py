@@ -37,8 +37,17 @@ def event_stream(events: AsyncGenerator[Event, None]) -> EventSourceResponse:
 # bytes on the wire, without the four tasks a streaming response runs. Refusals are the
 # path a crawler hammers; measured, this is most of a refusal's cost.
 _REFUSAL = encode_sse(Done(state="refused")).encode()
+_UNAVAILABLE = encode_sse(Done(state="failed")).encode()
 
 
 def refusal_stream() -> Response:
     """The whole of a refused request: the single event ``done {"state": "refused"}``."""
     return Response(_REFUSAL, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+def unavailable_stream() -> Response:
+    """The whole of a request that failed before its answer began (a store out of reach):
+    the single event ``done {"state": "failed"}``."""
+    return Response(
+        _UNAVAILABLE, media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+    )

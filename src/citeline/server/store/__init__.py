@@ -13,6 +13,7 @@ from citeline.server.store.base import (
     Retention,
     StoredAnswer,
     Stores,
+    StoreUnavailable,
 )
 from citeline.server.store.sqlite import open_sqlite_stores
 
@@ -39,6 +40,7 @@ __all__ = [
     "ConversationMessage",
     "ConversationStore",
     "Retention",
+    "StoreUnavailable",
     "StoredAnswer",
     "Stores",
     "open_sqlite_stores",

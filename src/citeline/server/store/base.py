@@ -30,6 +30,14 @@ def new_id() -> str:
     return secrets.token_urlsafe(_ID_BYTES)
 
 
+class StoreUnavailable(Exception):
+    """The store could not be reached (its database is down or restarting).
+
+    Raised by every backend for an outage, never for a missing entry, so the endpoints
+    can end a request softly (a ``failed`` stream, a 503) instead of with a 500.
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class StoredAnswer:
     """One answer as the reader saw it."""

@@ -19,7 +19,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from citeline.database import PostgresUrl
-from citeline.database.postgres import Migration, open_pool, prepare, with_retry
+from citeline.database.postgres import (
+    RETRY_ATTEMPTS,
+    Migration,
+    is_connection_lost,
+    open_pool,
+    prepare,
+    with_retry,
+)
 from citeline.events import Citation
 from citeline.server.store.base import (
     AnswerStore,
@@ -29,6 +36,7 @@ from citeline.server.store.base import (
     Retention,
     StoredAnswer,
     Stores,
+    StoreUnavailable,
     new_id,
 )
 from citeline.server.store.records import (
@@ -105,9 +113,13 @@ class _Database:
         self._pool = pool
 
     async def run(self, work: Callable[[psycopg.Connection[Any]], _T], *, retry: bool = True) -> _T:
-        if retry:
-            return await asyncio.to_thread(with_retry, self._pool, work)
-        return await asyncio.to_thread(with_retry, self._pool, work, attempts=1)
+        attempts = RETRY_ATTEMPTS if retry else 1
+        try:
+            return await asyncio.to_thread(with_retry, self._pool, work, attempts=attempts)
+        except Exception as error:
+            if is_connection_lost(error):
+                raise StoreUnavailable(f"PostgreSQL could not be reached: {error}") from error
+            raise
 
     def close(self) -> None:
         self._pool.close()

@@ -28,6 +28,7 @@ from citeline.server.store.base import (
     Retention,
     StoredAnswer,
     Stores,
+    StoreUnavailable,
     new_id,
 )
 from citeline.server.store.records import (
@@ -81,7 +82,12 @@ class _Database:
             return work(self._connection)
 
     async def run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        return await asyncio.to_thread(self._locked, work)
+        try:
+            return await asyncio.to_thread(self._locked, work)
+        except sqlite3.OperationalError as error:
+            # Locked past the busy timeout, a full disk, an I/O error: the store is out of
+            # reach for now; the request itself was not wrong.
+            raise StoreUnavailable(f"the SQLite store could not be used: {error}") from error
 
     def transaction(
         self, work: Callable[[sqlite3.Connection], _T]
