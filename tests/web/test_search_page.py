@@ -124,6 +124,24 @@ def test_a_typed_query_shows_results_and_streams_an_answer_whose_chips_link_its_
     assert all(word in shown for word in re.findall(r"[A-Za-z]{4,}", record["text"])[:12])
 
 
+def test_an_answer_says_how_it_was_produced_from_documents_or_from_a_governed_measure(
+    serve: Serve, page: Page
+) -> None:
+    server = serve(project="sample")
+    page.goto(server.url)
+    panel = page.locator("#answer")
+
+    search(page, QUESTION)
+    expect(panel).to_have_attribute("data-state", "answered")
+    expect(panel).to_have_attribute("data-provenance", "sourced")
+    expect(panel.locator("#answer-note")).to_have_text(re.compile("collection's documents"))
+
+    search(page, "What is the average body mass of Gentoo penguins?")
+    expect(panel).to_have_attribute("data-provenance", "verified")
+    expect(panel.locator("#answer-note")).to_have_text(re.compile("governed measure"))
+    expect(panel.locator("#answer-prose")).to_contain_text("5076")
+
+
 def test_a_query_in_the_address_runs_when_the_page_opens(serve: Serve, page: Page) -> None:
     server = serve()
     page.goto(f"{server.url}/?q={quote('What is a list comprehension?')}")

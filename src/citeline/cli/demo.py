@@ -19,6 +19,7 @@ import typer
 from citeline.cli.app import app
 
 EXAMPLE_QUESTION = "How do I sort a list of dictionaries by a key?"
+DATA_QUESTION = "What is the average body mass of Gentoo penguins?"
 
 
 def default_demo_db() -> Path:
@@ -44,6 +45,11 @@ def demo(
     ),
     model: str = typer.Option(
         "embedded", "--model", help="Model that answers (embedded needs no key or network)."
+    ),
+    data: bool = typer.Option(
+        True,
+        "--data/--no-data",
+        help="Also answer from the sample table (Palmer penguins) and its governed measures.",
     ),
 ) -> None:
     """Index the bundled sample collection and serve the search page on it, no key needed."""
@@ -72,6 +78,8 @@ def demo(
     typer.echo(
         f"\n  Open http://{shown_host}:{port}/  (try http://{shown_host}:{port}/?{example})\n"
     )
+    if data:
+        typer.echo(f'With the sample table loaded too, ask for example "{DATA_QUESTION}"')
     typer.echo("Answers come from the model named on the page. Stop with Ctrl+C.")
     # Log lines for a person at a terminal, unless they chose a format themselves.
     os.environ.setdefault("CITELINE_LOG_FORMAT", "text")
@@ -81,6 +89,7 @@ def demo(
         port=port,
         model=model,
         open_mode=True,
+        project="sample" if data else None,
         release=RELEASE,
         link_template=LINK_TEMPLATE,
     )

@@ -34,6 +34,12 @@ def serve(
     open_mode: bool = typer.Option(
         False, "--open", help="Answer without caller tokens (never on a public site)."
     ),
+    project: str | None = typer.Option(
+        None,
+        "--project",
+        help="citeline.toml (or 'sample') whose tables and measures answers may use too.",
+        show_default=False,
+    ),
     release: str | None = typer.Option(
         None, "--release", help="Release label for start events (default: the index's own)."
     ),
@@ -57,6 +63,7 @@ def serve(
             port=port,
             model=model,
             open=True if open_mode else None,
+            project=project,
             release=release,
             link_template=link_template,
         )

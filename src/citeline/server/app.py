@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from citeline.server.answer_stream import AnswerRunner
 from citeline.server.engine import AnswerEngine, CorpusAnswerEngine
+from citeline.server.errors import StartupError
 from citeline.server.guard import Guard
 from citeline.server.metrics import ServerMetrics
 from citeline.server.routes import ServerState, build_router
@@ -28,6 +29,7 @@ from citeline.server.store import Stores, StoreUnavailable, open_stores
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus
+    from citeline.data import DataCatalog
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -59,11 +61,15 @@ def create_app(
     if engine is None:
         from citeline.models import resolve_model
 
+        data = _open_data(settings.project)
+        if data is not None:
+            opened.append(data)
         engine = CorpusAnswerEngine(
             corpus=corpus,
             model=resolve_model(settings.model),
             release=release,
             timeout_seconds=settings.answer_timeout,
+            data=data,
         )
     if stores is None:
         stores = open_stores(settings)
@@ -120,3 +126,15 @@ async def _store_unavailable(request: Request, error: Exception) -> JSONResponse
     return JSONResponse(
         {"reason": "store_unavailable"}, status_code=503, headers={"Retry-After": "5"}
     )
+
+
+def _open_data(project: str | None) -> DataCatalog | None:
+    """The project's tables and measures, or ``None`` without a project setting."""
+    if project is None:
+        return None
+    from citeline.data import DataCatalog, DataError, load_project
+
+    try:
+        return DataCatalog.open(load_project(project))
+    except DataError as error:
+        raise StartupError(f"CITELINE_PROJECT={project}: {error}") from None

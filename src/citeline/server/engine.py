@@ -18,6 +18,7 @@ from citeline.server.store import ConversationMessage
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus
+    from citeline.data import DataCatalog
     from citeline.models import ModelHandle
 
 Profile: TypeAlias = Literal["search", "chat"]
@@ -37,7 +38,8 @@ class AnswerEngine(Protocol):
 
 
 class CorpusAnswerEngine:
-    """``citeline.answer`` over one corpus with one model: the engine ``citeline serve`` uses."""
+    """``citeline.answer`` over one corpus, and optionally a project's tables and measures,
+    with one model: the engine ``citeline serve`` uses."""
 
     def __init__(
         self,
@@ -46,8 +48,10 @@ class CorpusAnswerEngine:
         model: ModelHandle,
         release: str | None,
         timeout_seconds: float | None = None,
+        data: DataCatalog | None = None,
     ) -> None:
         self._corpus = corpus
+        self._data = data
         self._model = model
         self._release = release
         self._timeout = timeout_seconds
@@ -65,6 +69,7 @@ class CorpusAnswerEngine:
         return answer(
             question,
             corpus=self._corpus,
+            data=self._data,
             model=self._model,
             profile=profile,
             history=[ChatMessage(role=message.role, text=message.text) for message in history],

@@ -131,6 +131,15 @@ class ServerSettings:
             "Answer without caller tokens (rate limits then count per client address).",
         ),
     )
+    project: str | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_PROJECT",
+            _text_or_none,
+            "citeline.toml (or its folder, or 'sample') whose tables and governed measures "
+            "answers may use besides the corpus; default: none.",
+        ),
+    )
     release: str | None = field(
         default=None,
         metadata=_about(

@@ -102,6 +102,20 @@ async function feed(events, view, signal, onStart) {
   return null;
 }
 
+// How the answer was produced, from `done.provenance`: the server's label, never a guess
+// from the prose. A reader must be able to tell a governed figure from SQL a model wrote.
+const PROVENANCE_NOTES = {
+  sourced: "Drawn from the collection's documents cited below.",
+  verified: "Figures from a governed measure defined by the data's owner.",
+  cited: "Figures from a query the model wrote, backed by a quote the server verified.",
+  untrusted: "Figures from a query the model wrote, with no verified quote behind them: check them.",
+  none: "Not drawn from any cited source.",
+};
+
+function provenanceNote(done) {
+  return PROVENANCE_NOTES[done?.provenance] ?? "";
+}
+
 function answered(done, view) {
   return done !== null && done.state === "answered" && view.text.trim() !== "";
 }
@@ -206,6 +220,7 @@ async function streamAnswer(query, linkTemplate) {
   ui.panel.hidden = true;
   ui.panel.dataset.state = "waiting";
   delete ui.panel.dataset.answerId;
+  delete ui.panel.dataset.provenance;
   ui.continueButton.hidden = true;
   ui.note.textContent = "";
 
@@ -240,6 +255,8 @@ async function streamAnswer(query, linkTemplate) {
       ui.panel.dataset.answerId = state.answerId;
     }
     ui.continueButton.hidden = state.answerId === null;
+    ui.panel.dataset.provenance = done.provenance ?? "";
+    ui.note.textContent = provenanceNote(done);
   } else {
     // Refused, failed, nothing found or cut off: the reader sees the results alone.
     ui.panel.hidden = true;
@@ -371,6 +388,8 @@ async function sendMessage(message) {
     ui.chatNote.textContent = "Stopped.";
   } else if (answered(done, view)) {
     turn.dataset.state = "answered";
+    turn.dataset.provenance = done.provenance ?? "";
+    ui.chatNote.textContent = provenanceNote(done);
   } else {
     turn.remove();
   }
