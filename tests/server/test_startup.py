@@ -30,6 +30,13 @@ def test_no_usable_key_stops_start_up_with_the_fix(
     assert "--open" in message
 
 
+def test_a_project_that_cannot_be_loaded_stops_start_up_naming_the_setting(
+    tmp_path: Path, settings: Callable[..., ServerSettings]
+) -> None:
+    with pytest.raises(StartupError, match="CITELINE_PROJECT"):
+        create_app(settings(project=str(tmp_path / "missing" / "citeline.toml")))
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
 def test_an_unreadable_key_stops_start_up(
     tmp_path: Path, settings: Callable[..., ServerSettings], keys: Keys
