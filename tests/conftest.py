@@ -1,4 +1,7 @@
-"""Fixtures for the tests that need PostgreSQL or Redis, shared by every test folder.
+"""Fixtures shared by every test folder: PostgreSQL, Redis, and a scripted model provider.
+
+``openai_server`` is a real local server speaking the OpenAI streaming protocol
+(``tests/support/openai_stub.py``), with ``OPENAI_BASE_URL`` pointed at it for the test.
 
 The services are named by ``CITELINE_TEST_POSTGRES_URL`` and ``CITELINE_TEST_REDIS_URL``,
 which ``.ci/services start`` prints and CI sets; without them these tests are skipped with a
@@ -15,6 +18,8 @@ from collections.abc import Iterator
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
+
+from .support.openai_stub import ScriptedOpenAIServer
 
 POSTGRES_ENV = "CITELINE_TEST_POSTGRES_URL"
 REDIS_ENV = "CITELINE_TEST_REDIS_URL"
@@ -65,3 +70,15 @@ def redis_url() -> Iterator[str]:
     finally:
         client.flushdb()
         client.close()
+
+
+@pytest.fixture
+def openai_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedOpenAIServer]:
+    server = ScriptedOpenAIServer()
+    server.start()
+    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-not-secret")
+    try:
+        yield server
+    finally:
+        server.stop()

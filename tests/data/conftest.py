@@ -1,5 +1,5 @@
-"""Fixtures for the data tests: the scripted OpenAI-protocol server of the agent tests (the
-same fixture, imported from there rather than copied) and the bundled sample, opened per test."""
+"""Fixtures for the data tests: the bundled sample, opened per test (the scripted
+OpenAI-protocol server, ``openai_server``, comes from ``tests/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,6 @@ from collections.abc import Iterator
 import pytest
 
 from citeline.data import DataCatalog, load_project
-
-from ..agent.conftest import openai_server
-
-__all__ = ["openai_server", "sample"]
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from citeline.events import Citation, Done, Event, Token
 
 from .sources import write_all
 
-ScriptedOpenAIServer = Any  # the agent tests' server, as the openai_server fixture gives it
+ScriptedOpenAIServer = Any  # tests/support/openai_stub.py, as the openai_server fixture gives it
 REMINDER = load_prompt("citation-request")
 GENTOO_SQL = "SELECT avg(body_mass_g) AS grams FROM penguins WHERE species = 'Gentoo'"
 
