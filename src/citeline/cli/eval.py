@@ -156,3 +156,61 @@ def citations(
 def _fail(message: str) -> NoReturn:
     typer.echo(message, err=True)
     raise typer.Exit(code=2)
+
+
+@eval_app.command("retrieval")
+def retrieval(
+    db: Annotated[
+        str,
+        typer.Option("--db", help="The index to search: a SQLite file or a database URL."),
+    ],
+    beir: Annotated[
+        Path,
+        typer.Option(
+            "--beir",
+            help="A BEIR-layout folder: queries.jsonl and qrels/SPLIT.tsv whose document ids "
+            "are the index's.",
+        ),
+    ],
+    split: Annotated[str, typer.Option("--split", help="Which qrels file to judge by.")] = "train",
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Judge only the first N queries.")
+    ] = None,
+) -> None:
+    """nDCG@10, recall@100 and query latency of the index on judged queries."""
+    import time
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from citeline.corpus import Corpus, CorpusError
+    from citeline.corpus.evaluation import load_beir_queries, ndcg_at, rank_documents, recall_at
+    from citeline.evaluation.summary import percentile
+
+    try:
+        queries = load_beir_queries(beir, split)[:limit]
+        corpus = Corpus.open(db)
+    except (OSError, ValueError, KeyError, CorpusError) as error:
+        _fail(f"{error} Check --beir and --db.")
+    if not queries:
+        _fail(f"{beir} has no {split} queries with a relevant document; check --split.")
+    ndcg: list[float] = []
+    recall: list[float] = []
+    latency_ms: list[float] = []
+    with corpus:
+        for query in queries:
+            started = time.perf_counter()
+            ranked = rank_documents(corpus, query.text, depth=100)
+            latency_ms.append((time.perf_counter() - started) * 1000)
+            ndcg.append(ndcg_at(ranked, query.relevant, 10))
+            recall.append(recall_at(ranked, query.relevant, 100))
+    table = Table(title=f"Retrieval on {beir.name} ({split}, {len(queries)} queries)")
+    for column in ("nDCG@10", "recall@100", "query p50", "query p95"):
+        table.add_column(column, justify="right")
+    table.add_row(
+        f"{sum(ndcg) / len(ndcg):.4f}",
+        f"{sum(recall) / len(recall):.4f}",
+        f"{percentile(latency_ms, 50) or 0.0:.1f} ms",
+        f"{percentile(latency_ms, 95) or 0.0:.1f} ms",
+    )
+    Console().print(table)
