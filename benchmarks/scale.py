@@ -40,13 +40,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-import numpy as np
 import psycopg
 from rich.console import Console
 from rich.table import Table
 
 from citeline.corpus import Corpus
-from citeline.corpus.documents import Document, Passage
 from citeline.corpus.ingest import content_hash
 from citeline.corpus.stores.base import CorpusStore
 from citeline.corpus.stores.postgres import PostgresStore
@@ -59,16 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # reused as they are, so the benchmark runs servers and builds collections the same way.
 sys.path[:0] = [str(ROOT / "tests" / "scale"), str(ROOT / "benchmarks")]
 
-from scale_corpus import (  # noqa: E402
-    PASSAGES_PER_DOCUMENT,
-    QUERIES,
-    QUERY_WORDS,
-    SEED,
-    VOCABULARY,
-    WORDS_PER_PASSAGE,
-    ZIPF_EXPONENT,
-    make_vocabulary,
-)
+from scale_corpus import PASSAGES_PER_DOCUMENT, QUERIES, synthetic_collection  # noqa: E402
 from server_processes import running  # noqa: E402
 
 SAMPLE = ROOT / "src" / "citeline" / "sample" / "python-docs"
@@ -210,45 +199,6 @@ class RetrievalResult:
     build_seconds: float
     size_mb: float
     latencies_ms: list[float]
-
-
-def synthetic_collection(total: int) -> tuple[Iterator[tuple[Document, list[Passage]]], list[str]]:
-    """Documents of ``benchmarks/scale_corpus.py``'s recipe, and queries, for ``total``."""
-    rng = np.random.default_rng(SEED)
-    vocabulary = make_vocabulary(rng)
-    rng.shuffle(vocabulary)
-    cumulative = np.cumsum(1 / np.arange(1, VOCABULARY + 1) ** ZIPF_EXPONENT)
-    cumulative /= cumulative[-1]
-
-    def draw(count: int) -> list[str]:
-        return [vocabulary[i] for i in np.searchsorted(cumulative, rng.random(count))]
-
-    queries = [
-        " ".join(
-            [vocabulary[i] for i in rng.integers(0, 1_000, QUERY_WORDS // 2)]
-            + [vocabulary[i] for i in rng.integers(1_000, 20_000, QUERY_WORDS // 2)]
-        )
-        for _ in range(QUERIES)
-    ]
-
-    def documents() -> Iterator[tuple[Document, list[Passage]]]:
-        written = 0
-        while written < total:
-            count = min(PASSAGES_PER_DOCUMENT, total - written)
-            passages, parts, position = [], [], 0
-            words = draw(count * WORDS_PER_PASSAGE)
-            for n in range(count):
-                text = " ".join(words[n * WORDS_PER_PASSAGE : (n + 1) * WORDS_PER_PASSAGE]) + "."
-                passages.append(Passage(position, position + len(text), text))
-                parts.append(text)
-                position += len(text) + 2
-            document = Document(
-                id=f"synthetic-{written}", title=" ".join(draw(6)), text="\n\n".join(parts)
-            )
-            yield document, passages
-            written += count
-
-    return documents(), queries
 
 
 def _build(store: CorpusStore, total: int) -> tuple[float, list[str]]:

@@ -16,6 +16,7 @@ import argparse
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -46,12 +47,9 @@ def make_vocabulary(rng: np.random.Generator) -> list[str]:
     return sorted(words)[:VOCABULARY]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--passages", type=int, default=1_000_000)
-    parser.add_argument("--db", type=Path, help="index file (default: a temporary one)")
-    args = parser.parse_args()
-
+def synthetic_collection(total: int) -> tuple[Iterator[tuple[Document, list[Passage]]], list[str]]:
+    """Up to ``total`` passages of synthetic documents, made as they are consumed, and the
+    queries to time against them; the same seed gives the same collection every time."""
     rng = np.random.default_rng(SEED)
     vocabulary = make_vocabulary(rng)
     rng.shuffle(vocabulary)  # so that frequency does not follow alphabetical order
@@ -70,6 +68,34 @@ def main() -> None:
         )
         for _ in range(QUERIES)
     ]
+
+    def documents() -> Iterator[tuple[Document, list[Passage]]]:
+        written = 0
+        while written < total:
+            count = min(PASSAGES_PER_DOCUMENT, total - written)
+            passages, parts, position = [], [], 0
+            words = draw(count * WORDS_PER_PASSAGE)
+            for n in range(count):
+                text = " ".join(words[n * WORDS_PER_PASSAGE : (n + 1) * WORDS_PER_PASSAGE]) + "."
+                passages.append(Passage(position, position + len(text), text))
+                parts.append(text)
+                position += len(text) + 2
+            document = Document(
+                id=f"synthetic-{written}", title=" ".join(draw(6)), text="\n\n".join(parts)
+            )
+            yield document, passages
+            written += count
+
+    return documents(), queries
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--passages", type=int, default=1_000_000)
+    parser.add_argument("--db", type=Path, help="index file (default: a temporary one)")
+    args = parser.parse_args()
+
+    documents, queries = synthetic_collection(args.passages)
     checkpoints = []
     size = FIRST_CHECKPOINT
     while size < args.passages:
@@ -90,20 +116,9 @@ def main() -> None:
         for checkpoint in checkpoints:
             started = time.perf_counter()
             while written < checkpoint:
-                count = min(PASSAGES_PER_DOCUMENT, checkpoint - written)
-                passages, parts, position = [], [], 0
-                words = draw(count * WORDS_PER_PASSAGE)
-                for n in range(count):
-                    chunk = words[n * WORDS_PER_PASSAGE : (n + 1) * WORDS_PER_PASSAGE]
-                    text = " ".join(chunk) + "."
-                    passages.append(Passage(position, position + len(text), text))
-                    parts.append(text)
-                    position += len(text) + 2
-                document = Document(
-                    id=f"synthetic-{written}", title=" ".join(draw(6)), text="\n\n".join(parts)
-                )
+                document, passages = next(documents)
                 store.put(document, passages, content_hash(document), "synthetic")
-                written += count
+                written += len(passages)
             build_seconds += time.perf_counter() - started
             store.search(queries[0], 10)
             wall, cpu = [], []

@@ -61,18 +61,6 @@ def search(page: Page, query: str) -> None:
     page.keyboard.press("Enter")
 
 
-def watch_renders(page: Page) -> None:
-    """Record the answer's text length at every change, to see that it really streams."""
-    page.evaluate(
-        """() => {
-          window.__lengths = [];
-          const prose = document.getElementById("answer-prose");
-          new MutationObserver(() => window.__lengths.push(prose.textContent.length))
-            .observe(prose, { childList: true, subtree: true, characterData: true });
-        }"""
-    )
-
-
 def record_answer(server: LiveServer, question: str) -> list[Event]:
     """The real engine's events for ``question``, as the server would have streamed them."""
     engine = server.state.engine
@@ -90,12 +78,11 @@ def record_answer(server: LiveServer, question: str) -> list[Event]:
     ]
 
 
-def test_a_typed_query_shows_results_and_streams_an_answer_whose_chips_link_its_sources(
+def test_a_typed_query_shows_results_and_an_answer_whose_chips_link_its_sources(
     serve: Serve, page: Page
 ) -> None:
     server = serve()
     page.goto(server.url)
-    watch_renders(page)
     search(page, QUESTION)
 
     assert page.url == f"{server.url}/?{urlencode({'q': QUESTION})}"
@@ -109,8 +96,6 @@ def test_a_typed_query_shows_results_and_streams_an_answer_whose_chips_link_its_
     model = httpx.get(f"{server.url}/v1/info", timeout=10).json()["model"]
     expect(panel.locator(".model-name")).to_have_text(model)
 
-    lengths = page.evaluate("window.__lengths")
-    assert len({n for n in lengths if n > 0}) >= 2, "the answer arrived in one piece"
     record = stored_answer(server, panel.get_attribute("data-answer-id") or "")
     assert record["citations"], "the embedded model cited nothing for the demo question"
     citations = sorted(record["citations"], key=lambda c: c["n"])
@@ -376,5 +361,9 @@ def test_mid_answer_the_page_shows_text_chips_markers_and_a_stop_button(
     page.wait_for_timeout(200)
     # The picture docs/screenshot.png is taken from.
     page.screenshot(path=str(artifacts / "mid-answer.png"))
+    # It streams: part of the answer is on the page while the rest has not arrived.
+    partial = page.locator("#answer-prose").inner_text()
     engine.release()
     expect(page.locator("#answer")).to_have_attribute("data-state", "answered")
+    assert partial.strip()
+    assert len(partial) < len(page.locator("#answer-prose").inner_text())
