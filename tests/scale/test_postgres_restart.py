@@ -2,7 +2,9 @@
 
 A quick restart is ridden out by the retries: every answer is answered and stored. A longer
 outage ends the answers caught in it with ``done{state: failed}`` (a well-formed stream,
-never a broken connection); once PostgreSQL is back, both servers answer again without
+never a broken connection), or, for one caught only after its text was complete, with
+``answered`` and no ``answer_id`` (the reader has the answer; its record is lost, and so is
+"Continue in chat" for it); once PostgreSQL is back, both servers answer again without
 being restarted, and every answer that was given an id, before, during or after, can still
 be read.
 Needs the cluster that ``.ci/services start`` runs, because the test stops and starts it.
@@ -83,8 +85,11 @@ def test_a_postgres_outage_fails_what_is_in_flight_then_recovers_and_loses_nothi
         assert [done["state"] for done in after] == ["answered", "answered"]
 
         states = {str(done["state"]) for done in outcomes}
-        assert "failed" in states, outcomes
         assert states <= {"answered", "failed"}, outcomes
+        # Whether the outage caught an answer in its search (failed) or in storing it (no id)
+        # is a matter of timing; that it caught one, and ended it well-formed, is not.
+        caught = [done for done in outcomes if done["state"] == "failed" or "answer_id" not in done]
+        assert caught, outcomes
         kept = [done["answer_id"] for done in (*before, *outcomes, *after) if "answer_id" in done]
         for answer_id in kept:
             for server in servers:
