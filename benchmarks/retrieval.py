@@ -50,13 +50,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_FOLDER, help="BEIR folder")
     parser.add_argument("--split", default="train", help="qrels split (default: train)")
-    parser.add_argument("--db", type=Path, help="index file (default: a temporary one)")
+    # A string, not a Path: a Path would fold the "//" of a postgresql:// URL into "/".
+    parser.add_argument(
+        "--db", help="index file or database URL (default: a temporary SQLite file)"
+    )
     parser.add_argument("--dense", action="store_true", help="add the dense and hybrid rows")
     args = parser.parse_args()
 
     queries = load_beir_queries(args.data, args.split)
     with tempfile.TemporaryDirectory() as scratch:
-        db = args.db or Path(scratch) / "retrieval.sqlite"
+        db: str | Path = args.db or Path(scratch) / "retrieval.sqlite"
         with Corpus.open(db) as corpus:
             started = time.perf_counter()
             report = corpus.ingest(args.data / "corpus.jsonl")
