@@ -49,6 +49,19 @@ class StoredAnswer:
     release: str | None
     created_at: float
 
+    @classmethod
+    def fresh(
+        cls,
+        *,
+        question: str,
+        text: str,
+        citations: Sequence[Citation],
+        release: str | None,
+        created_at: float,
+    ) -> StoredAnswer:
+        """A new answer under a fresh random id: what every backend's ``add`` stores."""
+        return cls(new_id(), question, text, tuple(citations), release, created_at)
+
 
 @dataclass(frozen=True, slots=True)
 class ConversationMessage:
@@ -65,6 +78,11 @@ class Conversation:
     messages: tuple[ConversationMessage, ...]
     created_at: float
     updated_at: float
+
+    @classmethod
+    def fresh(cls, messages: Sequence[ConversationMessage], now: float) -> Conversation:
+        """A new conversation under a fresh random id: what every backend's ``create`` stores."""
+        return cls(new_id(), tuple(messages), now, now)
 
 
 class AnswerStore(ABC):

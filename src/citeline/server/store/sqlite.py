@@ -29,7 +29,6 @@ from citeline.server.store.base import (
     StoredAnswer,
     Stores,
     StoreUnavailable,
-    new_id,
 )
 from citeline.server.store.records import (
     citations_from_data,
@@ -148,11 +147,10 @@ class SQLiteAnswerStore(AnswerStore):
         citations: Sequence[Citation],
         release: str | None,
     ) -> StoredAnswer:
-        answer = StoredAnswer(
-            id=new_id(),
+        answer = StoredAnswer.fresh(
             question=question,
             text=text,
-            citations=tuple(citations),
+            citations=citations,
             release=release,
             created_at=self._clock(),
         )
@@ -208,9 +206,7 @@ class SQLiteConversationStore(ConversationStore):
 
     async def create(self, messages: Sequence[ConversationMessage]) -> Conversation:
         now = self._clock()
-        conversation = Conversation(
-            id=new_id(), messages=tuple(messages), created_at=now, updated_at=now
-        )
+        conversation = Conversation.fresh(messages, now)
 
         def write(connection: sqlite3.Connection) -> None:
             connection.execute(
