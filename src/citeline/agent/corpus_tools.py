@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from citeline.agent.provenance import ProvenanceTag
-from citeline.agent.tools import AgentTool, Source, ToolOutput, source_href
+from citeline.agent.tools import AgentTool, Source, ToolOutput, source_href, text_argument
 from citeline.stream.quotes import TrustedText
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def corpus_tools(corpus: Corpus) -> list[AgentTool]:
     """``search`` and ``read`` over ``corpus``."""
 
     async def search(args: Mapping[str, Any]) -> ToolOutput:
-        query = _text_arg(args, "query")
+        query = text_argument(args, "query", expected="a non-empty string")
         k = args.get("k", DEFAULT_K)
         if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
             raise ValueError(f"k must be a whole number from 1 to {MAX_K}")
@@ -63,7 +63,7 @@ def corpus_tools(corpus: Corpus) -> list[AgentTool]:
         return ToolOutput(value, tuple(sources), tuple(passages))
 
     async def read(args: Mapping[str, Any]) -> ToolOutput:
-        doc_id = _text_arg(args, "id")
+        doc_id = text_argument(args, "id", expected="a non-empty string")
         document = await asyncio.to_thread(corpus.get, doc_id)
         if document is None:
             raise LookupError(f"no document has id {doc_id!r}; use an id from the search results")
@@ -125,10 +125,3 @@ def corpus_tools(corpus: Corpus) -> list[AgentTool]:
             run=read,
         ),
     ]
-
-
-def _text_arg(args: Mapping[str, Any], name: str) -> str:
-    value = args.get(name)
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{name} must be a non-empty string")
-    return value.strip()

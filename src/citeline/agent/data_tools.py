@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from citeline.agent.prompts import load_prompt
 from citeline.agent.provenance import ProvenanceTag
-from citeline.agent.tools import AgentTool, ToolOutput
+from citeline.agent.tools import AgentTool, ToolOutput, text_argument
 
 if TYPE_CHECKING:
     from citeline.data import DataCatalog
@@ -29,19 +29,15 @@ def data_tools(catalog: DataCatalog) -> list[AgentTool]:
     """``measure`` (when the project defines any) and ``sql`` over ``catalog``."""
 
     async def measure(args: Mapping[str, Any]) -> ToolOutput:
-        name = args.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise ValueError("name must be the name of one of the measures listed")
+        name = text_argument(args, "name", expected="the name of one of the measures listed")
         arguments = args.get("args") or {}
         if not isinstance(arguments, Mapping):
             raise ValueError('args must be an object such as {"species": "Gentoo"}')
-        result = await asyncio.to_thread(catalog.measure, name.strip(), arguments)
-        return ToolOutput(f"Measure {name.strip()}:\n{result.as_text()}")
+        result = await asyncio.to_thread(catalog.measure, name, arguments)
+        return ToolOutput(f"Measure {name}:\n{result.as_text()}")
 
     async def sql(args: Mapping[str, Any]) -> ToolOutput:
-        query = args.get("query")
-        if not isinstance(query, str) or not query.strip():
-            raise ValueError("query must be one SQL SELECT statement")
+        query = text_argument(args, "query", expected="one SQL SELECT statement")
         result = await asyncio.to_thread(catalog.sql, query)
         return ToolOutput(result.as_text())
 
