@@ -15,12 +15,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import httpx
 import uvicorn
 from fastapi import FastAPI
 from httpx_sse import connect_sse
 
 from citeline.server.routes import ServerState
+
+# anyio imports most of its modules on first use, and pytest rewrites them as it imports them
+# (anyio ships a pytest plugin). Done in a server thread beside the test's own thread, that
+# rewriting crashed CPython 3.11's parser ("AST constructor recursion depth mismatch", twice
+# in CI, on Starlette's first file response), so every lazy name is resolved here, once, in
+# the thread that imports this module.
+for _name in dir(anyio):
+    getattr(anyio, _name)
 
 
 @dataclass(frozen=True)
