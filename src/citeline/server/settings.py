@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citeline.database import DatabaseError, DatabaseUrl, SqliteUrl, parse_database_url
+from citeline.database import (
+    DEFAULT_DATABASE,
+    DatabaseError,
+    DatabaseUrl,
+    SqliteUrl,
+    parse_database_url,
+)
 from citeline.server.errors import StartupError
 
 DEFAULT_AUDIENCE = "citeline"
@@ -94,7 +100,7 @@ class ServerSettings:
     """The settings one server runs with; build with ``from_env`` to honour ``CITELINE_*``."""
 
     db: Path = field(
-        default=Path("citeline.db"),
+        default=Path(DEFAULT_DATABASE),
         metadata=_about(
             "CITELINE_DB",
             Path,
