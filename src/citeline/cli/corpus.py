@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from citeline.cli.app import app
-from citeline.cli.index import DB_OPTION, index_location, shown, unusable_index
+from citeline.cli.index import IndexOption, index_location, shown, unusable_index
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus, Hit, IngestProgress, IngestReport
@@ -29,7 +29,7 @@ _SNIPPET_CHARS = 300
 @app.command()
 def ingest(
     path: Annotated[Path, typer.Argument(help="A file or folder (read recursively).")],
-    db: Annotated[str | None, DB_OPTION] = None,
+    db: IndexOption = None,
     base_url: Annotated[
         str | None,
         typer.Option(
@@ -78,7 +78,7 @@ def ingest(
 @app.command()
 def search(
     query: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
-    db: Annotated[str | None, DB_OPTION] = None,
+    db: IndexOption = None,
     k: Annotated[int, typer.Option("-k", "--k", min=1, help="How many passages.")] = 10,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the hits as a JSON array.")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from citeline.cli.app import app
+from citeline.cli.index import IndexOption, index_location, unusable_index
 
 if TYPE_CHECKING:
     from citeline.events import Event
@@ -29,10 +30,6 @@ app.add_typer(eval_app, name="eval")
 
 @eval_app.command("citations")
 def citations(
-    db: Annotated[
-        Path,
-        typer.Option("--db", help="The index to answer from, built by `citeline ingest`."),
-    ],
     questions: Annotated[
         Path,
         typer.Option(
@@ -54,6 +51,7 @@ def citations(
         int | None,
         typer.Option("--limit", min=1, help="Ask only the first N questions."),
     ] = None,
+    db: IndexOption = None,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Write the JSON report (settings, summary, every question)."),
@@ -108,11 +106,15 @@ def citations(
         _fail(str(error))
     if not asked:
         _fail(f"{questions} holds no questions; add one JSON object per line (see docs/eval.md).")
-    if not db.is_file():
-        _fail(f"No index at {db}: build one with `citeline ingest PATH --db {db}` first.")
+    from citeline.database import DatabaseError
+
+    db = index_location(db)
     try:
+        reason = unusable_index(db)
+        if reason is not None:
+            _fail(reason)
         corpus = Corpus.open(db)
-    except CorpusError as error:
+    except (CorpusError, DatabaseError) as error:
         _fail(str(error))
 
     def answer_with_corpus(question: str) -> AsyncIterator[Event]:
@@ -160,10 +162,6 @@ def _fail(message: str) -> NoReturn:
 
 @eval_app.command("retrieval")
 def retrieval(
-    db: Annotated[
-        str,
-        typer.Option("--db", help="The index to search: a SQLite file or a database URL."),
-    ],
     beir: Annotated[
         Path,
         typer.Option(
@@ -176,6 +174,7 @@ def retrieval(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Judge only the first N queries.")
     ] = None,
+    db: IndexOption = None,
 ) -> None:
     """nDCG@10, recall@100 and query latency of the index on judged queries."""
     import time
@@ -187,8 +186,12 @@ def retrieval(
     from citeline.corpus.evaluation import load_beir_queries, ndcg_at, rank_documents, recall_at
     from citeline.evaluation.summary import percentile
 
+    db = index_location(db)
     try:
         queries = load_beir_queries(beir, split)[:limit]
+        reason = unusable_index(db)
+        if reason is not None:
+            _fail(reason)
         corpus = Corpus.open(db)
     except (OSError, ValueError, KeyError, CorpusError) as error:
         _fail(f"{error} Check --beir and --db.")

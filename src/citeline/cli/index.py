@@ -11,7 +11,7 @@ beyond counting its documents.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -24,6 +24,8 @@ DB_OPTION = typer.Option(
     show_default=False,
     show_envvar=True,
 )
+# The parameter every index-using command declares: ``db: IndexOption = None``.
+IndexOption = Annotated[str | None, DB_OPTION]
 
 
 def index_location(db: str | None) -> str:
