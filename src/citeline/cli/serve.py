@@ -11,6 +11,7 @@ second to import, and ``citeline --help`` must not pay it.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -58,6 +59,22 @@ def serve(
     link_template: str | None = typer.Option(
         None, "--link-template", help="Source link for the page, e.g. https://x.org/{id}."
     ),
+    examples: Path | None = typer.Option(
+        None,
+        "--examples",
+        help="Example questions for the empty page, one a line (default: the project "
+        "file's [project] examples).",
+        show_default=False,
+    ),
+    collection_name: str | None = typer.Option(
+        None,
+        "--collection-name",
+        help="What the empty page calls the collection (default: the release label).",
+        show_default=False,
+    ),
+    rate_limit: int | None = typer.Option(
+        None, "--rate-limit", min=1, help="Answers one caller may start per window (default 30)."
+    ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
     import uvicorn
@@ -66,16 +83,11 @@ def serve(
     from citeline.database import DatabaseError
     from citeline.models import ModelSpecError
     from citeline.server import StartupError, create_app
+    from citeline.server.guard import Guard
     from citeline.server.logs import configure_logging
     from citeline.server.settings import ServerSettings
 
     database = index_location(db)
-    try:
-        reason = unusable_index(database)
-    except (CorpusError, DatabaseError) as error:
-        fail("serve", str(error))
-    if reason is not None and project is None:
-        fail("serve", reason)
     try:
         settings = ServerSettings.from_env(
             database_url=database,
@@ -86,10 +98,19 @@ def serve(
             project=project,
             release=release,
             link_template=link_template,
+            examples=examples,
+            collection_name=collection_name,
+            rate_limit=rate_limit,
         )
         configure_logging(settings.log_format)
+        # The guard's settings first: a server that could never answer says so before it
+        # says its index is empty.
+        Guard.from_settings(settings)
+        reason = unusable_index(database)
+        if reason is not None and project is None:
+            fail("serve", reason)
         server_app = create_app(settings)
-    except (StartupError, CorpusError, ModelSpecError) as error:
+    except (StartupError, CorpusError, ModelSpecError, DatabaseError) as error:
         typer.echo(f"citeline serve: {error}", err=True)
         raise typer.Exit(2) from None
     # log_config=None: uvicorn's own lines go through the handler configured above. Access

@@ -162,6 +162,23 @@ class ServerSettings:
             "Link for a source identifier on the page, e.g. https://example.org/item/{id}.",
         ),
     )
+    collection_name: str | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_COLLECTION_NAME",
+            _text_or_none,
+            "What the empty page calls the collection; default: the release label.",
+        ),
+    )
+    examples: Path | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_EXAMPLES",
+            _path_or_none,
+            "Text file of example questions for the empty page, one a line (the first three "
+            "are shown); default: the project file's [project] examples, else none.",
+        ),
+    )
     caller_key_file: Path | None = field(
         default=None,
         metadata=_about(
