@@ -7,10 +7,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from citeline.cli import app
 from citeline.corpus import Corpus, Document
+from citeline.corpus.formats import html
+from citeline.corpus.formats.origin import SourceFile
 
 SITES = Path(__file__).parent / "fixtures" / "sites"
 runner = CliRunner()
@@ -96,3 +100,46 @@ def test_search_over_a_site_finds_the_section_not_the_page(tmp_path: Path) -> No
         [hit] = corpus.search("decorate sort undecorate idiom", k=1)
     assert hit.url == "https://d.org/howto/sorting.html#decorate-sort-undecorate"
     assert hit.title == "Sorting HOW TO › Decorate-Sort-Undecorate"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<h1>",
+                "</h1>",
+                "<h2 id='a'>",
+                "</h2>",
+                "<section id='s'>",
+                "</section>",
+                "<pre>",
+                "</pre>",
+                "<p>",
+                "</p>",
+                "<nav>",
+                "</nav>",
+                "<div role=main>",
+                "</div>",
+                "\x00",
+                "\x01",
+                "\x02",
+                "\x0112\x01",
+                "\x003\x00",
+                "text ",
+                "\n",
+                "  code",
+                "<a class=headerlink>¶</a>",
+                "<main>",
+                "</main>",
+            ]
+        ),
+        max_size=40,
+    )
+)
+def test_any_html_reads_as_documents_or_a_reason_never_a_crash(parts: list[str]) -> None:
+    origin = SourceFile(Path("page.html"), "page", "page.html", "https://d.org/page.html")
+    for item in html.read("".join(parts), origin):
+        if isinstance(item, Document):
+            assert not re.search(r"[\x00-\x02]", item.text + item.title)
+            assert item.id == "page" or item.id.startswith("page#")

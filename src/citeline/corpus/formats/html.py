@@ -67,13 +67,16 @@ _BLANK_LINES = re.compile(r"\n\s*\n\s*")
 # that survived UTF-8 decoding of an HTML page (they are not allowed in HTML).
 _SECTION_MARK = re.compile(r"\x00(\d+)\x00")
 _CODE_MARK = re.compile(r"\x01(\d+)\x01")
+_MARKER_CHARACTERS = re.compile(r"[\x00-\x02]")
 # What the ingest report calls a page whose content is only headings (a chapter's table
 # of contents, say): counted, not reported as a bad file.
 HEADINGS_ONLY = "pages with headings only"
 
 
 def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omitted]:
-    tree = LexborHTMLParser(source)
+    # The markers below must be the only such characters in the tree; a page's own (never
+    # valid HTML, but a hostile page may hold them) are dropped first.
+    tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
     title_tag = _text_of(tree.css_first("title"))
     url = origin.url or _canonical_url(tree)
     body = tree.body or tree.root
@@ -116,19 +119,26 @@ def _main_content(body: LexborNode) -> LexborNode:
 
 
 def _sections(content: LexborNode) -> list[Section]:
-    codes: list[str] = []
-    for number, pre in enumerate(content.css("pre")):
-        # The code's own lines and indentation, kept apart from the collapsing below.
-        codes.append(str(pre.text(separator="", strip=False)).strip("\n"))
-        pre.replace_with(f"\x02\x02\x01{number}\x01\x02\x02")
-    headings: list[tuple[int, str, str | None]] = []
+    # Headings are read before code blocks are replaced, so a heading's own code stays in
+    # its title; a heading inside a code block is code, not a section.
     section_headings = [
-        heading for heading in content.css(_HEADINGS) if not _in_aside(heading, content)
+        heading
+        for heading in content.css(_HEADINGS)
+        if not _in_aside(heading, content) and not _inside(heading, content, "pre")
+    ]
+    headings: list[tuple[int, str, str | None]] = [
+        (int(str(heading.tag)[1]), _text_of(heading), _anchor(heading, content))
+        for heading in section_headings
     ]
     for number, heading in enumerate(section_headings):
-        level = int(str(heading.tag)[1])
-        headings.append((level, _text_of(heading), _anchor(heading, content)))
         heading.insert_before(f"\x00{number}\x00")
+    codes: list[str] = []
+    for pre in content.css("pre"):
+        if _inside(pre, content, "pre"):
+            continue  # its text is its outer block's
+        # The code's own lines and indentation, kept apart from the collapsing below.
+        codes.append(str(pre.text(separator="", strip=False)).strip("\n"))
+        pre.replace_with(f"\x02\x02\x01{len(codes) - 1}\x01\x02\x02")
     for node in content.css(_BLOCKS):
         node.insert_after("\x02\x02" if node.tag in _PARAGRAPH_BLOCKS else "\x02")
     raw = str(content.text(separator="", strip=False))
@@ -150,6 +160,15 @@ def _sections(content: LexborNode) -> list[Section]:
     if len(sections) > 1 and not sections[0].text:
         sections.pop(0)
     return sections
+
+
+def _inside(node: LexborNode, content: LexborNode, tag: str) -> bool:
+    parent = node.parent
+    while parent is not None and parent.mem_id != content.mem_id:
+        if parent.tag == tag:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _in_aside(heading: LexborNode, content: LexborNode) -> bool:
