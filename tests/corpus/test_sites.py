@@ -143,3 +143,33 @@ def test_any_html_reads_as_documents_or_a_reason_never_a_crash(parts: list[str])
         if isinstance(item, Document):
             assert not re.search(r"[\x00-\x02]", item.text + item.title)
             assert item.id == "page" or item.id.startswith("page#")
+
+
+def test_mkdocs_and_docusaurus_pages_keep_their_content_and_drop_their_chrome(
+    tmp_path: Path,
+) -> None:
+    documents = _ingest_site(tmp_path, "generators", "https://docs.example.org/")
+    defaults = documents["mkdocs-material#defaults"]
+    assert defaults.title == "Query Parameters › Defaults"
+    assert defaults.url == "https://docs.example.org/mkdocs-material.html#defaults"
+    assert "FastAPI will know that the value of q is not required." in defaults.text
+    page = documents["mkdocs-material"]
+    assert "def read_item(skip: int = 0, limit: int = 10):\n    return fake_items_db" in (page.text)
+    requirements = documents["docusaurus#requirements"]
+    assert requirements.title == "Installation › Requirements"
+    assert requirements.url == "https://docs.example.org/docusaurus.html#requirements"
+    assert "npx create-docusaurus@latest my-website classic\n  cd my-website" in (requirements.text)
+    for document in documents.values():
+        for chrome in (
+            "Edit this page",
+            "Last update",
+            "Previous",
+            "Breadcrumbs",
+            "On this page",
+            "Copyright",
+            "Search",
+            "¶",
+            "\u200b",
+            "Home",
+        ):
+            assert chrome not in document.text and chrome not in document.title, chrome
