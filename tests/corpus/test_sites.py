@@ -173,3 +173,18 @@ def test_mkdocs_and_docusaurus_pages_keep_their_content_and_drop_their_chrome(
             "Home",
         ):
             assert chrome not in document.text and chrome not in document.title, chrome
+
+
+def test_a_page_no_generator_marks_keeps_its_article_by_content_extraction(
+    tmp_path: Path,
+) -> None:
+    documents = _ingest_site(tmp_path, "generators", "https://wiki.example.org/")
+    size = documents["unmarked#size"]
+    assert size.title == "Tuning the cache › Choosing its size"
+    assert size.url == "https://wiki.example.org/unmarked.html#size"
+    assert 'cache_size = "4GB"\n  eviction = "lru"' in size.text
+    page = documents["unmarked"]
+    assert page.text.startswith("Tuning the cache\n\nThe cache keeps recently read pages")
+    for document in (page, size):
+        for chrome in ("Recent changes", "Log in", "Privacy policy", "About the wiki"):
+            assert chrome not in document.text

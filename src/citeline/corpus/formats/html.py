@@ -2,8 +2,9 @@
 
 The main content is found by the generators' own markers where a page has them (Sphinx,
 MkDocs, Docusaurus, Hugo's common themes, DocBook as PostgreSQL's manual uses), else by
-``<main>``, ``role=main`` or a lone ``<article>``, else the body with its navigation,
-banners, footers, sidebars and forms left out. Inside it, "edit this page" buttons,
+``<main>``, ``role=main`` or a lone ``<article>``, else by readability-lxml's content
+extraction, else it is the body; navigation, banners, footers, sidebars and forms are
+left out of it. Inside it, "edit this page" buttons,
 permalink markers (``¶``) and search boxes are dropped. Each heading starts a section
 (``sections``) whose anchor is the id the site itself links to: the heading's own, else
 that of the element it opens (Sphinx's ``<section id>``, DocBook's ``<div class=sect1>``).
@@ -83,7 +84,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if body is None:
         yield Rejected("it has no HTML body; check that it is an HTML page")
         return
-    content = _main_content(body)
+    content = _main_content(tree, body)
     for node in content.css(_NOT_CONTENT):
         node.decompose()
     if content is body:
@@ -109,13 +110,36 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     )
 
 
-def _main_content(body: LexborNode) -> LexborNode:
+def _main_content(tree: LexborHTMLParser, body: LexborNode) -> LexborNode:
     for selector in _CONTENT_MARKERS:
         found = body.css(selector)
         if len(found) == 1:
             return found[0]
+    generator = tree.css_first('meta[name="generator"][content]')
+    if generator is not None and str(generator.attributes["content"]).startswith("DocBook"):
+        return body  # all content once its navheader and navfooter are dropped
     articles = body.css("article")
-    return articles[0] if len(articles) == 1 else body
+    if len(articles) == 1:
+        return articles[0]
+    return _extracted(body) or body
+
+
+def _extracted(body: LexborNode) -> LexborNode | None:
+    """The main content as readability-lxml (Mozilla Readability's port) finds it on a page
+    no generator marks, or None when it finds none. Imported here: it costs lxml, and
+    only such pages need it."""
+    from readability import Document as Readable
+    from readability.readability import Unparseable
+
+    try:
+        summary = Readable(str(body.html)).summary(html_partial=True)
+    except (Unparseable, ValueError):
+        return None
+    extracted = LexborHTMLParser(summary)
+    content = extracted.body
+    if content is None or not str(content.text(strip=True)):
+        return None
+    return content
 
 
 def _sections(content: LexborNode) -> list[Section]:
