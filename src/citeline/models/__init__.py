@@ -1,9 +1,11 @@
 """Model providers behind one interface: the embedded offline model and real ones.
 
 ``resolve_model(spec)`` turns the one model setting into a ``ModelHandle``;
-``stream_turn`` runs one user turn of the tool loop with it and yields text.
-The model library (pydantic-ai) is imported only by ``pydantic_ai_adapter``, and
-only when a turn runs, so importing this package stays light. This package knows
+``stream_turn`` runs one user turn of citeline's tool loop (``tool_loop``) with it
+and yields text. The embedded model runs in that loop directly
+(``embedded_session``); real providers reach it through the model library
+(pydantic-ai), imported only by ``pydantic_ai_adapter`` and only when a real
+provider's turn runs, so importing this package stays light. This package knows
 nothing of the corpus or of HTTP: tools arrive as ``ToolSpec``s.
 """
 
@@ -41,6 +43,12 @@ def stream_turn(
     Close the iterator (``contextlib.aclosing``) when done with it early, so the
     model call ends with it.
     """
+    if handle.provider == "embedded":
+        from citeline.models.embedded_session import EmbeddedSession
+        from citeline.models.tool_loop import run_turn
+
+        session = EmbeddedSession(question, history, tools)
+        return run_turn(session, tools, on_request=on_request)
     from citeline.models import pydantic_ai_adapter
 
     return pydantic_ai_adapter.stream_turn(

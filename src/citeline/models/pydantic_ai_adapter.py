@@ -1,53 +1,52 @@
-"""The one module that speaks ``pydantic-ai``: it runs a model turn and streams its text.
+"""The one module that speaks ``pydantic-ai``: a real provider's side of citeline's tool loop.
 
 Everything crossing this module's edge is ours (``ModelHandle``, ``ChatMessage``,
-``ToolSpec``, ``ToolReply``, text fragments); the library's agent loop, message
-types and providers stay inside. It turns a handle into a library model (the
-embedded model through ``FunctionModel``, so it runs the same loop as a real one),
-offers the tools, keeps each ``ToolReply``'s metadata in the run's history where
-the library never sends it, and reports what each model request holds so the
-agent can tell a new user turn from the same question still running.
+``ToolSpec``, ``ToolReply``, text fragments); the library's message types and
+providers stay inside. ``ProviderSession`` keeps one turn's conversation in the
+library's message types and sends it with the library's streaming request API
+(``pydantic_ai.direct.model_request_stream``): the library encodes the request,
+speaks the provider's wire protocol and parses its stream; citeline's tool loop
+(``tool_loop``) runs the tools. Each ``ToolReply``'s metadata stays in the
+conversation's tool-return parts, where the library never sends it.
 
-It does not decide what a tool returns, what the model is told, or what becomes a
-citation: that is the agent's. Written against pydantic-ai-slim 2.68.
+Why not the library's agent: measured with py-spy, its run machinery (event-stream
+capabilities, cancel scopes and locks around every streamed fragment) cost more
+CPU per fragment than everything citeline does with the fragment; see
+``docs/benchmarks.md``. It does not decide what a tool returns, what the model is
+told, or what becomes a citation: that is the agent's. Written against
+pydantic-ai-slim 2.68.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import weakref
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
-from pydantic_ai import Agent, Tool, ToolFailed, ToolReturn
-from pydantic_ai.capabilities import Hooks
+import pydantic_core
+from pydantic_ai.direct import model_request_stream
 from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
+    ModelRequestPart,
     ModelResponse,
     PartDeltaEvent,
     PartStartEvent,
     RetryPromptPart,
     TextPart,
     TextPartDelta,
+    ToolCallPart,
     ToolReturnPart,
     UserPromptPart,
 )
-from pydantic_ai.models import Model, ModelRequestContext
-from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
-from pydantic_ai.tools import RunContext
-from pydantic_ai.toolsets import FunctionToolset
-from pydantic_ai.usage import UsageLimits
+from pydantic_ai.models import Model, ModelRequestParameters
+from pydantic_ai.tools import ToolDefinition
 
-from citeline.models import embedded, embedded_data
 from citeline.models.spec import ModelHandle
+from citeline.models.tool_loop import ToolCall, run_turn
 from citeline.models.turn import ChatMessage, RequestObserver, ToolReply, ToolSpec, TurnContent
-
-# A model that keeps calling tools is stopped here rather than billed without end: a cited
-# answer needs a search, a read and the reply, and a careful model a few more rounds.
-MAX_MODEL_REQUESTS = 12
 
 
 async def stream_turn(
@@ -59,40 +58,102 @@ async def stream_turn(
     tools: Sequence[ToolSpec] = (),
     on_request: RequestObserver | None = None,
 ) -> AsyncGenerator[str, None]:
-    """Run one user turn of the tool loop and yield the model's text as it streams.
+    """Run one user turn of the tool loop with a real provider and yield its text as it streams.
 
     Raises whatever the provider or the loop raises (connection errors, the request
-    limit); cancelling the consumer cancels the model call.
+    limit); closing the iterator closes the provider's stream.
     """
-    hooks: Hooks[None] = Hooks()
-    if on_request is not None:
-        observer = on_request
-
-        @hooks.on.before_model_request
-        async def _observe(
-            ctx: RunContext[None], request: ModelRequestContext
-        ) -> ModelRequestContext:
-            observer(_contents(request.messages[-1]))
-            return request
-
-    agent: Agent[None, str] = Agent(_library_model(handle), output_type=str)
-    async with agent.iter(
-        question,
+    session = ProviderSession(
+        _library_model(handle),
         instructions=instructions,
-        message_history=[_library_message(m) for m in history],
-        toolsets=[FunctionToolset([_library_tool(spec) for spec in tools])],
-        capabilities=[hooks],
-        usage_limits=UsageLimits(request_limit=MAX_MODEL_REQUESTS),
-        infer_name=False,
-    ) as run:
-        async for node in run:
-            if not Agent.is_model_request_node(node):
-                continue
-            async with node.stream(run.ctx) as events:
-                async for event in events:
-                    text = _text_of(event)
-                    if text:
-                        yield text
+        question=question,
+        history=history,
+        tools=tools,
+    )
+    async for fragment in run_turn(session, tools, on_request=on_request):
+        yield fragment
+
+
+class ProviderSession:
+    """One user turn's conversation with a real provider, in the library's message types."""
+
+    def __init__(
+        self,
+        model: Model,
+        *,
+        instructions: str,
+        question: str,
+        history: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+    ) -> None:
+        self._model = model
+        self._instructions = instructions
+        self._messages: list[ModelMessage] = [_library_message(m) for m in history]
+        self._messages.append(
+            ModelRequest(parts=[UserPromptPart(question)], instructions=instructions)
+        )
+        self._parameters = ModelRequestParameters(
+            function_tools=[
+                ToolDefinition(
+                    name=spec.name,
+                    description=spec.description,
+                    parameters_json_schema=dict(spec.parameters),
+                )
+                for spec in tools
+            ],
+            allow_text_output=True,
+        )
+
+    def newest_request(self) -> tuple[TurnContent, ...]:
+        return _contents(self._messages[-1])
+
+    async def respond(self) -> AsyncGenerator[str | ToolCall, None]:
+        async with model_request_stream(
+            self._model, self._messages, model_request_parameters=self._parameters
+        ) as stream:
+            async for event in stream:
+                text = _text_of(event)
+                if text:
+                    yield text
+            response = stream.get()
+        self._messages.append(response)
+        for part in response.parts:
+            if isinstance(part, ToolCallPart):
+                yield ToolCall(part.tool_call_id, part.tool_name, _arguments(part))
+
+    def add_results(self, results: Sequence[tuple[ToolCall, ToolReply]]) -> None:
+        parts: list[ModelRequestPart] = [_return_part(call, reply) for call, reply in results]
+        self._messages.append(ModelRequest(parts=parts, instructions=self._instructions))
+
+
+def _arguments(part: ToolCallPart) -> dict[str, Any] | None:
+    if isinstance(part.args, dict):
+        return part.args
+    if not part.args:
+        return {}
+    try:
+        args = pydantic_core.from_json(part.args)
+    except ValueError:
+        return None
+    return args if isinstance(args, dict) else None
+
+
+def _return_part(call: ToolCall, reply: ToolReply) -> ToolReturnPart:
+    if reply.error is not None:
+        # Sent to the model as a failed result, and the turn goes on.
+        return ToolReturnPart(
+            tool_name=call.name,
+            content=reply.error,
+            tool_call_id=call.id,
+            metadata=dict(reply.metadata),
+            outcome="failed",
+        )
+    return ToolReturnPart(
+        tool_name=call.name,
+        content=reply.value,
+        tool_call_id=call.id,
+        metadata=dict(reply.metadata),
+    )
 
 
 def _text_of(event: object) -> str:
@@ -102,20 +163,6 @@ def _text_of(event: object) -> str:
     if isinstance(event, PartDeltaEvent) and isinstance(event.delta, TextPartDelta):
         return event.delta.content_delta
     return ""
-
-
-def _library_tool(spec: ToolSpec) -> Tool[None]:
-    async def call(**args: Any) -> ToolReturn:
-        reply: ToolReply = await spec.call(args)
-        if reply.error is not None:
-            # ToolFailed is sent to the model as a failed result and the run goes on;
-            # any other exception would end the whole run.
-            raise ToolFailed(reply.error)
-        return ToolReturn(return_value=reply.value, metadata=dict(reply.metadata))
-
-    return Tool.from_schema(
-        call, name=spec.name, description=spec.description, json_schema=dict(spec.parameters)
-    )
 
 
 def _contents(message: ModelMessage) -> tuple[TurnContent, ...]:
@@ -162,8 +209,6 @@ def _build_model(handle: ModelHandle) -> Model:
     Provider modules are imported only for the provider in use: the Anthropic SDK alone
     takes about two seconds to import here, which the embedded model should never pay.
     """
-    if handle.provider == "embedded":
-        return FunctionModel(stream_function=_embedded_stream, model_name=handle.name)
     if handle.provider == "anthropic":
         from pydantic_ai.models.anthropic import AnthropicModel
         from pydantic_ai.providers.anthropic import AnthropicProvider
@@ -183,51 +228,3 @@ def _build_model(handle: ModelHandle) -> Model:
     from pydantic_ai.providers.ollama import OllamaProvider
 
     return OpenAIChatModel(handle.model_name, provider=OllamaProvider(base_url=handle.base_url))
-
-
-async def _embedded_stream(
-    messages: list[ModelMessage], info: AgentInfo
-) -> AsyncIterator[str | DeltaToolCalls]:
-    view = _turn_view(messages, info)
-    step = embedded_data.next_step(view) or embedded.next_step(view)
-    if isinstance(step, tuple):
-        yield {
-            index: DeltaToolCall(
-                name=request.tool,
-                json_args=json.dumps(dict(request.args)),
-                tool_call_id=f"embedded-{len(messages)}-{index}",
-            )
-            for index, request in enumerate(step)
-        }
-        return
-    for fragment in step:
-        yield fragment
-
-
-def _turn_view(messages: list[ModelMessage], info: AgentInfo) -> embedded.TurnView:
-    questions: list[str] = []
-    outcomes: list[embedded.ToolOutcome] = []
-    for message in messages:
-        if not isinstance(message, ModelRequest):
-            continue
-        for part in message.parts:
-            if isinstance(part, UserPromptPart):
-                questions.append(_prompt_text(part))
-                outcomes = []
-            elif isinstance(part, ToolReturnPart):
-                failed = part.outcome != "success"
-                content = part.model_response_str() if failed else part.content
-                outcomes.append(embedded.ToolOutcome(part.tool_name, content, failed))
-    return embedded.TurnView(
-        question=questions[-1] if questions else "",
-        earlier_questions=tuple(questions[:-1]),
-        outcomes=tuple(outcomes),
-        tools=frozenset(tool.name for tool in info.function_tools),
-        descriptions={tool.name: tool.description or "" for tool in info.function_tools},
-    )
-
-
-def _prompt_text(part: UserPromptPart) -> str:
-    if isinstance(part.content, str):
-        return part.content
-    return " ".join(item for item in part.content if isinstance(item, str))

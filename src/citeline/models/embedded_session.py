@@ -1,0 +1,61 @@
+"""The embedded model as a ``ModelSession``: it runs in citeline's tool loop with no library.
+
+The embedded model needs no client, no wire format and no message objects: it reads
+a ``TurnView`` (the question, earlier questions, this turn's tool outcomes) and
+returns tool requests or text fragments. This session keeps that view and nothing
+else, so an embedded answer pays for the model, the tools and the stream pipeline,
+while its tool calls go through the same loop, toolbox, citation request and
+provenance stamping as a real provider's.
+
+It does not choose what the model writes (``embedded``, ``embedded_data``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Sequence
+
+from citeline.models import embedded, embedded_data
+from citeline.models.tool_loop import ToolCall
+from citeline.models.turn import ChatMessage, ToolReply, ToolSpec, TurnContent
+
+
+class EmbeddedSession:
+    """One user turn with the embedded model."""
+
+    def __init__(
+        self, question: str, history: Sequence[ChatMessage], tools: Sequence[ToolSpec]
+    ) -> None:
+        self._question = question
+        self._earlier = tuple(m.text for m in history if m.role == "user")
+        self._tools = frozenset(tool.name for tool in tools)
+        self._descriptions = {tool.name: tool.description for tool in tools}
+        self._outcomes: list[embedded.ToolOutcome] = []
+        self._newest: tuple[TurnContent, ...] = ("text",)
+        self._requests = 0
+
+    def newest_request(self) -> tuple[TurnContent, ...]:
+        return self._newest
+
+    async def respond(self) -> AsyncGenerator[str | ToolCall, None]:
+        self._requests += 1
+        view = embedded.TurnView(
+            question=self._question,
+            earlier_questions=self._earlier,
+            outcomes=tuple(self._outcomes),
+            tools=self._tools,
+            descriptions=self._descriptions,
+        )
+        step = embedded_data.next_step(view) or embedded.next_step(view)
+        if isinstance(step, tuple):
+            for index, request in enumerate(step):
+                yield ToolCall(f"embedded-{self._requests}-{index}", request.tool, request.args)
+            return
+        for fragment in step:
+            yield fragment
+
+    def add_results(self, results: Sequence[tuple[ToolCall, ToolReply]]) -> None:
+        self._newest = tuple("tool_result" for _ in results)
+        for call, reply in results:
+            failed = reply.error is not None
+            content = reply.error if failed else reply.value
+            self._outcomes.append(embedded.ToolOutcome(call.name, content, failed))
