@@ -1,6 +1,6 @@
-"""Time to first token and total time of the embedded model answering SciFact claims.
+"""The embedded model answering SciFact claims: CPU per answer against its floor, and latency.
 
-One command, prints a table:
+One command, prints two tables:
 
     .venv/bin/python benchmarks/answer.py [--db FILE] [--questions 50] [--model embedded]
 
@@ -11,6 +11,14 @@ the first train-split claims in ``queries.jsonl`` order. Each answer runs to its
 reader would see it. One answer is run first and reported separately as the cold
 start (imports, first-use setup); the percentiles are over the warm answers.
 Target: p50 time to first token under 100 ms.
+
+The floor is the essential work of the same answer done directly, with nothing between
+the parts: the embedded model's steps, the corpus tools' own work (search, two reads),
+the stream pipeline, citation resolving and SSE encoding of every event. It must give
+the same text and citations as ``answer`` (the run stops if not). Answer and floor run
+interleaved, question by question, and each is timed in CPU (``time.process_time``, all
+threads). Targets: an answer costs at most 2x its floor, and one core gives at least 50
+answers a second.
 """
 
 from __future__ import annotations
@@ -26,12 +34,19 @@ from collections import Counter
 from pathlib import Path
 
 from citeline import answer
+from citeline.agent.citations import CitationResolver
+from citeline.agent.corpus_tools import corpus_tools
+from citeline.agent.tools import Source
 from citeline.corpus import Corpus
-from citeline.events import Citation, Done, Token
+from citeline.events import Citation, Done, Start, Token, encode_sse
+from citeline.models import embedded
+from citeline.stream import Pipeline
 
 REPO = Path(__file__).resolve().parents[1]
 SCIFACT = REPO.parent / "shared" / "data" / "beir-scifact"
 TARGET_TTFT_MS = 100.0
+TARGET_FLOOR_RATIO = 2.0
+TARGET_ANSWERS_PER_CORE_SECOND = 50.0
 
 
 def train_claims(count: int) -> list[str]:
@@ -72,6 +87,74 @@ async def measure(
     total = time.perf_counter() - started
     cpu = cpu_first if cpu_first is not None else time.process_time() - cpu_started
     return (first if first is not None else total), total, state, cited, cpu
+
+
+async def floor_answer(question: str, corpus: Corpus) -> list[str]:
+    """The answer's SSE events (``done`` without its timing), made by the parts alone."""
+    tools = {tool.name: tool for tool in corpus_tools(corpus)}
+    sources: dict[str, Source] = {}
+    outcomes: list[embedded.ToolOutcome] = []
+    while isinstance(
+        step := embedded.next_step(embedded.TurnView(question, (), tuple(outcomes))), tuple
+    ):
+        for request in step:
+            output = await tools[request.tool].run(request.args)
+            for source in output.sources:
+                sources.setdefault(source.href, source)
+            outcomes.append(embedded.ToolOutcome(request.tool, output.value))
+    pipeline = Pipeline()
+    resolver = CitationResolver(sources)
+    encoded = [encode_sse(Start(release=corpus.release))]
+    for chunk in [*(pipeline.feed(fragment) for fragment in step), pipeline.flush()]:
+        if chunk.text:
+            encoded.append(encode_sse(Token(chunk.text)))
+        for anchor in chunk.anchors:
+            citation = resolver.resolve(anchor)
+            if citation is not None:
+                encoded.append(encode_sse(citation))
+    encoded.append(encode_sse(Done(state="answered", seconds=0.0)))
+    return encoded
+
+
+async def answer_events(question: str, corpus: Corpus) -> list[str]:
+    """``answer``'s SSE events, ``done`` reduced as the floor's is, so the two compare."""
+    encoded = []
+    async for event in answer(question, corpus=corpus):
+        if isinstance(event, Done):
+            event = Done(state=event.state, seconds=0.0)
+        encoded.append(encode_sse(event))
+    return encoded
+
+
+async def floor_run(corpus: Corpus, questions: list[str]) -> None:
+    """CPU per answer and per floor, interleaved question by question."""
+    await answer_events(questions[0], corpus)
+    await floor_answer(questions[0], corpus)
+    answer_cpu: list[float] = []
+    floor_cpu: list[float] = []
+    for question in questions:
+        started = time.process_time()
+        whole = await answer_events(question, corpus)
+        answer_cpu.append(time.process_time() - started)
+        started = time.process_time()
+        parts = await floor_answer(question, corpus)
+        floor_cpu.append(time.process_time() - started)
+        if whole != parts:
+            raise SystemExit(f"the floor differs from the answer on {question!r}")
+    a50, f50 = percentile(answer_cpu, 50) * 1000, percentile(floor_cpu, 50) * 1000
+    mean = sum(answer_cpu) / len(answer_cpu)
+    ratio = sum(answer_cpu) / sum(floor_cpu)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"CPU per embedded answer against its floor, {len(questions)} claims, load {load}")
+    print(f"{'measure':<34}{'value':>12}{'target':>12}")
+    print(f"{'answer CPU p50':<34}{a50:>9.2f} ms")
+    print(f"{'floor CPU p50':<34}{f50:>9.2f} ms")
+    print(f"{'answer / floor (total CPU)':<34}{ratio:>11.2f}x{'<= 2x':>12}")
+    print(f"{'answers per core-second':<34}{1 / mean:>12.0f}{'>= 50':>12}")
+    met = ratio <= TARGET_FLOOR_RATIO and 1 / mean >= TARGET_ANSWERS_PER_CORE_SECOND
+    print(
+        f"targets: {'met' if met else 'MISSED'}; same events as the floor: all {len(questions)}\n"
+    )
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -121,6 +204,8 @@ def main() -> None:
             Corpus.open(db).ingest(SCIFACT / "corpus.jsonl")
             print(f"indexed SciFact in {time.perf_counter() - started:.1f} s")
         corpus = Corpus.open(db)
+        if args.model == "embedded":
+            asyncio.run(floor_run(corpus, questions))
         asyncio.run(run(corpus, questions, args.model))
 
 

@@ -80,15 +80,20 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
 
 
-def start_server(folder: Path, db: Path, public_key: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    folder: Path, db: Path, public_key: Path, *, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``citeline serve`` on a free port, logging to a file in ``folder``; ``env`` adds to
+    the environment (a model setting, for example)."""
     port = _free_port()
     env = {
         **os.environ,
         "CITELINE_CALLER_KEY_FILE": str(public_key),
         "CITELINE_RATE_LIMIT": "1000000",
         "CITELINE_LOG_FORMAT": "json",
+        **(env or {}),
     }
-    log = (folder / "server.log").open("wb")
+    log = (folder / f"server-{port}.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "citeline", "serve", "--db", str(db), "--port", str(port)],
         env=env,
@@ -99,7 +104,7 @@ def start_server(folder: Path, db: Path, public_key: Path) -> tuple[subprocess.P
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"the server exited at start-up; see {folder / 'server.log'}")
+            raise SystemExit(f"the server exited at start-up; see {log.name}")
         try:
             if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
                 return process, url

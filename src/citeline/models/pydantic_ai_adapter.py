@@ -25,6 +25,7 @@ import weakref
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
+import httpx2
 import pydantic_core
 from pydantic_ai.direct import model_request_stream
 from pydantic_ai.messages import (
@@ -222,9 +223,28 @@ def _build_model(handle: ModelHandle) -> Model:
         return OpenAIChatModel(
             handle.model_name,
             provider=OpenAIProvider(
-                base_url=handle.base_url, api_key=os.environ.get("OPENAI_API_KEY") or None
+                base_url=handle.base_url,
+                api_key=os.environ.get("OPENAI_API_KEY") or None,
+                http_client=_coalescing_client(),
             ),
         )
     from pydantic_ai.providers.ollama import OllamaProvider
 
-    return OpenAIChatModel(handle.model_name, provider=OllamaProvider(base_url=handle.base_url))
+    return OpenAIChatModel(
+        handle.model_name,
+        provider=OllamaProvider(base_url=handle.base_url, http_client=_coalescing_client()),
+    )
+
+
+def _coalescing_client() -> httpx2.AsyncClient:
+    """The library's default HTTP client for an OpenAI-protocol provider, its responses'
+    text deltas coalesced (``sse_coalescing``): same timeouts and pool size (1,000
+    connections, 100 kept alive, the OpenAI SDK's own), set on the transport it wraps."""
+    from pydantic_ai.models import create_async_httpx2_client
+
+    from citeline.models.sse_coalescing import CoalescingTransport
+
+    pool = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
+    return create_async_httpx2_client(
+        transport=CoalescingTransport(httpx2.AsyncHTTPTransport(limits=pool))
+    )

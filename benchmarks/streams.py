@@ -1,0 +1,325 @@
+"""A thousand answers streaming at once through one server process from a real provider protocol.
+
+One command, prints a table:
+
+    .venv/bin/python benchmarks/streams.py [--streams 1000] [--seconds 20] [--rate 20]
+
+Three processes on this machine: a local server speaking the OpenAI chat-completions
+streaming protocol (started from this file; it streams ``--rate`` tokens a second per
+answer for ``--seconds``), ``citeline serve --model openai:streams`` pointed at it (one
+process, guard on, the bundled sample collection), and this client, which opens
+``--streams`` answers at once over raw HTTP connections (an HTTP library's own cost per
+event would be measured in the client's share of two cores, not the server's).
+
+Every token the upstream sends carries its send time (``t<nanoseconds> ``, prose the
+stream pipeline passes through); the client reads it back from each ``token`` event, so
+the delay is upstream send to client receipt: it includes citeline (provider client,
+tool loop, pipeline, SSE) and both loopback hops, so it bounds what citeline adds from
+above. Reported: errors (a stream that did not end ``answered``), that delay's p50 and
+p99, the server's CPU per streamed token over the window when every stream was open (by
+``/proc``), and the server's resident memory per open stream (resident set with every
+stream open, less before the first). Targets: 0 errors, p99 < 50 ms, <= 30 us CPU per
+token, <= 100 KB per stream.
+
+A second table splits the CPU per token by layer, in this process against the same
+upstream, ``--layers`` answers at once (0 skips it): the OpenAI SDK alone reading the
+stream, the model library's streaming request on top of it (what citeline drives), and
+citeline's whole answer (tool loop, pipeline, events, SSE encoding) without the HTTP
+server. The differences are what each layer adds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy
+
+from citeline.corpus import Corpus
+from citeline.sample import RELEASE, sample_path
+from citeline.server.tokens import generate_key_pair, mint_token
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server import _free_port, start_server
+
+TARGET_ERRORS = 0
+TARGET_P99_MS = 50.0
+TARGET_CPU_US_PER_TOKEN = 30.0
+TARGET_KB_PER_STREAM = 100.0
+STAMP = re.compile(rb"t(\d{19}) ")
+
+
+# --- the upstream: an OpenAI-protocol server that streams stamped tokens at a fixed rate ---
+
+
+def _chunk(delta: dict[str, object], finish: str | None = None) -> bytes:
+    choice = {"index": 0, "delta": delta, "finish_reason": finish}
+    body = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "streams"}
+    return b"data: " + json.dumps({**body, "choices": [choice]}).encode() + b"\n\n"
+
+
+async def _upstream_reply(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, tokens: int, gap: float
+) -> None:
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":", 1)[1])
+        await reader.readexactly(length)
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+        )
+        writer.write(_chunk({"role": "assistant", "content": ""}))
+        for _ in range(tokens):
+            await asyncio.sleep(gap)
+            writer.write(_chunk({"content": f"t{time.time_ns()} "}))
+        writer.write(_chunk({}, "stop") + b"data: [DONE]\n\n")
+        await writer.drain()
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+
+
+def run_upstream(port: int, tokens: int, gap: float) -> None:
+    async def serve() -> None:
+        server = await asyncio.start_server(
+            lambda r, w: _upstream_reply(r, w, tokens, gap), "127.0.0.1", port, backlog=4096
+        )
+        async with server:
+            await server.serve_forever()
+
+    asyncio.run(serve())
+
+
+# --- the client: raw keep-nothing connections reading SSE -----------------------------------
+
+
+@dataclass
+class Stream:
+    delays_ms: list[float] = field(default_factory=list)
+    received: list[int] = field(default_factory=list)  # receipt times, ns
+    state: str = "error"
+
+
+async def read_answer(
+    host: str, port: int, token: str, opened: asyncio.Event, limit: float
+) -> Stream:
+    """One answer read to its end, or to ``limit`` seconds (then it counts as an error)."""
+    stream = Stream()
+    try:
+        async with asyncio.timeout(limit):
+            await _read(stream, host, port, token, opened)
+    except TimeoutError:
+        stream.state = "timed out"
+    return stream
+
+
+async def _read(stream: Stream, host: str, port: int, token: str, opened: asyncio.Event) -> None:
+    body = json.dumps({"question": "What is a generator?", "caller_token": token})
+    request = (
+        f"POST /v1/answer HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}"
+    ).encode()
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+    except OSError:
+        return
+    try:
+        writer.write(request)
+        pending = b""
+        done = False
+        while chunk := await reader.read(65536):
+            now = time.time_ns()
+            lines = (pending + chunk).split(b"\n")
+            pending = lines.pop()
+            for line in lines:
+                for stamp in STAMP.findall(line):
+                    stream.delays_ms.append((now - int(stamp)) / 1e6)
+                    stream.received.append(now)
+                if done and line.startswith(b"data: "):
+                    # The answer is over; the server may keep the connection open after it.
+                    stream.state = json.loads(line[6:])["state"]
+                    return
+                done = line == b"event: done"
+            if stream.received and not opened.is_set():
+                opened.set()
+    except (ConnectionError, ValueError):
+        stream.state = "error"
+    finally:
+        writer.close()
+
+
+def _proc(pid: int) -> tuple[float, int]:
+    """CPU seconds (user + system) and resident bytes of process ``pid``, from ``/proc``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return cpu, int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+
+
+async def run_streams(url: str, pid: int, count: int, private_pem: bytes, seconds: float) -> None:
+    host, port = url.removeprefix("http://").split(":")
+    tokens = [
+        mint_token(private_pem, subject=f"reader-{n}", ttl_seconds=900, audience="citeline")
+        for n in range(count + 1)
+    ]
+    limit = seconds * 3 + 120
+    warm = await read_answer(host, int(port), tokens[-1], asyncio.Event(), limit)
+    if warm.state != "answered":
+        raise SystemExit(f"the warm-up answer ended {warm.state!r}; see the server log")
+    _, rss_before = _proc(pid)
+    flags = [asyncio.Event() for _ in range(count)]
+    tasks = [
+        asyncio.create_task(read_answer(host, int(port), tokens[n], flags[n], limit))
+        for n in range(count)
+    ]
+    # The window: from every stream having its first token to the first stream ending.
+    await asyncio.wait(
+        [asyncio.create_task(asyncio.wait_for(f.wait(), 120)) for f in flags], timeout=120
+    )
+    cpu_start, rss_open = _proc(pid)
+    window_start = time.time_ns()
+    open_streams = sum(f.is_set() for f in flags)
+    await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    cpu_end, _ = _proc(pid)
+    window_end = time.time_ns()
+    streams = await asyncio.gather(*tasks)
+
+    delays = [d for s in streams for d in s.delays_ms]
+    in_window = sum(1 for s in streams for t in s.received if window_start <= t <= window_end)
+    errors = sum(s.state != "answered" for s in streams)
+    cpu_per_token = (cpu_end - cpu_start) / max(in_window, 1) * 1e6
+    per_stream_kb = (rss_open - rss_before) / max(open_streams, 1) / 1024
+    p50, p99 = (float(numpy.percentile(delays, p)) for p in (50, 99)) if delays else (0.0, 0.0)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    window = (window_end - window_start) / 1e9
+    print(f"{count} streams, one server process, {os.cpu_count()} CPUs, load average {load}")
+    print(f"window with every stream open: {window:.1f} s, {in_window} tokens in it\n")
+    print("| measure | value | target | met |")
+    print("|---|---|---|---|")
+    rows = [
+        ("streams not ending answered", f"{errors}", f"{TARGET_ERRORS}", errors <= TARGET_ERRORS),
+        ("streams open at once", f"{open_streams}", f"{count}", open_streams == count),
+        ("token delay upstream to reader, p50", f"{p50:.1f} ms", "", None),
+        ("token delay upstream to reader, p99", f"{p99:.1f} ms", f"< {TARGET_P99_MS:.0f} ms",
+         p99 < TARGET_P99_MS),
+        ("server CPU per streamed token", f"{cpu_per_token:.1f} us",
+         f"<= {TARGET_CPU_US_PER_TOKEN:.0f} us", cpu_per_token <= TARGET_CPU_US_PER_TOKEN),
+        ("server memory per open stream", f"{per_stream_kb:.0f} KB",
+         f"<= {TARGET_KB_PER_STREAM:.0f} KB", per_stream_kb <= TARGET_KB_PER_STREAM),
+    ]  # fmt: skip
+    for name, value, target, met in rows:
+        verdict = "" if met is None else ("yes" if met else "NO")
+        print(f"| {name} | {value} | {target} | {verdict} |")
+
+
+async def layer_costs(base_url: str, db: Path, count: int, tokens: int) -> None:
+    """CPU per token of each layer, each run ``count`` at once after one warm-up."""
+    from openai import AsyncOpenAI
+    from pydantic_ai.direct import model_request_stream
+    from pydantic_ai.messages import ModelRequest
+    from pydantic_ai.models.openai import OpenAIChatModel
+    from pydantic_ai.providers.openai import OpenAIProvider
+
+    from citeline import answer
+    from citeline.events import encode_sse
+
+    sdk = AsyncOpenAI(base_url=base_url, api_key="not-a-secret")
+    library = OpenAIChatModel("streams", provider=OpenAIProvider(openai_client=sdk))
+    corpus = Corpus.open(db)
+
+    async def sdk_alone() -> None:
+        chunks = await sdk.chat.completions.create(
+            model="s", messages=[{"role": "user", "content": "What is a generator?"}], stream=True
+        )
+        async for _ in chunks:
+            pass
+
+    async def with_library() -> None:
+        question = [ModelRequest.user_text_prompt("What is a generator?")]
+        async with model_request_stream(library, question) as stream:
+            async for _ in stream:
+                pass
+
+    async def with_citeline() -> None:
+        async for event in answer("What is a generator?", corpus=corpus, model="openai:s"):
+            encode_sse(event).encode()
+
+    print(f"\nCPU per streamed token by layer, {count} at once in one process:\n")
+    print("| layer | CPU per token | added by the layer |")
+    print("|---|---|---|")
+    below = 0.0
+    for name, one in (
+        ("OpenAI SDK reading the stream", sdk_alone),
+        ("+ pydantic-ai streaming request", with_library),
+        ("+ citeline answer (loop, pipeline, events, SSE)", with_citeline),
+    ):
+        await one()
+        started = time.process_time()
+        await asyncio.gather(*(one() for _ in range(count)))
+        per_token = (time.process_time() - started) / (count * tokens) * 1e6
+        print(f"| {name} | {per_token:.1f} us | {per_token - below:.1f} us |")
+        below = per_token
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long each answer streams")
+    parser.add_argument("--rate", type=float, default=20.0, help="tokens a second per answer")
+    parser.add_argument("--layers", type=int, default=200, help="answers at once per layer")
+    parser.add_argument("--upstream", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    tokens = int(args.seconds * args.rate)
+    if args.upstream:
+        run_upstream(args.upstream, tokens, 1 / args.rate)
+        return
+
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        db = folder / "sample.db"
+        with Corpus.open(db) as corpus:
+            corpus.ingest(sample_path(), release=RELEASE)
+        pair = generate_key_pair()
+        public_key = folder / "public.pem"
+        public_key.write_bytes(pair.public_pem)
+        upstream_port = _free_port()
+        argv = [sys.executable, __file__, "--upstream", str(upstream_port)]
+        argv += ["--seconds", str(args.seconds), "--rate", str(args.rate)]
+        upstream = subprocess.Popen(argv)
+        env = {
+            "CITELINE_MODEL": "openai:streams",
+            "OPENAI_BASE_URL": f"http://127.0.0.1:{upstream_port}/v1",
+            "OPENAI_API_KEY": "not-a-secret",
+        }
+        try:
+            process, url = start_server(folder, db, public_key, env=env)
+            try:
+                asyncio.run(
+                    run_streams(url, process.pid, args.streams, pair.private_pem, args.seconds)
+                )
+            finally:
+                process.kill()  # a graceful stop would wait for the streams it still holds
+                process.wait(10)
+            if args.layers:
+                os.environ.update(env)
+                asyncio.run(layer_costs(env["OPENAI_BASE_URL"], db, args.layers, tokens))
+        finally:
+            upstream.kill()
+            upstream.wait(10)
+
+
+if __name__ == "__main__":
+    main()
