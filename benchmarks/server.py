@@ -2,7 +2,8 @@
 
 One command, prints a table:
 
-    .venv/bin/python benchmarks/server.py [--refusals 3000] [--answers 200] [--db FILE]
+    .venv/bin/python benchmarks/server.py [--refusals 3000] [--answers 200] [--processes 2]
+        [--db FILE]
 
 It starts ``citeline serve`` as a separate process on a free loopback port, guarded by a
 fresh Ed25519 key pair (logs go to a file in the temporary folder), over the bundled
@@ -14,7 +15,9 @@ sample collection (or ``--db``). Then:
    started together, each with its own reader's token, with the embedded model. Time to
    first token is measured at the client, to the first ``token`` event. Target: zero
    errors and p50 time to first token under 250 ms. A short sequential run is printed
-   beside it, so the cost of concurrency itself is visible.
+   beside it, so the cost of concurrency itself is visible. With ``--processes N`` (2 by
+   default) N servers share the index, each on its own port, and the answers go to them
+   in turn, as behind a load balancer; refusals go to the first.
 
 The client runs on the same machine as the server and takes CPU from it; the figures
 are what this machine does with both, not the server alone.
@@ -32,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -156,14 +160,14 @@ async def refusals(url: str, count: int) -> tuple[float, int]:
     return count / (time.perf_counter() - started), sum(wrong)
 
 
-async def one_answer(client: httpx.AsyncClient, question: str, token: str) -> Answered:
+async def one_answer(client: httpx.AsyncClient, url: str, question: str, token: str) -> Answered:
     started = time.perf_counter()
     first: float | None = None
     state = "error"
     event = ""
     try:
         body = {"question": question, "caller_token": token}
-        async with client.stream("POST", "/v1/answer", json=body) as response:
+        async with client.stream("POST", url, json=body) as response:
             if response.status_code != 200:
                 return Answered(False, None, time.perf_counter() - started, "error")
             async for line in response.aiter_lines():
@@ -179,25 +183,23 @@ async def one_answer(client: httpx.AsyncClient, question: str, token: str) -> An
     return Answered(ok, first, time.perf_counter() - started, state)
 
 
-async def answers(url: str, count: int, private_pem: bytes, *, together: bool) -> list[Answered]:
+async def answers(
+    urls: list[str], count: int, private_pem: bytes, *, together: bool
+) -> list[Answered]:
     tokens = [
         mint_token(private_pem, subject=f"reader-{n}", ttl_seconds=600, audience="citeline")
         for n in range(count)
     ]
     limits = httpx.Limits(max_connections=count + 8)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=300) as client:
+    async with httpx.AsyncClient(limits=limits, timeout=300) as client:
+
+        def one(n: int) -> Coroutine[None, None, Answered]:
+            url = f"{urls[n % len(urls)]}/v1/answer"
+            return one_answer(client, url, QUESTIONS[n % len(QUESTIONS)], tokens[n])
+
         if together:
-            return list(
-                await asyncio.gather(
-                    *(
-                        one_answer(client, QUESTIONS[n % len(QUESTIONS)], tokens[n])
-                        for n in range(count)
-                    )
-                )
-            )
-        return [
-            await one_answer(client, QUESTIONS[n % len(QUESTIONS)], tokens[n]) for n in range(count)
-        ]
+            return list(await asyncio.gather(*(one(n) for n in range(count))))
+        return [await one(n) for n in range(count)]
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -219,6 +221,7 @@ def main() -> None:
     parser.add_argument("--refusals", type=int, default=3000)
     parser.add_argument("--answers", type=int, default=200)
     parser.add_argument("--sequential", type=int, default=20)
+    parser.add_argument("--processes", type=int, default=2, help="servers sharing the index")
     parser.add_argument("--db", type=Path, help="an existing index (default: the sample)")
     args = parser.parse_args()
 
@@ -232,19 +235,25 @@ def main() -> None:
         pair = generate_key_pair()
         public_key = folder / "public.pem"
         public_key.write_bytes(pair.public_pem)
-        process, url = start_server(folder, db, public_key)
+        servers = [start_server(folder, db, public_key) for _ in range(args.processes)]
+        urls = [url for _, url in servers]
+        pids = [process.pid for process, _ in servers]
         try:
-            cold = asyncio.run(answers(url, 1, pair.private_pem, together=False))[0]
-            rate, wrong = asyncio.run(refusals(url, args.refusals))
+            cold = asyncio.run(answers(urls[:1], 1, pair.private_pem, together=False))[0]
+            for url in urls[1:]:
+                asyncio.run(answers([url], 1, pair.private_pem, together=False))
+            rate, wrong = asyncio.run(refusals(urls[0], args.refusals))
             sequential = asyncio.run(
-                answers(url, args.sequential, pair.private_pem, together=False)
+                answers(urls, args.sequential, pair.private_pem, together=False)
             )
-            cpu_before = _cpu_seconds(process.pid)
-            together = asyncio.run(answers(url, args.answers, pair.private_pem, together=True))
-            server_cpu = (_cpu_seconds(process.pid) - cpu_before) / args.answers
+            cpu_before = sum(_cpu_seconds(pid) for pid in pids)
+            together = asyncio.run(answers(urls, args.answers, pair.private_pem, together=True))
+            server_cpu = (sum(_cpu_seconds(pid) for pid in pids) - cpu_before) / args.answers
         finally:
-            process.terminate()
-            process.wait(10)
+            for process, _ in servers:
+                process.terminate()
+            for process, _ in servers:
+                process.wait(10)
 
     def ms(value: float) -> str:
         return f"{value * 1000:.0f} ms"
@@ -253,7 +262,11 @@ def main() -> None:
     totals = [a.total for a in together]
     errors = sum(not a.ok for a in together)
     sequential_ttft = [a.ttft for a in sequential if a.ttft is not None]
-    print(f"citeline server benchmark ({os.cpu_count()} CPUs, client on the same machine)\n")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"citeline server benchmark: {args.processes} server processes, {os.cpu_count()} CPUs, "
+        f"client on the same machine, load average {load}\n"
+    )
     print("| measure | value | target | met |")
     print("|---|---|---|---|")
     print(
@@ -290,7 +303,7 @@ def main() -> None:
     print(
         _row(f"{args.answers} answers at once: total p95", ms(_percentile(totals, 0.95)), "", None)
     )
-    print(_row("server CPU per answer, in that run", ms(server_cpu), "", None))
+    print(_row("server CPU per answer, in that run (all processes)", ms(server_cpu), "", None))
     states: dict[str, int] = {}
     for item in together:
         states[item.state] = states.get(item.state, 0) + 1
