@@ -132,7 +132,14 @@ async def answer(
     state: DoneState = "answered"
     # A data result is something found even with no source in it: a figure, or no rows.
     found = toolbox.sources or _DATA_TAGS & set(toolbox.tags)
-    if not "".join(written).strip() or (toolbox.calls and not found):
+    # An extractive model quotes only what it cites, so its answer that cites nothing and
+    # relies on no data result is its line saying that nothing answers.
+    relied_on = resolver.cited or verified or _DATA_TAGS & set(toolbox.tags)
+    if (
+        not "".join(written).strip()
+        or (toolbox.calls and not found)
+        or (handle.extractive and not relied_on)
+    ):
         state = "nothing_found"
     yield Done(
         state=state,

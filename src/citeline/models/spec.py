@@ -32,7 +32,8 @@ class ModelHandle:
 
     ``base_url`` is fixed when the handle is resolved, so a handle means the same
     server for its whole life; API keys are read by the adapter and never held here,
-    so a handle can be printed and logged.
+    so a handle can be printed and logged. ``extractive`` marks a model that writes
+    only text it cites, so an answer of its that cites nothing found nothing.
     """
 
     spec: str
@@ -40,6 +41,7 @@ class ModelHandle:
     model_name: str
     name: str
     base_url: str | None = None
+    extractive: bool = False
 
 
 EMBEDDED = ModelHandle(
@@ -47,6 +49,7 @@ EMBEDDED = ModelHandle(
     provider="embedded",
     model_name="embedded",
     name="embedded (extractive, offline)",
+    extractive=True,
 )
 
 
