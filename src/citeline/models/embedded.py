@@ -223,7 +223,7 @@ def _candidates(sources: Sequence[SourceText]) -> list[Candidate]:
 
 def _ranked(question: str, earlier: Sequence[str], sources: Sequence[SourceText]) -> list[Ranked]:
     candidates = _candidates(sources)
-    return rank(candidates, question_weights(question, earlier, candidates))
+    return rank(candidates, question_weights(question, earlier, candidates), question)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +246,7 @@ def choose_passages(
     covered: set[str] = set()
     first_score = 0.0
     floor, untitled_floor = _floors(weights)
-    for ranked in rank(candidates, weights):
+    for ranked in rank(candidates, weights, question):
         if ranked.coverage < floor:
             continue
         if chosen:
