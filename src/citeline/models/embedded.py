@@ -77,9 +77,10 @@ MIN_PASSAGE_CHARS = 40
 # Fragment sizes as a real provider streams them: a few characters, unevenly, so an
 # anchor arrives split across fragments as it does from real models.
 FRAGMENT_CHARS = (1, 8)
-# Link text is the passage's opening words, as many as read as a phrase: a short
-# sentence whole, else up to this many characters ending at a word.
-SHORT_SPAN_CHARS = 80
+# Link text is the passage's opening sentence when it is at most this long, so the page's
+# citation mark lands at its end; a longer one is linked on its opening words up to a
+# comma, else up to the bound.
+SHORT_SPAN_CHARS = 160
 
 NOTHING_FOUND = "I found nothing in this collection that answers that question."
 TOOLS_FAILED = "I could not search the collection just now, so I cannot answer from it."
@@ -336,18 +337,25 @@ def _anchor_span(passage: Passage, *, html: bool) -> tuple[int, int] | None:
     forbidden = _ANCHOR_FORBIDDEN | (_HTML_FORBIDDEN if html else frozenset())
     first = passage.units[0].text
     stop = len(first) - 1 if first[-1:] in ".!?:" else len(first)
-    ends = [m.start() for m in re.finditer(r"\s", first[:stop])] + [stop]
-    for end in sorted((e for e in ends if e <= SHORT_SPAN_CHARS), reverse=True):
-        span = first[:end].rstrip(",;")
-        if (
-            span
-            and not forbidden & set(span)
-            and span.count("`") % 2 == 0
-            and span.count("*") % 2 == 0
-            and (span[-1].isalnum() or span[-1] in "`*_)'\"")
-        ):
-            return 0, len(span)
+    commas = [m.start() for m in re.finditer(r"[,;]\s", first[:stop])]
+    spaces = [m.start() for m in re.finditer(r"\s", first[:stop])]
+    # The whole sentence first, then its clauses, then its words, longest first.
+    for ends in ([stop], sorted(commas, reverse=True), sorted(spaces, reverse=True)):
+        for end in ends:
+            span = first[:end]
+            if end <= SHORT_SPAN_CHARS and _linkable(span, forbidden):
+                return 0, len(span)
     return None
+
+
+def _linkable(span: str, forbidden: frozenset[str]) -> bool:
+    return (
+        bool(span)
+        and not forbidden & set(span)
+        and span.count("`") % 2 == 0
+        and span.count("*") % 2 == 0
+        and (span[-1].isalnum() or span[-1] in "`*_)'\"")
+    )
 
 
 def _link(source: SourceText, text: str, *, html: bool = False) -> str:
