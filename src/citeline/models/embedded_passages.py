@@ -59,7 +59,13 @@ _MARKDOWN_LINK = re.compile(
     r"!?\[(?P<text>[^\[\]\n]*)\]\((?:[^\s()]|\([^\s()]*\))*(?:[ \t]+\"[^\"\n]*\")?[ \t]*\)"
 )
 _HTML_LINK = re.compile(r"<a\b[^>]*>(.*?)</a\s*>", re.IGNORECASE | re.DOTALL)
-_LINK_MARKUP = re.compile(r"\]\(|<a[\s>]|</a|<citation", re.IGNORECASE)
+# What the stream pipeline reads as the answer's own markup: a link, an HTML anchor, a
+# quote element, or a line that is a sources heading (which would end the answer there).
+_LINK_MARKUP = re.compile(
+    r"\]\(|<a[\s>]|</a|<citation|^[ \t]*(?:#{1,6}[ \t]*|\*\*)"
+    r"(?:sources?|references?|citations?)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
 # A sentence opening on one of these leans on the one before it ("This converts ...",
 # "However, ..."): English discourse words, not any collection's wording.
 _DANGLING = re.compile(
