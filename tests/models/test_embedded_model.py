@@ -221,6 +221,31 @@ def test_a_how_question_gets_the_code_block_that_shows_how() -> None:
     assert "For example, here is how to sort records by one of their fields:" in prose
 
 
+def test_code_stored_as_bare_lines_is_quoted_as_a_code_block() -> None:
+    # How the Markdown and HTML readers store code: its lines kept, its fences not.
+    docs = {
+        "z": (
+            "Looping Techniques",
+            "To loop over two or more sequences at the same time, the entries can be paired\n"
+            "with the zip() function.\n\n"
+            ">>> questions = ['name', 'quest']\n>>> answers = ['lancelot', 'the grail']\n"
+            ">>> for q, a in zip(questions, answers):\n...     print(q, a)\n...\n"
+            "name lancelot\nquest the grail\n\n"
+            "To loop over a sequence in reverse, call the reversed() function.",
+        )
+    }
+    view = TurnView(
+        "How do I loop over two lists at the same time?",
+        outcomes=(_search(["z"], docs), _read("z", docs)),
+    )
+    prose, _ = _prose(_answer(view))
+    assert (
+        "paired with the zip() function.\n\n```\n>>> questions = ['name', 'quest']\n"
+        ">>> answers = ['lancelot', 'the grail']\n>>> for q, a in zip(questions, answers):\n"
+        "...     print(q, a)\n...\nname lancelot\nquest the grail\n```"
+    ) in prose
+
+
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:
     view = TurnView(
         "What does converting raise for text that is not a number?",
@@ -329,6 +354,9 @@ def test_the_answer_never_holds_text_absent_from_the_section_it_cites(
     for at, anchor in enumerate(anchors):
         assert anchor.start is not None
         end = anchors[at + 1].start if at + 1 < len(anchors) else len(prose)
-        for part in re.split(r"\n\n+", prose[anchor.start : end]):
+        # A code block may come fenced where the section stored its lines bare: the fence
+        # is markup that makes it read as code, not text.
+        shown = re.sub(r"^```$", "", prose[anchor.start : end], flags=re.MULTILINE)
+        for part in re.split(r"\n\n+", shown):
             if part.strip():
                 assert _flat(part) in _flat(sections[anchor.href]), (part, sections[anchor.href])

@@ -13,7 +13,9 @@ from functools import lru_cache
 
 import Stemmer
 
-# A decimal such as "0.1" is one word: split, its digits are too short to count.
+# A decimal such as "0.1" is one word: split, its digits are too short to count. A
+# hyphenated word stays one: split into its parts (so "floating-point" would match
+# "floating point"), the development set cited a gold source for 74.4 % against 75.6 %.
 _WORD = re.compile(r"\d+(?:\.\d+)+|[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*")
 # English function words (the usual stop list): they say nothing of what a text is about.
 _STOP_WORDS = frozenset(
