@@ -92,4 +92,6 @@ def demo(
         project="sample" if data else None,
         release=RELEASE,
         link_template=LINK_TEMPLATE,
+        forwarded_allow_ips=None,
+        max_tokens=None,
     )
