@@ -97,7 +97,24 @@ REFUSED_TOKENS: dict[str, tuple[str, Callable[[Keys, Callable[..., str]], str]]]
         lambda keys, token: jwt.encode(_claims(), _stranger_key(), algorithm="EdDSA"),
     ),
     "tampered-claims": ("bad_token", lambda keys, token: _tampered(token())),
+    # Headers that ask the verifier to fetch or trust a key the token itself names: each
+    # is signed by a stranger whose key the header offers, and must be ignored.
+    "jwk-in-header": ("bad_token", lambda keys, token: _stranger_with_header("jwk")),
+    "jku-in-header": ("bad_token", lambda keys, token: _stranger_with_header("jku")),
+    "kid-path-traversal": ("bad_token", lambda keys, token: _stranger_with_header("kid")),
 }
+
+
+def _stranger_with_header(name: str) -> str:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    stranger = Ed25519PrivateKey.generate()
+    offered: dict[str, object] = {
+        "jwk": json.loads(jwt.algorithms.OKPAlgorithm.to_jwk(stranger.public_key())),
+        "jku": "https://attacker.example/.well-known/jwks.json",
+        "kid": "../../../../dev/null",
+    }
+    return jwt.encode(_claims(), stranger, algorithm="EdDSA", headers={name: offered[name]})
 
 
 def _ed25519(keys: Keys) -> object:
@@ -254,3 +271,20 @@ def test_open_mode_answers_without_tokens_and_limits_by_address(
     assert _ask(server, "anything at all").events == REFUSAL
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "OPEN MODE" in warnings[0].getMessage()
+
+
+def test_a_burst_of_twenty_spends_exactly_the_limit_and_forged_tokens_spend_nothing(
+    serve: Callable[..., LiveServer], token: Callable[..., str], keys: Keys
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    engine = CountingEngine()
+    server = serve(engine, rate_limit=5)
+    forged = _tampered(token("reader-1"))
+    callers = [token("reader-1")] * 20 + [forged] * 10
+    with ThreadPoolExecutor(max_workers=30) as pool:
+        states = list(pool.map(lambda caller: _ask(server, caller).done()["state"], callers))
+    assert states[:20].count("answered") == 5
+    assert states[:20].count("refused") == 15
+    assert states[20:] == ["refused"] * 10
+    assert len(engine.calls) == 5
