@@ -26,7 +26,7 @@ from citeline.agent.citations import CitationResolver
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.data_tools import data_tools
 from citeline.agent.prompts import Profile, load_prompt
-from citeline.agent.provenance import ProvenanceTag, answer_provenance
+from citeline.agent.provenance import ProvenanceTag, answer_provenance, backs_figures
 from citeline.agent.tools import AgentTool, Toolbox
 from citeline.events import Done, DoneState, Event, Start, Token
 from citeline.models import ChatMessage, ModelHandle, resolve_model, stream_turn
@@ -138,7 +138,7 @@ async def answer(
         state=state,
         seconds=_since(started),
         provenance=answer_provenance(
-            toolbox.tags, cited_sources=resolver.cited, quote_verified=bool(verified)
+            toolbox.tags, cited_sources=resolver.cited, quote_verified=backs_figures(verified)
         ),
         dropped_anchors=resolver.dropped,
     )

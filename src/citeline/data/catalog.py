@@ -1,12 +1,15 @@
 """The data a project declares, opened for reading: tables, measures and their trusted text.
 
 ``DataCatalog.open(project)`` copies every declared table into a private DuckDB file (the
-sources are only ever read), closes the writer, and reopens that file ``read_only`` with file
-access disabled and locked. From then on no query, however written, can change a table, attach
-another database, or read or write any file; ``citeline.data.readonly`` adds the refusal of
+sources are only ever read, by a connection that may open those files and no other, so a
+view inside a DuckDB source cannot read anything else), closes the writer, and from then on
+queries that file only through ``citeline.data.sandbox``: worker processes that open it
+``read_only`` with file access disabled and locked, bounded in memory and killed at their time
+limit. No query, however written, can change a table, attach another database, read or write
+any file, or hold the server's memory or time; ``citeline.data.readonly`` adds the refusal of
 anything but one ``SELECT`` on top. Copying costs start-up time on large files (measured:
-the bundled 344-row sample opens in about 0.25 s on a 2-core machine); it buys a connection
-that never touches the user's files again.
+the bundled 344-row sample opens in about 0.25 s on a 2-core machine); it buys queries that
+never touch the user's files again.
 
 The catalog also renders the owner's descriptions as ``TrustedText`` (a definition per
 measure, a table entry per table): the exact words the model is shown and may quote. It
@@ -17,7 +20,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import threading
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,11 +29,12 @@ from typing import Any
 import duckdb
 
 from citeline.data.errors import MeasureError, ProjectError, QueryRefused
-from citeline.data.loading import load_table, quote_identifier
+from citeline.data.loading import load_table, open_loader, quote_identifier
 from citeline.data.measures import bind_arguments, signature
 from citeline.data.project import MeasureSpec, Project
-from citeline.data.readonly import QueryLimits, check_single_query, run_query
+from citeline.data.readonly import QueryLimits
 from citeline.data.results import QueryResult
+from citeline.data.sandbox import QuerySandbox
 from citeline.stream.quotes import TrustedText
 
 
@@ -56,13 +59,13 @@ class TableInfo:
 class DataCatalog:
     """Tables and measures of one project, queried through one read-only connection.
 
-    Safe to share between concurrent answers: each query runs on a cursor of its own.
+    Safe to share between concurrent answers: each query runs in a worker process of its own.
     """
 
     def __init__(
         self,
         project: Project,
-        connection: duckdb.DuckDBPyConnection,
+        sandbox: QuerySandbox,
         tables: tuple[TableInfo, ...],
         database: Path,
         limits: QueryLimits,
@@ -73,9 +76,8 @@ class DataCatalog:
         self.tables = tables
         self.measures = project.measures
         self.limits = limits
-        self._connection = connection
-        self._lock = threading.Lock()
-        self._close = weakref.finalize(self, _dispose, connection, database.parent)
+        self._sandbox = sandbox
+        self._close = weakref.finalize(self, _dispose, sandbox, database.parent)
 
     @classmethod
     def open(cls, project: Project, *, limits: QueryLimits = QueryLimits()) -> DataCatalog:
@@ -88,7 +90,7 @@ class DataCatalog:
         folder = Path(tempfile.mkdtemp(prefix="citeline-data-"))
         database = folder / "catalog.duckdb"
         try:
-            writer = duckdb.connect(str(database))
+            writer = open_loader(database, project.tables)
             try:
                 for spec in project.tables:
                     load_table(writer, spec)
@@ -98,15 +100,12 @@ class DataCatalog:
                 )
             finally:
                 writer.close()
-            connection = duckdb.connect(
-                str(database),
-                read_only=True,
-                config={"enable_external_access": False, "lock_configuration": True},
-            )
+            sandbox = QuerySandbox(database, limits)
+            sandbox.start()
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
-        catalog = cls(project, connection, tables, database, limits)
+        catalog = cls(project, sandbox, tables, database, limits)
         try:
             for measure in project.measures:
                 catalog._check_measure(measure)
@@ -117,12 +116,24 @@ class DataCatalog:
 
     def sql(self, query: str) -> QueryResult:
         """Ad-hoc SQL: one read-only query, bounded; refusals and failures are ``DataError``s."""
-        return self._run(query, None)
+        return self._sandbox.query(query)
 
     def measure(self, name: str, arguments: Mapping[str, Any] | None = None) -> QueryResult:
         """Run the owner's query ``name`` with ``arguments`` bound as parameters."""
         spec = self.find_measure(name)
-        return self._run(spec.sql, bind_arguments(spec, arguments or {}))
+        return self._sandbox.query(spec.sql, bind_arguments(spec, arguments or {}))
+
+    async def sql_async(self, query: str) -> QueryResult:
+        """``sql`` for an answer: when the caller is cancelled (the answer ended), the query's
+        worker process is killed at once rather than left running."""
+        return await self._sandbox.query_async(query)
+
+    async def measure_async(
+        self, name: str, arguments: Mapping[str, Any] | None = None
+    ) -> QueryResult:
+        """``measure`` for an answer, cancelled as ``sql_async`` is."""
+        spec = self.find_measure(name)
+        return await self._sandbox.query_async(spec.sql, bind_arguments(spec, arguments or {}))
 
     def find_measure(self, name: str) -> MeasureSpec:
         for spec in self.measures:
@@ -154,27 +165,11 @@ class DataCatalog:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def _run(self, sql: str, parameters: Mapping[str, Any] | None) -> QueryResult:
-        cursor = self._cursor()
-        try:
-            return run_query(cursor, sql, parameters, self.limits)
-        finally:
-            cursor.close()
-
-    def _cursor(self) -> duckdb.DuckDBPyConnection:
-        # A DuckDB connection object is not safe to use from two threads at once; a cursor is
-        # an independent connection to the same database, made under the lock.
-        with self._lock:
-            return self._connection.cursor()
-
     def _check_measure(self, measure: MeasureSpec) -> None:
-        cursor = self._cursor()
         try:
-            check_single_query(cursor, measure.sql)
+            self._sandbox.check(measure.sql)
         except QueryRefused as refusal:
             raise ProjectError(f"Measure {measure.name!r}: {refusal}") from None
-        finally:
-            cursor.close()
 
 
 def definition_text(measure: MeasureSpec) -> TrustedText:
@@ -219,6 +214,6 @@ def _describe(
     return TableInfo(name, description, columns, int(rows[0]) if rows else 0, source)
 
 
-def _dispose(connection: duckdb.DuckDBPyConnection, folder: Path) -> None:
-    connection.close()
+def _dispose(sandbox: QuerySandbox, folder: Path) -> None:
+    sandbox.close()
     shutil.rmtree(folder, ignore_errors=True)

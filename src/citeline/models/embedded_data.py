@@ -213,13 +213,7 @@ def _write(question: str, tool: str, content: object, sql_tool: str | None) -> s
         return "My query returned: " + " ".join(_capital(s) for s in sentences)
     where = " and ".join(f"{column} is {value}" for column, value in _filters(question, table))
     answer = f"I counted {rows[0][0]} rows in {table.name}" + (f" where {where}" if where else "")
-    answer += " with my own SQL query."
-    if not table.sentence:
-        return answer
-    return (
-        f"{answer}\n<citation>\n> {table.sentence}\n"
-        f"That is what one row of {table.name} is, and I counted rows.\n</citation>\n"
-    )
+    return answer + " with my own SQL query."
 
 
 def _parts(content: object) -> Iterator[object]:
