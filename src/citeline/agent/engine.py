@@ -130,9 +130,12 @@ async def answer(
         return
 
     state: DoneState = "answered"
-    # A data result is something found even with no source in it: a figure, or no rows.
+    # A data result is something found even with no source in it: a figure, or no rows. An
+    # answer no tool result stands behind (no tool called, or none returned anything) found
+    # nothing, whatever its text says: the embedded model's "no measure or column records
+    # that" is such an answer.
     found = toolbox.sources or _DATA_TAGS & set(toolbox.tags)
-    if not "".join(written).strip() or (toolbox.calls and not found):
+    if not "".join(written).strip() or not found:
         state = "nothing_found"
     yield Done(
         state=state,

@@ -18,6 +18,7 @@ knows nothing of models or tools; the agent wraps ``sql`` and ``measure`` as too
 
 from __future__ import annotations
 
+import datetime
 import shutil
 import tempfile
 import weakref
@@ -37,12 +38,23 @@ from citeline.data.results import QueryResult
 from citeline.data.sandbox import QuerySandbox
 from citeline.stream.quotes import TrustedText
 
+# A column with at most this many distinct values lists them in its table's text, so a model
+# filters on values the table really holds ("Gentoo", 2008) rather than guessing their spelling;
+# past it the column is a measurement or an identifier, and a list would only spend context.
+MAX_LISTED_VALUES = 24
+# A value longer than this is prose, not a category anyone types into a question.
+MAX_LISTED_VALUE_CHARS = 60
+_LISTABLE_TYPES = ("VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "DATE")
+
 
 @dataclass(frozen=True, slots=True)
 class Column:
+    """A column: its DuckDB type, the owner's description, and its distinct values when few."""
+
     name: str
     type: str
     description: str = ""
+    values: tuple[str | int | bool | datetime.date, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,12 +199,23 @@ def definition_text(measure: MeasureSpec) -> TrustedText:
 def table_text(table: TableInfo) -> TrustedText:
     """A table's trusted text: its description, and each column with its type and description."""
     lines = [f"Table {table.name} ({table.rows} rows): {table.description}".rstrip(": ")]
-    lines += [
-        f"- {column.name} ({column.type})"
-        + (f": {column.description}" if column.description else "")
-        for column in table.columns
-    ]
+    for column in table.columns:
+        lines.append(
+            f"- {column.name} ({column.type})"
+            + (f": {column.description}" if column.description else "")
+        )
+        if column.values:
+            lines.append("  values: " + ", ".join(_sql_literal(value) for value in column.values))
     return TrustedText("table", f"table:{table.name}", table.name, "\n".join(lines))
+
+
+def _sql_literal(value: object) -> str:
+    """A value as SQL writes it, so a model can copy it into a filter as it stands."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return "'" + str(value).replace("'", "''") + "'"
 
 
 def _describe(
@@ -210,8 +233,33 @@ def _describe(
             f"Table {name!r} has no column {', '.join(unknown)}; its columns are"
             f" {', '.join(row[0] for row in schema)}. Fix the names under its columns."
         )
-    columns = tuple(Column(row[0], str(row[1]), descriptions.get(row[0], "")) for row in schema)
+    columns = tuple(
+        Column(
+            row[0],
+            str(row[1]),
+            descriptions.get(row[0], ""),
+            _distinct_values(connection, name, row[0]) if str(row[1]) in _LISTABLE_TYPES else (),
+        )
+        for row in schema
+    )
     return TableInfo(name, description, columns, int(rows[0]) if rows else 0, source)
+
+
+def _distinct_values(
+    connection: duckdb.DuckDBPyConnection, table: str, column: str
+) -> tuple[str | int | bool | datetime.date, ...]:
+    """The column's distinct non-null values in order, or none when there are too many: one
+    scan of the column at open time, on the loader's connection (the owner's data only)."""
+    found = connection.execute(
+        f"SELECT DISTINCT {quote_identifier(column)} AS v FROM {quote_identifier(table)}"
+        f" WHERE v IS NOT NULL ORDER BY v LIMIT {MAX_LISTED_VALUES + 1}"
+    ).fetchall()
+    values = tuple(row[0] for row in found)
+    if len(values) > MAX_LISTED_VALUES or any(
+        len(str(value)) > MAX_LISTED_VALUE_CHARS for value in values
+    ):
+        return ()
+    return values
 
 
 def _dispose(sandbox: QuerySandbox, folder: Path) -> None:
