@@ -86,6 +86,7 @@ def data_tools(catalog: DataCatalog) -> list[AgentTool]:
             description=load_prompt("sql-tool")
             .replace("{max_rows}", str(catalog.limits.max_rows))
             .replace("{seconds}", f"{catalog.limits.seconds:g}")
+            .replace("{memory_mb}", str(catalog.limits.memory_mb))
             .replace("{tables}", catalog.describe_tables()),
             parameters={
                 "type": "object",
