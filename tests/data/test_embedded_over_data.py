@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,10 @@ from typer.testing import CliRunner
 
 from citeline.agent import answer
 from citeline.cli import app
+from citeline.corpus import Corpus
 from citeline.data import DataCatalog, Project, TableSpec
+from citeline.evaluation.answer_checks import missing_figures
+from citeline.evaluation.questions import load_questions
 from citeline.events import Citation, Done, Event, Token
 
 from .sources import write_csv
@@ -211,3 +215,66 @@ def test_a_verified_figure_is_always_the_figure_asked_for(
     figures = [float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", prose(events))]
     assert float(truth) in figures, (question, prose(events))
     assert "|" not in prose(events), "a verified answer to a one-figure question is one figure"
+
+
+@pytest.fixture
+def small_corpus(tmp_path: Path) -> Iterator[Corpus]:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "lists.md").write_text(
+        "---\nid: lists\ntitle: Lists\n---\n# Lists\n\n"
+        "The longest list you can make is bounded only by memory. How many items a list"
+        " holds is len(items).\n",
+        encoding="utf-8",
+    )
+    index = Corpus.open(tmp_path / "index.db")
+    index.ingest(folder)
+    yield index
+
+
+async def test_beside_documents_a_question_naming_the_tables_columns_is_answered_from_data(
+    sample: DataCatalog, small_corpus: Corpus
+) -> None:
+    events = [
+        event
+        async for event in answer(
+            "What is the average flipper length of each species?", corpus=small_corpus, data=sample
+        )
+    ]
+    assert done(events).provenance == "verified"
+    assert "| Gentoo | 217.2 |" in prose(events)
+
+
+@pytest.mark.parametrize(
+    "question", ["How many items does a list hold?", "What is the longest list you can make?"]
+)
+async def test_beside_documents_a_question_about_neither_table_nor_column_goes_to_documents(
+    sample: DataCatalog, small_corpus: Corpus, question: str
+) -> None:
+    events = [event async for event in answer(question, corpus=small_corpus, data=sample)]
+    assert done(events).provenance == "sourced"
+    assert sources(events) == [("lists", "Lists")]
+
+
+DEVELOPMENT_SET = (
+    Path(__file__).resolve().parents[2] / "benchmarks" / "questions" / "penguins.jsonl"
+)
+
+
+async def test_on_the_development_set_no_wrong_figure_is_labelled_verified(
+    sample: DataCatalog,
+) -> None:
+    # Issue #12's acceptance, held as a test: every verified answer deserves its label (the
+    # question expects a measure, and every expected figure is there), and at least nine in
+    # ten answers carry their figures.
+    right = 0
+    with_figures = 0
+    for question in load_questions(DEVELOPMENT_SET):
+        events = await collect(question.question, sample)
+        missing = missing_figures(prose(events), question.figures)
+        if done(events).provenance == "verified":
+            assert question.expects == "measure" and not missing, question.id
+        if question.figures:
+            with_figures += 1
+            right += not missing
+    assert with_figures >= 20 and right / with_figures >= 0.9

@@ -89,10 +89,18 @@ def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str] | None:
 
 
 def _about_table(question: str, intent: Intent) -> bool:
-    """Whether the question names the table, one of its values, or its columns' words."""
-    named_value = bool(intent.equals)
-    table_words = content_terms(intent.table.name.replace("_", " "))
-    return named_value or bool(table_words & content_terms(question))
+    """Whether the question names the table, one of its values, or a column by the words of
+    its name ("flipper length", "species"); a measurement word alone ("longest") does not
+    tell a table question from a documentation one."""
+    asked = content_terms(question)
+    named_columns = [*intent.group_by, *intent.missing]
+    if intent.target is not None:
+        named_columns.append(intent.target)
+    return (
+        bool(intent.equals)
+        or bool(content_terms(intent.table.name.replace("_", " ")) & asked)
+        or any(content_terms(c.name.replace("_", " ")) & asked for c in named_columns)
+    )
 
 
 def _plan(intent: Intent, measures: list[MeasureText], sql_tool: str | None) -> _Plan | None:
