@@ -113,13 +113,12 @@ def sql_direct() -> list[Row]:
     rows: list[Row] = []
     limits = QueryLimits()
     with DataCatalog.open(load_project("sample"), limits=limits) as catalog:
-        sandbox = catalog._sandbox
         for case, query in WORST_QUERIES.items():
             # A worker that survived the last query (a memory error does not end it) would
             # report that query's peak; its high-water mark is reset first.
-            for pid in sandbox.worker_pids():
+            for pid in catalog.worker_pids():
                 _reset_peak(pid)
-            with PeakSampler(lambda: set(sandbox.worker_pids())) as sampler:
+            with PeakSampler(lambda: set(catalog.worker_pids())) as sampler:
                 started = time.perf_counter()
                 try:
                     catalog.sql(query)

@@ -288,7 +288,7 @@ async def test_an_answer_that_times_out_mid_query_ends_failed_and_kills_the_quer
         {"text": ["Never reached."]},
     ]
     with DataCatalog.open(load_project("sample"), limits=QueryLimits(seconds=120)) as catalog:
-        (pid,) = catalog._sandbox.worker_pids()
+        (pid,) = catalog.worker_pids()
         events = await collect("Count forever.", catalog, timeout=3.0)
         assert done(events).state == "failed"
         assert await asyncio.to_thread(gone, pid)

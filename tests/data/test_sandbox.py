@@ -33,7 +33,7 @@ def gone(pid: int, within: float = 10.0) -> bool:
 
 
 def test_queries_run_in_a_worker_process_not_the_callers(sample: DataCatalog) -> None:
-    (pid,) = sample._sandbox.worker_pids()
+    (pid,) = sample.worker_pids()
     assert pid != os.getpid()
     assert sample.sql("SELECT count(*) FROM penguins").rows == ((344,),)
 
@@ -54,7 +54,7 @@ def test_a_smaller_memory_bound_stops_a_smaller_query() -> None:
 
 def test_a_query_that_ignores_the_interrupt_is_ended_by_killing_its_worker() -> None:
     with DataCatalog.open(load_project("sample"), limits=QueryLimits(seconds=0.2)) as catalog:
-        (pid,) = catalog._sandbox.worker_pids()
+        (pid,) = catalog.worker_pids()
         with pytest.raises(QueryFailed, match=r"ran past 0\.2 seconds and was stopped"):
             catalog.sql(SLOW_SCALAR)
         assert gone(pid)
@@ -64,7 +64,7 @@ def test_a_query_that_ignores_the_interrupt_is_ended_by_killing_its_worker() -> 
 
 async def test_cancelling_the_caller_kills_the_worker_running_its_query() -> None:
     with DataCatalog.open(load_project("sample"), limits=QueryLimits(seconds=120)) as catalog:
-        (pid,) = catalog._sandbox.worker_pids()
+        (pid,) = catalog.worker_pids()
         task = asyncio.create_task(catalog.sql_async(ENDLESS))
         await asyncio.sleep(0.5)
         task.cancel()
@@ -92,7 +92,7 @@ def test_two_queries_run_at_once_in_two_workers() -> None:
 def test_closing_the_catalog_ends_every_worker() -> None:
     catalog = DataCatalog.open(load_project("sample"))
     catalog.sql("SELECT 1")
-    pids = catalog._sandbox.worker_pids()
+    pids = catalog.worker_pids()
     catalog.close()
     assert pids and all(gone(pid) for pid in pids)
     with pytest.raises(QueryFailed, match="closed"):

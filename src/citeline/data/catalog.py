@@ -147,6 +147,10 @@ class DataCatalog:
         spec = self.find_measure(name)
         return await self._sandbox.query_async(spec.sql, bind_arguments(spec, arguments or {}))
 
+    def worker_pids(self) -> frozenset[int]:
+        """The process ids of the query workers now running (benchmarks and tests watch them)."""
+        return self._sandbox.worker_pids()
+
     def find_measure(self, name: str) -> MeasureSpec:
         for spec in self.measures:
             if spec.name == name:
