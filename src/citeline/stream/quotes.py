@@ -11,7 +11,7 @@ Its body holds exactly one contiguous run of blockquote lines (``> `` or ``>``: 
 and any other lines (the model's explanation, never trusted). ``QuoteBlockScanner`` removes
 every such element from the prose, whatever becomes of it, and reports an outcome for each;
 ``TrustedTexts`` decides whether the evidence really occurs in text the server trusts, trying
-definitions first, then tables, then documents.
+definitions first, then tables, then the rows data tools returned, then documents.
 
 Pure and synchronous, no I/O. It does not know where trusted text comes from (the data and
 corpus layers supply it as ``TrustedText`` entries) nor which events a verified quote becomes
