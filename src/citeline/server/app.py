@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -102,6 +102,8 @@ def create_app(
     )
     app.state.citeline = state
     app.include_router(build_router(state))
+    if settings.wire == "reactome":
+        app.include_router(_reactome_router(state, static_dir))
     app.add_exception_handler(StoreUnavailable, _store_unavailable)
     if static_dir.is_dir():
         # Last, so every API route above wins; html=True serves index.html at "/".
@@ -126,6 +128,18 @@ async def _store_unavailable(request: Request, error: Exception) -> JSONResponse
     return JSONResponse(
         {"reason": "store_unavailable"}, status_code=503, headers={"Retry-After": "5"}
     )
+
+
+def _reactome_router(state: ServerState, static_dir: Path) -> APIRouter:
+    """The reactome profile's routes, which need somewhere shared to keep handoffs."""
+    from citeline.server.reactome_api import build_reactome_router
+
+    if state.stores.handoffs is None:
+        raise StartupError(
+            "CITELINE_WIRE=reactome needs a handoff store, and the stores given to create_app "
+            "have none; pass stores from open_stores, or use the native wire."
+        )
+    return build_reactome_router(state, state.stores.handoffs, static_dir)
 
 
 def _open_data(project: str | None) -> DataCatalog | None:
