@@ -46,6 +46,13 @@ def serve(
     link_template: str | None = typer.Option(
         None, "--link-template", help="Source link for the page, e.g. https://x.org/{id}."
     ),
+    wire: str | None = typer.Option(
+        None,
+        "--wire",
+        help="Wire profile: native (default) or reactome, which also serves React-to-Me's "
+        "routes and reads its setting names [CITELINE_WIRE].",
+        show_default=False,
+    ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
     import uvicorn
@@ -66,6 +73,7 @@ def serve(
             project=project,
             release=release,
             link_template=link_template,
+            wire=wire,
         )
         configure_logging(settings.log_format)
         server_app = create_app(settings)

@@ -317,6 +317,11 @@ class ServerSettings:
         """
         source = os.environ if environ is None else environ
         given = {key: value for key, value in overrides.items() if value is not None}
+        if "wire" in given:
+            try:
+                given["wire"] = _wire(given["wire"])
+            except ValueError as error:
+                raise SettingsError(f"--wire {given['wire']!r} cannot be used ({error}).") from None
         values: dict[str, Any] = {}
         # The wire first: it decides under which names the other settings are read.
         for setting in sorted(SETTINGS, key=lambda setting: setting.field != "wire"):
