@@ -92,4 +92,5 @@ def demo(
         project="sample" if data else None,
         release=RELEASE,
         link_template=LINK_TEMPLATE,
+        wire=None,
     )

@@ -61,7 +61,7 @@ const state = {
 };
 
 let answerView = null;
-let currentRoute = null; // routeKey() of the view shown, see routeFromUrl
+let currentRoute = null; // routePlace() of the view shown, see routeChanged
 
 /**
  * The reader's caller token for guarded mode: a site's own hook when it defines one
@@ -134,7 +134,7 @@ function setQueryInUrl(query, mode) {
   } else {
     history.replaceState(null, "", url);
   }
-  currentRoute = routeKey();
+  currentRoute = routePlace();
 }
 
 function showSearchView() {
@@ -336,7 +336,7 @@ async function openChat(answerId, mode) {
     url.hash = "";
     url.searchParams.set("chat", answerId);
     history.pushState(null, "", url);
-    currentRoute = routeKey();
+    currentRoute = routePlace();
   }
   let stored = null;
   try {
@@ -444,17 +444,30 @@ async function sendMessage(message) {
 
 // ---------------------------------------------------------------- wiring
 
+/** Where the page is, as far as routing goes: its path and query, and a handoff if any. */
+function routePlace() {
+  return {
+    where: `${window.location.pathname}${window.location.search}`,
+    handoff: handoffIdFrom(window.location.hash),
+  };
+}
+
 /**
- * Where the page is, as far as routing goes: path, query and handoff. The answer's markers
- * are in-page fragment links, and following one must not reroute (and so reload) the view.
+ * Whether the URL now names another view than the one shown. The answer's markers are
+ * in-page fragment links: following one (or going back from one) changes only the
+ * fragment, and must not reroute, and so reload, the view.
  */
-function routeKey() {
-  return `${window.location.pathname}${window.location.search}#${handoffIdFrom(window.location.hash) ?? ""}`;
+function routeChanged() {
+  const place = routePlace();
+  if (currentRoute === null || place.where !== currentRoute.where) {
+    return true;
+  }
+  return place.handoff !== null && place.handoff !== currentRoute.handoff;
 }
 
 
 function routeFromUrl(mode) {
-  currentRoute = routeKey();
+  currentRoute = routePlace();
   const handoff = handoffIdFrom(window.location.hash);
   if (handoff !== null) {
     openHandoff(handoff);
@@ -534,7 +547,7 @@ document.addEventListener("keydown", (event) => {
 // A fragment change fires both events; whichever comes first reroutes, once.
 for (const change of ["popstate", "hashchange"]) {
   window.addEventListener(change, () => {
-    if (routeKey() !== currentRoute) {
+    if (routeChanged()) {
       routeFromUrl("history");
     }
   });
