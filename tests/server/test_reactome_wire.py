@@ -434,3 +434,15 @@ def test_the_reactome_profile_refuses_to_start_on_stores_without_handoffs(
             create_app(settings(wire="reactome"), engine=CountingEngine(), stores=bare)
     finally:
         full.close()
+
+
+def test_a_refused_handoff_is_counted_as_a_refusal_but_not_as_a_refused_answer(
+    serve: Serve, token: Callable[..., str]
+) -> None:
+    server = serve(CountingEngine(), wire="reactome", token_audience="citeline")
+    answer_id = answered(server, token())
+    body = filled(HANDOFF["request"], answer_id=answer_id, caller_token="")
+    assert hand_off(server, body).status_code == 403
+    metrics = httpx.get(f"{server.url}/metrics").text
+    assert 'citeline_refusals_total{cause="no_token"} 1.0' in metrics
+    assert 'citeline_answers_total{state="refused"} 0.0' in metrics

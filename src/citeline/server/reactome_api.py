@@ -30,7 +30,6 @@ from fastapi.responses import Response as HTTPResponse
 from pydantic import BaseModel, Field
 
 from citeline.server.answer_stream import AnswerJob
-from citeline.server.guard import Refused
 from citeline.server.reactome_wire import encode_reactome_sse
 from citeline.server.routes import ServerState, admit, answer_recorder
 from citeline.server.schemas import MAX_ID_CHARS, MAX_TOKEN_CHARS, AnswerRequest
@@ -142,16 +141,14 @@ def build_reactome_router(
     async def make_handoff(body: HandoffRequest, request: Request) -> JSONResponse:
         # The guard first, as upstream does: a caller without a valid token learns nothing,
         # not even whether an answer id exists.
-        client = request.client.host if request.client is not None else "unknown"
-        verdict = await state.guard.admit(body.caller_token, client)
-        if isinstance(verdict, Refused):
-            state.metrics.refusals.labels(cause=verdict.cause).inc()
-            if verdict.cause == "rate_limited":
+        refusal = await admit(state, request, body.caller_token, answer=False)
+        if refusal is not None:
+            if refusal.cause == "rate_limited":
                 return _refused(429, "rate_limited")
             return _refused(403, "no_caller")
         answer = await state.stores.answers.get(body.answer_id)
         if answer is None:
-            logger.info("handoff refused: no stored answer for that id", extra={"client": client})
+            logger.info("handoff refused: no stored answer for that id")
             return _refused(404, "no_answer")
         handoff = await handoffs.add(answer)
         made = HandoffMade(

@@ -67,17 +67,21 @@ def _not_found(reason: Literal["no_answer", "no_conversation"]) -> JSONResponse:
     return JSONResponse(NotFound(reason=reason).model_dump(), status_code=404)
 
 
-async def admit(state: ServerState, request: Request, caller_token: str) -> Refused | None:
-    """The guard's verdict on a request that would spend a model call: None when admitted.
+async def admit(
+    state: ServerState, request: Request, caller_token: str, *, answer: bool = True
+) -> Refused | None:
+    """The guard's verdict on a request from a caller: None when admitted.
 
-    Every route that answers (the native ones and a wire profile's) asks here, so one
-    guard, one budget and one count of refusals hold for all of them.
+    Every guarded route (the native ones and a wire profile's) asks here, so one guard, one
+    budget and one count of refusals hold for all of them; a refusal also counts as a
+    refused answer when the request was for one (``answer``).
     """
     client = request.client.host if request.client is not None else "unknown"
     verdict = await state.guard.admit(caller_token, client)
     if isinstance(verdict, Refused):
         state.metrics.refusals.labels(cause=verdict.cause).inc()
-        state.metrics.answers.labels(state="refused").inc()
+        if answer:
+            state.metrics.answers.labels(state="refused").inc()
         return verdict
     return None
 
