@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -291,6 +292,7 @@ def test_an_unknown_handoff_id_is_404_no_handoff(serve: Serve) -> None:
         HANDOFF["expired"]["body"],
     )
     assert httpx.get(f"{server.url}/api/handoff/{'A' * 65}").status_code == 422
+    assert httpx.get(f"{server.url}/api/handoff/A%00A").status_code == 422
 
 
 class Clock:
@@ -427,13 +429,24 @@ def test_the_reactome_profile_refuses_to_start_on_stores_without_handoffs(
     from citeline.server import StartupError
 
     retention = Retention(60, 10)
-    full = open_sqlite_stores(db_path, answers=retention, conversations=retention)
-    bare = Stores(answers=full.answers, conversations=full.conversations, close=full.close)
+    native = open_sqlite_stores(db_path, answers=retention, conversations=retention)
     try:
+        assert native.handoffs is None
         with pytest.raises(StartupError, match="handoff store"):
-            create_app(settings(wire="reactome"), engine=CountingEngine(), stores=bare)
+            create_app(settings(wire="reactome"), engine=CountingEngine(), stores=native)
     finally:
-        full.close()
+        native.close()
+
+
+def test_a_native_server_keeps_no_handoff_table(
+    serve: Serve, token: Callable[..., str], db_path: Path, backend: dict[str, Any]
+) -> None:
+    server = serve(CountingEngine())
+    assert server.state.stores.handoffs is None
+    if "database_url" not in backend:
+        with sqlite3.connect(db_path) as connection:
+            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        assert "answers" in tables and "handoffs" not in tables
 
 
 def test_a_refused_handoff_is_counted_as_a_refusal_but_not_as_a_refused_answer(

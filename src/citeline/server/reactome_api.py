@@ -42,6 +42,10 @@ logger = logging.getLogger("citeline.server.handoffs")
 # 128 characters, and so does this profile, though citeline's own ids are 24.
 MAX_HANDOFF_ANSWER_ID_CHARS = 128
 
+# Ids are made URL-safe, so one holding NUL was never given; PostgreSQL cannot even compare
+# a NUL in text (it raises), so such an id is malformed input, refused before any lookup.
+_NO_NUL = r"^[^\x00]*$"
+
 # A handoff or a handed-off answer must not be kept by a browser or a proxy: it is one
 # reader's, and its id is the only thing that guards it.
 _NO_STORE = {"Cache-Control": "no-store"}
@@ -51,7 +55,7 @@ class HandoffRequest(BaseModel):
     """``POST /api/handoff``: hand a stored search answer to the chat page."""
 
     kind: Literal["search"]
-    answer_id: str = Field(min_length=1, max_length=MAX_HANDOFF_ANSWER_ID_CHARS)
+    answer_id: str = Field(min_length=1, max_length=MAX_HANDOFF_ANSWER_ID_CHARS, pattern=_NO_NUL)
     caller_token: str = Field(default="", max_length=MAX_TOKEN_CHARS)
 
 
@@ -166,7 +170,7 @@ def build_reactome_router(
         summary="The answer a handoff carries, while it lives",
     )
     async def redeem_handoff(
-        handoff_id: Annotated[str, Path(max_length=MAX_ID_CHARS)],
+        handoff_id: Annotated[str, Path(max_length=MAX_ID_CHARS, pattern=_NO_NUL)],
     ) -> JSONResponse:
         handoff = await handoffs.get(handoff_id)
         if handoff is None:

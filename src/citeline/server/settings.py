@@ -251,6 +251,9 @@ class ServerSettings:
             "Stored answers kept at most; the oldest go first.",
         ),
     )
+    # React-to-Me's handoffs live 15 minutes: long enough to open the tab and reload it, short
+    # enough that a link which escapes (pasted into a message, left in history) soon stops
+    # working.
     handoff_ttl: int = field(
         default=900,
         metadata=_about(

@@ -24,7 +24,12 @@ def open_stores(settings: ServerSettings) -> Stores:
     """The stores ``settings.database`` selects: a SQLite file, or a PostgreSQL database."""
     answers = Retention(settings.answer_ttl, settings.answer_max_entries)
     conversations = Retention(settings.conversation_ttl, settings.conversation_max_entries)
-    handoffs = Retention(settings.handoff_ttl, settings.answer_max_entries)
+    # Handoffs only where they can be made: a native server keeps no table it never uses.
+    handoffs = (
+        Retention(settings.handoff_ttl, settings.answer_max_entries)
+        if settings.wire == "reactome"
+        else None
+    )
     location = settings.database
     if isinstance(location, PostgresUrl):
         # Imported here so a default install never needs the PostgreSQL driver.

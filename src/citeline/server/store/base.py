@@ -159,18 +159,12 @@ class Retention:
     max_entries: int
 
 
-# React-to-Me's handoffs live 15 minutes: long enough to open the tab and reload it, short
-# enough that a link which escapes (pasted into a message, left in history) soon stops working.
-# The bound on entries is the answer store's default.
-DEFAULT_HANDOFF_RETENTION = Retention(ttl_seconds=900, max_entries=2048)
-
-
 @dataclass(frozen=True, slots=True)
 class Stores:
     """The stores of one backend, and how to release what they hold open.
 
-    ``handoffs`` is None only for stores made without one (tests' doubles); the reactome
-    profile, which needs it, refuses to start on those.
+    ``handoffs`` is None unless the stores were opened to keep them (the reactome profile
+    does); that profile refuses to start on stores without one.
     """
 
     answers: AnswerStore

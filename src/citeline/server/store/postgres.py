@@ -30,7 +30,6 @@ from citeline.database.postgres import (
 )
 from citeline.events import Citation
 from citeline.server.store.base import (
-    DEFAULT_HANDOFF_RETENTION,
     AnswerStore,
     Conversation,
     ConversationMessage,
@@ -81,8 +80,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
 )
 
-# Its own component, so the handoff table (the reactome profile's) is versioned apart from
-# the answers and conversations, whose migrations it never has to be ordered against.
+# Its own component, so the handoff table (the reactome profile's, made only for it) is
+# versioned apart from the answers and conversations, whose migrations it is never ordered
+# against.
 HANDOFF_COMPONENT = "handoffs"
 
 HANDOFF_MIGRATIONS: tuple[Migration, ...] = (
@@ -359,21 +359,23 @@ def open_postgres_stores(
     *,
     answers: Retention,
     conversations: Retention,
-    handoffs: Retention = DEFAULT_HANDOFF_RETENTION,
+    handoffs: Retention | None = None,
     clock: Callable[[], float] = time.time,
     pool_size: int = POOL_SIZE,
 ) -> Stores:
-    """The stores in the PostgreSQL database at ``url``, migrated, on one pool.
+    """The stores in the PostgreSQL database at ``url``, migrated, on one pool; a handoff
+    store (and its table) only when ``handoffs`` says how long to keep them.
 
     Raises ``citeline.database.DatabaseError`` (unreachable, too old, migrated by a newer
     citeline) with a sentence that says what to do.
     """
     prepare(url, COMPONENT, MIGRATIONS)
-    prepare(url, HANDOFF_COMPONENT, HANDOFF_MIGRATIONS)
+    if handoffs is not None:
+        prepare(url, HANDOFF_COMPONENT, HANDOFF_MIGRATIONS)
     database = _Database(open_pool(url, max_size=pool_size, name="citeline-stores"))
     return Stores(
         answers=PostgresAnswerStore(database, answers, clock),
         conversations=PostgresConversationStore(database, conversations, clock),
         close=database.close,
-        handoffs=PostgresHandoffStore(database, handoffs, clock),
+        handoffs=None if handoffs is None else PostgresHandoffStore(database, handoffs, clock),
     )

@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 from citeline.events import Citation
 from citeline.server.errors import StartupError
 from citeline.server.store.base import (
-    DEFAULT_HANDOFF_RETENTION,
     AnswerStore,
     Conversation,
     ConversationMessage,
@@ -59,6 +58,11 @@ CREATE TABLE IF NOT EXISTS conversations (
     updated_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS conversations_by_use ON conversations (updated_at);
+"""
+
+# Only for stores that keep handoffs (the reactome profile's), so a native file has no
+# table it never uses.
+_HANDOFF_SCHEMA = """
 CREATE TABLE IF NOT EXISTS handoffs (
     id TEXT PRIMARY KEY,
     answer_id TEXT NOT NULL,
@@ -76,13 +80,13 @@ CREATE INDEX IF NOT EXISTS handoffs_by_age ON handoffs (created_at);
 class _Database:
     """One connection, one lock, and a way to run work on it off the event loop."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, schema: str) -> None:
         try:
             self._connection = sqlite3.connect(
                 path, check_same_thread=False, isolation_level=None, timeout=10.0
             )
             self._connection.execute("PRAGMA journal_mode=WAL")
-            self._connection.executescript(_SCHEMA)
+            self._connection.executescript(schema)
         except sqlite3.Error as error:
             raise StartupError(
                 f"The database {path} cannot hold answers ({error}); check that the file is "
@@ -336,14 +340,15 @@ def open_sqlite_stores(
     *,
     answers: Retention,
     conversations: Retention,
-    handoffs: Retention = DEFAULT_HANDOFF_RETENTION,
+    handoffs: Retention | None = None,
     clock: Callable[[], float] = time.time,
 ) -> Stores:
-    """The stores in the SQLite file at ``path`` (created if missing), on one connection."""
-    database = _Database(path)
+    """The stores in the SQLite file at ``path`` (created if missing), on one connection;
+    a handoff store only when ``handoffs`` says how long to keep them."""
+    database = _Database(path, _SCHEMA if handoffs is None else _SCHEMA + _HANDOFF_SCHEMA)
     return Stores(
         answers=SQLiteAnswerStore(database, answers, clock),
         conversations=SQLiteConversationStore(database, conversations, clock),
         close=database.close,
-        handoffs=SQLiteHandoffStore(database, handoffs, clock),
+        handoffs=None if handoffs is None else SQLiteHandoffStore(database, handoffs, clock),
     )
