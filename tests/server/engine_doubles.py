@@ -100,22 +100,3 @@ class RaisingEngine:
         yield Start()
         yield Token("Half an ")
         raise RuntimeError("the upstream model closed the connection")
-
-
-@dataclass
-class ScriptedEngine:
-    """Yields exactly ``events`` (a contract fixture's), recording each call like the counter."""
-
-    events: Sequence[Event]
-    model_name: str = "scripted double"
-    calls: list[Call] = field(default_factory=list)
-
-    def answer(
-        self, question: str, *, profile: Profile, history: Sequence[ConversationMessage]
-    ) -> AsyncIterator[Event]:
-        self.calls.append(Call(question, profile, tuple(history)))
-        return self._events()
-
-    async def _events(self) -> AsyncIterator[Event]:
-        for event in self.events:
-            yield event

@@ -15,8 +15,9 @@ from typing import Any
 
 import httpx
 import pytest
-from engine_doubles import CountingEngine, ScriptedEngine
+from engine_doubles import CountingEngine
 from live_server import LiveServer, live_server, post_stream
+from scripted_engine import ScriptedEngine
 
 from citeline.corpus import Corpus
 from citeline.database import PostgresUrl

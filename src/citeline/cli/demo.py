@@ -88,9 +88,9 @@ def demo(
         host=host,
         port=port,
         model=model,
+        wire=None,
         open_mode=True,
         project="sample" if data else None,
         release=RELEASE,
         link_template=LINK_TEMPLATE,
-        wire=None,
     )

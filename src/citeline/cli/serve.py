@@ -34,6 +34,13 @@ def serve(
     open_mode: bool = typer.Option(
         False, "--open", help="Answer without caller tokens (never on a public site)."
     ),
+    wire: str | None = typer.Option(
+        None,
+        "--wire",
+        help="Wire profile: native (default) or reactome, which also serves React-to-Me's "
+        "routes and reads its setting names [CITELINE_WIRE].",
+        show_default=False,
+    ),
     project: str | None = typer.Option(
         None,
         "--project",
@@ -45,13 +52,6 @@ def serve(
     ),
     link_template: str | None = typer.Option(
         None, "--link-template", help="Source link for the page, e.g. https://x.org/{id}."
-    ),
-    wire: str | None = typer.Option(
-        None,
-        "--wire",
-        help="Wire profile: native (default) or reactome, which also serves React-to-Me's "
-        "routes and reads its setting names [CITELINE_WIRE].",
-        show_default=False,
     ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
@@ -70,10 +70,10 @@ def serve(
             port=port,
             model=model,
             open=True if open_mode else None,
+            wire=wire,
             project=project,
             release=release,
             link_template=link_template,
-            wire=wire,
         )
         configure_logging(settings.log_format)
         server_app = create_app(settings)

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -28,6 +28,8 @@ from citeline.server.settings import ServerSettings
 from citeline.server.store import Stores, StoreUnavailable, open_stores
 
 if TYPE_CHECKING:
+    from fastapi import APIRouter
+
     from citeline.corpus import Corpus
     from citeline.data import DataCatalog
 

@@ -29,9 +29,10 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Red
 from fastapi.responses import Response as HTTPResponse
 from pydantic import BaseModel, Field
 
-from citeline.server.answer_stream import AnswerJob
+from citeline.server.answer_stream import AnswerJob, StreamedAnswer
+from citeline.server.guard import Refused
 from citeline.server.reactome_wire import encode_reactome_sse
-from citeline.server.routes import ServerState, admit, answer_recorder
+from citeline.server.routes import ServerState
 from citeline.server.schemas import MAX_ID_CHARS, MAX_TOKEN_CHARS, AnswerRequest
 from citeline.server.sse import event_stream, refusal_stream
 from citeline.server.store import Handoff, HandoffStore
@@ -114,10 +115,32 @@ def _refused(status: int, reason: RefusalReason) -> JSONResponse:
 def build_reactome_router(
     state: ServerState, handoffs: HandoffStore, static_dir: FilePath
 ) -> APIRouter:
-    """The reactome profile's routes over the same state as the native ones."""
+    """The reactome profile's routes over the same state as the native ones: the same
+    guard and budget, runner, engine, answer store and metrics."""
     router = APIRouter(tags=["reactome wire"])
     settings = state.settings
-    record = answer_recorder(state)
+
+    async def admit(request: Request, caller_token: str, *, answer: bool) -> Refused | None:
+        """The guard's verdict, counted as the native routes count it; None when admitted.
+        A refused handoff is a refusal by cause, never a refused answer."""
+        client = request.client.host if request.client is not None else "unknown"
+        verdict = await state.guard.admit(caller_token, client)
+        if not isinstance(verdict, Refused):
+            return None
+        state.metrics.refusals.labels(cause=verdict.cause).inc()
+        if answer:
+            state.metrics.answers.labels(state="refused").inc()
+        return verdict
+
+    async def record(streamed: StreamedAnswer) -> str:
+        # Into the native answer store, as natively: GET /v1/answers/{id} returns it.
+        stored = await state.stores.answers.add(
+            question=streamed.question,
+            text=streamed.text,
+            citations=streamed.citations,
+            release=state.release,
+        )
+        return stored.id
 
     @router.post(
         "/chat/api/answer",
@@ -126,7 +149,7 @@ def build_reactome_router(
         summary="Answer a question as a stream of events, in React-to-Me's encoding",
     )
     async def reactome_answer(body: AnswerRequest, request: Request) -> HTTPResponse:
-        if await admit(state, request, body.caller_token) is not None:
+        if await admit(request, body.caller_token, answer=True) is not None:
             # The refusal is the native one byte for byte: `done` is unchanged in this profile.
             return refusal_stream()
         job = AnswerJob(body.question, body.profile, (), state.release)
@@ -145,7 +168,7 @@ def build_reactome_router(
     async def make_handoff(body: HandoffRequest, request: Request) -> JSONResponse:
         # The guard first, as upstream does: a caller without a valid token learns nothing,
         # not even whether an answer id exists.
-        refusal = await admit(state, request, body.caller_token, answer=False)
+        refusal = await admit(request, body.caller_token, answer=False)
         if refusal is not None:
             if refusal.cause == "rate_limited":
                 return _refused(429, "rate_limited")

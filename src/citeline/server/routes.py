@@ -16,7 +16,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from sse_starlette import EventSourceResponse
 
-from citeline.server.answer_stream import AnswerJob, AnswerRunner, RecordAnswer, StreamedAnswer
+from citeline.server.answer_stream import AnswerJob, AnswerRunner, StreamedAnswer
 from citeline.server.engine import AnswerEngine
 from citeline.server.guard import Guard, Refused
 from citeline.server.metrics import ServerMetrics
@@ -67,44 +67,27 @@ def _not_found(reason: Literal["no_answer", "no_conversation"]) -> JSONResponse:
     return JSONResponse(NotFound(reason=reason).model_dump(), status_code=404)
 
 
-async def admit(
-    state: ServerState, request: Request, caller_token: str, *, answer: bool = True
-) -> Refused | None:
-    """The guard's verdict on a request from a caller: None when admitted.
+def build_router(state: ServerState) -> APIRouter:
+    router = APIRouter()
+    stores = state.stores
 
-    Every guarded route (the native ones and a wire profile's) asks here, so one guard, one
-    budget and one count of refusals hold for all of them; a refusal also counts as a
-    refused answer when the request was for one (``answer``).
-    """
-    client = request.client.host if request.client is not None else "unknown"
-    verdict = await state.guard.admit(caller_token, client)
-    if isinstance(verdict, Refused):
-        state.metrics.refusals.labels(cause=verdict.cause).inc()
-        if answer:
+    async def admit(request: Request, caller_token: str) -> Refused | None:
+        client = request.client.host if request.client is not None else "unknown"
+        verdict = await state.guard.admit(caller_token, client)
+        if isinstance(verdict, Refused):
+            state.metrics.refusals.labels(cause=verdict.cause).inc()
             state.metrics.answers.labels(state="refused").inc()
-        return verdict
-    return None
-
-
-def answer_recorder(state: ServerState) -> RecordAnswer:
-    """Stores an answered answer in the answer store and returns its id."""
+            return verdict
+        return None
 
     async def record(streamed: StreamedAnswer) -> str:
-        stored = await state.stores.answers.add(
+        stored = await stores.answers.add(
             question=streamed.question,
             text=streamed.text,
             citations=streamed.citations,
             release=state.release,
         )
         return stored.id
-
-    return record
-
-
-def build_router(state: ServerState) -> APIRouter:
-    router = APIRouter()
-    stores = state.stores
-    record = answer_recorder(state)
 
     @router.post(
         "/v1/answer",
@@ -113,7 +96,7 @@ def build_router(state: ServerState) -> APIRouter:
         summary="Answer a question as a stream of events",
     )
     async def answer(body: AnswerRequest, request: Request) -> Response:
-        if await admit(state, request, body.caller_token) is not None:
+        if await admit(request, body.caller_token) is not None:
             return refusal_stream()
         job = AnswerJob(body.question, body.profile, (), state.release)
         return event_stream(state.runner.stream(job, record))
@@ -152,7 +135,7 @@ def build_router(state: ServerState) -> APIRouter:
             )
         else:
             conversation = None
-        if await admit(state, request, body.caller_token) is not None:
+        if await admit(request, body.caller_token) is not None:
             return refusal_stream()
         if conversation is None:
             conversation = await stores.conversations.create(opening)
