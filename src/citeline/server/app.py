@@ -132,18 +132,6 @@ async def _store_unavailable(request: Request, error: Exception) -> JSONResponse
     )
 
 
-def _reactome_router(state: ServerState, static_dir: Path) -> APIRouter:
-    """The reactome profile's routes, which need somewhere shared to keep handoffs."""
-    from citeline.server.reactome_api import build_reactome_router
-
-    if state.stores.handoffs is None:
-        raise StartupError(
-            "CITELINE_WIRE=reactome needs a handoff store, and the stores given to create_app "
-            "have none; pass stores from open_stores, or use the native wire."
-        )
-    return build_reactome_router(state, state.stores.handoffs, static_dir)
-
-
 def _open_data(project: str | None) -> DataCatalog | None:
     """The project's tables and measures, or ``None`` without a project setting."""
     if project is None:
@@ -154,3 +142,15 @@ def _open_data(project: str | None) -> DataCatalog | None:
         return DataCatalog.open(load_project(project))
     except DataError as error:
         raise StartupError(f"CITELINE_PROJECT={project}: {error}") from None
+
+
+def _reactome_router(state: ServerState, static_dir: Path) -> APIRouter:
+    """The reactome profile's routes, which need somewhere shared to keep handoffs."""
+    from citeline.server.reactome_api import build_reactome_router
+
+    if state.stores.handoffs is None:
+        raise StartupError(
+            "CITELINE_WIRE=reactome needs a handoff store, and the stores given to create_app "
+            "have none; pass stores from open_stores, or use the native wire."
+        )
+    return build_reactome_router(state, state.stores.handoffs, static_dir)

@@ -139,6 +139,23 @@ class ServerSettings:
         default="127.0.0.1", metadata=_about("CITELINE_HOST", str, "Address to listen on.")
     )
     port: int = field(default=8000, metadata=_about("CITELINE_PORT", _port, "Port to listen on."))
+    wire: str = field(
+        default="native",
+        metadata=_about(
+            "CITELINE_WIRE",
+            _wire,
+            "Wire profile: native, or reactome to serve React-to-Me's answer, handoff and "
+            "chat routes beside the native ones and honour its setting names.",
+        ),
+    )
+    chat_prefix: str = field(
+        default="/chat/guest/",
+        metadata=_about(
+            "CITELINE_CHAT_PREFIX",
+            _chat_prefix,
+            "Path of the chat page in the reactome profile; handoff paths point under it.",
+        ),
+    )
     model: str = field(
         default="embedded",
         metadata=_about(
@@ -178,23 +195,6 @@ class ServerSettings:
             "CITELINE_LINK_TEMPLATE",
             _text_or_none,
             "Link for a source identifier on the page, e.g. https://example.org/item/{id}.",
-        ),
-    )
-    wire: str = field(
-        default="native",
-        metadata=_about(
-            "CITELINE_WIRE",
-            _wire,
-            "Wire profile: native, or reactome to serve React-to-Me's answer, handoff and "
-            "chat routes beside the native ones and honour its setting names.",
-        ),
-    )
-    chat_prefix: str = field(
-        default="/chat/guest/",
-        metadata=_about(
-            "CITELINE_CHAT_PREFIX",
-            _chat_prefix,
-            "Path of the chat page in the reactome profile; handoff paths point under it.",
         ),
     )
     caller_key_file: Path | None = field(
