@@ -80,19 +80,31 @@ CREATE INDEX IF NOT EXISTS handoffs_by_age ON handoffs (created_at);
 class _Database:
     """One connection, one lock, and a way to run work on it off the event loop."""
 
-    def __init__(self, path: Path, schema: str) -> None:
+    def __init__(self, path: Path) -> None:
         try:
             self._connection = sqlite3.connect(
                 path, check_same_thread=False, isolation_level=None, timeout=10.0
             )
             self._connection.execute("PRAGMA journal_mode=WAL")
-            self._connection.executescript(schema)
+            self._connection.executescript(_SCHEMA)
         except sqlite3.Error as error:
             raise StartupError(
                 f"The database {path} cannot hold answers ({error}); check that the file is "
                 "a SQLite database this user can write, or point --db elsewhere."
             ) from None
         self._lock = threading.Lock()
+        self._path = path
+
+    def add_handoffs(self) -> None:
+        """Create the handoff table if missing (only stores that keep handoffs need it)."""
+        try:
+            with self._lock:
+                self._connection.executescript(_HANDOFF_SCHEMA)
+        except sqlite3.Error as error:
+            raise StartupError(
+                f"The database {self._path} cannot hold handoffs ({error}); check that the "
+                "file is a SQLite database this user can write, or point --db elsewhere."
+            ) from None
 
     def _locked(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         with self._lock:
@@ -345,7 +357,9 @@ def open_sqlite_stores(
 ) -> Stores:
     """The stores in the SQLite file at ``path`` (created if missing), on one connection;
     a handoff store only when ``handoffs`` says how long to keep them."""
-    database = _Database(path, _SCHEMA if handoffs is None else _SCHEMA + _HANDOFF_SCHEMA)
+    database = _Database(path)
+    if handoffs is not None:
+        database.add_handoffs()
     return Stores(
         answers=SQLiteAnswerStore(database, answers, clock),
         conversations=SQLiteConversationStore(database, conversations, clock),
