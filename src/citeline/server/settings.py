@@ -18,7 +18,7 @@ from typing import Any
 
 from citeline.database import DatabaseError, DatabaseUrl, SqliteUrl, parse_database_url
 from citeline.server.errors import StartupError
-from citeline.server.upstream_settings import default_audience, variable_names
+from citeline.server.upstream_settings import WIRES, Wire, default_audience, variable_names
 
 DEFAULT_AUDIENCE = "citeline"
 
@@ -84,11 +84,12 @@ def _log_format(value: str) -> str:
     return value
 
 
-def _wire(value: str) -> str:
+def _wire(value: str) -> Wire:
     lowered = value.strip().lower() or "native"
-    if lowered not in {"native", "reactome"}:
-        raise ValueError("expected native or reactome")
-    return lowered
+    for wire in WIRES:
+        if lowered == wire:
+            return wire
+    raise ValueError("expected " + " or ".join(WIRES))
 
 
 # A chat prefix is a same-origin path of plain segments: the handoff's `path` is this plus
@@ -139,7 +140,7 @@ class ServerSettings:
         default="127.0.0.1", metadata=_about("CITELINE_HOST", str, "Address to listen on.")
     )
     port: int = field(default=8000, metadata=_about("CITELINE_PORT", _port, "Port to listen on."))
-    wire: str = field(
+    wire: Wire = field(
         default="native",
         metadata=_about(
             "CITELINE_WIRE",

@@ -14,8 +14,12 @@ carried them).
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Literal, TypeAlias
 
-REACTOME_WIRE = "reactome"
+# The wire profiles a server can speak: citeline's own, and React-to-Me's beside it.
+Wire: TypeAlias = Literal["native", "reactome"]
+WIRES: tuple[Wire, ...] = ("native", "reactome")
+REACTOME_WIRE: Wire = "reactome"
 
 # The audience React-to-Me's website mints caller tokens for.
 REACTOME_AUDIENCE = "reactome-chatbot"
