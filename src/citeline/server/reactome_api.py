@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 from citeline.server.answer_stream import AnswerJob, StreamedAnswer
 from citeline.server.guard import Refused
 from citeline.server.reactome_wire import encode_reactome_sse
-from citeline.server.routes import ServerState
+from citeline.server.routes import ServerState, client_address
 from citeline.server.schemas import MAX_ID_CHARS, MAX_TOKEN_CHARS, AnswerRequest
 from citeline.server.sse import event_stream, refusal_stream
 from citeline.server.store import Handoff, HandoffStore
@@ -123,8 +123,7 @@ def build_reactome_router(
     async def admit(request: Request, caller_token: str, *, answer: bool) -> Refused | None:
         """The guard's verdict, counted as the native routes count it; None when admitted.
         A refused handoff is a refusal by cause, never a refused answer."""
-        client = request.client.host if request.client is not None else "unknown"
-        verdict = await state.guard.admit(caller_token, client)
+        verdict = await state.guard.admit(caller_token, client_address(request))
         if not isinstance(verdict, Refused):
             return None
         state.metrics.refusals.labels(cause=verdict.cause).inc()
