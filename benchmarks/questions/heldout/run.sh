@@ -23,7 +23,10 @@ if [ ! -f "$SITE/index.html" ]; then
 fi
 # Gold sections are named by the manual's own addresses, which only an ingest that reads a
 # built site section by section and links it at --base-url produces (the `sites` work).
-if ! COLUMNS=200 "$CITELINE" ingest --help | grep -q -- "--base-url"; then
+# (The help is read whole first: grep -q stops reading at its match, and under pipefail the
+# writer's broken pipe would read as "no --base-url".)
+ingest_help="$(COLUMNS=200 "$CITELINE" ingest --help)"
+if [[ "$ingest_help" != *--base-url* ]]; then
   echo "This citeline's ingest has no --base-url, so it cannot give the manual's sections their published addresses; merge the sites work first." >&2
   exit 2
 fi
