@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from citeline.server.answer_stream import AnswerRunner
 from citeline.server.engine import AnswerEngine, CorpusAnswerEngine
 from citeline.server.errors import StartupError
+from citeline.server.examples import load_examples
 from citeline.server.guard import Guard
 from citeline.server.metrics import ServerMetrics
 from citeline.server.routes import ServerState, build_router
@@ -51,6 +52,7 @@ def create_app(
     itself it closes when the app shuts down.
     """
     guard = Guard.from_settings(settings)
+    examples = load_examples(settings.examples, settings.project)
     opened: list[object] = []
     if corpus is None:
         from citeline.corpus import Corpus
@@ -84,6 +86,7 @@ def create_app(
         stores=stores,
         corpus=corpus,
         metrics=metrics,
+        examples=examples,
     )
 
     @asynccontextmanager

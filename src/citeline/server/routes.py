@@ -56,6 +56,7 @@ class ServerState:
     stores: Stores
     corpus: Corpus
     metrics: ServerMetrics
+    examples: tuple[str, ...] = ()
 
 
 _SSE: dict[int | str, dict[str, Any]] = {
@@ -208,11 +209,15 @@ def build_router(state: ServerState) -> APIRouter:
 
     @router.get("/v1/info", response_model=ServerInfo, summary="Model, release and mode")
     async def info() -> ServerInfo:
+        documents = await anyio.to_thread.run_sync(len, state.corpus)
         return ServerInfo(
             model=state.engine.model_name,
             release=state.release,
             open=state.guard.open,
             link_template=state.settings.link_template,
+            collection=state.settings.collection_name or state.release,
+            documents=documents,
+            examples=list(state.examples),
         )
 
     @router.get("/healthz", response_model=Health, summary="Liveness")

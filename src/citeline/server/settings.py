@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citeline.database import DatabaseError, DatabaseUrl, SqliteUrl, parse_database_url
+from citeline.database import (
+    DEFAULT_DATABASE,
+    DatabaseError,
+    DatabaseUrl,
+    SqliteUrl,
+    parse_database_url,
+)
 from citeline.server.errors import StartupError
 
 DEFAULT_AUDIENCE = "citeline"
@@ -94,7 +100,7 @@ class ServerSettings:
     """The settings one server runs with; build with ``from_env`` to honour ``CITELINE_*``."""
 
     db: Path = field(
-        default=Path("citeline.db"),
+        default=Path(DEFAULT_DATABASE),
         metadata=_about(
             "CITELINE_DB",
             Path,
@@ -154,6 +160,23 @@ class ServerSettings:
             "CITELINE_LINK_TEMPLATE",
             _text_or_none,
             "Link for a source identifier on the page, e.g. https://example.org/item/{id}.",
+        ),
+    )
+    collection_name: str | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_COLLECTION_NAME",
+            _text_or_none,
+            "What the empty page calls the collection; default: the release label.",
+        ),
+    )
+    examples: Path | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_EXAMPLES",
+            _path_or_none,
+            "Text file of example questions for the empty page, one a line (the first three "
+            "are shown); default: the project file's [project] examples, else none.",
         ),
     )
     caller_key_file: Path | None = field(
