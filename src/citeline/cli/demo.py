@@ -115,4 +115,6 @@ def demo(
         examples=examples if examples is not None else examples_path(),
         collection_name=COLLECTION_NAME,
         rate_limit=rate_limit,
+        forwarded_allow_ips=None,
+        max_tokens=None,
     )

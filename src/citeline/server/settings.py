@@ -257,6 +257,39 @@ class ServerSettings:
             "Most results GET /v1/search returns, whatever k asks for.",
         ),
     )
+    max_body_bytes: int = field(
+        default=65536,
+        metadata=_about(
+            "CITELINE_MAX_BODY_BYTES",
+            _positive_int,
+            "Largest request body accepted, in bytes; a larger one gets 413 unread.",
+        ),
+    )
+    max_tokens: int = field(
+        default=2048,
+        metadata=_about(
+            "CITELINE_MAX_TOKENS",
+            _positive_int,
+            "Most tokens a model provider may write per reply (sent as max_tokens).",
+        ),
+    )
+    answer_max_chars: int = field(
+        default=20000,
+        metadata=_about(
+            "CITELINE_ANSWER_MAX_CHARS",
+            _positive_int,
+            "Most characters of one answer streamed and stored; the answer ends there.",
+        ),
+    )
+    forwarded_allow_ips: str | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_FORWARDED_ALLOW_IPS",
+            _text_or_none,
+            "Proxy addresses (comma-separated, or *) whose X-Forwarded-For is believed; "
+            "default: none, so the client address is the socket's.",
+        ),
+    )
     access_log: bool = field(
         default=False,
         metadata=_about(
