@@ -38,6 +38,7 @@ from citeline.agent.citations import CitationResolver
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.tools import Source
 from citeline.corpus import Corpus
+from citeline.evaluation.summary import percentile as linear_percentile
 from citeline.events import Citation, Done, Start, Token, encode_sse
 from citeline.models import embedded
 from citeline.stream import Pipeline
@@ -158,9 +159,9 @@ async def floor_run(corpus: Corpus, questions: list[str]) -> None:
 
 
 def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile: a value that was really measured."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+    """The project's one percentile (numpy's linear interpolation), as eval reports use."""
+    found = linear_percentile(values, p)
+    return math.nan if found is None else found
 
 
 async def run(corpus: Corpus, questions: list[str], model: str) -> None:

@@ -108,6 +108,7 @@ def demo(
         host=host,
         port=port,
         model=model,
+        wire=None,
         open_mode=True,
         project="sample" if data else None,
         release=RELEASE,
@@ -115,4 +116,6 @@ def demo(
         examples=examples if examples is not None else examples_path(),
         collection_name=COLLECTION_NAME,
         rate_limit=rate_limit,
+        forwarded_allow_ips=None,
+        max_tokens=None,
     )

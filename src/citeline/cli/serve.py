@@ -47,6 +47,13 @@ def serve(
     open_mode: bool = typer.Option(
         False, "--open", help="Answer without caller tokens (never on a public site)."
     ),
+    wire: str | None = typer.Option(
+        None,
+        "--wire",
+        help="Wire profile: native (default) or reactome, which also serves React-to-Me's "
+        "routes and reads its setting names [CITELINE_WIRE].",
+        show_default=False,
+    ),
     project: str | None = typer.Option(
         None,
         "--project",
@@ -75,15 +82,23 @@ def serve(
     rate_limit: int | None = typer.Option(
         None, "--rate-limit", min=1, help="Answers one caller may start per window (default 30)."
     ),
+    forwarded_allow_ips: str | None = typer.Option(
+        None,
+        "--forwarded-allow-ips",
+        help="Proxy addresses whose X-Forwarded-For is believed (default: none).",
+        show_default=False,
+    ),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", help="Most tokens a model may write per reply (default 2048)."
+    ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
-    import uvicorn
-
     from citeline.corpus.errors import CorpusError
     from citeline.database import DatabaseError
     from citeline.models import ModelSpecError
     from citeline.server import StartupError, create_app
     from citeline.server.guard import Guard
+    from citeline.server.listen import serve as listen
     from citeline.server.logs import configure_logging
     from citeline.server.settings import ServerSettings
 
@@ -95,12 +110,15 @@ def serve(
             port=port,
             model=model,
             open=True if open_mode else None,
+            wire=wire,
             project=project,
             release=release,
             link_template=link_template,
             examples=examples,
             collection_name=collection_name,
             rate_limit=rate_limit,
+            forwarded_allow_ips=forwarded_allow_ips,
+            max_tokens=max_tokens,
         )
         configure_logging(settings.log_format)
         # The guard's settings first: a server that could never answer says so before it
@@ -113,13 +131,4 @@ def serve(
     except (StartupError, CorpusError, ModelSpecError, DatabaseError) as error:
         typer.echo(f"citeline serve: {error}", err=True)
         raise typer.Exit(2) from None
-    # log_config=None: uvicorn's own lines go through the handler configured above. Access
-    # lines are off by default: measured, they were a third of a refusal's cost, and every
-    # answer and refusal already logs its outcome.
-    uvicorn.run(
-        server_app,
-        host=settings.host,
-        port=settings.port,
-        log_config=None,
-        access_log=settings.access_log,
-    )
+    listen(server_app, settings)

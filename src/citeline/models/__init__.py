@@ -5,7 +5,8 @@
 and yields text. The embedded model runs in that loop directly
 (``embedded_session``); real providers reach it through the model library
 (pydantic-ai), imported only by ``pydantic_ai_adapter`` and only when a real
-provider's turn runs, so importing this package stays light. This package knows
+provider's turn runs or ``load_model_library`` asks for it (a server does, at
+start-up), so importing this package stays light. This package knows
 nothing of the corpus or of HTTP: tools arrive as ``ToolSpec``s.
 """
 
@@ -27,6 +28,19 @@ from citeline.models.turn import (
     ToolSpec,
     TurnContent,
 )
+
+
+def load_model_library(handle: ModelHandle) -> None:
+    """Import the model library and ``handle``'s provider SDK now, connecting nowhere, so
+    the first turn does not pay for it (a server calls this before it listens). The
+    embedded model runs without the library, so for it only its own loop is loaded."""
+    if handle.provider == "embedded":
+        import citeline.models.embedded_session  # noqa: F401
+
+        return
+    from citeline.models import pydantic_ai_adapter
+
+    pydantic_ai_adapter.load_provider(handle)
 
 
 def stream_turn(
@@ -71,6 +85,7 @@ __all__ = [
     "ToolReply",
     "ToolSpec",
     "TurnContent",
+    "load_model_library",
     "resolve_model",
     "stream_turn",
 ]

@@ -43,6 +43,7 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models import Model, ModelRequestParameters
+from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import ToolDefinition
 
 from citeline.models.spec import ModelHandle
@@ -66,6 +67,7 @@ async def stream_turn(
     """
     session = ProviderSession(
         _library_model(handle),
+        settings=_model_settings(handle),
         instructions=instructions,
         question=question,
         history=history,
@@ -82,12 +84,14 @@ class ProviderSession:
         self,
         model: Model,
         *,
+        settings: ModelSettings | None = None,
         instructions: str,
         question: str,
         history: Sequence[ChatMessage],
         tools: Sequence[ToolSpec],
     ) -> None:
         self._model = model
+        self._settings = settings
         self._instructions = instructions
         self._messages: list[ModelMessage] = [_library_message(m) for m in history]
         self._messages.append(
@@ -110,7 +114,10 @@ class ProviderSession:
 
     async def respond(self) -> AsyncGenerator[str | ToolCall, None]:
         async with model_request_stream(
-            self._model, self._messages, model_request_parameters=self._parameters
+            self._model,
+            self._messages,
+            model_settings=self._settings,
+            model_request_parameters=self._parameters,
         ) as stream:
             async for event in stream:
                 text = _text_of(event)
@@ -125,6 +132,34 @@ class ProviderSession:
     def add_results(self, results: Sequence[tuple[ToolCall, ToolReply]]) -> None:
         parts: list[ModelRequestPart] = [_return_part(call, reply) for call, reply in results]
         self._messages.append(ModelRequest(parts=parts, instructions=self._instructions))
+
+
+def _model_settings(handle: ModelHandle) -> ModelSettings | None:
+    # Sent with every request (as max_tokens, or max_completion_tokens where OpenAI wants
+    # it): without it a provider writes until its own limit, and one answer measured 10 MB.
+    if handle.max_tokens is None:
+        return None
+    return ModelSettings(max_tokens=handle.max_tokens)
+
+
+def load_provider(handle: ModelHandle) -> None:
+    """Import the library code ``handle``'s provider runs on, without connecting anywhere.
+
+    Called at server start-up: imported inside the first request instead, the library
+    (and the provider's SDK) held the event loop for about five seconds, during which no
+    other request, refusal or health check was answered.
+    """
+    if handle.provider == "anthropic":
+        import pydantic_ai.models.anthropic
+        import pydantic_ai.providers.anthropic
+    elif handle.provider in ("openai", "ollama"):
+        # The SDK loads its chat resource on the first call: 0.1 s more of the same wait.
+        import openai.resources.chat  # noqa: F401
+        import pydantic_ai.models.openai
+        import pydantic_ai.providers.ollama
+        import pydantic_ai.providers.openai  # noqa: F401
+
+        from citeline.models import sse_coalescing  # noqa: F401
 
 
 def _arguments(part: ToolCallPart) -> dict[str, Any] | None:
