@@ -106,14 +106,19 @@ async def floor_answer(question: str, corpus: Corpus) -> list[str]:
     pipeline = Pipeline()
     resolver = CitationResolver(sources)
     encoded = [encode_sse(Start(release=corpus.release))]
+    written = False
     for chunk in [*(pipeline.feed(fragment) for fragment in step), pipeline.flush()]:
         if chunk.text:
+            written = written or bool(chunk.text.strip())
             encoded.append(encode_sse(Token(chunk.text)))
         for anchor in chunk.anchors:
             citation = resolver.resolve(anchor)
             if citation is not None:
                 encoded.append(encode_sse(citation))
-    encoded.append(encode_sse(Done(state="answered", seconds=0.0)))
+    # The embedded model is extractive: an answer that cites nothing is its line saying
+    # that nothing answers, as the engine decides too.
+    state = "answered" if written and sources and resolver.cited else "nothing_found"
+    encoded.append(encode_sse(Done(state=state, seconds=0.0)))
     return encoded
 
 
