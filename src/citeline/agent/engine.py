@@ -173,16 +173,20 @@ def _events(
     if chunk.text:
         written.append(chunk.text)
         yield Token(chunk.text)
+    # Anchors before quote blocks: a model writes the cited sentence, then the quote that
+    # backs it, so this is the order the reader meets them whether the two arrived in one
+    # fragment or in several (a provider's stream is coalesced per network read). A quote
+    # block carries no offset to order by exactly.
+    for anchor in chunk.anchors:
+        citation = resolver.resolve(anchor)
+        if citation is not None:
+            yield citation
     for outcome in chunk.quotes:
         if outcome.match is None:
             logger.info("quote block dropped: %s (%s)", outcome.status, outcome.reason)
             continue
         verified.append(outcome.match)
         yield resolver.resolve_quote(outcome.match)
-    for anchor in chunk.anchors:
-        citation = resolver.resolve(anchor)
-        if citation is not None:
-            yield citation
 
 
 async def _failed(
