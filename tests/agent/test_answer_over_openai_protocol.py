@@ -305,7 +305,8 @@ def _answer_events(
 ) -> list[Event]:
     server.script = [
         {"calls": [("search", {"query": "apoptosis glycolysis autophagy"})]},
-        {"text": fragments},
+        # Paced, so the split reaches the pipeline rather than being coalesced per read.
+        {"text": fragments, "gap": 0.002},
     ]
     events = asyncio.run(_collect("How do cells die and eat?", corpus))
     return [replace(e, seconds=0.0) if isinstance(e, Done) else e for e in events]

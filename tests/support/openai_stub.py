@@ -20,7 +20,9 @@ from typing import Any
 # A scripted reply is plain data, so test modules need import nothing from here:
 # {"calls": [[name, arguments], ...]} calls tools; {"text": [fragment, ...]} streams text,
 # and an "error" key beside "text" then breaks the stream with a provider error, while a
-# "stall" key (seconds) holds the stream open after the text, as a slow upstream does.
+# "stall" key (seconds) holds the stream open after the text, as a slow upstream does, and
+# a "gap" key (seconds) paces the fragments, so each reaches the client in a read of its
+# own instead of being coalesced with the next.
 Reply = dict[str, Any]
 Responder = Callable[[dict[str, Any]], Reply]
 
@@ -124,7 +126,9 @@ def _chunks(reply: Reply) -> Iterator[str]:
         yield _event({}, "tool_calls")
     else:
         yield _event({"role": "assistant", "content": ""})
-        for fragment in reply["text"]:
+        for index, fragment in enumerate(reply["text"]):
+            if index and "gap" in reply:
+                time.sleep(reply["gap"])
             yield _event({"content": fragment})
         if "error" in reply:
             error = {"error": {"message": reply["error"], "type": "server_error"}}
