@@ -27,6 +27,10 @@ _DB_OPTION = typer.Option(
     envvar=["CITELINE_DATABASE_URL", "CITELINE_DB"],
     help="The index: a SQLite file (created by ingest when missing) or a postgresql:// URL.",
 )
+_RETRIEVAL_HELP = (
+    "lexical (BM25), dense (sentence vectors) or hybrid (both fused); dense and hybrid need "
+    "pip install 'citeline[dense]'."
+)
 # A search result shows this much of its passage on a terminal; --json gives it all.
 _SNIPPET_CHARS = 300
 
@@ -42,6 +46,16 @@ def ingest(
         str | None,
         typer.Option("--release", help="A label naming this version of the collection."),
     ] = None,
+    retrieval: Annotated[
+        str | None,
+        typer.Option(
+            "--retrieval",
+            envvar="CITELINE_RETRIEVAL",
+            help="What to build the collection for: "
+            + _RETRIEVAL_HELP
+            + " Default: what it was built for before, else lexical.",
+        ),
+    ] = None,
 ) -> None:
     """Index Markdown, HTML, plain text and BEIR JSONL files; unchanged files cost nothing."""
     from citeline.corpus import Corpus, CorpusError
@@ -49,11 +63,19 @@ def ingest(
     if not path.exists():
         _fail(f"{path} does not exist; give a file or folder to ingest.")
     try:
-        with Corpus.open(db) as corpus:
+        # Opened lexical: the collection's own mode may be the one this ingest changes.
+        with Corpus.open(db, retrieval="lexical") as corpus:
             if sys.stderr.isatty():
-                report = _ingest_with_bar(corpus, path, prune, release)
+                report = _ingest_with_bar(corpus, path, prune, release, retrieval)
             else:
-                report = corpus.ingest(path, prune=prune, release=release, progress=_plain_line)
+                report = corpus.ingest(
+                    path,
+                    prune=prune,
+                    release=release,
+                    progress=_plain_line,
+                    retrieval=retrieval,
+                    embed_progress=_plain_embed_line,
+                )
             for problem in report.skipped:
                 typer.echo(str(problem), err=True)
             typer.echo(f"{report.summary()} ({len(corpus)} documents in {_shown(db)})")
@@ -71,6 +93,14 @@ def search(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the hits as a JSON array.")
     ] = False,
+    retrieval: Annotated[
+        str | None,
+        typer.Option(
+            "--retrieval",
+            envvar="CITELINE_RETRIEVAL",
+            help=_RETRIEVAL_HELP + " Default: what the collection was ingested for.",
+        ),
+    ] = None,
 ) -> None:
     """Print the passages that best match QUERY, best first."""
     from citeline.corpus import Corpus, CorpusError
@@ -79,7 +109,7 @@ def search(
     if isinstance(location, SqliteUrl) and not location.path.is_file():
         _fail(f"No index at {db}: build one with `citeline ingest PATH --db {db}` first.")
     try:
-        with Corpus.open(db) as corpus:
+        with Corpus.open(db, retrieval=retrieval) as corpus:
             hits = corpus.search(query, k=k)
     except CorpusError as error:
         _fail(str(error))
@@ -119,7 +149,13 @@ def _plain_line(progress: IngestProgress) -> None:
     )
 
 
-def _ingest_with_bar(corpus: Corpus, path: Path, prune: bool, release: str | None) -> IngestReport:
+def _plain_embed_line(done: int, total: int) -> None:
+    typer.echo(f"[{done}/{total} passages embedded]", err=True)
+
+
+def _ingest_with_bar(
+    corpus: Corpus, path: Path, prune: bool, release: str | None, retrieval: str | None
+) -> IngestReport:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -141,7 +177,17 @@ def _ingest_with_bar(corpus: Corpus, path: Path, prune: bool, release: str | Non
                 description=f"{progress.documents_done} documents, {progress.path.name}",
             )
 
-        return corpus.ingest(path, prune=prune, release=release, progress=advance)
+        def embedded(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, description="passages embedded")
+
+        return corpus.ingest(
+            path,
+            prune=prune,
+            release=release,
+            progress=advance,
+            retrieval=retrieval,
+            embed_progress=embedded,
+        )
 
 
 def _fail(message: str) -> NoReturn:
