@@ -130,3 +130,31 @@ def test_a_collection_ingested_lexical_again_drops_its_vectors(
     corpus.ingest(collection, retrieval="lexical")
     assert corpus.retrieval is Retrieval.LEXICAL
     assert _vectors(corpus) == {}
+
+
+def test_past_its_size_bound_the_vector_index_searches_approximately_and_still_finds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import numpy as np
+
+    from citeline.corpus import vectors
+    from citeline.corpus.documents import Document
+    from citeline.corpus.passages import split_passages
+    from citeline.corpus.stores.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "index.sqlite")
+    for n in range(400):
+        document = Document(id=f"d{n}", title=f"Document {n}", text=f"Passage number {n}.")
+        store.put(document, split_passages(document.text), f"h{n}", "test")
+    rng = np.random.default_rng(7)
+    rows = store.unembedded(1000)
+    matrix = rng.standard_normal((len(rows), 384)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    store.put_vectors([(p, vectors.to_bytes(v)) for (p, _), v in zip(rows, matrix, strict=True)])
+    monkeypatch.setattr(vectors, "APPROXIMATE_FROM", 100)
+    index = vectors.VectorIndex(store, 384)
+    assert index.approximate
+    for row in (0, 123, 399):
+        [best, *_] = index.search(matrix[row], 5)
+        assert best.passage == rows[row][0]
+    store.close()
