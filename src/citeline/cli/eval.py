@@ -1,14 +1,17 @@
 """``citeline eval``: measure a deployment on its own questions.
 
 ``citeline eval citations`` runs a question file through the real answer engine (any
-``--model``) and reports citation precision and recall, dropped anchors, answers without
-citations, quotes, markup leaks and timings. Definitions are in ``docs/eval.md``; the
-measuring is :mod:`citeline.evaluation`, this module only wires it to the command line.
+``--model``, over an index, tables or both) and reports citation precision and recall,
+gold sources cited, expected terms and figures, wrong answers labelled verified, dropped
+anchors, answers without citations, quotes, markup leaks and timings. Definitions are in
+``docs/eval.md``; the measuring is :mod:`citeline.evaluation`, this module only wires it to
+the command line.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -18,6 +21,7 @@ from citeline.cli.app import app
 
 if TYPE_CHECKING:
     from citeline.events import Event
+    from citeline.models import ChatMessage
 
 eval_app = typer.Typer(
     name="eval",
@@ -29,10 +33,6 @@ app.add_typer(eval_app, name="eval")
 
 @eval_app.command("citations")
 def citations(
-    db: Annotated[
-        Path,
-        typer.Option("--db", help="The index to answer from, built by `citeline ingest`."),
-    ],
     questions: Annotated[
         Path,
         typer.Option(
@@ -41,6 +41,24 @@ def citations(
             "or a SciFact claims file with corpus.jsonl beside it.",
         ),
     ],
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="The index to answer from, built by `citeline ingest`."),
+    ] = None,
+    project: Annotated[
+        str | None,
+        typer.Option(
+            "--project",
+            help="Tables and measures to answer from too: a citeline.toml or its folder; "
+            "'sample' is the bundled Palmer penguins data.",
+        ),
+    ] = None,
+    data: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--data", help="Add a table from a CSV, Parquet, SQLite or DuckDB file: NAME=PATH."
+        ),
+    ] = None,
     model: Annotated[
         str | None,
         typer.Option(
@@ -71,7 +89,11 @@ def citations(
         ),
     ] = True,
 ) -> None:
-    """Ask each question, score the citations of each answer, print the summary.
+    """Ask each question, score each answer's citations, terms and figures, print the summary.
+
+    Answers come from the index (--db), the tables (--project, --data) or both, as with
+    `citeline ask`. A question with a history is asked as a chat follow-up after its
+    earlier questions.
 
     Exit status 1: model citation markup leaked into some prose, or an answer stream broke.
     Exit status 2: the inputs cannot be used (the message says why).
@@ -82,6 +104,7 @@ def citations(
 
     from citeline import answer
     from citeline.corpus import Corpus, CorpusError
+    from citeline.data import DataCatalog, DataError, project_from_options
     from citeline.evaluation import (
         QuestionFileError,
         build_report,
@@ -99,35 +122,57 @@ def citations(
     from citeline.models import ModelSpecError, resolve_model
 
     console = Console()
+    if db is None and project is None and not data:
+        _fail("Give --db INDEX, or --project/--data for tables (try --project sample), or both.")
     try:
         handle = resolve_model(model)
         asked = load_questions(questions, limit=limit)
         if plot is not None:
             ensure_plot_available()
-    except (ModelSpecError, QuestionFileError, PlotUnavailableError) as error:
+        declared = project_from_options(project, data or ())
+    except (ModelSpecError, QuestionFileError, PlotUnavailableError, DataError) as error:
         _fail(str(error))
     if not asked:
         _fail(f"{questions} holds no questions; add one JSON object per line (see docs/eval.md).")
-    if not db.is_file():
+    if db is not None and not db.is_file():
         _fail(f"No index at {db}: build one with `citeline ingest PATH --db {db}` first.")
-    try:
-        corpus = Corpus.open(db)
-    except CorpusError as error:
-        _fail(str(error))
+    with ExitStack() as opened:
+        try:
+            corpus = opened.enter_context(Corpus.open(db)) if db is not None else None
+            catalog = (
+                opened.enter_context(DataCatalog.open(declared)) if declared is not None else None
+            )
+        except (CorpusError, DataError) as error:
+            _fail(str(error))
 
-    def answer_with_corpus(question: str) -> AsyncIterator[Event]:
-        return answer(question, corpus=corpus, model=handle)
+        def answer_from_sources(
+            question: str, history: Sequence[ChatMessage]
+        ) -> AsyncIterator[Event]:
+            # A follow-up is asked as the chat endpoint asks one: the chat profile, with the
+            # conversation so far; an opening question as the search page asks it.
+            return answer(
+                question,
+                corpus=corpus,
+                data=catalog,
+                model=handle,
+                profile="chat" if history else "search",
+                history=history,
+            )
 
-    with corpus, EvaluationProgress(len(asked), Console(stderr=True)) as progress:
-        results = asyncio.run(
-            evaluate_answers(asked, answer_with_corpus, on_answer=progress.advance, warm_up=warm_up)
-        )
+        with EvaluationProgress(len(asked), Console(stderr=True)) as progress:
+            results = asyncio.run(
+                evaluate_answers(
+                    asked, answer_from_sources, on_answer=progress.advance, warm_up=warm_up
+                )
+            )
     summary = summarize([result.score for result in results])
     console.print(summary_table(summary, title=f"Citation quality: {handle.name}"))
 
     if out is not None:
         settings = {
-            "db": str(db),
+            "db": None if db is None else str(db),
+            "project": project,
+            "data": list(data or ()),
             "questions": str(questions),
             "model": handle.spec,
             "model_name": handle.name,
