@@ -327,3 +327,51 @@ def test_the_answer_does_not_depend_on_how_the_model_split_its_text(
         e for e in whole if not isinstance(e, Token)
     ]
     assert _text(whole) == "Cells die by apoptosis, and glucose feeds glycolysis; nothing else.\n\n"
+
+
+async def test_every_request_to_the_provider_carries_the_max_tokens_setting(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus
+) -> None:
+    openai_server.script = [
+        {"calls": [("search", {"query": "apoptosis"})]},
+        {"text": ["Apoptosis is programmed cell death."]},
+    ]
+    model = resolve_model("openai:scripted", max_tokens=321)
+    events = [e async for e in answer("What is apoptosis?", corpus=corpus, model=model)]
+    assert isinstance(events[-1], Done)
+    requests = openai_server.requests()
+    assert len(requests) == 2
+    for body in requests:
+        # OpenAI's current name for it; pydantic-ai sends max_tokens to servers that want that.
+        assert body.get("max_completion_tokens", body.get("max_tokens")) == 321
+
+
+async def test_without_a_max_tokens_setting_none_is_sent(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus
+) -> None:
+    openai_server.script = [{"text": ["Nothing to look up."]}]
+    await _collect("Hello?", corpus)
+    body = openai_server.requests()[0]
+    assert "max_tokens" not in body and "max_completion_tokens" not in body
+
+
+async def test_a_reply_with_no_tool_call_found_nothing_on_its_own(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus
+) -> None:
+    openai_server.script = [{"text": ["Apoptosis is programmed cell death."]}]
+    events = await _collect("What is apoptosis?", corpus)
+    done = events[-1]
+    assert isinstance(done, Done) and done.state == "nothing_found"
+
+
+async def test_a_chat_reply_that_stands_on_the_earlier_turns_is_answered(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus
+) -> None:
+    openai_server.script = [{"text": ["In short: cells dismantle themselves."]}]
+    history = [
+        ChatMessage(role="user", text="What is apoptosis?"),
+        ChatMessage(role="assistant", text="Apoptosis is programmed cell death."),
+    ]
+    events = await _collect("Say that more simply.", corpus, history=history)
+    done = events[-1]
+    assert isinstance(done, Done) and done.state == "answered"

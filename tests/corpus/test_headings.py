@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hypothesis import given
@@ -62,14 +63,22 @@ def test_a_query_naming_a_title_ranks_that_section_first(corpus: Corpus, tmp_pat
 def test_a_heading_counts_for_passages_that_come_long_after_it(
     corpus: Corpus, tmp_path: Path
 ) -> None:
+    # A JSONL record keeps its Markdown as written (Markdown files are split into sections
+    # whose titles carry the headings), so its headings are found in the text itself.
     filler = " ".join(f"Set option {n} to the value your site needs." for n in range(80))
-    (tmp_path / "install.md").write_text(
-        f"# Installing\n\n## On Windows\n\n{filler}\n\n## On Linux\n\nUse the package.\n", "utf-8"
+    text = f"# Installing\n\n## On Windows\n\n{filler}\n\n## On Linux\n\nUse the package.\n"
+    records = [
+        {"_id": "install", "title": "Install guide", "text": text},
+        {"_id": "other", "title": "Other", "text": "Windows and doors."},
+    ]
+    (tmp_path / "export.jsonl").write_text(
+        "".join(json.dumps(record) + "\n" for record in records), "utf-8"
     )
-    (tmp_path / "other.md").write_text("# Other\n\nWindows and doors.\n", "utf-8")
     corpus.ingest(tmp_path)
     later = [h for h in corpus.search("windows option", k=10) if h.doc_id == "install"]
     assert any("Windows" not in h.text for h in later)
+    linux = [h for h in corpus.search("linux", k=10) if h.doc_id == "install"]
+    assert all("Set option 79" not in h.text or "Linux" in h.text for h in linux)
 
 
 def test_a_title_key_ignores_case_order_punctuation_and_stop_words() -> None:

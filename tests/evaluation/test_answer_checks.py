@@ -134,3 +134,7 @@ def test_a_value_written_at_more_precision_matches_its_rounded_figure(
 @given(st.text(max_size=200))
 def test_any_text_can_be_searched_for_figures(text: str) -> None:
     assert set(missing_figures(text, ["1", "2.5"])) <= {"1", "2.5"}
+
+
+def test_a_number_longer_than_the_decimal_context_matches_no_figure() -> None:
+    assert missing_figures("It holds 1" + "0" * 30 + " items.", ["1"]) == ("1",)

@@ -60,7 +60,7 @@ class CitationResolver:
         """The citation of a verified quote: its source's id and kind, the passage as the
         trusted text writes it, and null offsets (the quote never reaches the prose)."""
         key = match.id
-        if match.kind == "document":
+        if match.kind in ("document", "result"):
             key = next((s.href for s in self._sources.values() if s.id == match.id), match.id)
         return Citation(
             n=self._number(key),

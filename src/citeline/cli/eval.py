@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from citeline.cli.app import app
+from citeline.cli.index import IndexOption, index_location, unusable_index
 
 if TYPE_CHECKING:
     from citeline.events import Event
@@ -41,10 +42,7 @@ def citations(
             "or a SciFact claims file with corpus.jsonl beside it.",
         ),
     ],
-    db: Annotated[
-        Path | None,
-        typer.Option("--db", help="The index to answer from, built by `citeline ingest`."),
-    ] = None,
+    db: IndexOption = None,
     project: Annotated[
         str | None,
         typer.Option(
@@ -105,6 +103,7 @@ def citations(
     from citeline import answer
     from citeline.corpus import Corpus, CorpusError
     from citeline.data import DataCatalog, DataError, project_from_options
+    from citeline.database import DatabaseError
     from citeline.evaluation import (
         QuestionFileError,
         build_report,
@@ -122,8 +121,7 @@ def citations(
     from citeline.models import ModelSpecError, resolve_model
 
     console = Console()
-    if db is None and project is None and not data:
-        _fail("Give --db INDEX, or --project/--data for tables (try --project sample), or both.")
+    tables_only = db is None and (project is not None or bool(data))
     try:
         handle = resolve_model(model)
         asked = load_questions(questions, limit=limit)
@@ -134,11 +132,18 @@ def citations(
         _fail(str(error))
     if not asked:
         _fail(f"{questions} holds no questions; add one JSON object per line (see docs/eval.md).")
-    if db is not None and not db.is_file():
-        _fail(f"No index at {db}: build one with `citeline ingest PATH --db {db}` first.")
+    index = index_location(db)
+    try:
+        reason = unusable_index(index)
+    except (CorpusError, DatabaseError) as error:
+        _fail(str(error))
+    if reason is not None and not tables_only:
+        _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
     with ExitStack() as opened:
         try:
-            corpus = opened.enter_context(Corpus.open(db)) if db is not None else None
+            # With tables named and no index named, the default index joins in only if it
+            # holds documents, as with `citeline ask`.
+            corpus = opened.enter_context(Corpus.open(index)) if reason is None else None
             catalog = (
                 opened.enter_context(DataCatalog.open(declared)) if declared is not None else None
             )
@@ -170,7 +175,7 @@ def citations(
 
     if out is not None:
         settings = {
-            "db": None if db is None else str(db),
+            "db": None if corpus is None else index,
             "project": project,
             "data": list(data or ()),
             "questions": str(questions),
@@ -205,10 +210,6 @@ def _fail(message: str) -> NoReturn:
 
 @eval_app.command("retrieval")
 def retrieval(
-    db: Annotated[
-        str,
-        typer.Option("--db", help="The index to search: a SQLite file or a database URL."),
-    ],
     beir: Annotated[
         Path,
         typer.Option(
@@ -221,6 +222,7 @@ def retrieval(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Judge only the first N queries.")
     ] = None,
+    db: IndexOption = None,
 ) -> None:
     """nDCG@10, recall@100 and query latency of the index on judged queries."""
     import time
@@ -232,8 +234,12 @@ def retrieval(
     from citeline.corpus.evaluation import load_beir_queries, ndcg_at, rank_documents, recall_at
     from citeline.evaluation.summary import percentile
 
+    db = index_location(db)
     try:
         queries = load_beir_queries(beir, split)[:limit]
+        reason = unusable_index(db)
+        if reason is not None:
+            _fail(reason)
         corpus = Corpus.open(db)
     except (OSError, ValueError, KeyError, CorpusError) as error:
         _fail(f"{error} Check --beir and --db.")

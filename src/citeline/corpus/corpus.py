@@ -75,6 +75,7 @@ class Corpus:
         prune: bool = False,
         release: str | None = None,
         progress: ProgressCallback | None = None,
+        base_url: str | None = None,
         retrieval: Retrieval | str | None = None,
         embed_progress: EmbedProgressCallback | None = None,
     ) -> IngestReport:
@@ -82,11 +83,12 @@ class Corpus:
 
         ``release`` labels the collection as it stands after this ingest; without one, the
         label is dropped as soon as any document changes and ``release`` falls back to a
-        digest of the content. ``retrieval`` is the mode the collection is built for
-        (default: ``CITELINE_RETRIEVAL``, else the mode it was built for before, else
-        lexical); for dense and
-        hybrid, every passage without a vector is embedded after the documents are stored
-        (``citeline.corpus.embed``), and ``embed_progress`` is told (done, total).
+        digest of the content. ``base_url`` is the address of the published site whose
+        source ``path`` is: each document is linked at its page (and section) there.
+        ``retrieval`` is the mode the collection is built for (default:
+        ``CITELINE_RETRIEVAL``, else the mode it was built for before, else lexical); for
+        dense and hybrid, every passage without a vector is embedded after the documents are
+        stored (``citeline.corpus.embed``), and ``embed_progress`` is told (done, total).
         """
         mode = self._ingest_mode(retrieval)
         embedder = None
@@ -95,7 +97,7 @@ class Corpus:
 
             # Loaded before any document is read, so a missing extra costs no work.
             embedder = load_embedder()
-        report = ingest(self._store, Path(path), prune=prune, progress=progress)
+        report = ingest(self._store, Path(path), prune=prune, progress=progress, base_url=base_url)
         if embedder is not None:
             from citeline.corpus.embed import embed_missing
 

@@ -90,7 +90,12 @@ def figure_matches(written: Decimal, figure: str) -> bool:
     if not isinstance(exponent, int):
         raise ValueError(f"{figure!r} is not a finite figure")
     step = Decimal(1).scaleb(exponent)
-    return written.quantize(step, rounding=ROUND_HALF_UP) == expected
+    try:
+        return written.quantize(step, rounding=ROUND_HALF_UP) == expected
+    except InvalidOperation:
+        # A prose number longer than the decimal context's 28 digits cannot be rounded to
+        # the figure's precision (hypothesis found "1" followed by 30 zeros); it is no match.
+        return False
 
 
 def missing_figures(text: str, figures: Sequence[str]) -> tuple[str, ...]:

@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from citeline.server.answer_stream import AnswerRunner
 from citeline.server.engine import AnswerEngine, CorpusAnswerEngine
 from citeline.server.errors import StartupError
+from citeline.server.examples import load_examples
 from citeline.server.guard import Guard
 from citeline.server.metrics import ServerMetrics
 from citeline.server.routes import ServerState, build_router
@@ -28,6 +30,8 @@ from citeline.server.settings import ServerSettings
 from citeline.server.store import Stores, StoreUnavailable, open_stores
 
 if TYPE_CHECKING:
+    from fastapi import APIRouter
+
     from citeline.corpus import Corpus
     from citeline.data import DataCatalog
 
@@ -51,6 +55,7 @@ def create_app(
     itself it closes when the app shuts down.
     """
     guard = Guard.from_settings(settings)
+    examples = load_examples(settings.examples, settings.project)
     opened: list[object] = []
     if corpus is None:
         from citeline.corpus import Corpus
@@ -66,7 +71,7 @@ def create_app(
             opened.append(data)
         engine = CorpusAnswerEngine(
             corpus=corpus,
-            model=resolve_model(settings.model),
+            model=resolve_model(settings.model, max_tokens=settings.max_tokens),
             release=release,
             timeout_seconds=settings.answer_timeout,
             data=data,
@@ -80,10 +85,16 @@ def create_app(
         release=release,
         guard=guard,
         engine=engine,
-        runner=AnswerRunner(engine, timeout_seconds=settings.answer_timeout, metrics=metrics),
+        runner=AnswerRunner(
+            engine,
+            timeout_seconds=settings.answer_timeout,
+            metrics=metrics,
+            max_chars=settings.answer_max_chars,
+        ),
         stores=stores,
         corpus=corpus,
         metrics=metrics,
+        examples=examples,
     )
 
     @asynccontextmanager
@@ -99,10 +110,16 @@ def create_app(
         summary="Answers whose citations the server, not the model, decides.",
         description="The event stream is specified in contracts/answer_endpoint.md.",
         lifespan=lifespan,
+        # Over the cap, 413 before the body is read (from Content-Length when it is sent,
+        # else as the bytes arrive): an unbounded 100 MB POST cost 8 s of CPU and 380 MB.
+        max_body_size=settings.max_body_bytes,
     )
     app.state.citeline = state
     app.include_router(build_router(state))
+    if settings.wire == "reactome":
+        app.include_router(_reactome_router(state, static_dir))
     app.add_exception_handler(StoreUnavailable, _store_unavailable)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
     if static_dir.is_dir():
         # Last, so every API route above wins; html=True serves index.html at "/".
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="page")
@@ -128,6 +145,18 @@ async def _store_unavailable(request: Request, error: Exception) -> JSONResponse
     )
 
 
+async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
+    """422 with where and why each field failed, and never the input itself: FastAPI's own
+    body echoed every value back, so a 100 MB body came back as a 105 MB response, and a
+    value that cannot be encoded (a lone surrogate) turned the 422 into a 500."""
+    assert isinstance(error, RequestValidationError)
+    detail = [
+        {"type": each["type"], "loc": list(each["loc"]), "msg": each["msg"]}
+        for each in error.errors()
+    ]
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
 def _open_data(project: str | None) -> DataCatalog | None:
     """The project's tables and measures, or ``None`` without a project setting."""
     if project is None:
@@ -138,3 +167,15 @@ def _open_data(project: str | None) -> DataCatalog | None:
         return DataCatalog.open(load_project(project))
     except DataError as error:
         raise StartupError(f"CITELINE_PROJECT={project}: {error}") from None
+
+
+def _reactome_router(state: ServerState, static_dir: Path) -> APIRouter:
+    """The reactome profile's routes, which need somewhere shared to keep handoffs."""
+    from citeline.server.reactome_api import build_reactome_router
+
+    if state.stores.handoffs is None:
+        raise StartupError(
+            "CITELINE_WIRE=reactome needs a handoff store, and the stores given to create_app "
+            "have none; pass stores from open_stores, or use the native wire."
+        )
+    return build_reactome_router(state, state.stores.handoffs, static_dir)

@@ -3,19 +3,27 @@
  * into the panel beside them, and "Continue in chat" on the stored answer.
  *
  * It reads the event stream of contracts/answer_endpoint.md and nothing else: chips
- * come from citation events, never from the prose. An answer the page did not get
- * (refused, failed, nothing found, a broken connection) hides the panel and shows no
- * error: the results are the page, the answer is a bonus. Rendering an answer is
- * answer-view.js's job; reading the wire format is sse.js's.
+ * come from citation events, never from the prose. The panel always says something once
+ * it was asked for: a refused answer (rate limit, token) says to try again in a minute,
+ * a Stop before any text says "Stopped."; an answer that failed, found nothing or was
+ * cut off hides the panel: the results are the page, the answer is a bonus. With no
+ * query, the page shows what the collection is and the owner's example questions.
+ * Rendering an answer is answer-view.js's job; reading the wire format is sse.js's.
  */
 
 import { AnswerView, sourceHref } from "./answer-view.js";
+import { handoffIdFrom, redeemHandoff } from "./handoff.js";
 import { postForEvents } from "./sse.js";
 
 // Documents listed. Hits are passages and a long document can fill several of the top
 // places, so the page asks for twice as many and keeps each document's best one; the
 // server caps k itself (CITELINE_SEARCH_MAX_K).
 const RESULTS_SHOWN = 10;
+// Shown for a `done {state: "refused"}`, which the contract keeps exactly as it is: the
+// page, not the event, tells the reader what to do. Measured in the demo: past its rate
+// limit, the panel used to vanish and the reader could not tell why.
+const REFUSED_MESSAGE =
+  "The answer service is busy or declined this request; try again in a minute.";
 const PASSAGES_ASKED = 2 * RESULTS_SHOWN;
 
 const $ = (id) => document.getElementById(id);
@@ -38,6 +46,10 @@ const ui = {
   chatNote: $("chat-note"),
   back: $("back"),
   turnTemplate: $("turn-template"),
+  welcome: $("welcome"),
+  welcomeName: $("welcome-name"),
+  welcomeSize: $("welcome-size"),
+  examples: $("examples"),
 };
 
 const info = fetch("/v1/info")
@@ -60,6 +72,7 @@ const state = {
 };
 
 let answerView = null;
+let currentRoute = null; // routePlace() of the view shown, see routeChanged
 
 /**
  * The reader's caller token for guarded mode: a site's own hook when it defines one
@@ -125,12 +138,14 @@ function answered(done, view) {
 function setQueryInUrl(query, mode) {
   const url = new URL(window.location.href);
   url.search = "";
+  url.hash = ""; // a query replaces a handoff the page was opened on
   url.searchParams.set("q", query);
   if (mode === "push") {
     history.pushState(null, "", url);
   } else {
     history.replaceState(null, "", url);
   }
+  currentRoute = routePlace();
 }
 
 function showSearchView() {
@@ -139,10 +154,39 @@ function showSearchView() {
   stopChat();
 }
 
+/** The empty page: the collection's name and size, and the owner's example questions. */
+async function showWelcome() {
+  const data = await info;
+  if (state.query !== "") {
+    return; // a query arrived while /v1/info was on its way
+  }
+  ui.welcomeName.textContent = data.collection || "this collection";
+  const documents = Number(data.documents ?? 0);
+  ui.welcomeSize.textContent =
+    `${documents.toLocaleString("en")} document${documents === 1 ? "" : "s"}`;
+  ui.examples.replaceChildren(
+    ...(data.examples ?? []).map((question) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `/?${new URLSearchParams({ q: question })}`;
+      link.textContent = question;
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        setQueryInUrl(question, "push");
+        runQuery(question);
+      });
+      item.append(link);
+      return item;
+    }),
+  );
+  ui.welcome.hidden = false;
+}
+
 async function runQuery(query) {
   state.query = query;
   ui.query.value = query;
   document.title = `${query} · citeline`;
+  ui.welcome.hidden = true;
   showSearchView();
   const linkTemplate = (await info).link_template ?? null;
   await Promise.all([showResults(query, linkTemplate), streamAnswer(query, linkTemplate)]);
@@ -245,9 +289,16 @@ async function streamAnswer(query, linkTemplate) {
   ui.stop.hidden = true;
   ui.prose.setAttribute("aria-busy", "false");
   answerView.flush();
-  if (run.stoppedByReader && answerView.text.trim() !== "") {
+  if (run.stoppedByReader) {
+    // Before the first text too: the reader pressed Stop and the panel says so.
+    ui.panel.hidden = false;
     ui.panel.dataset.state = "stopped";
     ui.note.textContent = "Stopped.";
+  } else if (done?.state === "refused") {
+    ui.panel.hidden = false;
+    ui.panel.dataset.state = "refused";
+    answerView.reset();
+    ui.note.textContent = REFUSED_MESSAGE;
   } else if (answered(done, answerView)) {
     ui.panel.dataset.state = "answered";
     state.answerId = done.answer_id ?? null;
@@ -299,21 +350,41 @@ function replyTurn(linkTemplate) {
   return { turn, view };
 }
 
-/** Open the chat on the stored answer `answerId`, exactly as the server kept it. */
-async function openChat(answerId, mode) {
+/** Show the chat view, empty, for a conversation to be opened on `answerId` (or on none). */
+function enterChat(answerId) {
   cancelAnswer();
   stopChat();
-  const linkTemplate = (await info).link_template ?? null;
   state.chatAnswerId = answerId;
   state.conversationId = null;
+  ui.welcome.hidden = true;
   ui.conversation.replaceChildren();
   ui.chatNote.textContent = "";
   ui.searchView.hidden = true;
   ui.chatView.hidden = false;
+}
+
+/** A stored answer as a finished reply turn: its text and its chips, exactly as kept. */
+function storedReply(stored, linkTemplate) {
+  const { turn, view } = replyTurn(linkTemplate);
+  turn.dataset.state = "stored";
+  view.addText(stored.text);
+  for (const citation of stored.citations ?? []) {
+    view.addCitation(citation);
+  }
+  view.flush();
+  return turn;
+}
+
+/** Open the chat on the stored answer `answerId`, exactly as the server kept it. */
+async function openChat(answerId, mode) {
+  enterChat(answerId);
+  const linkTemplate = (await info).link_template ?? null;
   if (mode === "push") {
     const url = new URL(window.location.href);
+    url.hash = "";
     url.searchParams.set("chat", answerId);
     history.pushState(null, "", url);
+    currentRoute = routePlace();
   }
   let stored = null;
   try {
@@ -330,13 +401,36 @@ async function openChat(answerId, mode) {
   }
   ui.chatForm.hidden = false;
   userTurn(stored.question);
-  const { turn, view } = replyTurn(linkTemplate);
-  turn.dataset.state = "stored";
-  view.addText(stored.text);
-  for (const citation of stored.citations ?? []) {
-    view.addCitation(citation);
+  storedReply(stored, linkTemplate);
+  ui.message.focus();
+}
+
+/**
+ * Open the chat on a handed-off answer (`#handoff=<id>`, from another site's "Continue in
+ * chat"): the answer is the conversation's first turn, and follow-ups continue from it.
+ * An expired link still leaves a working chat, with a note that says so.
+ */
+async function openHandoff(handoffId) {
+  enterChat(null);
+  ui.chatForm.hidden = false;
+  const [handedOff, linkTemplate] = await Promise.all([
+    redeemHandoff(handoffId),
+    info.then((data) => data.link_template ?? null),
+  ]);
+  if (handoffIdFrom(window.location.hash) !== handoffId) {
+    return; // the reader moved on while the handoff loaded
   }
-  view.flush();
+  if (handedOff === null) {
+    ui.chatNote.textContent =
+      "This link has expired or was never valid, so the answer it pointed to cannot be shown. " +
+      "Go back and choose Continue in chat again, or ask a question here.";
+    ui.message.focus();
+    return;
+  }
+  state.chatAnswerId = handedOff.answer_id;
+  const turn = storedReply(handedOff, linkTemplate);
+  turn.dataset.handoff = handoffId;
+  turn.querySelector(".turn-who").textContent = `Continuing from your search: ${handedOff.question}`;
   ui.message.focus();
 }
 
@@ -383,9 +477,15 @@ async function sendMessage(message) {
   state.chatRun = null;
   ui.chatStop.hidden = true;
   ui.conversation.setAttribute("aria-busy", "false");
-  if (run.stoppedByReader && view.text.trim() !== "") {
+  if (run.stoppedByReader) {
     turn.dataset.state = "stopped";
     ui.chatNote.textContent = "Stopped.";
+    if (view.text.trim() === "") {
+      turn.remove();
+    }
+  } else if (done?.state === "refused") {
+    turn.remove();
+    ui.chatNote.textContent = REFUSED_MESSAGE;
   } else if (answered(done, view)) {
     turn.dataset.state = "answered";
     turn.dataset.provenance = done.provenance ?? "";
@@ -398,7 +498,35 @@ async function sendMessage(message) {
 
 // ---------------------------------------------------------------- wiring
 
+/** Where the page is, as far as routing goes: its path and query, and a handoff if any. */
+function routePlace() {
+  return {
+    where: `${window.location.pathname}${window.location.search}`,
+    handoff: handoffIdFrom(window.location.hash),
+  };
+}
+
+/**
+ * Whether the URL now names another view than the one shown. The answer's markers are
+ * in-page fragment links: following one (or going back from one) changes only the
+ * fragment, and must not reroute, and so reload, the view.
+ */
+function routeChanged() {
+  const place = routePlace();
+  if (currentRoute === null || place.where !== currentRoute.where) {
+    return true;
+  }
+  return place.handoff !== null && place.handoff !== currentRoute.handoff;
+}
+
+
 function routeFromUrl(mode) {
+  currentRoute = routePlace();
+  const handoff = handoffIdFrom(window.location.hash);
+  if (handoff !== null) {
+    openHandoff(handoff);
+    return;
+  }
   const params = new URLSearchParams(window.location.search);
   const query = (params.get("q") ?? "").trim();
   const chat = params.get("chat");
@@ -413,7 +541,9 @@ function routeFromUrl(mode) {
   } else if (query) {
     showSearchView();
   } else {
+    state.query = "";
     showSearchView();
+    showWelcome();
     ui.query.focus();
   }
 }
@@ -470,5 +600,12 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-window.addEventListener("popstate", () => routeFromUrl("history"));
+// A fragment change fires both events; whichever comes first reroutes, once.
+for (const change of ["popstate", "hashchange"]) {
+  window.addEventListener(change, () => {
+    if (routeChanged()) {
+      routeFromUrl("history");
+    }
+  });
+}
 routeFromUrl("load");

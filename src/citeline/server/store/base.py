@@ -1,8 +1,10 @@
-"""The interface of the answer store and the conversation store, and the records they hold.
+"""The interface of the answer, conversation and handoff stores, and the records they hold.
 
 An answer is stored exactly as it was streamed (text and citations), so "Continue in
-chat" opens on what the reader saw, never on a regeneration. Both stores forget entries
-after a time-to-live and keep at most a bounded number, dropping the oldest first.
+chat" opens on what the reader saw, never on a regeneration. A handoff (the reactome
+profile's "Continue in chat") holds a copy of one stored answer under an id of its own.
+Every store forgets entries after a time-to-live and keeps at most a bounded number,
+dropping the oldest first.
 
 Every backend implements these two classes and passes the same tests; this module holds
 no storage code itself.
@@ -10,6 +12,7 @@ no storage code itself.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -72,17 +75,48 @@ class ConversationMessage:
     citations: tuple[Citation, ...] = ()
 
 
+def owner_key(identity: str) -> str:
+    """What a conversation keeps of the identity that opened it: a digest, so the store holds
+    no reader's address or subject, only enough to tell whether the next caller is the same."""
+    return hashlib.sha256(identity.encode()).hexdigest()
+
+
 @dataclass(frozen=True, slots=True)
 class Conversation:
+    """A conversation and whose it is: ``owner`` is the ``owner_key`` of the identity (the
+    guard's: token subject, or client address in open mode) that opened it; ``""`` for one
+    stored before conversations had owners, which nobody may continue."""
+
     id: str
     messages: tuple[ConversationMessage, ...]
     created_at: float
     updated_at: float
+    owner: str = ""
 
     @classmethod
-    def fresh(cls, messages: Sequence[ConversationMessage], now: float) -> Conversation:
+    def fresh(
+        cls, messages: Sequence[ConversationMessage], now: float, *, owner: str
+    ) -> Conversation:
         """A new conversation under a fresh random id: what every backend's ``create`` stores."""
-        return cls(new_id(), tuple(messages), now, now)
+        return cls(new_id(), tuple(messages), now, now, owner)
+
+    def is_owned_by(self, identity: str) -> bool:
+        return bool(self.owner) and self.owner == owner_key(identity)
+
+
+@dataclass(frozen=True, slots=True)
+class Handoff:
+    """A stored answer handed to a chat page: a copy, so the chat opens on what the reader
+    saw even if the answer store has dropped the answer since."""
+
+    id: str
+    answer: StoredAnswer
+    created_at: float
+
+    @classmethod
+    def fresh(cls, answer: StoredAnswer, created_at: float) -> Handoff:
+        """A new handoff of ``answer`` under a fresh random id: what every backend stores."""
+        return cls(new_id(), answer, created_at)
 
 
 class AnswerStore(ABC):
@@ -108,8 +142,10 @@ class ConversationStore(ABC):
     """Conversations by id, kept for a time-to-live after their last message, bounded."""
 
     @abstractmethod
-    async def create(self, messages: Sequence[ConversationMessage]) -> Conversation:
-        """A new conversation holding ``messages`` (possibly none)."""
+    async def create(
+        self, messages: Sequence[ConversationMessage], *, identity: str
+    ) -> Conversation:
+        """A new conversation holding ``messages`` (possibly none), owned by ``identity``."""
 
     @abstractmethod
     async def get(self, conversation_id: str) -> Conversation | None:
@@ -122,6 +158,18 @@ class ConversationStore(ABC):
         """Add ``messages`` at the end; None when the conversation has gone meanwhile."""
 
 
+class HandoffStore(ABC):
+    """Handoffs by id, redeemable any number of times until their time-to-live has passed."""
+
+    @abstractmethod
+    async def add(self, answer: StoredAnswer) -> Handoff:
+        """Store a new handoff of ``answer`` under a fresh id and return it."""
+
+    @abstractmethod
+    async def get(self, handoff_id: str) -> Handoff | None:
+        """The handoff, or None when it never existed or its time-to-live has passed."""
+
+
 @dataclass(frozen=True, slots=True)
 class Retention:
     """How long entries live (seconds) and how many are kept at most."""
@@ -132,8 +180,13 @@ class Retention:
 
 @dataclass(frozen=True, slots=True)
 class Stores:
-    """The two stores of one backend, and how to release what they hold open."""
+    """The stores of one backend, and how to release what they hold open.
+
+    ``handoffs`` is None unless the stores were opened to keep them (the reactome profile
+    does); that profile refuses to start on stores without one.
+    """
 
     answers: AnswerStore
     conversations: ConversationStore
     close: Callable[[], None]
+    handoffs: HandoffStore | None = None

@@ -1,0 +1,451 @@
+"""Hostile probes: what the worst inputs cost under citeline's bounds. One command, one table:
+
+    .venv/bin/python benchmarks/hostile.py [--only NAME ...]
+
+Each probe is one function below that returns rows of the table (probe, case, what was
+measured, target, whether it held). Add a probe by writing a function and listing it in
+``PROBES``. The probes so far:
+
+- ``sql_direct``: the worst queries found by attack, run through ``DataCatalog.sql`` with the
+  default limits (10 s, 512 MB, one thread). For each: wall time, the peak resident memory of
+  the worker process that ran it (``VmHWM``, sampled until it ends), and how it ended. Target:
+  peak under 600 MB and wall time under the tool's limit plus 1 s.
+- ``sql_server``: the same through a real ``citeline serve`` (sample project, open mode, a
+  scripted OpenAI-protocol model that calls ``sql`` with the query) whose answer times out at
+  5 s, before the query's own 10 s: the answer must end ``failed`` near 5 s, the query's worker
+  must be gone within a second of it, the server's memory must not grow by the query, and
+  ``/healthz`` and a second answer must still be served.
+
+- ``server_posts``: a real ``citeline serve --open`` process (its own interpreter, on a free
+  loopback port, over an empty index) is sent ten request bodies of 20 MB each, alternately
+  announced by ``Content-Length`` and sent chunked without one. Measured from ``/proc``: the
+  server's memory growth (the larger of the peak's rise, ``VmHWM``, and the resident set's;
+  target under 50 MB), the CPU time it spent, and whether it still answers. Before the body
+  cap, one 100 MB POST cost 8 s of CPU, 380 MB of memory and a 105 MB response.
+
+The client, the server and the workers share this machine; times include its load (printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from citeline.data import DataCatalog, DataError, QueryLimits, load_project
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from support.openai_stub import ScriptedOpenAIServer  # noqa: E402
+
+TARGET_PEAK_MB = 600.0
+TARGET_GROWTH_MB = 50.0
+LARGE_POSTS, LARGE_POST_MB = 10, 20
+# The piece size the client writes at a time: big enough to be quick, small enough that a
+# server which stops reading is noticed after at most this much more.
+_PIECE = 1 << 20
+TARGET_OVER_LIMIT_S = 1.0
+SERVER_ANSWER_TIMEOUT_S = 5.0
+
+# The worst queries found by attack: one huge scalar (4.2 GB and 32.8 s before the bounds), a
+# query that never ends, a join and a sort that outgrow memory, and huge aggregates.
+WORST_QUERIES = {
+    "huge string": "SELECT length(repeat('x', 2000000000))",
+    "endless count": "SELECT count(*) FROM range(100000000000) a",
+    "self join": "SELECT count(*) FROM range(100000000) a JOIN range(100000000) b USING (range)",
+    "huge sort": "SELECT count(*) FROM (SELECT * FROM range(200000000) ORDER BY random())",
+    "huge list": "SELECT max(x) FROM (SELECT list(range) AS x FROM range(300000000))",
+    "huge string_agg": "SELECT length(string_agg(repeat('y', 1000), ',')) FROM range(3000000)",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    probe: str
+    case: str
+    measured: str
+    target: str
+    held: bool
+
+
+def _status_kb(pid: int, field: str) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return None
+
+
+def _reset_peak(pid: int) -> None:
+    """Reset ``VmHWM`` to the current resident size (Linux ``clear_refs`` value 5)."""
+    Path(f"/proc/{pid}/clear_refs").write_text("5")
+
+
+class PeakSampler:
+    """Samples the peak resident memory (``VmHWM``) of a set of processes every 10 ms."""
+
+    def __init__(self, pids: Callable[[], set[int]]) -> None:
+        self._pids = pids
+        self.peak_kb: dict[int, int] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> PeakSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for pid in self._pids():
+                peak = _status_kb(pid, "VmHWM")
+                if peak is not None:
+                    self.peak_kb[pid] = max(self.peak_kb.get(pid, 0), peak)
+            time.sleep(0.01)
+
+
+def sql_direct() -> list[Row]:
+    rows: list[Row] = []
+    limits = QueryLimits()
+    with DataCatalog.open(load_project("sample"), limits=limits) as catalog:
+        for case, query in WORST_QUERIES.items():
+            # A worker that survived the last query (a memory error does not end it) would
+            # report that query's peak; its high-water mark is reset first.
+            for pid in catalog.worker_pids():
+                _reset_peak(pid)
+            with PeakSampler(lambda: set(catalog.worker_pids())) as sampler:
+                started = time.perf_counter()
+                try:
+                    catalog.sql(query)
+                    outcome = "returned"
+                except DataError as error:
+                    outcome = str(error).split(";")[0].removeprefix("The query ")
+                wall = time.perf_counter() - started
+            peak_mb = max(sampler.peak_kb.values(), default=0) / 1024
+            held = peak_mb < TARGET_PEAK_MB and wall < limits.seconds + TARGET_OVER_LIMIT_S
+            rows.append(
+                Row(
+                    "sql_direct",
+                    case,
+                    f"{wall:.1f} s, worker peak {peak_mb:.0f} MB: {outcome}",
+                    f"< {limits.seconds + TARGET_OVER_LIMIT_S:g} s, < {TARGET_PEAK_MB:.0f} MB",
+                    held,
+                )
+            )
+    return rows
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _answer(client: httpx.Client, url: str, question: str) -> tuple[dict[str, object], float]:
+    started = time.perf_counter()
+    done: dict[str, object] = {}
+    with client.stream("POST", f"{url}/v1/answer", json={"question": question}) as response:
+        event = ""
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                event = line.removeprefix("event: ")
+            elif line.startswith("data: ") and event == "done":
+                done = json.loads(line.removeprefix("data: "))
+    return done, time.perf_counter() - started
+
+
+def sql_server() -> list[Row]:
+    rows: list[Row] = []
+    model = ScriptedOpenAIServer()
+    model.start()
+    port = _free_port()
+    folder = Path(tempfile.mkdtemp(prefix="citeline-hostile-"))
+    environment = {
+        **os.environ,
+        "OPENAI_BASE_URL": model.base_url,
+        "OPENAI_API_KEY": "not-a-secret",
+        "CITELINE_ANSWER_TIMEOUT": str(SERVER_ANSWER_TIMEOUT_S),
+    }
+    log = (folder / "server.log").open("w")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "citeline",
+            "serve",
+            "--db",
+            str(folder / "empty.db"),
+            "--project",
+            "sample",
+            "--open",
+            "--model",
+            "openai:scripted",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        env=environment,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(timeout=60) as client:
+            for _ in range(300):
+                try:
+                    if client.get(f"{url}/healthz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            # One answer first: the first answer pays for imports, which is not the query's cost.
+            model.script = [{"text": ["Warm."]}]
+            _answer(client, url, "Warm up.")
+            # The endless query outlives the answer's 5 s; the huge string fails at once, so
+            # the scripted model then says it has no figure: nothing_found.
+            for case, expected in (("endless count", "failed"), ("huge string", "nothing_found")):
+                model.script = [
+                    {"calls": [["sql", {"query": WORST_QUERIES[case]}]]},
+                    {"text": ["The query did not give a figure."]},
+                ]
+                before = _status_kb(server.pid, "VmRSS") or 0
+                with PeakSampler(lambda: _children(server.pid)) as sampler:
+                    done, seconds = _answer(client, url, "Count everything, forever.")
+                    workers_at_end = _children(server.pid)
+                    busy = {pid for pid in workers_at_end if pid in sampler.peak_kb}
+                    time.sleep(1.0)
+                    remaining = {pid for pid in _children(server.pid) if pid in busy}
+                after = _status_kb(server.pid, "VmRSS") or 0
+                peak_mb = max(sampler.peak_kb.values(), default=0) / 1024
+                healthy = client.get(f"{url}/healthz").status_code == 200
+                model.script = [{"text": ["Still answering."]}]
+                second, _ = _answer(client, url, "Are you still there?")
+                state = done.get("state")
+                bound = SERVER_ANSWER_TIMEOUT_S + TARGET_OVER_LIMIT_S
+                held = (
+                    state == expected
+                    and seconds < bound
+                    and peak_mb < TARGET_PEAK_MB
+                    and (after - before) / 1024 < 50
+                    and healthy
+                    and second.get("state") in ("answered", "nothing_found")
+                )
+                rows.append(
+                    Row(
+                        "sql_server",
+                        case,
+                        f"done {state} after {seconds:.1f} s; worker peak {peak_mb:.0f} MB;"
+                        f" its worker alive 1 s later: {len(remaining)}; server RSS"
+                        f" {before / 1024:.0f} -> {after / 1024:.0f} MB; healthz"
+                        f" {'ok' if healthy else 'down'}; next answer {second.get('state')}",
+                        f"{expected} < {bound:g} s, < {TARGET_PEAK_MB:.0f} MB, +< 50 MB",
+                        held and (case != "endless count" or not remaining),
+                    )
+                )
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        model.stop()
+        log.close()
+    return rows
+
+
+def _memory_mb(pid: int, field: str = "VmRSS") -> float:
+    """``VmRSS`` (resident now) or ``VmHWM`` (the most it has ever been resident)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no {field} for process {pid}")
+
+
+def _cpu_seconds(pid: int) -> float:
+    # Fields 14 and 15 of /proc/PID/stat are utime and stime, in clock ticks; the command
+    # name (field 2) may hold spaces, so count from the closing parenthesis.
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    # serve refuses an empty index, so one small page is indexed first.
+    (folder / "docs").mkdir()
+    (folder / "docs" / "lists.md").write_text("# Lists\n\nA list is a mutable sequence.\n")
+    subprocess.run(
+        [sys.executable, "-m", "citeline", "ingest", str(folder / "docs")],
+        env={**os.environ, "CITELINE_DATABASE_URL": str(folder / "citeline.db")},
+        check=True,
+        capture_output=True,
+    )
+    env = {
+        **os.environ,
+        "CITELINE_DB": str(folder / "citeline.db"),
+        "CITELINE_OPEN": "1",
+        "CITELINE_RATE_LIMIT": "1000",
+        "CITELINE_LOG_FORMAT": "json",
+    }
+    log = (folder / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "citeline", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError((folder / "server.log").read_text()[-2000:])
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("citeline serve did not start: " + (folder / "server.log").read_text())
+
+
+def _post_large(url: str, megabytes: int, *, announced: bool) -> tuple[int | None, int]:
+    """POST ``megabytes`` MB of a JSON string to /v1/answer on a raw socket; the status the
+    server answered (None if it closed without one) and how many body bytes got written."""
+    host, port = url.removeprefix("http://").split(":")
+    size = megabytes * (1 << 20)
+    framing = f"Content-Length: {size}" if announced else "Transfer-Encoding: chunked"
+    head = (
+        f"POST /v1/answer HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        f"{framing}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    # A well-formed body (one long question), so a server that reads it also parses it.
+    prefix, suffix = b'{"question": "', b'"}'
+    sent = 0
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        connection.sendall(head)
+        try:
+            while sent < size:
+                data = b"x" * min(_PIECE, size - sent)
+                if sent == 0:
+                    data = prefix + data[len(prefix) :]
+                if sent + len(data) == size:
+                    data = data[: -len(suffix)] + suffix
+                connection.sendall(data if announced else b"%x\r\n%s\r\n" % (len(data), data))
+                sent += len(data)
+            if not announced:
+                connection.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # the server answered and stopped reading: the point of the cap
+        reply = b""
+        try:
+            while b"\r\n" not in reply:
+                chunk = connection.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+        except OSError:
+            pass
+    status = int(reply.split(b" ", 2)[1]) if reply.startswith(b"HTTP/") else None
+    return status, sent
+
+
+def server_posts() -> list[Row]:
+    posts, post_mb = LARGE_POSTS, LARGE_POST_MB
+    name = "server_posts"
+    with tempfile.TemporaryDirectory() as folder:
+        process, url = _start_server(Path(folder))
+        try:
+            # One honest answer first, so what it loads is in the baseline, not the growth.
+            httpx.post(f"{url}/v1/answer", json={"question": "What is a list?"}, timeout=60)
+            before_mb, before_cpu = _memory_mb(process.pid), _cpu_seconds(process.pid)
+            # The peak so far, so that one large body freed afterwards still counts.
+            before_peak_mb = _memory_mb(process.pid, "VmHWM")
+            statuses: list[int | None] = []
+            written = 0
+            for number in range(posts):
+                status, sent = _post_large(url, post_mb, announced=number % 2 == 0)
+                statuses.append(status)
+                written += sent
+            time.sleep(0.5)  # let the server finish with the last connection
+            after_mb, after_cpu = _memory_mb(process.pid), _cpu_seconds(process.pid)
+            peak_mb = _memory_mb(process.pid, "VmHWM")
+            answer = httpx.post(
+                f"{url}/v1/answer", json={"question": "What is a list?"}, timeout=60
+            )
+            still_answers = answer.status_code == 200 and "event: done" in answer.text
+        finally:
+            process.terminate()
+            process.wait(10)
+    growth = max(peak_mb - before_peak_mb, after_mb - before_mb)
+    refused = sum(1 for status in statuses if status == 413)
+    case = f"{posts} POSTs of {post_mb} MB"
+    return [
+        Row(name, case,
+            f"memory growth {growth:.1f} MB (resident {before_mb:.0f} -> {after_mb:.0f} MB), "
+            f"CPU {after_cpu - before_cpu:.2f} s, {written / (1 << 20):.1f} MB written",
+            f"< {TARGET_GROWTH_MB:.0f} MB growth", growth < TARGET_GROWTH_MB),
+        Row(name, "answered 413", f"{refused} of {len(statuses)}", f"{len(statuses)}",
+            refused == len(statuses)),
+        Row(name, "server still answers", "yes" if still_answers else "no", "yes",
+            still_answers),
+    ]  # fmt: skip
+
+
+PROBES: dict[str, Callable[[], list[Row]]] = {
+    "sql_direct": sql_direct,
+    "sql_server": sql_server,
+    "server_posts": server_posts,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", choices=sorted(PROBES), help="run only these")
+    chosen = parser.parse_args().only or list(PROBES)
+    # The table says how each query ended; the sandbox's own warning per query is noise here.
+    logging.getLogger("citeline.data.sandbox").setLevel(logging.ERROR)
+    load = os.getloadavg()[0]
+    print(f"load average {load:.2f} on {os.cpu_count()} cores; {sys.version.split()[0]}")
+    rows = [row for name in chosen for row in PROBES[name]()]
+    widths = [max(len(getattr(row, key)) for row in rows) for key in ("probe", "case")]
+    print(f"{'probe':<{widths[0]}}  {'case':<{widths[1]}}  held  measured (target)")
+    for row in rows:
+        mark = "yes " if row.held else "NO  "
+        print(
+            f"{row.probe:<{widths[0]}}  {row.case:<{widths[1]}}  {mark}  {row.measured}"
+            f" ({row.target})"
+        )
+    if not all(row.held for row in rows):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
