@@ -53,7 +53,7 @@ def default_retrieval() -> Retrieval:
     """What a new collection is ingested for when nobody says: lexical.
 
     Measured on the 2-core build machine (docs/benchmarks.md): embedding costs 0.1 to 0.2 s
-    of CPU per passage, so the bundled 767-passage sample takes minutes to ingest instead of
+    of CPU per passage, so the bundled sample takes minutes (63 s of CPU) to ingest instead of
     a second, and the extra adds onnxruntime, numpy and a 23 MB model to the install. A
     first-time user gets the one-second demo; hybrid is one flag away.
     """
