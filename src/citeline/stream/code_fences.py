@@ -1,0 +1,106 @@
+"""Where fenced code blocks are, in text that arrives in pieces.
+
+Code in an answer is verbatim: a ```` ``` ```` block's ``[x](y)``, ``<a href>`` or
+``# References`` comment is code, and the stream transforms must pass it through as
+written. ``CodeFences`` follows the text line by line and says whether the line now
+starting is inside a fenced block.
+
+The rule is CommonMark's, narrowed in the one direction that is safe: an opening fence
+counts only at column 0 (three or more backticks with no backtick after them, or three or
+more tildes), so a fence that a renderer would close early (one inside a list item ends
+with the item) is never taken for one. Mistaking code for prose costs a rewritten link in
+code; mistaking prose for code would let a live link through. A closing fence is CommonMark's
+(up to three spaces, the same character, at least as many, then only blanks). An unclosed
+block runs to the end of the text, as it renders. Indented code blocks are not tracked:
+telling them from a list item's continuation needs the whole block structure.
+
+It decides nothing about what is inside a block; it holds no text back.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import regex
+
+_OPENER: Final = regex.compile(r"(`{3,})[^`]*|(~{3,}).*", regex.DOTALL)
+_CLOSER: Final = regex.compile(r" {0,3}(`{3,}|~{3,})[ \t]*")
+# What a line may start with and still be a fence line: blanks up to three, then fence
+# characters. Anything else rules the line out at once, so most lines cost nothing.
+_MAY_BE_FENCE: Final = regex.compile(r" {0,3}(?:`+|~+)")
+# A fence line longer than this keeps only what decides it: the fence and whether a
+# backtick follows (an opener) or only blanks do (a closer).
+_COMPACT_OVER: Final = 256
+
+
+class CodeFences:
+    """Feed text in order; ``inside`` says whether the next line starts inside a block.
+
+    ``inside`` changes only at a newline (or never, at the end), so a caller can ask it at
+    any line start and get an answer that depends only on the text before that line.
+    """
+
+    def __init__(self) -> None:
+        # The open fence's character and length, or None outside a block.
+        self._fence: tuple[str, int] | None = None
+        # The current line so far while it could still be a fence line, else None.
+        self._line: str | None = ""
+
+    @property
+    def inside(self) -> bool:
+        return self._fence is not None
+
+    def feed(self, text: str) -> None:
+        start = 0
+        newline = text.find("\n")
+        while newline != -1:
+            self._extend(text[start:newline])
+            self._end_line()
+            start = newline + 1
+            newline = text.find("\n", start)
+        self._extend(text[start:])
+
+    def _extend(self, piece: str) -> None:
+        if self._line is None or not piece:
+            return
+        line = self._line + piece
+        if not _MAY_BE_FENCE.match(line, partial=True):
+            self._line = None
+            return
+        if len(line) > _COMPACT_OVER:
+            line = _compact(line)
+        self._line = line
+
+    def _end_line(self) -> None:
+        line, self._line = self._line, ""
+        if line is None:
+            return
+        line = line.removesuffix("\r")
+        if self._fence is None:
+            opener = _OPENER.fullmatch(line)
+            if opener is not None:
+                run = opener.group(1) or opener.group(2)
+                self._fence = (run[0], len(run))
+            return
+        closer = _CLOSER.fullmatch(line)
+        char, length = self._fence
+        if closer is not None and closer.group(1)[0] == char and len(closer.group(1)) >= length:
+            self._fence = None
+
+
+def _compact(line: str) -> str:
+    """A long fence line reduced to what decides it: its blanks, its fence, and what
+    follows, as a blank (only blanks), a backtick (one occurs) or a letter (anything else)."""
+    match = regex.match(r"( {0,3})(`+|~+)(.*)", line, regex.DOTALL)
+    if match is None:
+        return line
+    indent, fence, rest = match.groups()
+    if not rest:
+        tail = ""
+    elif not rest.strip(" \t"):
+        tail = " "
+    elif "`" in rest:
+        tail = "`"
+    else:
+        tail = "x"
+    return indent + fence + tail
