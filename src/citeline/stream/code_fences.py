@@ -11,8 +11,11 @@ more tildes), so a fence that a renderer would close early (one inside a list it
 with the item) is never taken for one. Mistaking code for prose costs a rewritten link in
 code; mistaking prose for code would let a live link through. A closing fence is CommonMark's
 (up to three spaces, the same character, at least as many, then only blanks). An unclosed
-block runs to the end of the text, as it renders. Indented code blocks are not tracked:
-telling them from a list item's continuation needs the whole block structure.
+block runs to the end of the text, as it renders. After a line that starts an HTML block
+(``<div>``), no fence opens until a blank line: a renderer with raw HTML on keeps the fence
+line inside that block, and the markdown after the block's blank line is live. Indented
+code blocks are not tracked: telling them from a list item's continuation needs the whole
+block structure.
 
 It decides nothing about what is inside a block; it holds no text back.
 """
@@ -25,6 +28,7 @@ import regex
 
 _OPENER: Final = regex.compile(r"(`{3,})[^`]*|(~{3,}).*", regex.DOTALL)
 _CLOSER: Final = regex.compile(r" {0,3}(`{3,}|~{3,})[ \t]*")
+_HTML_BLOCK_START: Final = regex.compile(r" {0,3}<[A-Za-z/!?]")
 # What a line may start with and still be a fence line: blanks up to three, then fence
 # characters. Anything else rules the line out at once, so most lines cost nothing.
 _MAY_BE_FENCE: Final = regex.compile(r" {0,3}(?:`+|~+)")
@@ -45,6 +49,11 @@ class CodeFences:
         self._fence: tuple[str, int] | None = None
         # The current line so far while it could still be a fence line, else None.
         self._line: str | None = ""
+        # The start of the current line (enough to see an HTML block open), and whether
+        # one is open: from such a line to the next blank line.
+        self._head = ""
+        self._blank = True
+        self._in_html = False
 
     @property
     def inside(self) -> bool:
@@ -61,7 +70,13 @@ class CodeFences:
         self._extend(text[start:])
 
     def _extend(self, piece: str) -> None:
-        if self._line is None or not piece:
+        if not piece:
+            return
+        if len(self._head) < 8:
+            self._head += piece[: 8 - len(self._head)]
+        if self._blank and piece.strip(" \t\r"):
+            self._blank = False
+        if self._line is None:
             return
         line = self._line + piece
         if not _MAY_BE_FENCE.match(line, partial=True):
@@ -73,10 +88,19 @@ class CodeFences:
 
     def _end_line(self) -> None:
         line, self._line = self._line, ""
+        head, blank = self._head, self._blank
+        self._head, self._blank = "", True
+        if self._fence is None:
+            if blank:
+                self._in_html = False
+            elif _HTML_BLOCK_START.match(head):
+                self._in_html = True
         if line is None:
             return
         line = line.removesuffix("\r")
         if self._fence is None:
+            if self._in_html:
+                return
             opener = _OPENER.fullmatch(line)
             if opener is not None:
                 run = opener.group(1) or opener.group(2)

@@ -1,8 +1,9 @@
 """Fold a line to the form in which source-list headings are compared.
 
-A model (or a document it copies) can write ``## Ѕоurсеѕ`` in Cyrillic letters, put
-zero-width spaces inside ``Sources`` or use full-width ``＃``: each renders as the heading a
-reader knows, and each slipped past a plain ASCII comparison (issue 13, item 14). Folding
+A model (or a document it copies) can write ``## Sources`` with Cyrillic letters for
+the Latin ones, put zero-width spaces inside it or use a full-width number sign: each
+renders as the heading a reader knows, and each slipped past a plain ASCII comparison
+(issue 13, item 14). Folding
 removes invisible format characters, applies NFKC, case-folds, and maps every character
 that Unicode's confusables data (UTS #39, via ``confusable_homoglyphs``) lists as a
 look-alike of an ASCII character onto that character.
@@ -28,7 +29,7 @@ _INVISIBLE: Final = regex.compile(
 
 def _ascii_lookalikes() -> dict[int, str]:
     """Each non-ASCII character whose look-alikes include one ASCII character: that
-    character, a letter when there is a choice (Cyrillic "і" looks like "i", "l" and "1")."""
+    character, a letter when there is a choice (Cyrillic "\u0456" looks like "i", "l" and "1")."""
     table: dict[int, str] = {}
     for char, glyphs in confusables_data.items():
         if len(char) != 1 or char.isascii():
@@ -46,6 +47,7 @@ _LOOKALIKES: Final = _ascii_lookalikes()
 
 def fold_lookalikes(text: str) -> str:
     """``text`` without invisible characters, NFKC-normalised, case-folded, look-alikes
-    mapped to ASCII. "## Ѕо\u200burces" folds to "## sources"."""
+    mapped to ASCII: Cyrillic "\u0405\u043e" with a zero-width space inside "Sources"
+    still folds to "sources"."""
     text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
     return _INVISIBLE.sub("", text.casefold().translate(_LOOKALIKES))

@@ -97,9 +97,7 @@ def _could_become_heading(partial_line: str, rule: regex.Pattern[str]) -> bool:
     if (first.isascii() and first not in " #*") or len(partial_line) > MAX_HELD:
         return False
     folded = fold_lookalikes(partial_line)
-    return len(folded) <= MAX_HEADING and (
-        rule.fullmatch(folded, partial=True) is not None
-    )
+    return len(folded) <= MAX_HEADING and (rule.fullmatch(folded, partial=True) is not None)
 
 
 class SourcesSectionStripper:
@@ -163,7 +161,11 @@ class SourcesSectionStripper:
         out: list[str] = []
         newline = text.find("\n")
         while newline != -1:
-            if at_line_start and not self._fences.inside and _is_heading(text[line_start:newline], self._rule):
+            if (
+                at_line_start
+                and not self._fences.inside
+                and _is_heading(text[line_start:newline], self._rule)
+            ):
                 self._dropped_at = self._released
                 self._held = ""
                 return "".join(out)
@@ -172,7 +174,11 @@ class SourcesSectionStripper:
             at_line_start = True
             newline = text.find("\n", line_start)
         partial_line = text[line_start:]
-        if at_line_start and not self._fences.inside and _could_become_heading(partial_line, self._rule):
+        if (
+            at_line_start
+            and not self._fences.inside
+            and _could_become_heading(partial_line, self._rule)
+        ):
             self._held = partial_line
             self._at_line_start = True
             return "".join(out)
