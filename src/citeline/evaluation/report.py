@@ -59,6 +59,7 @@ def _question_entry(result: EvaluatedAnswer) -> dict[str, Any]:
         "quotes": score.quotes,
         "verified_quotes": score.verified_quotes,
         "quotes_in_evidence": score.quotes_in_evidence,
+        "verdicts": [verdict.as_dict() for verdict in result.record.verdicts],
         "leaks": list(score.leaks),
         "first_token_seconds": score.first_token_seconds,
         "total_seconds": score.total_seconds,

@@ -70,6 +70,7 @@ def create_app(
             release=release,
             timeout_seconds=settings.answer_timeout,
             data=data,
+            max_citations=settings.max_citations,
         )
     if stores is None:
         stores = open_stores(settings)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from citeline.database import DatabaseError, DatabaseUrl, SqliteUrl, parse_database_url
+from citeline.events import DEFAULT_MAX_CITATIONS, MAX_CITATIONS_ENV
 from citeline.server.errors import StartupError
 
 DEFAULT_AUDIENCE = "citeline"
@@ -196,6 +197,14 @@ class ServerSettings:
             "CITELINE_ANSWER_TIMEOUT",
             _positive_float,
             "Seconds an answer may take before it ends as failed.",
+        ),
+    )
+    max_citations: int = field(
+        default=DEFAULT_MAX_CITATIONS,
+        metadata=_about(
+            MAX_CITATIONS_ENV,
+            _positive_int,
+            "Citation events one answer may carry; later sources are dropped and counted.",
         ),
     )
     answer_ttl: int = field(
