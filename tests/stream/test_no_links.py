@@ -21,12 +21,16 @@ HTML_ANCHOR = re.compile(r"<a[\s>/]", re.IGNORECASE)
 
 
 def links_in(markdown: str) -> list[str]:
-    """Every link the renderer would make of ``markdown``: link tokens and raw <a> tags."""
+    """Every link the renderer would make of ``markdown``: link tokens and raw <a> tags.
+
+    Not a link whose text holds a code span with a bracket in it ("[`]`](u)"): the one
+    form the stream does not reduce, as contracts/stream.md says.
+    """
     found: list[str] = []
 
     def walk(tokens: list[Token]) -> None:
-        for token in tokens:
-            if token.type == "link_open":
+        for at, token in enumerate(tokens):
+            if token.type == "link_open" and not _bracket_in_code_span(tokens[at + 1 :]):
                 found.append(str(token.attrGet("href")))
             if token.type in {"html_inline", "html_block"} and HTML_ANCHOR.search(token.content):
                 found.append(token.content)
@@ -35,6 +39,15 @@ def links_in(markdown: str) -> list[str]:
 
     walk(RENDERER.parse(markdown))
     return found
+
+
+def _bracket_in_code_span(after_open: list[Token]) -> bool:
+    for token in after_open:
+        if token.type == "link_close":
+            return False
+        if token.type == "code_inline" and ("[" in token.content or "]" in token.content):
+            return True
+    return False
 
 
 def run(fragments: list[str]) -> tuple[str, list[Anchor]]:
@@ -165,7 +178,7 @@ def answers_and_splits(draw: st.DrawFn) -> tuple[str, list[str]]:
     return text, draw(split(text))
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(answers_and_splits())
 def test_no_answer_renders_a_link_after_the_pipeline(case: tuple[str, list[str]]) -> None:
     _, fragments = case

@@ -143,7 +143,7 @@ def assert_split_invariant(run: Run, text: str, fragments: list[str]) -> None:
     assert run(list(text)) == whole
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(answers_and_splits())
 def test_the_sources_stripper_gives_the_same_result_however_the_text_is_split(
     case: tuple[str, list[str]],
@@ -151,7 +151,7 @@ def test_the_sources_stripper_gives_the_same_result_however_the_text_is_split(
     assert_split_invariant(run_sources, *case)
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(answers_and_splits())
 def test_the_tolerant_heading_rule_gives_the_same_result_however_the_text_is_split(
     case: tuple[str, list[str]],
@@ -159,7 +159,7 @@ def test_the_tolerant_heading_rule_gives_the_same_result_however_the_text_is_spl
     assert_split_invariant(run_tolerant_sources, *case)
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(answers_and_splits())
 def test_the_anchor_stripper_gives_the_same_text_and_anchors_however_split(
     case: tuple[str, list[str]],
@@ -167,7 +167,7 @@ def test_the_anchor_stripper_gives_the_same_text_and_anchors_however_split(
     assert_split_invariant(run_anchors, *case)
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(answers_and_splits())
 def test_the_pipeline_gives_the_same_text_and_anchors_however_split(
     case: tuple[str, list[str]],
@@ -175,7 +175,7 @@ def test_the_pipeline_gives_the_same_text_and_anchors_however_split(
     assert_split_invariant(run_pipeline, *case)
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(answers_and_splits())
 def test_anchor_offsets_locate_their_display_text_in_the_output(
     case: tuple[str, list[str]],
@@ -193,7 +193,7 @@ def test_anchor_offsets_locate_their_display_text_in_the_output(
         assert starts == sorted(starts)
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(answers_and_splits())
 def test_held_text_stays_within_the_stated_bounds(case: tuple[str, list[str]]) -> None:
     _, fragments = case
@@ -205,7 +205,7 @@ def test_held_text_stays_within_the_stated_bounds(case: tuple[str, list[str]]) -
         assert anchors.held_chars <= MAX_ANCHOR_HELD
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(answers_and_splits())
 def test_the_pipeline_never_lags_its_input_by_more_than_both_holds(
     case: tuple[str, list[str]],
@@ -223,7 +223,7 @@ def test_the_pipeline_never_lags_its_input_by_more_than_both_holds(
         assert len(could_give) - len(released) <= MAX_ANCHOR_HELD + MAX_HELD
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(prose, max_size=10))
 def test_prose_without_markup_characters_is_released_by_the_same_feed(
     fragments: list[str],

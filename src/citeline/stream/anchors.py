@@ -33,7 +33,9 @@ real source (the caller does).
 
 from __future__ import annotations
 
+import copy
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -44,13 +46,12 @@ from citeline.stream.code_fences import CodeFences
 # --- The forms, as CommonMark writes them -------------------------------------------------
 
 # Link text: anything but unescaped brackets, balanced bracket pairs nested to any depth,
-# backslash escapes, code spans of one or two backticks (a span binds tighter than the
-# brackets, so "[`]`](u)" is a link), and newlines that do not make a blank line (a blank
-# line ends the paragraph, and a link cannot span two).
-_TEXT_ITEM: Final = (
-    r"(?:`[^`]*`|``(?:[^`]|`(?!`))*``"
-    r"|[^\[\]\\\n]|\\.|\\(?=\n)|\n(?![ \t]*\r?\n)|(?&brackets))"
-)
+# backslash escapes, and newlines that do not make a blank line (a blank line ends the
+# paragraph, and a link cannot span two). Not code spans: a span binds tighter than the
+# brackets, so "[`]`](u)" is a link, but a span alternative here made matching backtrack
+# exponentially on runs of backticks (0.4 ms a match); an unbalanced bracket inside a code
+# span inside link text is the one form not reduced (contracts/stream.md).
+_TEXT_ITEM: Final = r"(?:[^\[\]\\\n]|\\.|\\(?=\n)|\n(?![ \t]*\r?\n)|(?&brackets))"
 _DEFINE: Final = (
     rf"(?(DEFINE)(?P<brackets>\[{_TEXT_ITEM}*\])(?P<parens>\((?:[^\s()\\]|\\.|(?&parens))*\)))"
 )
@@ -100,6 +101,11 @@ _CONTAINER_PREFIX: Final = regex.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]
 # What the scanner stops at; everything between these goes out as it is.
 _SPECIAL: Final = regex.compile(r"[<\[\\\n]")
 _SPECIAL_CHARS: Final = frozenset("<[\\\n")
+_SPECIAL_IN_TEXT: Final = frozenset("<[]")
+_SPECIAL_MARKUP: Final = regex.compile(r"[<\[]")
+# What `_inert` escapes: an unescaped "[" or "]" (after an even number of backslashes),
+# and any "<".
+_INERT: Final = regex.compile(r"(?<!\\)(?:\\\\)*(?P<char>[\[\]])|(?P<char><)")
 
 # --- Bounds ----------------------------------------------------------------------------
 
@@ -118,16 +124,53 @@ MAX_HELD: Final = MAX_LINK
 # every fragment was 40% of the pipeline's time on the benchmark answer (a link arrives as
 # a dozen fragments). Any other state is re-matched.
 _HOLD_STATE: Final = regex.compile(
-    r"""(?P<tag_attributes><a\s[^>"'\n]*)"""
+    r"""(?P<tag_attributes><a\s(?:[^>"']|"[^"]*"|'[^']*')*)"""
+    r"""|(?P<tag_quoted><a\s(?:[^>"']|"[^"]*"|'[^']*')*"[^"]*)"""
+    r"|(?P<autolink><[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)"
     r"|(?P<link_text>\[[^\[\]\\\n]*)"
     r"|(?P<link_url>\[[^\[\]\\\n]*\]\([^\s()\\<>\"']+)",
     regex.IGNORECASE,
 )
 _STATE_CHANGES_ON: Final = {
-    "tag_attributes": regex.compile(r"""[>"'\n]"""),
+    "tag_attributes": regex.compile(r"""[>"']"""),
+    "tag_quoted": regex.compile(r'"'),
+    "autolink": regex.compile(r"[\s<>]"),
     "link_text": regex.compile(r"[\[\]\\\n]"),
     "link_url": regex.compile(r"""[\s()\\<>"']"""),
 }
+
+
+class _Verdict:
+    """A candidate's state when no match decides it: more text is needed, or it has
+    reached its bound while it could still have become markup."""
+
+
+_UNDECIDED: Final = _Verdict()
+_GIVE_UP: Final = _Verdict()
+
+
+def _settle(
+    pattern: regex.Pattern[str], text: str, start: int, end: int, *, final: bool, full: bool
+) -> regex.Match[str] | _Verdict | None:
+    """The match the whole text would give at ``start`` within ``text[:end]``, ``None`` when
+    there is none, or a `_Verdict` while that depends on text not yet seen (``full``: the
+    bound is reached, so nothing more will be seen).
+
+    A complete match is taken only once no longer one is still possible: "[`]()" is a
+    complete link, and "[`]()`](u)" a longer one (the backticks make a code span); the
+    verdict must not depend on where the stream was split between them.
+    """
+    if final:
+        return pattern.match(text, start, end)
+    match = pattern.match(text, start, end, partial=True)
+    if match is None:
+        return None
+    if not match.partial:
+        longer = pattern.fullmatch(text, start, end, partial=True)
+        if longer is None or not longer.partial or full:
+            return pattern.match(text, start, end)
+        return _UNDECIDED
+    return _GIVE_UP if full else _UNDECIDED
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,20 +218,28 @@ class AnchorStripper:
     label has no definition yet (its definition, when it comes, is the anchor).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, mid_line: bool = False, after: str = "", revive: bool = True) -> None:
+        """``mid_line`` and ``after`` start it as if text ending in ``after`` had been read,
+        in the middle of a line, and ``revive=False`` skips the revival check: for
+        reducing a piece of a longer text on its own, in bounded time (one level deep, the
+        check reads at most `MAX_LINK` characters once)."""
+        self._revive = revive
+        # The reduction of the text after a held candidate's first character, kept while
+        # the candidate is undecided: (that character, text fed, reducer, text reduced).
+        self._revival: tuple[str, str, AnchorStripper, str] | None = None
         self._held = ""
         self._held_bound = 0
         self._held_stops: regex.Pattern[str] | None = None
         # The last input character decided: a "[" after "!" opens an image, not a link.
-        self._prev = ""
+        self._prev = after
         # The last decided character was an unescaped backslash: the next one is escaped.
         self._escaped = False
         self._emitted = 0
         self._open: _OpenAnchor | None = None
         self._anchors: list[Anchor] = []
-        self._fences = CodeFences()
+        self._fences = CodeFences(mid_line=mid_line)
         # The current line's decided text while it is only blanks and container markers.
-        self._line_prefix: str | None = ""
+        self._line_prefix: str | None = None if mid_line else ""
         self._definitions: dict[str, str] = {}
 
     @property
@@ -200,9 +251,16 @@ class AnchorStripper:
         held = self._held
         if not held:
             if not self._escaped and _SPECIAL_CHARS.isdisjoint(text):
+                # The fast path, written out: most fragments are prose in the middle of a
+                # line, where nothing but the last character and the offset can change.
                 if text:
-                    self._consume(text)
-                    self._emit(text)
+                    if self._line_prefix is None and self._fences.settled:
+                        self._prev = text[-1]
+                    else:
+                        self._consume(text)
+                    self._emitted += len(text)
+                    if self._open is not None:
+                        self._open.pieces.append(text)
                 return text
         elif (
             self._held_stops is not None
@@ -242,7 +300,7 @@ class AnchorStripper:
         self._held_stops = None
         if self._escaped and at < len(text):
             self._escaped = False
-            if text[at] != "\n":
+            if text[at] not in "\n<":
                 self._pass(out, text[at])
                 self._prev = ""
                 at += 1
@@ -269,7 +327,9 @@ class AnchorStripper:
                     self._pass(out, "\\")
                     self._escaped = not final
                     at += 1
-                elif text[at + 1] == "\n":
+                elif text[at + 1] in "\n<":
+                    # A backslash escapes nothing inside raw HTML, where a "<a" after it is
+                    # still a tag: "<" is never taken as escaped.
                     self._pass(out, "\\")
                     at += 1
                 else:
@@ -304,23 +364,27 @@ class AnchorStripper:
         # Matched within the bound only, so the verdict never depends on how much text
         # happens to be buffered: a candidate still open at the bound is given up.
         window = min(len(text), at + bound)
-        match = pattern.match(text, at, window, partial=not final)
+        match = _settle(pattern, text, at, window, final=final, full=window - at >= bound)
+        if match is _UNDECIDED:
+            self._hold(text[at:], bound)
+            return None
+        if match is _GIVE_UP:
+            self._consume(text[at])
+            return at + 1
         if match is None:
-            revives = self._revives(text, at, pattern, bound, final=final)
+            revives = (
+                self._revives(text, at, pattern, bound, final=final) if self._revive else False
+            )
             if revives is None:
                 self._hold(text[at:], bound)
                 return None
+            self._revival = None
             if revives:
                 self._consume(text[at])
             else:
                 self._pass(out, text[at])
             return at + 1
-        if match.partial:
-            if window - at < bound:
-                self._hold(text[at:], bound)
-                return None
-            self._consume(text[at])
-            return at + 1
+        assert isinstance(match, regex.Match)
         # A definition inside a quote or a list item keeps its line's newline, so the
         # container's other lines stay apart.
         contained = bool(self._line_prefix and self._line_prefix.strip())
@@ -334,47 +398,53 @@ class AnchorStripper:
     def _revives(
         self, text: str, at: int, pattern: regex.Pattern[str], bound: int, *, final: bool
     ) -> bool | None:
-        """Whether a candidate that died where markup begins would live again once that
-        markup is removed: ``True`` (give it up), ``False`` (prose), ``None`` (undecided).
+        """Whether a candidate that cannot complete as written would complete in the text a
+        reader gets, once the markup after its first character is reduced: ``True`` (give
+        it up), ``False`` (prose), ``None`` (undecided).
 
-        "[a]</a>(u)" dies at "<", but with "</a>" removed the reader's text is "[a](u)", a
-        live link; so does "<a" before a removed tag and " href=...>" after it. A candidate
-        so revived is given up like one past its bound. The markup is tried as far as the
-        bound, so the verdict depends only on text within it.
+        "[a]</a>(u)" cannot complete, but with "</a>" removed the reader's text is "[a](u)",
+        a live link; so can "<a" before a removed tag and " href=...>" after it, or a tag
+        read first as a destination and removed later. A candidate so revived is given up
+        like one past its bound. Only text within the bound is read, so the verdict does
+        not depend on how much was buffered.
         """
         window = min(len(text), at + bound)
-        if "<" not in text[at + 1 : window] and "[" not in text[at + 1 : window]:
+        markup = _SPECIAL_MARKUP.search(text, at + 1, window)
+        if markup is None:
             return False
-        viable, dead = at + 1, window + 1
-        while dead - viable > 1:
-            middle = (viable + dead) // 2
-            if pattern.match(text, at, middle, partial=True) is None:
-                dead = middle
-            else:
-                viable = middle
-        if viable >= window or text[viable] not in "<[":
-            return False
-        shown: list[str] = []
-        end = viable
-        while end < window and text[end] in "<[":
-            markup = (_ANGLE if text[end] == "<" else _LINK).match(
-                text, end, window, partial=not final
-            )
-            if markup is None:
+        # Where it dies as written, found by doubling: most candidates ("x < y", "[1] ")
+        # die within a character or two, before any markup could change them.
+        viable, step = at + 1, 1
+        while viable < window:
+            probe = min(window, viable + step)
+            if pattern.match(text, at, probe, partial=True) is None:
                 break
-            if markup.partial:
-                return True if window - at >= bound else None
-            inner = AnchorStripper()
-            shown.append(inner.feed(markup.group()) + inner.flush())
-            end = markup.end()
-        if end == viable:
+            viable, step = probe, step * 2
+        # text[at:viable] can still become markup; the candidate dies within the next
+        # `step` characters. Markup starting after that cannot have changed its fate.
+        if min(window, viable + step) <= markup.start():
             return False
-        joined = text[at:viable] + "".join(shown) + text[end:window]
-        again = pattern.match(joined, partial=not final)
+        rest = text[at + 1 : window]
+        # While undecided, the held candidate comes back with a little more text on every
+        # fragment: the reduction so far is kept and only the new text is fed, so a
+        # candidate costs its length once, not once per fragment.
+        cached = self._revival
+        if cached is not None and cached[0] == text[at] and rest.startswith(cached[1]):
+            _, fed, inner, reduced = cached
+            reduced += inner.feed(rest[len(fed) :])
+        else:
+            inner = AnchorStripper(mid_line=True, after=text[at], revive=False)
+            reduced = inner.feed(rest)
+        self._revival = (text[at], rest, inner, reduced)
+        undecided_tail = inner.held_chars > 0 and not final and window - at < bound
+        reduced += copy.deepcopy(inner).flush()
+        if reduced == rest and not undecided_tail:
+            return False
+        again = pattern.match(text[at] + reduced, partial=not final)
         if again is None:
-            return False
-        if again.partial and again.end() == len(joined) and window - at < bound:
-            return None
+            return None if undecided_tail else False
+        if again.partial:
+            return None if not final and window - at < bound else True
         return True
 
     def _hold(self, candidate: str, bound: int) -> None:
@@ -405,18 +475,21 @@ class AnchorStripper:
             href = _destination(match)
         # The display text may hold links, code and tags of its own: it is reduced by a
         # stripper of its own, and whatever links it held are reported after this one.
-        inner = AnchorStripper()
-        shown = inner.feed(text) + inner.flush()
+        # Most display text is a word or two with nothing to reduce.
+        inner = None if _SPECIAL_CHARS.isdisjoint(text) else AnchorStripper()
+        reduced = text if inner is None else inner.feed(text) + inner.flush()
+        shown, moved = _inert(reduced)
         start = self._emitted
         self._release(out, shown)
         if href:
             self._anchors.append(Anchor(href=href, text=shown, start=start, end=self._emitted))
-        for anchor in inner.take_anchors():
+        for anchor in inner.take_anchors() if inner is not None else ():
             if anchor.start is None or anchor.end is None:
                 self._anchors.append(anchor)
             else:
+                first, last = moved(anchor.start), moved(anchor.end)
                 self._anchors.append(
-                    Anchor(anchor.href, anchor.text, anchor.start + start, anchor.end + start)
+                    Anchor(anchor.href, shown[first:last], first + start, last + start)
                 )
 
     def _take_angle(self, out: list[str], match: regex.Match[str]) -> None:
@@ -426,9 +499,10 @@ class AnchorStripper:
             return
         address = match.group("uri") or match.group("email")
         href = address if match.group("uri") else f"mailto:{address}"
+        shown, _ = _inert(address)
         start = self._emitted
-        self._release(out, address)
-        self._anchors.append(Anchor(href=href, text=address, start=start, end=self._emitted))
+        self._release(out, shown)
+        self._anchors.append(Anchor(href=href, text=shown, start=start, end=self._emitted))
 
     def _take_tag(self, tag: str) -> None:
         self._close_open_anchor()
@@ -483,6 +557,37 @@ class AnchorStripper:
         else:
             rest = text[newline + 1 :]
             self._line_prefix = rest if _CONTAINER_PREFIX.fullmatch(rest) else None
+
+
+def _inert(text: str) -> tuple[str, Callable[[int], int]]:
+    """Reduced text that cannot join the text around it into new markup, and where each
+    offset of ``text`` moved to in it: "[[1]](u)(v)" reduced to a bare "[1]" would have
+    made "[1](v)" a live link. Unescaped "[" and "]" get a backslash (a renderer shows
+    "\\[1\\]" as "[1]"); every "<" becomes "&lt;", since a backslash escapes nothing
+    inside raw HTML."""
+    if _SPECIAL_IN_TEXT.isdisjoint(text):
+        return text, _unmoved
+    pieces: list[str] = []
+    added = [0] * (len(text) + 1)
+    extra = 0
+    last = 0
+    for found in _INERT.finditer(text):
+        at = found.start("char")
+        pieces.append(text[last:at])
+        escaped = "&lt;" if found.group("char") == "<" else "\\" + found.group("char")
+        pieces.append(escaped)
+        for offset in range(last, at + 1):
+            added[offset] = extra
+        extra += len(escaped) - 1
+        last = at + 1
+    pieces.append(text[last:])
+    for offset in range(last, len(text) + 1):
+        added[offset] = extra
+    return "".join(pieces), lambda offset: offset + added[offset]
+
+
+def _unmoved(offset: int) -> int:
+    return offset
 
 
 def _destination(match: regex.Match[str]) -> str:

@@ -44,22 +44,30 @@ class CodeFences:
     any line start and get an answer that depends only on the text before that line.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, mid_line: bool = False) -> None:
+        """``mid_line``: the text fed starts in the middle of a line of prose."""
         # The open fence's character and length, or None outside a block.
         self._fence: tuple[str, int] | None = None
         # The current line so far while it could still be a fence line, else None.
-        self._line: str | None = ""
+        self._line: str | None = None if mid_line else ""
         # The start of the current line (enough to see an HTML block open), and whether
         # one is open: from such a line to the next blank line.
-        self._head = ""
-        self._blank = True
+        self._head = " " * 8 if mid_line else ""
+        self._blank = not mid_line
         self._in_html = False
+        # Whether the rest of the current line can change nothing: it is known not to be a
+        # fence line, its start is seen, and it is not blank. Callers skip `feed` for text
+        # without a newline while this holds, so most fragments of prose cost nothing more.
+        # A plain attribute, since it is read for every fragment.
+        self.settled = mid_line
 
     @property
     def inside(self) -> bool:
         return self._fence is not None
 
     def feed(self, text: str) -> None:
+        if self.settled and "\n" not in text:
+            return
         start = 0
         newline = text.find("\n")
         while newline != -1:
@@ -68,6 +76,7 @@ class CodeFences:
             start = newline + 1
             newline = text.find("\n", start)
         self._extend(text[start:])
+        self.settled = self._line is None and not self._blank and len(self._head) >= 8
 
     def _extend(self, piece: str) -> None:
         if not piece:

@@ -142,7 +142,11 @@ class SourcesSectionStripper:
         if self._dropped_at is not None:
             return ""
         if not self._held and not self._at_line_start and "\n" not in text:
-            return self._release(text)
+            # _release written out: this runs for nearly every fragment.
+            self._released += len(text)
+            if not self._fences.settled:
+                self._fences.feed(text)
+            return text
         return self._scan(self._held + text)
 
     def flush(self) -> str:
@@ -189,5 +193,6 @@ class SourcesSectionStripper:
 
     def _release(self, text: str) -> str:
         self._released += len(text)
-        self._fences.feed(text)
+        if not self._fences.settled or "\n" in text:
+            self._fences.feed(text)
         return text
