@@ -17,7 +17,8 @@ from citeline.stream import Anchor, Pipeline
 from .test_properties import PIECES, split
 
 RENDERER = MarkdownIt("commonmark")
-HTML_ANCHOR = re.compile(r"<a[\s>/]", re.IGNORECASE)
+# A raw anchor a browser would make a link of: an <a> tag, closed, with an href.
+HTML_ANCHOR = re.compile(r"<a[\s/][^>]*href[^>]*>", re.IGNORECASE)
 
 
 def links_in(markdown: str) -> list[str]:
@@ -163,6 +164,14 @@ def test_a_fence_inside_an_html_block_is_not_taken_for_code() -> None:
     whole, _ = run([text])
     assert links_in(whole) == []
     assert "After x" in whole
+
+
+def test_a_line_opening_with_inline_code_is_not_a_fence() -> None:
+    # A probe: "`ed()` ..." on a long line was kept as a possible fence line, compacted to
+    # "```", and opened a block that sheltered every link after it.
+    text = "`ed()` and " + "x" * 300 + " `more()`\n[a](https://e.org)\n"
+    whole, anchors = run([text])
+    assert links_in(whole) == [] and [anchor.href for anchor in anchors] == ["https://e.org"]
 
 
 def test_bare_urls_stay_as_text() -> None:

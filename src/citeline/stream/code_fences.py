@@ -31,7 +31,7 @@ _CLOSER: Final = regex.compile(r" {0,3}(`{3,}|~{3,})[ \t]*")
 _HTML_BLOCK_START: Final = regex.compile(r" {0,3}<[A-Za-z/!?]")
 # What a line may start with and still be a fence line: blanks up to three, then fence
 # characters. Anything else rules the line out at once, so most lines cost nothing.
-_MAY_BE_FENCE: Final = regex.compile(r" {0,3}(?:`+|~+)")
+_MAY_BE_FENCE: Final = regex.compile(r" {0,3}(?:`{1,2}|~{1,2}|`{3,}[^`]*|~{3,}.*)", regex.DOTALL)
 # A fence line longer than this keeps only what decides it: the fence and whether a
 # backtick follows (an opener) or only blanks do (a closer).
 _COMPACT_OVER: Final = 256
@@ -88,7 +88,7 @@ class CodeFences:
         if self._line is None:
             return
         line = self._line + piece
-        if not _MAY_BE_FENCE.match(line, partial=True):
+        if not _MAY_BE_FENCE.fullmatch(line, partial=True):
             self._line = None
             return
         if len(line) > _COMPACT_OVER:
