@@ -156,9 +156,11 @@ def _settle(
     there is none, or a `_Verdict` while that depends on text not yet seen (``full``: the
     bound is reached, so nothing more will be seen).
 
-    A complete match is taken only once no longer one is still possible: "[`]()" is a
-    complete link, and "[`]()`](u)" a longer one (the backticks make a code span); the
-    verdict must not depend on where the stream was split between them.
+    A complete match is taken only once no longer one is still possible: "[1]: u" and a
+    newline make a complete definition, and a title on the next line a longer one; the
+    verdict must not depend on where the stream was split between them. The other
+    patterns cannot grow once complete (a tag or an autolink ends at its ">", a link at
+    its ")" or "]"), so only definitions pay for the check.
     """
     if final:
         return pattern.match(text, start, end)
@@ -166,6 +168,8 @@ def _settle(
     if match is None:
         return None
     if not match.partial:
+        if pattern is not _LINK_OR_DEFINITION:
+            return match
         longer = pattern.fullmatch(text, start, end, partial=True)
         if longer is None or not longer.partial or full:
             return pattern.match(text, start, end)
@@ -254,13 +258,15 @@ class AnchorStripper:
                 # The fast path, written out: most fragments are prose in the middle of a
                 # line, where nothing but the last character and the offset can change.
                 if text:
-                    if self._line_prefix is None and self._fences.settled:
+                    if self._fences.settled:
                         self._prev = text[-1]
                     else:
                         self._consume(text)
                     self._emitted += len(text)
                     if self._open is not None:
                         self._open.pieces.append(text)
+                    if self._line_prefix is not None:
+                        self._track_line(text)
                 return text
         elif (
             self._held_stops is not None
@@ -436,13 +442,16 @@ class AnchorStripper:
             inner = AnchorStripper(mid_line=True, after=text[at], revive=False)
             reduced = inner.feed(rest)
         self._revival = (text[at], rest, inner, reduced)
-        undecided_tail = inner.held_chars > 0 and not final and window - at < bound
+        if inner.held_chars > 0 and not final and window - at < bound:
+            # The reduction's tail is itself undecided: any verdict now could differ from
+            # the one the whole text gives.
+            return None
         reduced += copy.deepcopy(inner).flush()
-        if reduced == rest and not undecided_tail:
+        if reduced == rest:
             return False
         again = pattern.match(text[at] + reduced, partial=not final)
         if again is None:
-            return None if undecided_tail else False
+            return False
         if again.partial:
             return None if not final and window - at < bound else True
         return True
@@ -542,11 +551,18 @@ class AnchorStripper:
         self._emitted += len(text)
         if self._open is not None:
             self._open.pieces.append(text)
+        if self._line_prefix is not None or "\n" in text:
+            self._track_line(text)
 
     def _consume(self, text: str) -> None:
-        """Input that is decided (passed through or taken as markup): lines and fences."""
+        """Input that is decided (passed through or taken as markup): fences, and the
+        character a "[" follows."""
         self._prev = text[-1]
         self._fences.feed(text)
+
+    def _track_line(self, text: str) -> None:
+        """Output: where a definition may start is a matter of the text the reader's
+        renderer gets, so "<a>[1]: u" is a definition once the tag is gone."""
         newline = text.rfind("\n")
         if newline == -1:
             if self._line_prefix is not None:
