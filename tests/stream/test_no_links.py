@@ -93,9 +93,17 @@ def test_every_link_form_is_reduced_to_text_however_split(text: str) -> None:
 
 
 def test_an_autolink_becomes_its_address_as_text_and_an_anchor() -> None:
+    # The colon is escaped so that "<" and ">" around it can never make it a link again;
+    # a renderer shows "https\\://" as "https://".
     text, anchors = run(["See <https://evil.example/x>."])
-    assert text == "See https://evil.example/x."
-    assert anchors == [Anchor("https://evil.example/x", "https://evil.example/x", 4, 26)]
+    assert text == "See https\\://evil.example/x."
+    assert anchors == [Anchor("https://evil.example/x", "https\\://evil.example/x", 4, 27)]
+    assert RENDERER.render(text) == "<p>See https://evil.example/x.</p>\n"
+
+
+def test_nested_angle_brackets_cannot_rebuild_an_autolink() -> None:
+    text, _ = run(["(relevant <<<me@e.org>>[1]: x"])
+    assert links_in(text) == []
 
 
 def test_a_reference_link_defined_later_is_reported_by_its_definition() -> None:

@@ -58,8 +58,11 @@ _DEFINE: Final = (
 # Blanks with at most one newline, around a destination and a title.
 _GAP: Final = r"[ \t]*(?:\r?\n[ \t]*)?"
 _GAP_REQUIRED: Final = r"(?:[ \t]+(?:\r?\n[ \t]*)?|\r?\n[ \t]*)"
+# A backslash escapes only ASCII punctuation; before anything else it is a character.
+_ESCAPE: Final = r"(?:\\[!-/:-@\[-`{-~]|\\(?![!-/:-@\[-`{-~]))"
 _DESTINATION: Final = (
-    r"(?:<(?P<angled>(?:[^<>\n\\]|\\.)*)>|(?P<bare>(?:[^\s()\\]|\\.|(?&parens))+))"
+    rf"(?:<(?P<angled>(?:[^<>\n\\]|{_ESCAPE})*)>"
+    rf"|(?P<bare>(?:[^\s()\\]|{_ESCAPE}|(?&parens))+))"
 )
 _TITLE: Final = r"""(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))"""
 _LABEL: Final = r"(?P<label>(?:[^\[\]\\]|\\.){0,999})"
@@ -101,11 +104,16 @@ _CONTAINER_PREFIX: Final = regex.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]
 # What the scanner stops at; everything between these goes out as it is.
 _SPECIAL: Final = regex.compile(r"[<\[\\\n]")
 _SPECIAL_CHARS: Final = frozenset("<[\\\n")
-_SPECIAL_IN_TEXT: Final = frozenset("<[]")
+_SPECIAL_IN_TEXT: Final = frozenset("<[]@")
 _SPECIAL_MARKUP: Final = regex.compile(r"[<\[]")
 # What `_inert` escapes: an unescaped "[" or "]" (after an even number of backslashes),
 # and any "<".
-_INERT: Final = regex.compile(r"(?<!\\)(?:\\\\)*(?P<char>[\[\]])|(?P<char><)")
+_BLANK: Final = regex.compile(r"\s")
+_INERT_BRACKETS: Final = regex.compile(r"(?<!\\)(?:\\\\)*(?P<char>[\[\]])|(?P<char><)")
+_INERT: Final = regex.compile(
+    r"(?<!\\)(?:\\\\)*(?P<char>[\[\]])|(?P<char><)|(?P<char>@)"
+    r"|^[A-Za-z][A-Za-z0-9+.\-]{1,31}(?P<char>:)"
+)
 
 # --- Bounds ----------------------------------------------------------------------------
 
@@ -578,16 +586,19 @@ class AnchorStripper:
 def _inert(text: str) -> tuple[str, Callable[[int], int]]:
     """Reduced text that cannot join the text around it into new markup, and where each
     offset of ``text`` moved to in it: "[[1]](u)(v)" reduced to a bare "[1]" would have
-    made "[1](v)" a live link. Unescaped "[" and "]" get a backslash (a renderer shows
-    "\\[1\\]" as "[1]"); every "<" becomes "&lt;", since a backslash escapes nothing
-    inside raw HTML."""
-    if _SPECIAL_IN_TEXT.isdisjoint(text):
+    made "[1](v)" a live link, and an address between a "<" and a ">" an autolink. Unescaped
+    "[" and "]", every "@" and a colon after a leading scheme get a backslash (a renderer
+    shows "\\[1\\]" as "[1]"); every "<" becomes "&lt;", since a backslash escapes
+    nothing inside raw HTML."""
+    if _SPECIAL_IN_TEXT.isdisjoint(text) and ":" not in text:
         return text, _unmoved
+    # An autolink holds no blank, so text with one cannot become (part of) one.
+    pattern = _INERT if _BLANK.search(text) is None else _INERT_BRACKETS
     pieces: list[str] = []
     added = [0] * (len(text) + 1)
     extra = 0
     last = 0
-    for found in _INERT.finditer(text):
+    for found in pattern.finditer(text):
         at = found.start("char")
         pieces.append(text[last:at])
         escaped = "&lt;" if found.group("char") == "<" else "\\" + found.group("char")
