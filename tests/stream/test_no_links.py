@@ -101,9 +101,19 @@ def test_an_autolink_becomes_its_address_as_text_and_an_anchor() -> None:
     assert RENDERER.render(text) == "<p>See https://evil.example/x.</p>\n"
 
 
-def test_nested_angle_brackets_cannot_rebuild_an_autolink() -> None:
-    text, _ = run(["(relevant <<<me@e.org>>[1]: x"])
-    assert links_in(text) == []
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(relevant <<<me@e.org>>[1]: x",
+        "'[<<https:<https://e.org/auto>\\#><`",
+        'a:[[ \\\'!":-"*](!b*</A >\\[)<me@e.org>',
+    ],
+)
+def test_markup_nested_around_removed_markup_cannot_rebuild_a_link(text: str) -> None:
+    # Found by fuzzing: each needs the revival check to look two levels deep.
+    whole, _ = run([text])
+    assert links_in(whole) == []
+    assert run(list(text))[0] == whole
 
 
 def test_a_reference_link_defined_later_is_reported_by_its_definition() -> None:

@@ -127,6 +127,11 @@ MAX_TAG: Final = 200
 MAX_LINK: Final = 400
 # The most any candidate holds.
 MAX_HELD: Final = MAX_LINK
+# How deep the check that removed markup cannot revive a dead candidate nests: the text
+# after the candidate is reduced by a stripper that checks its own dead candidates, to this
+# depth. Probes needed two ("<<https:<https://..>>"); each level multiplies the worst
+# case by the candidates in a bound's worth of text, so the depth stays small.
+REVIVE_DEPTH: Final = 3
 # While a held candidate is in one of these states, only the characters listed for it can
 # change its verdict; text without them just extends it. Re-matching the candidate on
 # every fragment was 40% of the pipeline's time on the benchmark answer (a link arrives as
@@ -230,12 +235,13 @@ class AnchorStripper:
     label has no definition yet (its definition, when it comes, is the anchor).
     """
 
-    def __init__(self, *, mid_line: bool = False, after: str = "", revive: bool = True) -> None:
+    def __init__(
+        self, *, mid_line: bool = False, after: str = "", revive_depth: int = REVIVE_DEPTH
+    ) -> None:
         """``mid_line`` and ``after`` start it as if text ending in ``after`` had been read,
-        in the middle of a line, and ``revive=False`` skips the revival check: for
-        reducing a piece of a longer text on its own, in bounded time (one level deep, the
-        check reads at most `MAX_LINK` characters once)."""
-        self._revive = revive
+        in the middle of a line, and ``revive_depth`` bounds how deep revival checks nest:
+        for reducing a piece of a longer text on its own, in bounded time."""
+        self._revive_depth = revive_depth
         # The reduction of the text after a held candidate's first character, kept while
         # the candidate is undecided: (that character, text fed, reducer, text reduced).
         self._revival: tuple[str, str, AnchorStripper, str] | None = None
@@ -387,7 +393,9 @@ class AnchorStripper:
             return at + 1
         if match is None:
             revives = (
-                self._revives(text, at, pattern, bound, final=final) if self._revive else False
+                self._revives(text, at, pattern, bound, final=final)
+                if self._revive_depth > 0
+                else False
             )
             if revives is None:
                 self._hold(text[at:], bound)
@@ -447,7 +455,9 @@ class AnchorStripper:
             _, fed, inner, reduced = cached
             reduced += inner.feed(rest[len(fed) :])
         else:
-            inner = AnchorStripper(mid_line=True, after=text[at], revive=False)
+            inner = AnchorStripper(
+                mid_line=True, after=text[at], revive_depth=self._revive_depth - 1
+            )
             reduced = inner.feed(rest)
         self._revival = (text[at], rest, inner, reduced)
         if inner.held_chars > 0 and not final and window - at < bound:
