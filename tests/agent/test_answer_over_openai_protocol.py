@@ -327,3 +327,29 @@ def test_the_answer_does_not_depend_on_how_the_model_split_its_text(
         e for e in whole if not isinstance(e, Token)
     ]
     assert _text(whole) == "Cells die by apoptosis, and glucose feeds glycolysis; nothing else.\n\n"
+
+
+async def test_every_request_to_the_provider_carries_the_max_tokens_setting(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus
+) -> None:
+    openai_server.script = [
+        {"calls": [("search", {"query": "apoptosis"})]},
+        {"text": ["Apoptosis is programmed cell death."]},
+    ]
+    model = resolve_model("openai:scripted", max_tokens=321)
+    events = [e async for e in answer("What is apoptosis?", corpus=corpus, model=model)]
+    assert isinstance(events[-1], Done)
+    requests = openai_server.requests()
+    assert len(requests) == 2
+    for body in requests:
+        # OpenAI's current name for it; pydantic-ai sends max_tokens to servers that want that.
+        assert body.get("max_completion_tokens", body.get("max_tokens")) == 321
+
+
+async def test_without_a_max_tokens_setting_none_is_sent(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus
+) -> None:
+    openai_server.script = [{"text": ["Nothing to look up."]}]
+    await _collect("Hello?", corpus)
+    body = openai_server.requests()[0]
+    assert "max_tokens" not in body and "max_completion_tokens" not in body

@@ -22,7 +22,7 @@ def test_ingest_prints_a_summary_and_search_finds_the_passage(
     assert "added 8, updated 0, unchanged 0, removed 0, skipped 0" in result.stdout
     found = runner.invoke(app, ["search", "programmed cell death", "--db", str(db), "-k", "1"])
     assert found.exit_code == 0
-    assert "Apoptosis | Pathway Knowledgebase" in found.stdout
+    assert "1. Apoptosis  [pages/apoptosis]" in found.stdout
     assert "https://kb.example.org/R-HSA-109581" in found.stdout
 
 

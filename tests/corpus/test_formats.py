@@ -19,7 +19,8 @@ def test_markdown_front_matter_names_the_id_url_title_and_metadata(
     assert document.url == "https://docs.example.org/install"
     assert document.title == "Installing the pathway browser"
     assert document.metadata == {"audience": "admins", "updated": "2024-05-01"}
-    assert document.text.startswith("# Install\n")
+    # Rendered to the text a reader sees: the heading without its Markdown marker.
+    assert document.text.startswith("Install\n\nDownload the installer")
     assert "---" not in document.text
 
 
@@ -37,7 +38,8 @@ def test_html_keeps_the_visible_text_and_drops_scripts_styles_and_navigation(
 ) -> None:
     corpus.ingest(collection)
     document = _by_id(corpus)["pages/apoptosis"]
-    assert document.title == "Apoptosis | Pathway Knowledgebase"
+    # The page's own heading, not <title>, which carries the site's name on every page.
+    assert document.title == "Apoptosis"
     assert document.url == "https://kb.example.org/R-HSA-109581"
     assert "Apoptosis is a programmed form of cell death." in document.text
     assert "Caspases execute the program." in document.text

@@ -33,7 +33,8 @@ def index(tmp_path: Path) -> Path:
 
 
 def run_eval(*args: str | Path) -> Any:
-    return CliRunner().invoke(app, ["eval", "citations", *map(str, args)])
+    # Wide enough that the summary table's longest row is printed on one line.
+    return CliRunner().invoke(app, ["eval", "citations", *map(str, args)], env={"COLUMNS": "160"})
 
 
 def test_the_embedded_model_cites_the_gold_sources_and_leaks_no_markup(
@@ -111,3 +112,115 @@ def test_an_unknown_model_is_refused_before_any_question(index: Path) -> None:
     result = run_eval("--db", index, "--questions", QUESTIONS, "--model", "gpt-9")
     assert result.exit_code == 2
     assert "Unknown model 'gpt-9'" in result.output
+
+
+def write_questions(path: Path, *questions: dict[str, Any]) -> Path:
+    path.write_text("".join(json.dumps(q) + "\n" for q in questions), encoding="utf-8")
+    return path
+
+
+def test_a_follow_up_is_asked_in_its_conversation_with_the_earlier_answer(
+    index: Path, tmp_path: Path, openai_server: Any
+) -> None:
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        last = body["messages"][-1]["content"]
+        return {"text": ["Keeps for years." if "honey" in last else "Because it is dry."]}
+
+    openai_server.responder = reply
+    questions = write_questions(
+        tmp_path / "follow-ups.jsonl",
+        {
+            "id": "why",
+            "history": ["Does honey spoil?"],
+            "question": "Why not?",
+            "gold_ids": ["honey"],
+            "answer_terms": ["dry"],
+        },
+    )
+    out = tmp_path / "report.json"
+    result = run_eval(
+        "--db", index, "--questions", questions, "--model", "openai:scripted",
+        "--no-warm-up", "--out", out,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+
+    _opening, follow_up = openai_server.requests()
+    sent = [(message["role"], message["content"]) for message in follow_up["messages"]]
+    assert ("user", "Does honey spoil?") in sent
+    assert ("assistant", "Keeps for years.") in sent
+    assert sent[-1] == ("user", "Why not?")
+    [entry] = json.loads(out.read_text(encoding="utf-8"))["questions"]
+    assert entry["answer"] == "Because it is dry."
+    assert entry["has_expected_term"] is True
+    assert entry["cites_gold"] is False
+    assert entry["conversation"] == [
+        {"role": "user", "text": "Does honey spoil?"},
+        {"role": "assistant", "text": "Keeps for years."},
+    ]
+    assert "answers containing an expected term" in result.output
+    assert "cites a gold source" in result.output
+
+
+def test_a_data_question_file_runs_on_the_sample_project_without_an_index(
+    tmp_path: Path, openai_server: Any
+) -> None:
+    openai_server.script = [{"text": ["There are 344 penguins; ", "Gentoo weigh 5,076 g."]}] * 3
+    questions = write_questions(
+        tmp_path / "penguins.jsonl",
+        {"id": "all", "question": "How many penguins?", "figures": ["344"], "expects": "sql"},
+        {"id": "mass", "question": "Gentoo mass?", "figures": ["5076", "123"]},
+    )
+    out = tmp_path / "report.json"
+    result = run_eval(
+        "--project", "sample", "--questions", questions, "--model", "openai:scripted",
+        "--no-warm-up", "--out", out,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+
+    report = json.loads(out.read_text(encoding="utf-8"))
+    entries = {entry["id"]: entry for entry in report["questions"]}
+    assert report["settings"]["project"] == "sample"
+    assert report["settings"]["db"] is None
+    assert entries["all"]["has_expected_figures"] is True
+    assert entries["mass"]["missing_figures"] == ["123"]
+    # No tool was called, so the answer is not from a measure or a query.
+    assert entries["all"]["outcome"] == "documents"
+    assert entries["all"]["as_expected"] is False
+    assert entries["all"]["wrong_verified"] is False
+    summary = report["summary"]
+    assert (summary["figures_judged"], summary["expected_figures_rate"]) == (2, 0.5)
+    assert (summary["data_questions"], summary["wrong_verified"]) == (2, 0)
+    assert "answers with the expected figures" in result.output
+    assert "wrong answers labelled verified" in result.output
+
+
+def test_the_embedded_model_answers_the_penguin_questions_from_the_sample_project(
+    tmp_path: Path,
+) -> None:
+    questions = write_questions(
+        tmp_path / "penguins.jsonl",
+        {
+            "id": "gentoo",
+            "question": "What is the average body mass of Gentoo penguins?",
+            "figures": ["5076"],
+            "expects": "measure",
+        },
+    )
+    out = tmp_path / "report.json"
+    result = run_eval("--project", "sample", "--questions", questions, "--out", out)
+    assert result.exit_code == 0, result.output
+    [entry] = json.loads(out.read_text(encoding="utf-8"))["questions"]
+    assert entry["state"] in ("answered", "nothing_found")
+    assert entry["outcome"] in ("measure", "sql", "nothing_found", "documents")
+    assert isinstance(entry["wrong_verified"], bool)
+
+
+def test_neither_an_index_nor_data_is_refused_with_what_to_give(tmp_path: Path) -> None:
+    result = run_eval("--questions", QUESTIONS)
+    assert result.exit_code == 2
+    assert "--project sample" in result.output
+
+
+def test_an_unknown_project_is_refused_before_any_question(tmp_path: Path) -> None:
+    result = run_eval("--project", tmp_path / "absent", "--questions", QUESTIONS)
+    assert result.exit_code == 2

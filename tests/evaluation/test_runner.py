@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from citeline.evaluation import EvalQuestion, EvaluatedAnswer, evaluate_answers
 from citeline.events import Citation, Done, Event, Start, Token
+from citeline.models import ChatMessage
 
 QUESTIONS = [EvalQuestion("q1", "first", gold_ids=("a",)), EvalQuestion("q2", "second")]
 
@@ -21,7 +22,7 @@ def ticking_clock() -> itertools.count[float]:
     return itertools.count(start=0.0, step=1.0)
 
 
-async def cited_answer(question: str) -> AsyncIterator[Event]:
+async def cited_answer(question: str, history: Sequence[ChatMessage]) -> AsyncIterator[Event]:
     yield Start()
     yield Token(f"About {question}.")
     yield Citation(n=1, display_name="A", id="a", start=0, end=5)
@@ -40,7 +41,7 @@ async def test_each_answer_is_timed_by_the_clock_and_scored() -> None:
 
 
 async def test_a_stream_that_raises_is_recorded_as_failed_and_the_run_goes_on() -> None:
-    async def breaks_once(question: str) -> AsyncIterator[Event]:
+    async def breaks_once(question: str, history: Sequence[ChatMessage]) -> AsyncIterator[Event]:
         yield Start()
         if question == "first":
             raise RuntimeError("provider went away")
@@ -54,7 +55,7 @@ async def test_a_stream_that_raises_is_recorded_as_failed_and_the_run_goes_on() 
 async def test_a_stream_that_hangs_is_cut_off_and_closed() -> None:
     closed = asyncio.Event()
 
-    async def hangs(question: str) -> AsyncIterator[Event]:
+    async def hangs(question: str, history: Sequence[ChatMessage]) -> AsyncIterator[Event]:
         try:
             yield Token("Thinking")
             await asyncio.sleep(3600)
@@ -79,11 +80,53 @@ async def test_every_answer_is_reported_as_it_ends() -> None:
 async def test_a_warm_up_asks_the_first_question_once_more_unscored() -> None:
     asked: list[str] = []
 
-    async def recording(question: str) -> AsyncIterator[Event]:
+    async def recording(question: str, history: Sequence[ChatMessage]) -> AsyncIterator[Event]:
         asked.append(question)
-        async for event in cited_answer(question):
+        async for event in cited_answer(question, history):
             yield event
 
     results = await evaluate_answers(QUESTIONS, recording, warm_up=True)
     assert asked == ["first", "first", "second"]
     assert [r.question.id for r in results] == ["q1", "q2"]
+
+
+async def test_a_follow_up_is_asked_after_its_earlier_questions_with_their_answers() -> None:
+    asked: list[tuple[str, tuple[ChatMessage, ...]]] = []
+
+    async def recording(question: str, history: Sequence[ChatMessage]) -> AsyncIterator[Event]:
+        asked.append((question, tuple(history)))
+        async for event in cited_answer(question, history):
+            yield event
+
+    follow_up = EvalQuestion(
+        "f1", "which one is faster?", gold_ids=("a",), history=("list or tuple?", "and sets?")
+    )
+    [result] = await evaluate_answers([follow_up], recording)
+    opening = ChatMessage(role="user", text="list or tuple?")
+    opening_answer = ChatMessage(role="assistant", text="About list or tuple?.")
+    second = ChatMessage(role="user", text="and sets?")
+    second_answer = ChatMessage(role="assistant", text="About and sets?.")
+    assert asked == [
+        ("list or tuple?", ()),
+        ("and sets?", (opening, opening_answer)),
+        ("which one is faster?", (opening, opening_answer, second, second_answer)),
+    ]
+    # Only the follow-up is scored; the conversation it was asked in is kept with it.
+    assert result.record.text == "About which one is faster?."
+    assert result.conversation == (opening, opening_answer, second, second_answer)
+
+
+async def test_a_failed_earlier_answer_stays_in_the_conversation_with_what_it_said() -> None:
+    histories: list[tuple[ChatMessage, ...]] = []
+
+    async def first_breaks(question: str, history: Sequence[ChatMessage]) -> AsyncIterator[Event]:
+        histories.append(tuple(history))
+        yield Token(f"Partly {question}")
+        if not history:
+            raise RuntimeError("provider went away")
+        yield Done("answered")
+
+    follow_up = EvalQuestion("f1", "why?", history=("what?",))
+    [result] = await evaluate_answers([follow_up], first_breaks)
+    assert histories[-1][-1] == ChatMessage(role="assistant", text="Partly what?")
+    assert result.record.state == "answered"

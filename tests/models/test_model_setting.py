@@ -61,7 +61,21 @@ def test_an_openai_compatible_server_needs_no_key(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1")
     handle = resolve_model("openai:qwen2.5")
     assert handle.base_url == "http://127.0.0.1:8080/v1"
-    assert "127.0.0.1:8080" in handle.name
+
+
+def test_the_public_name_never_says_where_the_model_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://10.0.0.7:8080/v1")
+    monkeypatch.setenv("OLLAMA_BASE_URL", "http://gpu-box.internal:11434/v1")
+    assert resolve_model("openai:qwen2.5").name == "qwen2.5 (OpenAI-compatible)"
+    assert resolve_model("ollama:llama3.1").name == "llama3.1 (Ollama)"
+    assert resolve_model("ollama:llama3.1").base_url == "http://gpu-box.internal:11434/v1"
+
+
+def test_max_tokens_rides_on_the_handle_and_must_be_positive() -> None:
+    assert resolve_model("embedded").max_tokens is None
+    assert resolve_model("embedded", max_tokens=512).max_tokens == 512
+    with pytest.raises(ModelSpecError, match="max_tokens"):
+        resolve_model("embedded", max_tokens=0)
 
 
 def test_openai_with_a_key_talks_to_openai(monkeypatch: pytest.MonkeyPatch) -> None:

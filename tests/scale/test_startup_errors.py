@@ -17,6 +17,7 @@ from citeline.database import postgres
 from citeline.server.errors import StartupError
 from citeline.server.settings import ServerSettings
 from citeline.server.store import open_stores
+from citeline.server.store.postgres import MIGRATIONS
 
 # Port 9 (discard) on loopback: nothing listens there, so a connection is refused at once.
 NOWHERE_POSTGRES = "postgresql://citeline:hunter2@127.0.0.1:9/citeline"
@@ -69,7 +70,7 @@ def test_answer_tables_are_created_once_and_reopened_as_they_are(postgres_url: s
         version = connection.execute(
             "SELECT version FROM citeline_schema WHERE component = 'server'"
         ).fetchone()
-    assert version == (1,)
+    assert version == (len(MIGRATIONS),)
 
 
 def test_processes_starting_together_migrate_one_fresh_database_once(postgres_url: str) -> None:
@@ -83,4 +84,4 @@ def test_processes_starting_together_migrate_one_fresh_database_once(postgres_ur
         list(pool.map(start_up, range(6)))
     with psycopg.connect(postgres_url) as connection:
         versions = dict(connection.execute("SELECT component, version FROM citeline_schema"))
-    assert versions == {"corpus": 2, "server": 1}
+    assert versions == {"corpus": 2, "server": len(MIGRATIONS)}

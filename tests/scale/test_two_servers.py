@@ -56,7 +56,10 @@ def test_an_answer_from_one_server_is_continued_in_chat_on_the_other(
             },
         )
         assert follow_up.done()["state"] == "answered", follow_up.events
-        conversation = client.get(f"{second.url}/v1/conversations/{conversation_id}").json()
+        conversation = client.get(
+            f"{second.url}/v1/conversations/{conversation_id}",
+            headers={"authorization": f"Bearer {token('r1')}"},
+        ).json()
         messages = [(m["role"], m["text"]) for m in conversation["messages"]]
         assert messages[:2] == [("user", QUESTION), ("assistant", answer.text())]
         assert messages[2:] == [

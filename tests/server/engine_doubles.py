@@ -100,3 +100,26 @@ class RaisingEngine:
         yield Start()
         yield Token("Half an ")
         raise RuntimeError("the upstream model closed the connection")
+
+
+@dataclass
+class EndlessEngine:
+    """Writes forever, as a model with no token limit was measured to (10 MB and counting),
+    noting whether it was stopped."""
+
+    model_name: str = "endless double"
+    stopped: bool = False
+
+    def answer(
+        self, question: str, *, profile: Profile, history: Sequence[ConversationMessage]
+    ) -> AsyncIterator[Event]:
+        return self._events()
+
+    async def _events(self) -> AsyncIterator[Event]:
+        try:
+            yield Start()
+            while True:
+                yield Token("All work and no play. " * 3)
+                await asyncio.sleep(0)
+        finally:
+            self.stopped = True

@@ -86,7 +86,10 @@ def test_a_chat_opened_from_an_answer_holds_exactly_the_streamed_text(
     start = chat.events[0]
     assert start[0] == "start" and len(start[1]["conversation_id"]) == 24
     assert chat.done()["state"] == "answered"
-    conversation = httpx.get(f"{server.url}/v1/conversations/{start[1]['conversation_id']}").json()
+    conversation = httpx.get(
+        f"{server.url}/v1/conversations/{start[1]['conversation_id']}",
+        headers={"authorization": f"Bearer {token()}"},
+    ).json()
     assert [(m["role"], m["text"]) for m in conversation["messages"]] == [
         ("user", "What is apoptosis?"),
         ("assistant", streamed.text()),

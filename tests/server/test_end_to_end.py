@@ -54,5 +54,8 @@ def test_the_embedded_model_answers_with_citations_and_continues_in_chat(
     )
     assert chat.done()["state"] in {"answered", "nothing_found"}
     conversation_id = chat.events[0][1]["conversation_id"]
-    conversation = httpx.get(f"{server.url}/v1/conversations/{conversation_id}").json()
+    conversation = httpx.get(
+        f"{server.url}/v1/conversations/{conversation_id}",
+        headers={"authorization": f"Bearer {token()}"},
+    ).json()
     assert conversation["messages"][1]["text"] == text

@@ -97,7 +97,24 @@ REFUSED_TOKENS: dict[str, tuple[str, Callable[[Keys, Callable[..., str]], str]]]
         lambda keys, token: jwt.encode(_claims(), _stranger_key(), algorithm="EdDSA"),
     ),
     "tampered-claims": ("bad_token", lambda keys, token: _tampered(token())),
+    # Headers that ask the verifier to fetch or trust a key the token itself names: each
+    # is signed by a stranger whose key the header offers, and must be ignored.
+    "jwk-in-header": ("bad_token", lambda keys, token: _stranger_with_header("jwk")),
+    "jku-in-header": ("bad_token", lambda keys, token: _stranger_with_header("jku")),
+    "kid-path-traversal": ("bad_token", lambda keys, token: _stranger_with_header("kid")),
 }
+
+
+def _stranger_with_header(name: str) -> str:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    stranger = Ed25519PrivateKey.generate()
+    offered: dict[str, object] = {
+        "jwk": json.loads(jwt.algorithms.OKPAlgorithm.to_jwk(stranger.public_key())),
+        "jku": "https://attacker.example/.well-known/jwks.json",
+        "kid": "../../../../dev/null",
+    }
+    return jwt.encode(_claims(), stranger, algorithm="EdDSA", headers={name: offered[name]})
 
 
 def _ed25519(keys: Keys) -> object:
@@ -193,14 +210,55 @@ def test_refused_tokens_do_not_spend_anyones_budget(
     assert _ask(server, token("reader-1")).done()["state"] == "answered"
 
 
+def _anonymous_token(keys: Keys, **claims: object) -> str:
+    """A valid token that names nobody: no ``sub``, no ``jti``."""
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
+    key = load_pem_private_key(keys.ed25519_private, password=None)
+    body = {"aud": "citeline", "exp": int(time.time()) + 120, **claims}
+    return jwt.encode(body, key, algorithm="EdDSA")  # type: ignore[arg-type]
+
+
+def _respellings(token: str) -> list[str]:
+    """The same token, spelled otherwise: its signature with base64's padding written out,
+    which PyJWT accepts as the same signature (the spelling the attack used)."""
+    signed, _, signature = token.rpartition(".")
+    return [f"{signed}.{signature}=="]
+
+
 def test_a_token_without_sub_is_limited_by_its_jti_or_its_digest(keys: Keys) -> None:
     from citeline.server.tokens import caller_identity
 
-    assert caller_identity({"sub": "a", "jti": "j"}, "t") == "sub:a"
-    assert caller_identity({"jti": "j"}, "t") == "jti:j"
-    digest = caller_identity({}, "t")
+    token = _anonymous_token(keys)
+    assert caller_identity({"sub": "a", "jti": "j"}, token) == "sub:a"
+    assert caller_identity({"jti": "j"}, token) == "jti:j"
+    digest = caller_identity({}, token)
     assert digest.startswith("token:") and len(digest) == len("token:") + 32
-    assert caller_identity({}, "u") != digest
+    assert caller_identity({}, _anonymous_token(keys, nonce=1)) != digest
+
+
+def test_every_spelling_of_one_token_is_one_identity(keys: Keys) -> None:
+    from citeline.server.tokens import TokenVerifier, VerifiedToken, load_public_keys
+
+    verifier = TokenVerifier(
+        load_public_keys(keys.ed25519_public_file.read_bytes()), audience="citeline"
+    )
+    token = _anonymous_token(keys)
+    verdicts = [verifier.verify(each) for each in (token, *_respellings(token))]
+    assert all(isinstance(verdict, VerifiedToken) for verdict in verdicts), verdicts
+    assert len({verdict.identity for verdict in verdicts}) == 1  # type: ignore[union-attr]
+
+
+def test_a_respelled_token_gets_no_second_budget(
+    serve: Callable[..., LiveServer], keys: Keys
+) -> None:
+    engine = CountingEngine()
+    server = serve(engine, rate_limit=1)
+    token = _anonymous_token(keys)
+    assert _ask(server, token).done()["state"] == "answered"
+    for respelled in _respellings(token):
+        assert _ask(server, respelled).events == REFUSAL
+    assert len(engine.calls) == 1
 
 
 def test_open_mode_answers_without_tokens_and_limits_by_address(
@@ -213,3 +271,20 @@ def test_open_mode_answers_without_tokens_and_limits_by_address(
     assert _ask(server, "anything at all").events == REFUSAL
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "OPEN MODE" in warnings[0].getMessage()
+
+
+def test_a_burst_of_twenty_spends_exactly_the_limit_and_forged_tokens_spend_nothing(
+    serve: Callable[..., LiveServer], token: Callable[..., str], keys: Keys
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    engine = CountingEngine()
+    server = serve(engine, rate_limit=5)
+    forged = _tampered(token("reader-1"))
+    callers = [token("reader-1")] * 20 + [forged] * 10
+    with ThreadPoolExecutor(max_workers=30) as pool:
+        states = list(pool.map(lambda caller: _ask(server, caller).done()["state"], callers))
+    assert states[:20].count("answered") == 5
+    assert states[:20].count("refused") == 15
+    assert states[20:] == ["refused"] * 10
+    assert len(engine.calls) == 5

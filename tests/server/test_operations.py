@@ -66,6 +66,10 @@ def test_info_names_the_model_release_mode_and_link_template(
         "release": "2026-09",
         "open": False,
         "link_template": "https://reactome.org/content/detail/{id}",
+        # The empty page's: no name set, so the release names the collection.
+        "collection": "2026-09",
+        "documents": 0,
+        "examples": [],
     }
 
 

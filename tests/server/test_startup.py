@@ -122,3 +122,101 @@ def test_the_server_docs_list_every_setting() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "server.md").read_text()
     for setting in SETTINGS:
         assert f"`{setting.env}`" in docs
+
+
+def _rsa_public_pem(bits: int) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    # cryptography will not generate a key under 1024 bits, but loads one: a public key
+    # needs only a modulus of that length, which is what an attacker would hand over.
+    modulus = (1 << (bits - 1)) | 0x20003
+    key = rsa.RSAPublicNumbers(65537, modulus).public_key()
+    return key.public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+
+
+@pytest.mark.parametrize("bits", [512, 1024, 2047])
+def test_an_rsa_key_under_2048_bits_stops_start_up_saying_what_to_do(
+    bits: int, tmp_path: Path, settings: Callable[..., ServerSettings], keys: Keys
+) -> None:
+    weak = tmp_path / "weak.pem"
+    # Beside a good key, as in a rotation: one weak key is enough to forge with.
+    weak.write_bytes(keys.ed25519_public_file.read_bytes() + _rsa_public_pem(bits))
+    with pytest.raises(StartupError) as error:
+        create_app(settings(caller_key_file=weak))
+    message = str(error.value)
+    assert f"{bits}-bit RSA key" in message
+    assert "at least 2048 bits" in message and "citeline token keygen" in message
+
+
+def test_an_rsa_key_of_2048_bits_is_accepted(
+    tmp_path: Path, settings: Callable[..., ServerSettings]
+) -> None:
+    good = tmp_path / "rsa.pem"
+    good.write_bytes(_rsa_public_pem(2048))
+    create_app(settings(caller_key_file=good))
+
+
+def test_the_public_model_name_carries_no_address(
+    monkeypatch: pytest.MonkeyPatch, settings: Callable[..., ServerSettings]
+) -> None:
+    from fastapi.testclient import TestClient
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://10.20.30.40:8080/v1")
+    monkeypatch.setenv("OLLAMA_BASE_URL", "http://gpu-box.internal:11434/v1")
+    for model, shown in (("openai:qwen2.5", "qwen2.5"), ("ollama:llama3.1", "llama3.1")):
+        with TestClient(create_app(settings(model=model, open=True))) as client:
+            info = client.get("/v1/info").json()
+        assert shown in info["model"]
+        assert "10.20.30.40" not in info["model"] and "gpu-box" not in info["model"]
+        assert "http" not in info["model"]
+
+
+# Run in a fresh interpreter, where nothing is imported yet: create the app, then answer
+# once, and report which modules the answer itself had to import.
+_FIRST_ANSWER_PROBE = """
+import sys
+from fastapi.testclient import TestClient
+from citeline.server import ServerSettings, create_app
+
+app = create_app(ServerSettings(db=sys.argv[1], open=True, model=sys.argv[2]))
+with TestClient(app) as client:
+    before = set(sys.modules)
+    with client.stream("POST", "/v1/answer", json={"question": "What is a list?"}) as reply:
+        body = reply.read().decode()
+    assert "event: done" in body, body
+    print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+@pytest.mark.parametrize("model", ["embedded", "openai:qwen2.5"])
+def test_the_first_answer_imports_no_model_library(
+    model: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    # Nothing listens on port 9: an OpenAI answer fails at once, after its imports.
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    probe = subprocess.run(
+        [sys.executable, "-c", _FIRST_ANSWER_PROBE, str(tmp_path / "c.db"), model],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert probe.returncode == 0, probe.stderr
+    imported = set(probe.stdout.split())
+    # Measured: these took 3.9 s to import, inside the first request, on the event loop.
+    # (A few small submodules that the libraries load on first use, 0.1 s in all, remain.)
+    heavy = {
+        "pydantic_ai",
+        "pydantic_ai.models.openai",
+        "pydantic_ai.providers.openai",
+        "openai",
+        "openai.resources.chat",
+        "citeline.agent",
+        "citeline.models.pydantic_ai_adapter",
+    }
+    assert imported & heavy == set()

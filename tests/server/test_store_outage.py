@@ -37,7 +37,9 @@ class _DownAnswers(AnswerStore):
 
 
 class _DownConversations(ConversationStore):
-    async def create(self, messages: Sequence[ConversationMessage]) -> Conversation:
+    async def create(
+        self, messages: Sequence[ConversationMessage], *, identity: str
+    ) -> Conversation:
         raise StoreUnavailable("down for the test")
 
     async def get(self, conversation_id: str) -> Conversation | None:

@@ -121,7 +121,7 @@ async def test_a_conversation_grows_by_appending(open_backend: OpenBackend) -> N
         ConversationMessage("user", "Q?"),
         ConversationMessage("assistant", "A.", CITATIONS),
     )
-    conversation = await stores.conversations.create(opening)
+    conversation = await stores.conversations.create(opening, identity="sub:reader-1")
     clock.now += 5
     updated = await stores.conversations.append(
         conversation.id, (ConversationMessage("user", "More?"),)
@@ -137,7 +137,7 @@ async def test_a_conversation_expires_after_its_last_use_not_its_creation(
 ) -> None:
     clock = Clock()
     stores = open_backend(clock, ttl=60)
-    conversation = await stores.conversations.create(())
+    conversation = await stores.conversations.create((), identity="sub:reader-1")
     clock.now += 50
     await stores.conversations.append(conversation.id, (ConversationMessage("user", "hi"),))
     clock.now += 50
@@ -155,13 +155,53 @@ async def test_the_least_recently_used_conversations_are_evicted_first(
 ) -> None:
     clock = Clock()
     stores = open_backend(clock, max_entries=2)
-    first = await stores.conversations.create(())
+    first = await stores.conversations.create((), identity="sub:reader-1")
     clock.now += 1
-    second = await stores.conversations.create(())
+    second = await stores.conversations.create((), identity="sub:reader-1")
     clock.now += 1
     await stores.conversations.append(first.id, (ConversationMessage("user", "still here"),))
     clock.now += 1
-    third = await stores.conversations.create(())
+    third = await stores.conversations.create((), identity="sub:reader-1")
     assert await stores.conversations.get(second.id) is None
     assert await stores.conversations.get(first.id) is not None
     assert await stores.conversations.get(third.id) is not None
+
+
+async def test_a_conversation_belongs_to_the_identity_that_opened_it(
+    open_backend: OpenBackend,
+) -> None:
+    clock = Clock()
+    stores = open_backend(clock)
+    conversation = await stores.conversations.create((), identity="sub:reader-1")
+    await stores.conversations.append(conversation.id, (ConversationMessage("user", "hi"),))
+    stored = await stores.conversations.get(conversation.id)
+    assert stored is not None
+    assert stored.is_owned_by("sub:reader-1")
+    assert not stored.is_owned_by("sub:reader-2")
+    assert not stored.is_owned_by("addr:127.0.0.1")
+    # The store keeps a digest, not the reader's subject or address.
+    assert "reader-1" not in stored.owner
+
+
+def test_conversations_stored_before_owners_existed_are_nobodys(tmp_path: Path) -> None:
+    import asyncio
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as old:
+        old.execute(
+            "CREATE TABLE conversations (id TEXT PRIMARY KEY, messages TEXT NOT NULL, "
+            "created_at REAL NOT NULL, updated_at REAL NOT NULL)"
+        )
+        old.execute("INSERT INTO conversations VALUES ('legacy', '[]', 1.8e9, 1.8e9)")
+    clock = Clock()
+    retention = Retention(3600, 10)
+    stores = open_sqlite_stores(path, answers=retention, conversations=retention, clock=clock)
+    try:
+        legacy = asyncio.run(stores.conversations.get("legacy"))
+        assert legacy is not None and legacy.owner == ""
+        assert not legacy.is_owned_by("sub:anyone")
+        fresh = asyncio.run(stores.conversations.create((), identity="sub:anyone"))
+        assert fresh.is_owned_by("sub:anyone")
+    finally:
+        stores.close()

@@ -74,10 +74,13 @@ def test_the_demo_serves_the_sample_and_answers_with_a_chip(
     assert f"Sample collection: {documents} sections" in log
     assert f"added {documents}," in log
     assert f"Open {base}/" in log
+    assert "The demo's index: " in log and "demo.sqlite" in log
 
     page.goto(f"{base}/?q=How+do+I+sort+a+list+of+dictionaries+by+a+key%3F")
     expect(page.locator("#answer")).to_have_attribute("data-state", "answered")
-    model = httpx.get(f"{base}/v1/info", timeout=10).json()["model"]
+    info = httpx.get(f"{base}/v1/info", timeout=10).json()
+    assert info["documents"] == documents and len(info["examples"]) == 3
+    model = info["model"]
     assert model.startswith("embedded")
     expect(page.locator("#answer .model-name")).to_have_text(model)
     expect(page.locator("#answer .chip a").first).to_have_attribute(

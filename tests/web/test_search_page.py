@@ -223,25 +223,6 @@ def test_the_keyboard_alone_finds_searches_and_stops(serve: Serve, page: Page) -
     assert page.url.endswith("?q=second+question")
 
 
-def test_a_refused_answer_shows_no_panel_and_no_error(
-    serve: Serve, page: Page, tmp_path: Path
-) -> None:
-    from citeline.server.tokens import generate_key_pair
-
-    public_key = tmp_path / "public.pem"
-    public_key.write_bytes(generate_key_pair().public_pem)
-    server = serve(open=False, caller_key_file=public_key)
-    page.goto(server.url)
-    with page.expect_response(lambda r: r.url.endswith("/v1/answer")) as answer_response:
-        search(page, QUESTION)
-    assert answer_response.value.status == 200
-    expect(page.locator("#results .result").first).to_be_visible()
-    expect(page.locator("#answer")).to_have_attribute("data-state", "none")
-    expect(page.locator("#answer")).to_be_hidden()
-    assert "refus" not in page.locator("body").inner_text().lower()
-    assert "error" not in page.locator("body").inner_text().lower()
-
-
 @pytest.mark.parametrize("how", ["data-caller-token", "window.citelineCallerToken"])
 def test_a_token_the_site_minted_gets_an_answer_in_guarded_mode(
     serve: Serve, page: Page, tmp_path: Path, how: str

@@ -8,12 +8,12 @@ does not parse the answer's prose.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
 from citeline.cli.app import app
+from citeline.cli.index import IndexOption, index_location, unusable_index
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 @app.command()
 def ask(
     question: str = typer.Argument(..., help="The question to answer."),
-    db: Path | None = typer.Option(None, "--db", help="SQLite file of the corpus index."),
+    db: IndexOption = None,
     project: str | None = typer.Option(
         None,
         "--project",
@@ -56,18 +56,22 @@ def ask(
     from citeline.corpus import Corpus
     from citeline.corpus.errors import CorpusError
     from citeline.data import DataCatalog, DataError, project_from_options
+    from citeline.database import DatabaseError
     from citeline.models import ModelSpecError, resolve_model
 
-    if db is None and project is None and not data:
-        _fail("Give --db INDEX, or --project/--data for tables (try --project sample), or both.")
-    if db is not None and not db.exists():
-        _fail(f"There is no index at {db}: build one with `citeline ingest PATH --db {db}`.")
+    tables_only = db is None and (project is not None or bool(data))
+    database = index_location(db)
     try:
+        reason = unusable_index(database)
+        if reason is not None and not tables_only:
+            _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
         handle = resolve_model(model)
         declared = project_from_options(project, data)
         catalog = DataCatalog.open(declared) if declared is not None else None
-        corpus = Corpus.open(db) if db is not None else None
-    except (ModelSpecError, CorpusError, DataError) as error:
+        # With tables named and no index named, the default index joins in only if it holds
+        # documents: a first `citeline ask --project sample` needs no index at all.
+        corpus = Corpus.open(database) if reason is None else None
+    except (ModelSpecError, CorpusError, DataError, DatabaseError) as error:
         _fail(str(error))
     state = asyncio.run(
         _print_answer(question, corpus, handle, json_lines=json_lines, data=catalog)

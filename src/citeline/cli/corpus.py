@@ -17,16 +17,11 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from citeline.cli.app import app
-from citeline.database import PostgresUrl, SqliteUrl, parse_database_url
+from citeline.cli.index import IndexOption, index_location, shown, unusable_index
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus, Hit, IngestProgress, IngestReport
 
-_DB_OPTION = typer.Option(
-    "--db",
-    envvar=["CITELINE_DATABASE_URL", "CITELINE_DB"],
-    help="The index: a SQLite file (created by ingest when missing) or a postgresql:// URL.",
-)
 # A search result shows this much of its passage on a terminal; --json gives it all.
 _SNIPPET_CHARS = 300
 
@@ -34,7 +29,15 @@ _SNIPPET_CHARS = 300
 @app.command()
 def ingest(
     path: Annotated[Path, typer.Argument(help="A file or folder (read recursively).")],
-    db: Annotated[str, _DB_OPTION] = "citeline.sqlite",
+    db: IndexOption = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            "--base-url",
+            help="PATH is the source or the build of the site published here: each page and "
+            "section is linked at its address under it (a/b.html#id, a/b.md as a/b/).",
+        ),
+    ] = None,
     prune: Annotated[
         bool, typer.Option("--prune", help="Remove indexed documents no longer under PATH.")
     ] = False,
@@ -43,21 +46,30 @@ def ingest(
         typer.Option("--release", help="A label naming this version of the collection."),
     ] = None,
 ) -> None:
-    """Index Markdown, HTML, plain text and BEIR JSONL files; unchanged files cost nothing."""
+    """Index Markdown, HTML (built sites too), plain text and BEIR JSONL files; unchanged
+    files cost nothing."""
     from citeline.corpus import Corpus, CorpusError
+    from citeline.database import DatabaseError
 
+    db = index_location(db)
+    if base_url is not None and not base_url.startswith(("http://", "https://", "/")):
+        _fail(
+            f"--base-url {base_url!r} is not a site address; give one like https://docs.example.org/."
+        )
     if not path.exists():
         _fail(f"{path} does not exist; give a file or folder to ingest.")
     try:
         with Corpus.open(db) as corpus:
             if sys.stderr.isatty():
-                report = _ingest_with_bar(corpus, path, prune, release)
+                report = _ingest_with_bar(corpus, path, prune, release, base_url)
             else:
-                report = corpus.ingest(path, prune=prune, release=release, progress=_plain_line)
+                report = corpus.ingest(
+                    path, prune=prune, release=release, progress=_plain_line, base_url=base_url
+                )
             for problem in report.skipped:
                 typer.echo(str(problem), err=True)
-            typer.echo(f"{report.summary()} ({len(corpus)} documents in {_shown(db)})")
-    except CorpusError as error:
+            typer.echo(f"{report.summary()} ({len(corpus)} documents in {shown(db)})")
+    except (CorpusError, DatabaseError) as error:
         _fail(str(error))
     if not report.ok:
         raise typer.Exit(code=1)
@@ -66,7 +78,7 @@ def ingest(
 @app.command()
 def search(
     query: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
-    db: Annotated[str, _DB_OPTION] = "citeline.sqlite",
+    db: IndexOption = None,
     k: Annotated[int, typer.Option("-k", "--k", min=1, help="How many passages.")] = 10,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the hits as a JSON array.")
@@ -74,14 +86,16 @@ def search(
 ) -> None:
     """Print the passages that best match QUERY, best first."""
     from citeline.corpus import Corpus, CorpusError
+    from citeline.database import DatabaseError
 
-    location = parse_database_url(db)
-    if isinstance(location, SqliteUrl) and not location.path.is_file():
-        _fail(f"No index at {db}: build one with `citeline ingest PATH --db {db}` first.")
+    db = index_location(db)
     try:
+        reason = unusable_index(db)
+        if reason is not None:
+            _fail(reason)
         with Corpus.open(db) as corpus:
             hits = corpus.search(query, k=k)
-    except CorpusError as error:
+    except (CorpusError, DatabaseError) as error:
         _fail(str(error))
     if as_json:
         typer.echo(json.dumps([asdict(hit) for hit in hits], ensure_ascii=False, indent=2))
@@ -91,12 +105,6 @@ def search(
         return
     for rank, hit in enumerate(hits, start=1):
         typer.echo(_format_hit(rank, hit))
-
-
-def _shown(db: str) -> str:
-    """``db`` as it may be printed: a PostgreSQL URL without its password."""
-    location = parse_database_url(db)
-    return location.redacted if isinstance(location, PostgresUrl) else db
 
 
 def _format_hit(rank: int, hit: Hit) -> str:
@@ -119,7 +127,9 @@ def _plain_line(progress: IngestProgress) -> None:
     )
 
 
-def _ingest_with_bar(corpus: Corpus, path: Path, prune: bool, release: str | None) -> IngestReport:
+def _ingest_with_bar(
+    corpus: Corpus, path: Path, prune: bool, release: str | None, base_url: str | None
+) -> IngestReport:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -141,7 +151,9 @@ def _ingest_with_bar(corpus: Corpus, path: Path, prune: bool, release: str | Non
                 description=f"{progress.documents_done} documents, {progress.path.name}",
             )
 
-        return corpus.ingest(path, prune=prune, release=release, progress=advance)
+        return corpus.ingest(
+            path, prune=prune, release=release, progress=advance, base_url=base_url
+        )
 
 
 def _fail(message: str) -> NoReturn:

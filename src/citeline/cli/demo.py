@@ -3,8 +3,9 @@
 It ingests the sample (sections of the Python documentation, see
 ``citeline.sample``) into its own index, incrementally, so a second run starts at once,
 then runs ``citeline serve`` on it in open mode with the embedded model: no key, no
-token, no network. It is for a first look on one's own machine; it deliberately offers
-none of the guard's settings, since open mode must never face the public.
+token, no network. It says where it keeps its index (``--db`` chooses another). It is for
+a first look on one's own machine; of the guard's settings it offers only the rate limit
+(``--rate-limit``), since open mode must never face the public.
 """
 
 from __future__ import annotations
@@ -51,13 +52,32 @@ def demo(
         "--data/--no-data",
         help="Also answer from the sample table (Palmer penguins) and its governed measures.",
     ),
+    rate_limit: int = typer.Option(
+        30,
+        "--rate-limit",
+        min=1,
+        help="Answers the page may start per 10 minutes; past it, the page says to wait.",
+    ),
+    examples: Path | None = typer.Option(
+        None,
+        "--examples",
+        help="Example questions for the empty page, one a line [the demo's own].",
+        show_default=False,
+    ),
 ) -> None:
     """Index the bundled sample collection and serve the search page on it, no key needed."""
     from citeline.cli.serve import serve
     from citeline.corpus import Corpus, CorpusError
-    from citeline.sample import LINK_TEMPLATE, RELEASE, sample_path
+    from citeline.sample import (
+        COLLECTION_NAME,
+        LINK_TEMPLATE,
+        RELEASE,
+        examples_path,
+        sample_path,
+    )
 
     path = db if db is not None else default_demo_db()
+    typer.echo(f"The demo's index: {path}" + ("" if db is not None else " (choose with --db)."))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
@@ -70,7 +90,7 @@ def demo(
         raise typer.Exit(2) from None
     seconds = time.perf_counter() - started
     typer.echo(
-        f"Sample collection: {documents} sections of the Python 3.11 documentation in {path} "
+        f"Sample collection: {documents} sections of the Python 3.11 documentation "
         f"({report.summary()}; {seconds:.1f} s)."
     )
     shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
@@ -92,4 +112,9 @@ def demo(
         project="sample" if data else None,
         release=RELEASE,
         link_template=LINK_TEMPLATE,
+        examples=examples if examples is not None else examples_path(),
+        collection_name=COLLECTION_NAME,
+        rate_limit=rate_limit,
+        forwarded_allow_ips=None,
+        max_tokens=None,
     )

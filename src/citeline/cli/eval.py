@@ -1,23 +1,28 @@
 """``citeline eval``: measure a deployment on its own questions.
 
 ``citeline eval citations`` runs a question file through the real answer engine (any
-``--model``) and reports citation precision and recall, dropped anchors, answers without
-citations, quotes, markup leaks and timings. Definitions are in ``docs/eval.md``; the
-measuring is :mod:`citeline.evaluation`, this module only wires it to the command line.
+``--model``, over an index, tables or both) and reports citation precision and recall,
+gold sources cited, expected terms and figures, wrong answers labelled verified, dropped
+anchors, answers without citations, quotes, markup leaks and timings. Definitions are in
+``docs/eval.md``; the measuring is :mod:`citeline.evaluation`, this module only wires it to
+the command line.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from citeline.cli.app import app
+from citeline.cli.index import IndexOption, index_location, unusable_index
 
 if TYPE_CHECKING:
     from citeline.events import Event
+    from citeline.models import ChatMessage
 
 eval_app = typer.Typer(
     name="eval",
@@ -29,10 +34,6 @@ app.add_typer(eval_app, name="eval")
 
 @eval_app.command("citations")
 def citations(
-    db: Annotated[
-        Path,
-        typer.Option("--db", help="The index to answer from, built by `citeline ingest`."),
-    ],
     questions: Annotated[
         Path,
         typer.Option(
@@ -41,6 +42,21 @@ def citations(
             "or a SciFact claims file with corpus.jsonl beside it.",
         ),
     ],
+    db: IndexOption = None,
+    project: Annotated[
+        str | None,
+        typer.Option(
+            "--project",
+            help="Tables and measures to answer from too: a citeline.toml or its folder; "
+            "'sample' is the bundled Palmer penguins data.",
+        ),
+    ] = None,
+    data: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--data", help="Add a table from a CSV, Parquet, SQLite or DuckDB file: NAME=PATH."
+        ),
+    ] = None,
     model: Annotated[
         str | None,
         typer.Option(
@@ -71,7 +87,11 @@ def citations(
         ),
     ] = True,
 ) -> None:
-    """Ask each question, score the citations of each answer, print the summary.
+    """Ask each question, score each answer's citations, terms and figures, print the summary.
+
+    Answers come from the index (--db), the tables (--project, --data) or both, as with
+    `citeline ask`. A question with a history is asked as a chat follow-up after its
+    earlier questions.
 
     Exit status 1: model citation markup leaked into some prose, or an answer stream broke.
     Exit status 2: the inputs cannot be used (the message says why).
@@ -82,6 +102,8 @@ def citations(
 
     from citeline import answer
     from citeline.corpus import Corpus, CorpusError
+    from citeline.data import DataCatalog, DataError, project_from_options
+    from citeline.database import DatabaseError
     from citeline.evaluation import (
         QuestionFileError,
         build_report,
@@ -99,35 +121,63 @@ def citations(
     from citeline.models import ModelSpecError, resolve_model
 
     console = Console()
+    tables_only = db is None and (project is not None or bool(data))
     try:
         handle = resolve_model(model)
         asked = load_questions(questions, limit=limit)
         if plot is not None:
             ensure_plot_available()
-    except (ModelSpecError, QuestionFileError, PlotUnavailableError) as error:
+        declared = project_from_options(project, data or ())
+    except (ModelSpecError, QuestionFileError, PlotUnavailableError, DataError) as error:
         _fail(str(error))
     if not asked:
         _fail(f"{questions} holds no questions; add one JSON object per line (see docs/eval.md).")
-    if not db.is_file():
-        _fail(f"No index at {db}: build one with `citeline ingest PATH --db {db}` first.")
+    index = index_location(db)
     try:
-        corpus = Corpus.open(db)
-    except CorpusError as error:
+        reason = unusable_index(index)
+    except (CorpusError, DatabaseError) as error:
         _fail(str(error))
+    if reason is not None and not tables_only:
+        _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
+    with ExitStack() as opened:
+        try:
+            # With tables named and no index named, the default index joins in only if it
+            # holds documents, as with `citeline ask`.
+            corpus = opened.enter_context(Corpus.open(index)) if reason is None else None
+            catalog = (
+                opened.enter_context(DataCatalog.open(declared)) if declared is not None else None
+            )
+        except (CorpusError, DataError) as error:
+            _fail(str(error))
 
-    def answer_with_corpus(question: str) -> AsyncIterator[Event]:
-        return answer(question, corpus=corpus, model=handle)
+        def answer_from_sources(
+            question: str, history: Sequence[ChatMessage]
+        ) -> AsyncIterator[Event]:
+            # A follow-up is asked as the chat endpoint asks one: the chat profile, with the
+            # conversation so far; an opening question as the search page asks it.
+            return answer(
+                question,
+                corpus=corpus,
+                data=catalog,
+                model=handle,
+                profile="chat" if history else "search",
+                history=history,
+            )
 
-    with corpus, EvaluationProgress(len(asked), Console(stderr=True)) as progress:
-        results = asyncio.run(
-            evaluate_answers(asked, answer_with_corpus, on_answer=progress.advance, warm_up=warm_up)
-        )
+        with EvaluationProgress(len(asked), Console(stderr=True)) as progress:
+            results = asyncio.run(
+                evaluate_answers(
+                    asked, answer_from_sources, on_answer=progress.advance, warm_up=warm_up
+                )
+            )
     summary = summarize([result.score for result in results])
     console.print(summary_table(summary, title=f"Citation quality: {handle.name}"))
 
     if out is not None:
         settings = {
-            "db": str(db),
+            "db": None if corpus is None else index,
+            "project": project,
+            "data": list(data or ()),
             "questions": str(questions),
             "model": handle.spec,
             "model_name": handle.name,
@@ -160,10 +210,6 @@ def _fail(message: str) -> NoReturn:
 
 @eval_app.command("retrieval")
 def retrieval(
-    db: Annotated[
-        str,
-        typer.Option("--db", help="The index to search: a SQLite file or a database URL."),
-    ],
     beir: Annotated[
         Path,
         typer.Option(
@@ -176,6 +222,7 @@ def retrieval(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Judge only the first N queries.")
     ] = None,
+    db: IndexOption = None,
 ) -> None:
     """nDCG@10, recall@100 and query latency of the index on judged queries."""
     import time
@@ -187,8 +234,12 @@ def retrieval(
     from citeline.corpus.evaluation import load_beir_queries, ndcg_at, rank_documents, recall_at
     from citeline.evaluation.summary import percentile
 
+    db = index_location(db)
     try:
         queries = load_beir_queries(beir, split)[:limit]
+        reason = unusable_index(db)
+        if reason is not None:
+            _fail(reason)
         corpus = Corpus.open(db)
     except (OSError, ValueError, KeyError, CorpusError) as error:
         _fail(f"{error} Check --beir and --db.")

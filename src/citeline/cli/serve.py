@@ -2,28 +2,41 @@
 
 Flags cover what one usually changes; every setting (flags included) also has a
 ``CITELINE_*`` variable, listed with its default by ``citeline serve --help``. A server
-that cannot run as configured stops here, before it listens, with the fix in one sentence.
+that cannot run as configured stops here, before it listens, with the fix in one sentence;
+so does one whose index does not exist or holds no documents, since it would answer every
+question with "I found nothing". The settings' list in ``--help`` is built only when help
+is shown: the settings live in the server package, whose web framework costs a third of a
+second to import, and ``citeline --help`` must not pay it.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import typer
+from typer.core import TyperCommand
 
 from citeline.cli.app import app
-from citeline.server.settings import describe_settings
-
-_EPILOG = "Settings (environment; flags win):\n\n" + "\n\n".join(describe_settings().splitlines())
+from citeline.cli.index import IndexOption, fail, index_location, unusable_index
 
 
-@app.command(epilog=_EPILOG)
+class _SettingsHelp(TyperCommand):
+    """``serve``'s command, whose help ends with every setting and its default."""
+
+    # Typed loosely: Typer's Context class is private to it (a vendored click).
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from citeline.server.settings import describe_settings
+
+        self.epilog = "Settings (environment; flags win):\n\n" + "\n\n".join(
+            describe_settings().splitlines()
+        )
+        super().format_help(ctx, formatter)
+
+
+@app.command(cls=_SettingsHelp)
 def serve(
-    db: str | None = typer.Option(
-        None,
-        "--db",
-        help="SQLite file, or a sqlite:/// or postgresql:// URL, holding the corpus index, "
-        "answers and conversations [CITELINE_DATABASE_URL, else CITELINE_DB].",
-        show_default=False,
-    ),
+    db: IndexOption = None,
     host: str | None = typer.Option(
         None, "--host", help="Address to listen on (default 127.0.0.1)."
     ),
@@ -46,19 +59,46 @@ def serve(
     link_template: str | None = typer.Option(
         None, "--link-template", help="Source link for the page, e.g. https://x.org/{id}."
     ),
+    examples: Path | None = typer.Option(
+        None,
+        "--examples",
+        help="Example questions for the empty page, one a line (default: the project "
+        "file's [project] examples).",
+        show_default=False,
+    ),
+    collection_name: str | None = typer.Option(
+        None,
+        "--collection-name",
+        help="What the empty page calls the collection (default: the release label).",
+        show_default=False,
+    ),
+    rate_limit: int | None = typer.Option(
+        None, "--rate-limit", min=1, help="Answers one caller may start per window (default 30)."
+    ),
+    forwarded_allow_ips: str | None = typer.Option(
+        None,
+        "--forwarded-allow-ips",
+        help="Proxy addresses whose X-Forwarded-For is believed (default: none).",
+        show_default=False,
+    ),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", help="Most tokens a model may write per reply (default 2048)."
+    ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
-    import uvicorn
-
     from citeline.corpus.errors import CorpusError
+    from citeline.database import DatabaseError
     from citeline.models import ModelSpecError
     from citeline.server import StartupError, create_app
+    from citeline.server.guard import Guard
+    from citeline.server.listen import serve as listen
     from citeline.server.logs import configure_logging
     from citeline.server.settings import ServerSettings
 
+    database = index_location(db)
     try:
         settings = ServerSettings.from_env(
-            database_url=db,
+            database_url=database,
             host=host,
             port=port,
             model=model,
@@ -66,19 +106,21 @@ def serve(
             project=project,
             release=release,
             link_template=link_template,
+            examples=examples,
+            collection_name=collection_name,
+            rate_limit=rate_limit,
+            forwarded_allow_ips=forwarded_allow_ips,
+            max_tokens=max_tokens,
         )
         configure_logging(settings.log_format)
+        # The guard's settings first: a server that could never answer says so before it
+        # says its index is empty.
+        Guard.from_settings(settings)
+        reason = unusable_index(database)
+        if reason is not None and project is None:
+            fail("serve", reason)
         server_app = create_app(settings)
-    except (StartupError, CorpusError, ModelSpecError) as error:
+    except (StartupError, CorpusError, ModelSpecError, DatabaseError) as error:
         typer.echo(f"citeline serve: {error}", err=True)
         raise typer.Exit(2) from None
-    # log_config=None: uvicorn's own lines go through the handler configured above. Access
-    # lines are off by default: measured, they were a third of a refusal's cost, and every
-    # answer and refusal already logs its outcome.
-    uvicorn.run(
-        server_app,
-        host=settings.host,
-        port=settings.port,
-        log_config=None,
-        access_log=settings.access_log,
-    )
+    listen(server_app, settings)

@@ -51,14 +51,16 @@ class Corpus:
         prune: bool = False,
         release: str | None = None,
         progress: ProgressCallback | None = None,
+        base_url: str | None = None,
     ) -> IngestReport:
         """Index the documents under ``path``; see ``citeline.corpus.ingest``.
 
         ``release`` labels the collection as it stands after this ingest; without one, the
         label is dropped as soon as any document changes and ``release`` falls back to a
-        digest of the content.
+        digest of the content. ``base_url`` is the address of the published site whose
+        source ``path`` is: each document is linked at its page (and section) there.
         """
-        report = ingest(self._store, Path(path), prune=prune, progress=progress)
+        report = ingest(self._store, Path(path), prune=prune, progress=progress, base_url=base_url)
         if release is not None:
             self._store.set_release_label(release)
         return report

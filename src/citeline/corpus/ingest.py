@@ -5,6 +5,8 @@ stores only what changed, judged by a content hash. A bad file or record is repo
 its path and reason and skipped; the good ones around it are still indexed. With ``prune``,
 documents no longer found under the path are removed, except those whose source file is
 still there but could not be read this time: a file that fails to parse loses nothing.
+Parts a reader left out on purpose (include directives it cannot resolve) are counted in
+the report. With a ``base_url``, each document is linked at its page on the published site.
 It deliberately knows nothing about how a store keeps or ranks documents.
 """
 
@@ -12,13 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from citeline.corpus.documents import Document
 from citeline.corpus.errors import SourcePathError
-from citeline.corpus.formats import Rejected, read_source, source_files
+from citeline.corpus.formats import Omitted, Rejected, read_source, source_files
 from citeline.corpus.passages import MAX_PASSAGE_CHARS, split_passages
 from citeline.corpus.stores.base import CorpusStore
 
@@ -45,15 +47,18 @@ class IngestReport:
     unchanged: int
     removed: int
     skipped: tuple[IngestProblem, ...]
+    # What was left out of documents' text on purpose, by name: {"include directives": 3}.
+    omitted: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.skipped
 
     def summary(self) -> str:
+        dropped = "".join(f", dropped {n} {what}" for what, n in sorted(self.omitted.items()))
         return (
             f"added {self.added}, updated {self.updated}, unchanged {self.unchanged}, "
-            f"removed {self.removed}, skipped {len(self.skipped)}"
+            f"removed {self.removed}, skipped {len(self.skipped)}{dropped}"
         )
 
 
@@ -98,12 +103,14 @@ def ingest(
     *,
     prune: bool = False,
     progress: ProgressCallback | None = None,
+    base_url: str | None = None,
 ) -> IngestReport:
-    """Bring ``store`` up to date with the documents under ``path``."""
+    """Bring ``store`` up to date with the documents under ``path``; with ``base_url``,
+    the folder is a published site's and each document is linked at its page there."""
     if not path.exists():
         raise SourcePathError(f"{path} does not exist; give a file or folder to ingest.")
     try:
-        files = source_files(path)
+        files = source_files(path, base_url=base_url)
     except OSError as error:
         raise SourcePathError(
             f"{path} cannot be listed ({error}); check its permissions."
@@ -113,11 +120,15 @@ def ingest(
     kept_sources: set[str] = set()
     kept_ids: set[str] = set()
     problems: list[IngestProblem] = []
+    omitted: dict[str, int] = {}
     added = updated = unchanged = documents_done = 0
     for done, source_file in enumerate(files, start=1):
         source = str(source_file.path.resolve())
         shown = str(source_file.path)
         for item in read_source(source_file):
+            if isinstance(item, Omitted):
+                omitted[item.what] = omitted.get(item.what, 0) + item.count
+                continue
             if isinstance(item, Rejected):
                 problems.append(IngestProblem(shown, item.reason, item.doc_id))
                 if item.doc_id is None:
@@ -159,4 +170,4 @@ def ingest(
                 continue
             store.delete(doc_id)
             removed += 1
-    return IngestReport(added, updated, unchanged, removed, tuple(problems))
+    return IngestReport(added, updated, unchanged, removed, tuple(problems), omitted)

@@ -19,6 +19,7 @@ from citeline.database.errors import (
     SchemaTooNew,
 )
 from citeline.database.url import (
+    DEFAULT_DATABASE,
     DatabaseUrl,
     PostgresUrl,
     SqliteUrl,
@@ -26,6 +27,7 @@ from citeline.database.url import (
 )
 
 __all__ = [
+    "DEFAULT_DATABASE",
     "DatabaseError",
     "DatabaseTooOld",
     "DatabaseUnreachable",

@@ -52,6 +52,12 @@ class PostgresUrl:
 DatabaseUrl: TypeAlias = SqliteUrl | PostgresUrl
 
 
+# The one index every command and the server use when none is named (--db,
+# CITELINE_DATABASE_URL): a file in the working folder, so `citeline ingest docs/` then
+# `citeline serve` serve what was ingested.
+DEFAULT_DATABASE = "citeline.sqlite"
+
+
 def parse_database_url(value: str | os.PathLike[str]) -> DatabaseUrl:
     """A ``sqlite:///path``, ``postgresql://...`` URL, or a plain path to a SQLite file."""
     text = os.fspath(value).strip()

@@ -17,17 +17,33 @@ Conventions, ALCE-style (Gao et al. 2023) at the level of sources:
 - Gold but no citation: precision 0 and recall 0, as ALCE scores an answer with no
   citation, so an engine cannot raise its precision by declining to cite. The no-citation
   rate reports the same answers separately.
+
+What the answer says, where the question asks (``None`` where it does not):
+
+- cites a gold source: at least one cited source is gold (judged questions only).
+- has an expected term / has the expected figures: :mod:`citeline.evaluation.answer_checks`.
+- outcome: how the answer was produced, read from its ``done`` event alone: ``nothing_found``
+  (that state), ``measure`` (label ``verified``: a governed measure), ``sql`` (``untrusted``
+  or ``cited``: an ad-hoc query), ``documents`` (any other answer) or ``failed``. It is
+  "as expected" when it equals the question's ``expects``.
+- wrong and labelled verified (data questions only): the label is ``verified`` but the
+  figures are not all there, or the question ``expects`` something other than a measure.
+  The worst outcome the project can produce: a trust label on a figure that does not answer.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, TypeAlias
 
+from citeline.evaluation.answer_checks import contains_expected_term, missing_figures
 from citeline.evaluation.answers import AnswerRecord
 from citeline.evaluation.leaks import find_leaks
 from citeline.evaluation.questions import EvalQuestion
 from citeline.events import Citation
 from citeline.stream.quotes import normalise_quote
+
+AnswerOutcome: TypeAlias = Literal["measure", "sql", "nothing_found", "documents", "failed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +68,13 @@ class QuestionScore:
     leaks: tuple[str, ...]
     first_token_seconds: float | None
     total_seconds: float
+    cites_gold: bool | None = None
+    has_expected_term: bool | None = None
+    missing_figures: tuple[str, ...] = ()
+    has_expected_figures: bool | None = None
+    outcome: AnswerOutcome = "documents"
+    as_expected: bool | None = None
+    wrong_verified: bool | None = None
 
     @property
     def correct_ids(self) -> tuple[str, ...]:
@@ -70,6 +93,9 @@ def score_answer(question: EvalQuestion, record: AnswerRecord) -> QuestionScore:
     precision, recall = citation_precision_recall(cited, question.gold_ids)
     quoted = [citation for citation in record.citations if citation.quote is not None]
     verified = [citation for citation in quoted if citation.verified]
+    missing = missing_figures(record.text, question.figures)
+    figures_right = not missing if question.figures else None
+    outcome = answer_outcome(record)
     return QuestionScore(
         question_id=question.id,
         state=record.state,
@@ -89,7 +115,36 @@ def score_answer(question: EvalQuestion, record: AnswerRecord) -> QuestionScore:
         leaks=find_leaks(record.text),
         first_token_seconds=record.first_token_seconds,
         total_seconds=record.total_seconds,
+        cites_gold=bool(set(cited) & set(question.gold_ids)) if question.gold_ids else None,
+        has_expected_term=(
+            contains_expected_term(record.text, question.answer_terms)
+            if question.answer_terms
+            else None
+        ),
+        missing_figures=missing,
+        has_expected_figures=figures_right,
+        outcome=outcome,
+        as_expected=None if question.expects is None else outcome == question.expects,
+        wrong_verified=(
+            record.provenance == "verified"
+            and (figures_right is False or question.expects not in (None, "measure"))
+            if question.is_data_question
+            else None
+        ),
     )
+
+
+def answer_outcome(record: AnswerRecord) -> AnswerOutcome:
+    """How an answer was produced, read from its end state and provenance label."""
+    if record.state == "failed":
+        return "failed"
+    if record.state == "nothing_found":
+        return "nothing_found"
+    if record.provenance == "verified":
+        return "measure"
+    if record.provenance in ("untrusted", "cited"):
+        return "sql"
+    return "documents"
 
 
 def cited_sources(citations: tuple[Citation, ...]) -> tuple[str, ...]:

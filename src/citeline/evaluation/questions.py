@@ -8,11 +8,18 @@ how answers are produced.
 The citeline layout, one JSON object per line::
 
     {"id": "q1", "question": "...", "gold_ids": ["doc-a", "https://example.org/b"],
-     "evidence": {"doc-a": ["A sentence of doc-a that answers the question."]}}
+     "evidence": {"doc-a": ["A sentence of doc-a that answers the question."]},
+     "answer_terms": ["key=", "itemgetter"], "figures": ["5076", "217.2"],
+     "history": ["An earlier question of the same conversation"], "expects": "measure"}
 
 ``id`` defaults to the line number; ``gold_ids`` holds source identifiers as a citation
-names them (a document's id, or its url when it has none) and may be empty; ``evidence``
-is optional. Blank lines are skipped.
+names them (a document's id, or its url when it has none) and may be empty. Everything
+else is optional: ``evidence`` (gold sentences per source), ``answer_terms`` (a right
+answer contains one of them), ``figures`` (plain decimals a right answer contains, all of
+them), ``history`` (the earlier user questions, oldest first, of the conversation the
+question is asked in) and ``expects`` (how a right data answer is produced: one of
+``EXPECTED_OUTCOMES``). Other keys (a note, a kind) are the file's own and are ignored.
+Blank lines are skipped.
 """
 
 from __future__ import annotations
@@ -21,7 +28,12 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal, TypeAlias
+
+from citeline.evaluation.answer_checks import FIGURE_FORMAT
+
+ExpectedOutcome: TypeAlias = Literal["measure", "sql", "nothing_found"]
+EXPECTED_OUTCOMES: Final[tuple[ExpectedOutcome, ...]] = ("measure", "sql", "nothing_found")
 
 
 class QuestionFileError(ValueError):
@@ -38,12 +50,26 @@ class EvidenceSentence:
 
 @dataclass(frozen=True, slots=True)
 class EvalQuestion:
-    """A question with its gold sources (possibly none) and gold evidence (possibly none)."""
+    """A question with its gold sources and what its answer must hold; any may be empty.
+
+    ``history`` holds the earlier user questions of its conversation, oldest first; empty
+    means the question opens a conversation. ``expects`` is ``None`` when the question does
+    not say how its answer should be produced.
+    """
 
     id: str
     question: str
     gold_ids: tuple[str, ...] = ()
     evidence: tuple[EvidenceSentence, ...] = ()
+    answer_terms: tuple[str, ...] = ()
+    figures: tuple[str, ...] = ()
+    history: tuple[str, ...] = ()
+    expects: ExpectedOutcome | None = None
+
+    @property
+    def is_data_question(self) -> bool:
+        """Whether the answer is judged as a figure from data (it has figures or ``expects``)."""
+        return bool(self.figures) or self.expects is not None
 
 
 def load_questions(path: Path, *, limit: int | None = None) -> list[EvalQuestion]:
@@ -114,7 +140,47 @@ def _question_from_record(path: Path, line: int, record: dict[str, Any]) -> Eval
         question=question,
         gold_ids=tuple(dict.fromkeys(str(value) for value in gold)),
         evidence=_evidence_from_record(where, record.get("evidence", {})),
+        answer_terms=_strings(where, record, "answer_terms", 'for example ["key=", "itemgetter"]'),
+        figures=_figures(where, record.get("figures", [])),
+        history=_strings(where, record, "history", 'for example ["How do I sort a list?"]'),
+        expects=_expects(where, record.get("expects")),
     )
+
+
+def _strings(where: str, record: dict[str, Any], key: str, example: str) -> tuple[str, ...]:
+    raw = record.get(key, [])
+    if not isinstance(raw, list) or not all(isinstance(v, str) and v.strip() for v in raw):
+        raise QuestionFileError(f'{where}: "{key}" must be a list of non-empty strings, {example}.')
+    return tuple(raw)
+
+
+def _figures(where: str, raw: object) -> tuple[str, ...]:
+    # A figure's written decimals are its precision, so it is kept as written: a JSON number
+    # would lose "190.0"'s trailing zero. An integer is accepted as its decimal string.
+    problem = (
+        f'{where}: "figures" must be a list of plain decimal numbers written as strings, '
+        'without thousands separators, for example ["5076", "217.2"].'
+    )
+    if not isinstance(raw, list):
+        raise QuestionFileError(problem)
+    figures: list[str] = []
+    for value in raw:
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str) or not FIGURE_FORMAT.fullmatch(value.strip()):
+            raise QuestionFileError(problem)
+        figures.append(value.strip())
+    return tuple(figures)
+
+
+def _expects(where: str, raw: object) -> ExpectedOutcome | None:
+    if raw is None:
+        return None
+    for outcome in EXPECTED_OUTCOMES:
+        if raw == outcome:
+            return outcome
+    choices = ", ".join(f'"{outcome}"' for outcome in EXPECTED_OUTCOMES)
+    raise QuestionFileError(f'{where}: "expects" must be one of {choices}, not {raw!r}.')
 
 
 def _evidence_from_record(where: str, raw: object) -> tuple[EvidenceSentence, ...]:

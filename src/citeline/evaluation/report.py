@@ -61,7 +61,20 @@ def _question_entry(result: EvaluatedAnswer) -> dict[str, Any]:
         "quotes_in_evidence": score.quotes_in_evidence,
         "verdicts": [verdict.as_dict() for verdict in result.record.verdicts],
         "leaks": list(score.leaks),
+        "cites_gold": score.cites_gold,
+        "answer_terms": list(result.question.answer_terms),
+        "has_expected_term": score.has_expected_term,
+        "figures": list(result.question.figures),
+        "missing_figures": list(score.missing_figures),
+        "has_expected_figures": score.has_expected_figures,
+        "expects": result.question.expects,
+        "outcome": score.outcome,
+        "as_expected": score.as_expected,
+        "wrong_verified": score.wrong_verified,
         "first_token_seconds": score.first_token_seconds,
         "total_seconds": score.total_seconds,
+        "conversation": [
+            {"role": message.role, "text": message.text} for message in result.conversation
+        ],
         "answer": result.record.text,
     }

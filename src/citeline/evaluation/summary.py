@@ -28,6 +28,15 @@ class CitationSummary:
     - ``quote_in_evidence_rate``: verified quotes inside a gold evidence sentence, over the
       verified quotes of questions that have gold evidence.
     - ``leak_rate``: questions whose prose holds model citation markup, over all.
+    - ``gold_cited_rate``: answers citing at least one gold source, over the judged questions.
+    - ``expected_term_rate``: answers containing an expected term, over the ``term_judged``
+      questions (those with ``answer_terms``).
+    - ``expected_figures_rate``: answers containing every expected figure, over the
+      ``figures_judged`` questions (those with ``figures``).
+    - ``as_expected_rate``: answers produced as the question ``expects``, over the
+      ``outcome_judged`` questions (those with ``expects``).
+    - ``wrong_verified``/``wrong_verified_rate``: answers labelled ``verified`` whose figures
+      are wrong or whose question expects no measure, over the ``data_questions``.
     - percentiles of time to first token (over answers with one) and of total time (over all).
     """
 
@@ -48,6 +57,17 @@ class CitationSummary:
     quote_in_evidence_rate: float | None
     leak_rate: float | None
     leaks: dict[str, int]
+    gold_cited_rate: float | None
+    term_judged: int
+    expected_term_rate: float | None
+    figures_judged: int
+    expected_figures_rate: float | None
+    outcome_judged: int
+    as_expected_rate: float | None
+    outcomes: dict[str, int]
+    data_questions: int
+    wrong_verified: int
+    wrong_verified_rate: float | None
     first_token_p50: float | None
     first_token_p95: float | None
     total_p50: float | None
@@ -64,6 +84,10 @@ def summarize(scores: Sequence[QuestionScore]) -> CitationSummary:
     verified = sum(score.verified_quotes for score in scores)
     first_tokens = [s.first_token_seconds for s in scores if s.first_token_seconds is not None]
     totals = [score.total_seconds for score in scores]
+    term_judged = [s.has_expected_term for s in scores if s.has_expected_term is not None]
+    figures_judged = [s.has_expected_figures for s in scores if s.has_expected_figures is not None]
+    outcome_judged = [s.as_expected for s in scores if s.as_expected is not None]
+    data_judged = [s.wrong_verified for s in scores if s.wrong_verified is not None]
     return CitationSummary(
         questions=len(scores),
         states=dict(Counter(score.state for score in scores)),
@@ -85,6 +109,17 @@ def summarize(scores: Sequence[QuestionScore]) -> CitationSummary:
         ),
         leak_rate=_share(sum(bool(score.leaks) for score in scores), len(scores)),
         leaks={kind: sum(kind in score.leaks for score in scores) for kind in LEAK_KINDS},
+        gold_cited_rate=_share(sum(bool(score.cites_gold) for score in judged), len(judged)),
+        term_judged=len(term_judged),
+        expected_term_rate=_share(sum(term_judged), len(term_judged)),
+        figures_judged=len(figures_judged),
+        expected_figures_rate=_share(sum(figures_judged), len(figures_judged)),
+        outcome_judged=len(outcome_judged),
+        as_expected_rate=_share(sum(outcome_judged), len(outcome_judged)),
+        outcomes=dict(Counter(score.outcome for score in scores)),
+        data_questions=len(data_judged),
+        wrong_verified=sum(data_judged),
+        wrong_verified_rate=_share(sum(data_judged), len(data_judged)),
         first_token_p50=percentile(first_tokens, 50),
         first_token_p95=percentile(first_tokens, 95),
         total_p50=percentile(totals, 50),

@@ -66,6 +66,34 @@ def summary_table(summary: CitationSummary, *, title: str = "Citation quality") 
     table.add_row("questions", str(summary.questions), states or "-")
     table.add_row("citation precision", _fraction(summary.precision), f"{summary.judged} judged")
     table.add_row("citation recall", _fraction(summary.recall), f"{summary.judged} judged")
+    table.add_row(
+        "cites a gold source", _percent(summary.gold_cited_rate), f"{summary.judged} judged"
+    )
+    if summary.term_judged:
+        table.add_row(
+            "answers containing an expected term",
+            _percent(summary.expected_term_rate),
+            f"{summary.term_judged} with terms",
+        )
+    if summary.figures_judged:
+        table.add_row(
+            "answers with the expected figures",
+            _percent(summary.expected_figures_rate),
+            f"{summary.figures_judged} with figures",
+        )
+    if summary.outcome_judged:
+        outcomes = ", ".join(f"{kind} {count}" for kind, count in sorted(summary.outcomes.items()))
+        table.add_row(
+            "produced as expected",
+            _percent(summary.as_expected_rate),
+            f"{summary.outcome_judged} with expects; {outcomes}",
+        )
+    if summary.data_questions:
+        table.add_row(
+            "wrong answers labelled verified (must be 0)",
+            str(summary.wrong_verified),
+            f"{summary.data_questions} data questions",
+        )
     table.add_row("no citation", _percent(summary.no_citation_rate), f"{summary.answered} answered")
     table.add_row(
         "dropped anchors",

@@ -3,7 +3,8 @@
 ``resolve_model(spec)`` turns the one model setting into a ``ModelHandle``;
 ``stream_turn`` runs one user turn of the tool loop with it and yields text.
 The model library (pydantic-ai) is imported only by ``pydantic_ai_adapter``, and
-only when a turn runs, so importing this package stays light. This package knows
+only when a turn runs or ``load_model_library`` asks for it (a server does, at
+start-up), so importing this package stays light. This package knows
 nothing of the corpus or of HTTP: tools arrive as ``ToolSpec``s.
 """
 
@@ -25,6 +26,14 @@ from citeline.models.turn import (
     ToolSpec,
     TurnContent,
 )
+
+
+def load_model_library(handle: ModelHandle) -> None:
+    """Import the model library and ``handle``'s provider SDK now, connecting nowhere, so
+    the first turn does not pay for it (a server calls this before it listens)."""
+    from citeline.models import pydantic_ai_adapter
+
+    pydantic_ai_adapter.load_provider(handle)
 
 
 def stream_turn(
@@ -63,6 +72,7 @@ __all__ = [
     "ToolReply",
     "ToolSpec",
     "TurnContent",
+    "load_model_library",
     "resolve_model",
     "stream_turn",
 ]

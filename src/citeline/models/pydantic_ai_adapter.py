@@ -37,6 +37,7 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models import Model, ModelRequestContext
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
+from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import RunContext
 from pydantic_ai.toolsets import FunctionToolset
 from pydantic_ai.usage import UsageLimits
@@ -83,6 +84,7 @@ async def stream_turn(
         toolsets=[FunctionToolset([_library_tool(spec) for spec in tools])],
         capabilities=[hooks],
         usage_limits=UsageLimits(request_limit=MAX_MODEL_REQUESTS),
+        model_settings=_model_settings(handle),
         infer_name=False,
     ) as run:
         async for node in run:
@@ -93,6 +95,32 @@ async def stream_turn(
                     text = _text_of(event)
                     if text:
                         yield text
+
+
+def _model_settings(handle: ModelHandle) -> ModelSettings | None:
+    # Sent with every request (as max_tokens, or max_completion_tokens where OpenAI wants
+    # it): without it a provider writes until its own limit, and one answer measured 10 MB.
+    if handle.max_tokens is None:
+        return None
+    return ModelSettings(max_tokens=handle.max_tokens)
+
+
+def load_provider(handle: ModelHandle) -> None:
+    """Import the library code ``handle``'s provider runs on, without connecting anywhere.
+
+    Called at server start-up: imported inside the first request instead, the library
+    (and the provider's SDK) held the event loop for about five seconds, during which no
+    other request, refusal or health check was answered.
+    """
+    if handle.provider == "anthropic":
+        import pydantic_ai.models.anthropic
+        import pydantic_ai.providers.anthropic
+    elif handle.provider in ("openai", "ollama"):
+        # The SDK loads its chat resource on the first call: 0.1 s more of the same wait.
+        import openai.resources.chat  # noqa: F401
+        import pydantic_ai.models.openai
+        import pydantic_ai.providers.ollama
+        import pydantic_ai.providers.openai  # noqa: F401
 
 
 def _text_of(event: object) -> str:

@@ -8,6 +8,7 @@ the first question: the spelling of the setting and the environment it needs.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
@@ -30,9 +31,12 @@ class ModelSpecError(ValueError):
 class ModelHandle:
     """A selected model: ``spec`` as the user wrote it, ``name`` for display.
 
-    ``base_url`` is fixed when the handle is resolved, so a handle means the same
-    server for its whole life; API keys are read by the adapter and never held here,
-    so a handle can be printed and logged.
+    ``name`` is public (the server shows it under every answer and in ``/v1/info``), so it
+    names the model and its kind and never where it runs: an internal model server's
+    address there told every reader where to find it. ``base_url`` is fixed when the
+    handle is resolved, so a handle means the same server for its whole life; API keys
+    are read by the adapter and never held here, so a handle can be printed and logged.
+    ``max_tokens``, when set, is sent to the provider as the most a reply may hold.
     """
 
     spec: str
@@ -40,6 +44,7 @@ class ModelHandle:
     model_name: str
     name: str
     base_url: str | None = None
+    max_tokens: int | None = None
 
 
 EMBEDDED = ModelHandle(
@@ -50,13 +55,23 @@ EMBEDDED = ModelHandle(
 )
 
 
-def resolve_model(spec: str | None = None) -> ModelHandle:
+def resolve_model(spec: str | None = None, *, max_tokens: int | None = None) -> ModelHandle:
     """The handle for ``spec``, or for ``CITELINE_MODEL`` when ``spec`` is ``None``.
 
     ``"embedded"`` (the default), ``"openai:<model>"``, ``"ollama:<model>"`` or
     ``"anthropic:<model>"``. Raises ``ModelSpecError`` for anything else, and for a
-    provider whose key or address is missing from the environment.
+    provider whose key or address is missing from the environment. ``max_tokens`` bounds
+    each reply of a real provider (the embedded model writes short answers by design).
     """
+    handle = _resolve(spec)
+    if max_tokens is not None:
+        if max_tokens < 1:
+            raise ModelSpecError(f"max_tokens={max_tokens} must be at least 1.")
+        handle = dataclasses.replace(handle, max_tokens=max_tokens)
+    return handle
+
+
+def _resolve(spec: str | None) -> ModelHandle:
     if spec is None:
         spec = os.environ.get(MODEL_ENV, "").strip() or DEFAULT_MODEL
     spec = spec.strip()
@@ -78,9 +93,7 @@ def resolve_model(spec: str | None = None) -> ModelHandle:
         return _openai(spec, model_name)
     if provider == "ollama":
         base_url = os.environ.get("OLLAMA_BASE_URL", "").strip() or DEFAULT_OLLAMA_BASE_URL
-        return ModelHandle(
-            spec, "ollama", model_name, f"{model_name} (Ollama at {base_url})", base_url
-        )
+        return ModelHandle(spec, "ollama", model_name, f"{model_name} (Ollama)", base_url)
     if not os.environ.get("ANTHROPIC_API_KEY", "").strip():
         raise ModelSpecError(
             f"The model {spec!r} needs an Anthropic API key: set ANTHROPIC_API_KEY, "
@@ -105,7 +118,4 @@ def _openai(spec: str, model_name: str) -> ModelHandle:
             "OpenAI-compatible server (vLLM, llama.cpp); or choose --model embedded to answer "
             "offline."
         )
-    where = f" at {base_url}" if base_url else ""
-    return ModelHandle(
-        spec, "openai", model_name, f"{model_name} (OpenAI-compatible{where})", base_url
-    )
+    return ModelHandle(spec, "openai", model_name, f"{model_name} (OpenAI-compatible)", base_url)

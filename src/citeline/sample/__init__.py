@@ -20,9 +20,18 @@ LINK_TEMPLATE = "https://docs.python.org/3.11/{id}"
 RELEASE = "python-3.11.2-docs"
 
 
+# What the demo's empty page calls the collection.
+COLLECTION_NAME = "the Python 3.11 documentation (sample)"
+
+
 def sample_path() -> Path:
     """The folder of Markdown documents, as a real path the corpus can walk."""
     return Path(str(files(__name__) / "python-docs"))
 
 
-__all__ = ["LINK_TEMPLATE", "RELEASE", "sample_path"]
+def examples_path() -> Path:
+    """The demo's example questions for its empty page, one a line."""
+    return Path(str(files(__name__) / "examples.txt"))
+
+
+__all__ = ["COLLECTION_NAME", "LINK_TEMPLATE", "RELEASE", "examples_path", "sample_path"]

@@ -8,7 +8,8 @@ the engine's task and waits for it to finish, so no model call outlives its read
 
 What reaches the caller: the server's own ``start`` first (the engine's is dropped, so
 ``release`` and ``conversation_id`` are the server's), every ``token`` and ``citation``
-as the engine decided them, and exactly one ``done``, timed from admission, carrying an
+as the engine decided them (up to the answer's character cap, where the answer ends
+``answered`` with the text so far), and exactly one ``done``, timed from admission, carrying an
 ``answer_id`` once the answer is stored. Deliberately not here: the guard (refusals never
 reach this module), HTTP and SSE encoding, which store is used.
 """
@@ -77,10 +78,16 @@ class AnswerRunner:
     """Runs admitted answers on one engine under one timeout, counting them in ``metrics``."""
 
     def __init__(
-        self, engine: AnswerEngine, *, timeout_seconds: float, metrics: ServerMetrics
+        self,
+        engine: AnswerEngine,
+        *,
+        timeout_seconds: float,
+        metrics: ServerMetrics,
+        max_chars: int | None = None,
     ) -> None:
         self._engine = engine
         self._timeout = timeout_seconds
+        self._max_chars = max_chars
         self._metrics = metrics
         self._running: set[asyncio.Task[None]] = set()
 
@@ -101,6 +108,7 @@ class AnswerRunner:
         text: list[str] = []
         citations: list[Citation] = []
         tokens = 0
+        chars = 0
         ended = False
         try:
             yield Start(release=job.release, conversation_id=job.conversation_id)
@@ -140,6 +148,27 @@ class AnswerRunner:
                     if tokens == 0:
                         self._metrics.time_to_first_token.observe(time.monotonic() - started)
                     tokens += 1
+                    if self._max_chars is not None and chars + len(item.text) > self._max_chars:
+                        # A model that never stops (a 10 MB answer was measured) would be
+                        # streamed, stored and replayed to it as chat history: the answer
+                        # ends here instead, as far as it got, without the engine's label.
+                        kept = item.text[: self._max_chars - chars]
+                        if kept:
+                            text.append(kept)
+                            yield Token(kept)
+                        await self._stop(engine_task)
+                        logger.warning(
+                            "answer cut at CITELINE_ANSWER_MAX_CHARS=%d characters",
+                            self._max_chars,
+                            extra={"outcome": "cut", "token_events": tokens},
+                        )
+                        done = await self._close(
+                            Done(state="answered"), job, "".join(text), citations, record
+                        )
+                        ended = True
+                        yield self._finish(done, started)
+                        return
+                    chars += len(item.text)
                     text.append(item.text)
                     yield item
                 elif isinstance(item, Citation):

@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from citeline.server.answer_stream import AnswerRunner
 from citeline.server.engine import AnswerEngine, CorpusAnswerEngine
 from citeline.server.errors import StartupError
+from citeline.server.examples import load_examples
 from citeline.server.guard import Guard
 from citeline.server.metrics import ServerMetrics
 from citeline.server.routes import ServerState, build_router
@@ -51,6 +53,7 @@ def create_app(
     itself it closes when the app shuts down.
     """
     guard = Guard.from_settings(settings)
+    examples = load_examples(settings.examples, settings.project)
     opened: list[object] = []
     if corpus is None:
         from citeline.corpus import Corpus
@@ -66,7 +69,7 @@ def create_app(
             opened.append(data)
         engine = CorpusAnswerEngine(
             corpus=corpus,
-            model=resolve_model(settings.model),
+            model=resolve_model(settings.model, max_tokens=settings.max_tokens),
             release=release,
             timeout_seconds=settings.answer_timeout,
             data=data,
@@ -81,10 +84,16 @@ def create_app(
         release=release,
         guard=guard,
         engine=engine,
-        runner=AnswerRunner(engine, timeout_seconds=settings.answer_timeout, metrics=metrics),
+        runner=AnswerRunner(
+            engine,
+            timeout_seconds=settings.answer_timeout,
+            metrics=metrics,
+            max_chars=settings.answer_max_chars,
+        ),
         stores=stores,
         corpus=corpus,
         metrics=metrics,
+        examples=examples,
     )
 
     @asynccontextmanager
@@ -100,10 +109,14 @@ def create_app(
         summary="Answers whose citations the server, not the model, decides.",
         description="The event stream is specified in contracts/answer_endpoint.md.",
         lifespan=lifespan,
+        # Over the cap, 413 before the body is read (from Content-Length when it is sent,
+        # else as the bytes arrive): an unbounded 100 MB POST cost 8 s of CPU and 380 MB.
+        max_body_size=settings.max_body_bytes,
     )
     app.state.citeline = state
     app.include_router(build_router(state))
     app.add_exception_handler(StoreUnavailable, _store_unavailable)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
     if static_dir.is_dir():
         # Last, so every API route above wins; html=True serves index.html at "/".
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="page")
@@ -127,6 +140,18 @@ async def _store_unavailable(request: Request, error: Exception) -> JSONResponse
     return JSONResponse(
         {"reason": "store_unavailable"}, status_code=503, headers={"Retry-After": "5"}
     )
+
+
+async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
+    """422 with where and why each field failed, and never the input itself: FastAPI's own
+    body echoed every value back, so a 100 MB body came back as a 105 MB response, and a
+    value that cannot be encoded (a lone surrogate) turned the 422 into a 500."""
+    assert isinstance(error, RequestValidationError)
+    detail = [
+        {"type": each["type"], "loc": list(each["loc"]), "msg": each["msg"]}
+        for each in error.errors()
+    ]
+    return JSONResponse({"detail": detail}, status_code=422)
 
 
 def _open_data(project: str | None) -> DataCatalog | None:

@@ -40,7 +40,12 @@ class AnswerEngine(Protocol):
 
 class CorpusAnswerEngine:
     """``citeline.answer`` over one corpus, and optionally a project's tables and measures,
-    with one model: the engine ``citeline serve`` uses."""
+    with one model: the engine ``citeline serve`` uses.
+
+    Built at start-up, it imports the agent, the model library and the provider's SDK
+    then: imported inside the first request, they held the event loop about 5 s, during
+    which no other request, refusal or health check was answered.
+    """
 
     def __init__(
         self,
@@ -60,6 +65,10 @@ class CorpusAnswerEngine:
         self._timeout = timeout_seconds
         self._max_citations = max_citations
         self._heading_rule: HeadingRule = heading_rule
+        import citeline.agent  # noqa: F401  (see the class docstring)
+        from citeline.models import load_model_library
+
+        load_model_library(model)
 
     @property
     def model_name(self) -> str:

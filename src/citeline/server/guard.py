@@ -85,13 +85,24 @@ class Guard:
         return self._verifier is None
 
     async def admit(self, caller_token: str, client_address: str) -> Admitted | Refused:
+        """``identify``, then ``spend``: what an endpoint that only answers needs."""
+        identity = self.identify(caller_token, client_address)
+        if isinstance(identity, Refused):
+            return identity
+        return await self.spend(identity, client_address)
+
+    def identify(self, caller_token: str, client_address: str) -> str | Refused:
+        """Whose request this is, spending nothing: the identity the token proved (the
+        client address in open mode), or the refusal of a token that proved nothing."""
         if self._verifier is None:
-            identity = f"addr:{client_address}"
-        else:
-            verdict = self._verifier.verify(caller_token)
-            if isinstance(verdict, RejectedToken):
-                return self._refuse(Refused(verdict.cause, verdict.detail), client_address)
-            identity = verdict.identity
+            return f"addr:{client_address}"
+        verdict = self._verifier.verify(caller_token)
+        if isinstance(verdict, RejectedToken):
+            return self._refuse(Refused(verdict.cause, verdict.detail), client_address)
+        return verdict.identity
+
+    async def spend(self, identity: str, client_address: str) -> Admitted | Refused:
+        """Count one answer against ``identity``'s budget, or refuse it as over the limit."""
         if not await self._limiter.hit(identity):
             return self._refuse(
                 Refused("rate_limited", f"{identity} is over its rate limit"), client_address

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import anyio.to_thread
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from sse_starlette import EventSourceResponse
 
@@ -23,6 +23,7 @@ from citeline.server.metrics import ServerMetrics
 from citeline.server.schemas import (
     MAX_ID_CHARS,
     MAX_QUESTION_CHARS,
+    MAX_TOKEN_CHARS,
     AnswerRecord,
     AnswerRequest,
     ChatRequest,
@@ -56,6 +57,7 @@ class ServerState:
     stores: Stores
     corpus: Corpus
     metrics: ServerMetrics
+    examples: tuple[str, ...] = ()
 
 
 _SSE: dict[int | str, dict[str, Any]] = {
@@ -67,18 +69,20 @@ def _not_found(reason: Literal["no_answer", "no_conversation"]) -> JSONResponse:
     return JSONResponse(NotFound(reason=reason).model_dump(), status_code=404)
 
 
+def _client(request: Request) -> str:
+    """The caller's address: the socket's, or a trusted proxy's X-Forwarded-For when
+    ``CITELINE_FORWARDED_ALLOW_IPS`` names that proxy (uvicorn applies it)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 def build_router(state: ServerState) -> APIRouter:
     router = APIRouter()
     stores = state.stores
 
-    async def admit(request: Request, caller_token: str) -> Refused | None:
-        client = request.client.host if request.client is not None else "unknown"
-        verdict = await state.guard.admit(caller_token, client)
-        if isinstance(verdict, Refused):
-            state.metrics.refusals.labels(cause=verdict.cause).inc()
-            state.metrics.answers.labels(state="refused").inc()
-            return verdict
-        return None
+    def refused(verdict: Refused) -> Response:
+        state.metrics.refusals.labels(cause=verdict.cause).inc()
+        state.metrics.answers.labels(state="refused").inc()
+        return refusal_stream()
 
     async def record(streamed: StreamedAnswer) -> str:
         stored = await stores.answers.add(
@@ -96,8 +100,9 @@ def build_router(state: ServerState) -> APIRouter:
         summary="Answer a question as a stream of events",
     )
     async def answer(body: AnswerRequest, request: Request) -> Response:
-        if await admit(request, body.caller_token) is not None:
-            return refusal_stream()
+        verdict = await state.guard.admit(body.caller_token, _client(request))
+        if isinstance(verdict, Refused):
+            return refused(verdict)
         job = AnswerJob(body.question, body.profile, (), state.release)
         return event_stream(state.runner.stream(job, record))
 
@@ -119,6 +124,7 @@ def build_router(state: ServerState) -> APIRouter:
 
     async def open_chat(body: ChatRequest, request: Request) -> Response:
         # Looked up before the guard, so a stale id costs the caller no budget.
+        client = _client(request)
         opening: tuple[ConversationMessage, ...] = ()
         if body.conversation_id is not None:
             conversation = await stores.conversations.get(body.conversation_id)
@@ -135,10 +141,23 @@ def build_router(state: ServerState) -> APIRouter:
             )
         else:
             conversation = None
-        if await admit(request, body.caller_token) is not None:
-            return refusal_stream()
+        identity = state.guard.identify(body.caller_token, client)
+        if isinstance(identity, Refused):
+            return refused(identity)
+        if conversation is not None and not conversation.is_owned_by(identity):
+            # Whoever holds another reader's conversation id could otherwise add turns that
+            # its owner's next answer takes as history. To them it does not exist, and the
+            # refusal spends nothing.
+            logger.info(
+                "chat refused: the conversation belongs to another caller",
+                extra={"outcome": "not_owner", "client": client},
+            )
+            return _not_found("no_conversation")
+        verdict = await state.guard.spend(identity, client)
+        if isinstance(verdict, Refused):
+            return refused(verdict)
         if conversation is None:
-            conversation = await stores.conversations.create(opening)
+            conversation = await stores.conversations.create(opening, identity=identity)
         conversation_id = conversation.id
 
         async def record_turn(streamed: StreamedAnswer) -> str:
@@ -177,9 +196,19 @@ def build_router(state: ServerState) -> APIRouter:
     )
     async def stored_conversation(
         conversation_id: Annotated[str, Path(max_length=MAX_ID_CHARS)],
+        request: Request,
+        authorization: Annotated[str, Header(max_length=MAX_TOKEN_CHARS + 16)] = "",
     ) -> ConversationRecord | JSONResponse:
+        """Only to the caller who opened it: the same caller token as in the chat, sent as
+        ``Authorization: Bearer TOKEN`` (none in open mode, where the address decides)."""
         conversation = await stores.conversations.get(conversation_id)
         if conversation is None:
+            return _not_found("no_conversation")
+        scheme, _, caller_token = authorization.partition(" ")
+        if scheme.lower() != "bearer":
+            caller_token = ""
+        identity = state.guard.identify(caller_token.strip(), _client(request))
+        if isinstance(identity, Refused) or not conversation.is_owned_by(identity):
             return _not_found("no_conversation")
         return ConversationRecord.of(conversation)
 
@@ -208,11 +237,15 @@ def build_router(state: ServerState) -> APIRouter:
 
     @router.get("/v1/info", response_model=ServerInfo, summary="Model, release and mode")
     async def info() -> ServerInfo:
+        documents = await anyio.to_thread.run_sync(len, state.corpus)
         return ServerInfo(
             model=state.engine.model_name,
             release=state.release,
             open=state.guard.open,
             link_template=state.settings.link_template,
+            collection=state.settings.collection_name or state.release,
+            documents=documents,
+            examples=list(state.examples),
         )
 
     @router.get("/healthz", response_model=Health, summary="Liveness")

@@ -143,6 +143,11 @@ class ServerInfo(BaseModel):
     release: str | None
     open: bool
     link_template: str | None
+    # For the empty page: what the collection is called, how many documents it holds, and
+    # the owner's example questions (CITELINE_COLLECTION_NAME, CITELINE_EXAMPLES).
+    collection: str | None = None
+    documents: int = 0
+    examples: list[str] = []
 
 
 class Health(BaseModel):

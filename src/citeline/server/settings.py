@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citeline.database import DatabaseError, DatabaseUrl, SqliteUrl, parse_database_url
+from citeline.database import (
+    DEFAULT_DATABASE,
+    DatabaseError,
+    DatabaseUrl,
+    SqliteUrl,
+    parse_database_url,
+)
 from citeline.events import DEFAULT_MAX_CITATIONS, MAX_CITATIONS_ENV
 from citeline.server.errors import StartupError
 
@@ -95,7 +101,7 @@ class ServerSettings:
     """The settings one server runs with; build with ``from_env`` to honour ``CITELINE_*``."""
 
     db: Path = field(
-        default=Path("citeline.db"),
+        default=Path(DEFAULT_DATABASE),
         metadata=_about(
             "CITELINE_DB",
             Path,
@@ -155,6 +161,23 @@ class ServerSettings:
             "CITELINE_LINK_TEMPLATE",
             _text_or_none,
             "Link for a source identifier on the page, e.g. https://example.org/item/{id}.",
+        ),
+    )
+    collection_name: str | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_COLLECTION_NAME",
+            _text_or_none,
+            "What the empty page calls the collection; default: the release label.",
+        ),
+    )
+    examples: Path | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_EXAMPLES",
+            _path_or_none,
+            "Text file of example questions for the empty page, one a line (the first three "
+            "are shown); default: the project file's [project] examples, else none.",
         ),
     )
     caller_key_file: Path | None = field(
@@ -241,6 +264,39 @@ class ServerSettings:
             "CITELINE_SEARCH_MAX_K",
             _positive_int,
             "Most results GET /v1/search returns, whatever k asks for.",
+        ),
+    )
+    max_body_bytes: int = field(
+        default=65536,
+        metadata=_about(
+            "CITELINE_MAX_BODY_BYTES",
+            _positive_int,
+            "Largest request body accepted, in bytes; a larger one gets 413 unread.",
+        ),
+    )
+    max_tokens: int = field(
+        default=2048,
+        metadata=_about(
+            "CITELINE_MAX_TOKENS",
+            _positive_int,
+            "Most tokens a model provider may write per reply (sent as max_tokens).",
+        ),
+    )
+    answer_max_chars: int = field(
+        default=20000,
+        metadata=_about(
+            "CITELINE_ANSWER_MAX_CHARS",
+            _positive_int,
+            "Most characters of one answer streamed and stored; the answer ends there.",
+        ),
+    )
+    forwarded_allow_ips: str | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_FORWARDED_ALLOW_IPS",
+            _text_or_none,
+            "Proxy addresses (comma-separated, or *) whose X-Forwarded-For is believed; "
+            "default: none, so the client address is the socket's.",
         ),
     )
     access_log: bool = field(

@@ -11,6 +11,7 @@ Deliberately not here: rate limits and the order of the guard's checks (``guard`
 
 from __future__ import annotations
 
+import binascii
 import hashlib
 import re
 import time
@@ -26,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey, RSAPublicKey
+from jwt.utils import base64url_decode
 
 from citeline.server.errors import StartupError
 
@@ -36,6 +38,10 @@ PublicKey: TypeAlias = Ed25519PublicKey | Ed448PublicKey | RSAPublicKey
 TokenRefusal: TypeAlias = Literal[
     "no_token", "bad_token", "expired", "wrong_audience", "missing_claim"
 ]
+
+# NIST SP 800-131A and RFC 7518 (section 3.3) both set 2048 bits as the least for RS256;
+# a 512-bit key, which start-up used to accept, is factored in hours on rented machines.
+MIN_RSA_BITS = 2048
 
 _PEM_BLOCK = re.compile(rb"-----BEGIN [A-Z ]+-----.+?-----END [A-Z ]+-----", re.DOTALL)
 
@@ -71,7 +77,10 @@ def caller_identity(claims: dict[str, object], token: str) -> str:
     """``sub:<sub>``, else ``jti:<jti>``, else a digest of the token itself.
 
     Keyed on ``sub`` first so that minting a fresh token for the same reader does not
-    reset their budget; the digest is the fallback for a site that names nobody.
+    reset their budget; the digest is the fallback for a site that names nobody. It is
+    taken over the token's signed part and its decoded signature, not the string: the
+    signature's base64 has several spellings that verify alike (padding, the unused low
+    bits of its last character), and hashing the string gave one token two budgets.
     """
     subject = claims.get("sub")
     if isinstance(subject, str) and subject:
@@ -79,7 +88,12 @@ def caller_identity(claims: dict[str, object], token: str) -> str:
     token_id = claims.get("jti")
     if isinstance(token_id, str) and token_id:
         return f"jti:{token_id}"
-    return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+    signed, _, signature = token.rpartition(".")
+    try:
+        canonical = signed.encode() + b"." + base64url_decode(signature)
+    except (binascii.Error, ValueError):
+        canonical = token.encode()  # never for a verified token, whose signature decoded
+    return "token:" + hashlib.sha256(canonical).hexdigest()[:32]
 
 
 def load_public_keys(pem: bytes, *, source: str = "the key file") -> tuple[PublicKey, ...]:
@@ -108,6 +122,13 @@ def load_public_keys(pem: bytes, *, source: str = "the key file") -> tuple[Publi
             raise CallerKeyError(
                 f"{source} holds a {type(key).__name__}; caller tokens are verified with "
                 "Ed25519 (EdDSA) or RSA (RS256) keys only."
+            )
+        if isinstance(key, RSAPublicKey) and key.key_size < MIN_RSA_BITS:
+            raise CallerKeyError(
+                f"{source} holds a {key.key_size}-bit RSA key, which anyone can factor and "
+                f"then sign tokens with; make a new pair of at least {MIN_RSA_BITS} bits "
+                "(or an Ed25519 pair: `citeline token keygen DIR`), give the server its "
+                "public half and have the site sign with the new private key."
             )
         keys.append(key)
     return tuple(keys)
@@ -222,6 +243,12 @@ def mint_token(
     if isinstance(key, Ed25519PrivateKey | Ed448PrivateKey):
         algorithm = "EdDSA"
     elif isinstance(key, RSAPrivateKey):
+        if key.key_size < MIN_RSA_BITS:
+            raise CallerKeyError(
+                f"The signing key is a {key.key_size}-bit RSA key, which a server refuses; "
+                f"make a pair of at least {MIN_RSA_BITS} bits, or an Ed25519 pair with "
+                "`citeline token keygen DIR`."
+            )
         algorithm = "RS256"
     else:
         raise CallerKeyError(

@@ -1,21 +1,29 @@
 """Reading source files into documents: which files a path holds, and each format's reader.
 
 One module per format (``markdown``, ``html``, ``text``, ``jsonl``); this module picks the
-reader by file extension and turns I/O and decoding failures into ``Rejected`` reasons. It
-deliberately knows nothing about hashing, passages or storage.
+reader by file extension, decides which files under a folder may be read at all (links that
+lead out of the folder may not), and turns I/O, decoding and any other failure of one file
+into a ``Rejected`` reason, so that one hostile file never stops an ingest. It deliberately
+knows nothing about hashing, passages or storage.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats import html, jsonl, markdown, text
-from citeline.corpus.formats.rejected import Rejected
+from citeline.corpus.formats.origin import SourceFile
+from citeline.corpus.formats.rejected import Omitted, Rejected
+from citeline.corpus.formats.site_urls import page_url
 
-Reader = Callable[[str, str], Iterator[Document | Rejected]]
+logger = logging.getLogger(__name__)
+
+Item = Document | Rejected | Omitted
+Reader = Callable[[str, SourceFile], Iterator[Item]]
 
 READERS: dict[str, Reader] = {
     ".md": markdown.read,
@@ -27,35 +35,78 @@ READERS: dict[str, Reader] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFile:
-    """A file to read, and the id its document gets when the source names none."""
-
-    path: Path
-    default_id: str
-
-
-def source_files(path: Path) -> list[SourceFile]:
+def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]:
     """The files under ``path`` (or ``path`` itself), sorted, that citeline can read.
 
     In a folder, hidden files and folders (a name starting with ``.``) and files of other
-    formats are passed over; a single file is always returned, so that an unsupported one
-    is reported rather than silently ignored.
+    formats are passed over; so are folders starting with ``_`` in a published site (with
+    ``base_url``), which hold a generator's sources and assets (Sphinx's ``_sources`` are
+    every page again as reST), not pages. A symbolic link is followed only when its target
+    lies inside the folder: measured, ``passwd.md -> /etc/passwd`` became a public search
+    result, so a link out of the folder is listed with the reason it is refused and never
+    opened. A link
+    to a folder is not descended into (its target, when inside, is read under its own
+    name; when outside, it is refused), which also rules out link loops. A single file is
+    always returned, so that an unsupported one is reported rather than silently ignored.
     """
     if path.is_file():
-        return [SourceFile(path, path.stem)]
-    files = []
-    for candidate in sorted(path.rglob("*")):
-        relative = candidate.relative_to(path)
-        if any(part.startswith(".") for part in relative.parts):
-            continue
-        if candidate.suffix.lower() in READERS and candidate.is_file():
-            files.append(SourceFile(candidate, relative.with_suffix("").as_posix()))
+        return [SourceFile(path, path.stem, path.name, page_url(base_url, path.name))]
+    root = path.resolve()
+    files: list[SourceFile] = []
+    for folder, folder_names, file_names in os.walk(path, followlinks=False):
+        folder_path = Path(folder)
+        folder_names[:] = sorted(
+            name
+            for name in folder_names
+            if not name.startswith(".") and not (base_url and name.startswith("_"))
+        )
+        for name in list(folder_names):
+            candidate = folder_path / name
+            if candidate.is_symlink():
+                folder_names.remove(name)
+                if not _inside(candidate, root):
+                    files.append(_refused(candidate, path, "a link to a folder outside"))
+        for name in file_names:
+            candidate = folder_path / name
+            if name.startswith(".") or candidate.suffix.lower() not in READERS:
+                continue
+            if candidate.is_symlink() and not _inside(candidate, root):
+                files.append(_refused(candidate, path, "a link to a file outside"))
+            elif candidate.is_file():
+                relative = candidate.relative_to(path).as_posix()
+                default_id = candidate.relative_to(path).with_suffix("").as_posix()
+                files.append(
+                    SourceFile(candidate, default_id, relative, page_url(base_url, relative))
+                )
+    files.sort(key=lambda source: source.relative)
     return files
 
 
-def read_source(source: SourceFile) -> Iterator[Document | Rejected]:
-    """The documents in one file, with a ``Rejected`` for each part that could not be read."""
+def _inside(link: Path, root: Path) -> bool:
+    try:
+        return link.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # a dangling link or a loop
+        return False
+
+
+def _refused(candidate: Path, root: Path, what: str) -> SourceFile:
+    relative = candidate.relative_to(root).as_posix()
+    reason = (
+        f"it is {what} {root}, and only files inside the folder are read; "
+        "copy the file into the folder if it belongs in the index"
+    )
+    return SourceFile(candidate, relative, relative, None, refused=reason)
+
+
+def read_source(source: SourceFile) -> Iterator[Item]:
+    """The documents in one file, with a ``Rejected`` for each part that could not be read.
+
+    A reader that fails in a way nobody foresaw (a parser's ``RecursionError`` on a deeply
+    nested record, say) costs only its file: the failure becomes that file's reason.
+    """
+    if source.refused is not None:
+        yield Rejected(source.refused)
+        return
     reader = READERS.get(source.path.suffix.lower())
     if reader is None:
         supported = ", ".join(sorted(READERS))
@@ -71,7 +122,19 @@ def read_source(source: SourceFile) -> Iterator[Document | Rejected]:
     except UnicodeDecodeError as error:
         yield Rejected(f"it is not UTF-8 text (bad byte at offset {error.start}); save it as UTF-8")
         return
-    yield from reader(decoded, source.default_id)
+    try:
+        yield from reader(decoded, source)
+    except (RecursionError, MemoryError, ValueError, TypeError, LookupError) as error:
+        logger.warning("reading %s failed", source.path, exc_info=True)
+        yield Rejected(
+            f"it could not be read ({type(error).__name__}: {_first_line(error)}); "
+            "check that it is a well-formed file of its kind"
+        )
 
 
-__all__ = ["READERS", "Rejected", "SourceFile", "read_source", "source_files"]
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0][:200] if lines else "no detail"
+
+
+__all__ = ["READERS", "Omitted", "Rejected", "SourceFile", "read_source", "source_files"]

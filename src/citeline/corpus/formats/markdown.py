@@ -1,38 +1,73 @@
-"""Markdown with optional YAML front matter.
+"""Markdown with optional YAML front matter, as docs generators write it, read as plain text.
 
 Front matter keys ``id``, ``url`` and ``title`` fill the document's fields; every other key
 becomes metadata. ``id`` defaults to the path relative to the ingest root without its
-extension, ``title`` to the first ATX heading (``# Title``), else the file's name. The text
-is the Markdown after the front matter, as written: this reader does not render Markdown.
+extension; ``url`` to the page's address under the ingest's base URL (``site_urls``).
+The Markdown is rendered to plain text by markdown-it-py: emphasis, code spans, links and
+inline HTML become their text, code blocks keep their lines. The docs generators'
+conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .class }``)
+becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
+``/// warning``, ``:::info``) become plain paragraphs under their title; include directives
+(``{* file *}``, ``{! file !}``, ``--8<-- "file"``, ``{% include "file" %}``) cannot be
+resolved here, so they are dropped and counted (``Omitted``). Each heading starts a
+section (``sections``). It deliberately does not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
+from urllib.parse import urljoin
 
-import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.documents import Document
+from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.jsonable import jsonable
-from citeline.corpus.formats.rejected import Rejected
+from citeline.corpus.formats.origin import SourceFile
+from citeline.corpus.formats.rejected import Omitted, Rejected
+from citeline.corpus.formats.sections import Section, section_documents, slug
+
+INCLUDES = "include directives"
 
 _FRONT_MATTER = re.compile(
     r"\A---[ \t]*\r?\n(.*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL
 )
-_ATX_HEADING = re.compile(r"^[ ]{0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
+_INCLUDE = re.compile(
+    r"\{\*.*?\*\}"  # FastAPI's docs: {* ../../docs_src/app.py hl[3] *}
+    r"|\{!.*?!\}"  # markdown-include: {!../README.md!}
+    r"|-{2}8<-{2}\s*(?:\"[^\"]*\"|'[^']*'|\S*)"  # pymdownx.snippets: --8<-- "file"
+    r"|\{%-?\s*include(?:_relative)?\b.*?-?%\}"  # Jinja and mkdocs-macros
+    r"|\{\{[<%]\s*(?:readfile|include)\b.*?[>%]\}\}"  # Hugo shortcodes
+)
+# "!!! note", "??? tip "Title"", "???+ warning": Python-Markdown's and Material's.
+_BANG_ADMONITION = re.compile(r"^(\s*)(?:!!!|\?\?\?\+?)\s*([\w-]+)?(?:\s+\"(.*)\")?\s*$")
+# "/// note | Title" opens a pymdownx block, a lone "///" closes it; ":::note Title" and
+# ":::" are Docusaurus's.
+_BLOCK_OPEN = re.compile(r"^\s*(?:/{3,}|:{3,})\s*([\w-]+)(?:\s*\|?\s*(.*?))?\s*$")
+_BLOCK_CLOSE = re.compile(r"^\s*(?:/{3,}|:{3,})\s*$")
+# A whole line that is only an attribute list, as Python-Markdown writes after a block.
+_ATTRIBUTE_LINE = re.compile(r"^\s*\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}\s*$")
+# An attribute list at a heading's end: "Query Parameters { #query-parameters }".
+_HEADING_ATTRIBUTES = re.compile(r"\s*\{:?\s*([^{}]*)\}\s*$")
+_ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
+
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
-def read(source: str, default_id: str) -> Iterator[Document | Rejected]:
+def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omitted]:
     front: dict[str, Any] = {}
     body = source
     match = _FRONT_MATTER.match(source)
     if match:
         try:
-            loaded = yaml.safe_load(match.group(1) or "")
-        except yaml.YAMLError as error:
-            yield Rejected(f"its front matter is not valid YAML ({_first_line(error)}); fix it")
+            loaded = load_front_matter(match.group(1) or "")
+        except FrontMatterError as error:
+            yield Rejected(f"its front matter {error}")
             return
         if loaded is not None and not isinstance(loaded, dict):
             yield Rejected("its front matter is not a mapping of keys to values; fix it")
@@ -41,20 +76,175 @@ def read(source: str, default_id: str) -> Iterator[Document | Rejected]:
         body = source[match.end() :]
     doc_id = front.pop("id", None)
     if doc_id is None or str(doc_id).strip() == "":
-        doc_id = default_id
+        doc_id = origin.default_id
     title = front.pop("title", None)
-    if title is None or str(title).strip() == "":
-        heading = _ATX_HEADING.search(body)
-        title = heading.group(1).strip() if heading else default_id.rsplit("/", 1)[-1]
     url = front.pop("url", None)
-    yield Document(
-        id=str(doc_id).strip(),
-        title=str(title).strip(),
-        text=body,
-        url=str(url).strip() if url else None,
+    lines, includes = _plain_markdown(body)
+    sections = _sections(_PARSER.parse("\n".join(lines)))
+    if includes:
+        yield Omitted(INCLUDES, includes)
+    yield from section_documents(
+        sections,
+        doc_id=str(doc_id).strip(),
+        title=plain_text(str(title)) if title is not None and str(title).strip() else None,
+        url=_front_matter_url(url, origin),
         metadata=jsonable(front),
     )
 
 
-def _first_line(error: Exception) -> str:
-    return str(error).strip().splitlines()[0]
+def _front_matter_url(url: object, origin: SourceFile) -> str | None:
+    if not url:
+        return origin.url
+    written = str(url).strip()
+    # A site-relative url ("/guide/install/"), as Hugo's and Jekyll's front matter write
+    # them, is resolved against the site's base URL when there is one.
+    return urljoin(origin.url, written) if origin.url is not None else written
+
+
+def plain_text(markdown: str) -> str:
+    """One line of Markdown (a title, say) as the text a reader sees."""
+    tokens = _PARSER.parseInline(markdown.strip())
+    return " ".join(_inline_text(tokens[0].children or []).split()) if tokens else ""
+
+
+def _plain_markdown(body: str) -> tuple[list[str], int]:
+    """``body``'s lines with admonitions opened out and include directives dropped, and
+    how many directives were dropped. Lines inside fenced code are left exactly as written."""
+    lines: list[str] = []
+    includes = 0
+    fence: str | None = None
+    dedent: int | None = None
+    for line in body.splitlines():
+        opener = _FENCE.match(line)
+        if fence is not None:
+            lines.append(_dedented(line, dedent))
+            if opener and opener.group(1).startswith(fence):
+                fence = None
+            continue
+        if dedent is not None and line.strip() and _indent(line) < dedent:
+            dedent = None
+        if opener:
+            fence = opener.group(1)[:3]
+            lines.append(_dedented(line, dedent))
+            continue
+        line, found = _INCLUDE.subn("", line)
+        includes += found
+        if found and not line.strip():
+            continue
+        bang = _BANG_ADMONITION.match(line)
+        if bang:
+            lines.extend([bang.group(1) + _admonition_title(bang.group(2), bang.group(3)), ""])
+            dedent = len(bang.group(1)) + 4
+            continue
+        if _BLOCK_CLOSE.match(line) or _ATTRIBUTE_LINE.match(line):
+            lines.append("")
+            continue
+        block = _BLOCK_OPEN.match(line)
+        if block:
+            lines.extend([_admonition_title(block.group(1), block.group(2)), ""])
+            continue
+        lines.append(_dedented(line, dedent))
+    return lines, includes
+
+
+def _admonition_title(kind: str | None, title: str | None) -> str:
+    if title is not None and title.strip():
+        return title.strip()
+    return (kind or "note").replace("-", " ").capitalize()
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _dedented(line: str, dedent: int | None) -> str:
+    if dedent is None:
+        return line
+    return line[min(dedent, _indent(line)) :]
+
+
+def _sections(tokens: Sequence[Token]) -> list[Section]:
+    sections: list[Section] = []
+    path: list[tuple[int, str]] = []
+    anchor: str | None = None
+    parts: list[str] = []
+
+    def close() -> None:
+        text = "\n\n".join(part for part in parts if part.strip()).strip()
+        if path or text:
+            sections.append(Section(tuple(t for _, t in path), anchor, text))
+
+    index = 0
+    list_depth = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.type == "heading_open":
+            close()
+            level = int(token.tag[1])
+            heading, anchor = _heading(tokens[index + 1].content)
+            while path and path[-1][0] >= level:
+                path.pop()
+            path.append((level, heading))
+            parts = [heading]
+            index += 3
+            continue
+        if token.type in {"bullet_list_open", "ordered_list_open"}:
+            list_depth += 1
+        elif token.type in {"bullet_list_close", "ordered_list_close"}:
+            list_depth -= 1
+        elif token.type == "inline":
+            text = _inline_text(token.children or [])
+            if tokens[index - 1].type == "paragraph_open" and _opens_list_item(tokens, index):
+                text = "• " + text
+            parts.append(text)
+        elif token.type in {"fence", "code_block"}:
+            parts.append(token.content.rstrip("\n"))
+        elif token.type == "html_block":
+            parts.append(_html_text(token.content))
+        elif token.type == "tr_close":
+            parts.append("")
+        index += 1
+    close()
+    return sections or [Section((), None, "")]
+
+
+def _opens_list_item(tokens: Sequence[Token], index: int) -> bool:
+    return index >= 2 and tokens[index - 2].type == "list_item_open"
+
+
+def _heading(markdown: str) -> tuple[str, str | None]:
+    """A heading's plain text, and the anchor its attribute list names."""
+    anchor: str | None = None
+    attributes = _HEADING_ATTRIBUTES.search(markdown)
+    if attributes and all(_ATTRIBUTE.fullmatch(item) for item in attributes.group(1).split()):
+        for item in attributes.group(1).split():
+            named = _ATTRIBUTE.fullmatch(item)
+            if named is not None and named.group(1):
+                anchor = named.group(1)
+        markdown = markdown[: attributes.start()]
+    text = plain_text(markdown)
+    return text, anchor or slug(text) or None
+
+
+def _inline_text(children: Sequence[Token]) -> str:
+    out: list[str] = []
+    for child in children:
+        if child.type in {"text", "code_inline"}:
+            out.append(child.content)
+        elif child.type in {"softbreak", "hardbreak"}:
+            out.append("\n")
+        elif child.type == "image":
+            out.append(_inline_text(child.children or []))
+        elif child.type == "html_inline" and child.content.lower().startswith("<br"):
+            out.append("\n")
+    return "".join(out).strip()
+
+
+def _html_text(html: str) -> str:
+    tree = LexborHTMLParser(html)
+    for node in tree.css("script, style, template"):
+        node.decompose()
+    root = tree.body or tree.root
+    if root is None:
+        return ""
+    return " ".join(str(root.text(separator=" ", strip=True)).split())

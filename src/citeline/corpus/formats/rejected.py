@@ -1,4 +1,4 @@
-"""What a format reader yields instead of a document it cannot accept."""
+"""What a format reader yields besides documents: a part it refused, or a count it dropped."""
 
 from __future__ import annotations
 
@@ -11,3 +11,12 @@ class Rejected:
 
     reason: str
     doc_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Omitted:
+    """Parts of a file left out of its text on purpose, such as include directives that
+    name a file citeline cannot resolve: ``what`` is their name in the ingest report."""
+
+    what: str
+    count: int

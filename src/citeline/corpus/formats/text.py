@@ -8,14 +8,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from citeline.corpus.documents import Document
+from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Rejected
 
 # A first line longer than this is a paragraph, not a title; the file's name is used instead.
 _MAX_TITLE_CHARS = 200
 
 
-def read(source: str, default_id: str) -> Iterator[Document | Rejected]:
+def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected]:
+    default_id = origin.default_id
     first_line = next((line.strip() for line in source.splitlines() if line.strip()), "")
     if not first_line or len(first_line) > _MAX_TITLE_CHARS:
         first_line = default_id.rsplit("/", 1)[-1]
-    yield Document(id=default_id, title=first_line, text=source)
+    yield Document(id=default_id, title=first_line, text=source, url=origin.url)

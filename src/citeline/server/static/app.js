@@ -3,10 +3,12 @@
  * into the panel beside them, and "Continue in chat" on the stored answer.
  *
  * It reads the event stream of contracts/answer_endpoint.md and nothing else: chips
- * come from citation events, never from the prose. An answer the page did not get
- * (refused, failed, nothing found, a broken connection) hides the panel and shows no
- * error: the results are the page, the answer is a bonus. Rendering an answer is
- * answer-view.js's job; reading the wire format is sse.js's.
+ * come from citation events, never from the prose. The panel always says something once
+ * it was asked for: a refused answer (rate limit, token) says to try again in a minute,
+ * a Stop before any text says "Stopped."; an answer that failed, found nothing or was
+ * cut off hides the panel: the results are the page, the answer is a bonus. With no
+ * query, the page shows what the collection is and the owner's example questions.
+ * Rendering an answer is answer-view.js's job; reading the wire format is sse.js's.
  */
 
 import { AnswerView, sourceHref } from "./answer-view.js";
@@ -16,6 +18,11 @@ import { postForEvents } from "./sse.js";
 // places, so the page asks for twice as many and keeps each document's best one; the
 // server caps k itself (CITELINE_SEARCH_MAX_K).
 const RESULTS_SHOWN = 10;
+// Shown for a `done {state: "refused"}`, which the contract keeps exactly as it is: the
+// page, not the event, tells the reader what to do. Measured in the demo: past its rate
+// limit, the panel used to vanish and the reader could not tell why.
+const REFUSED_MESSAGE =
+  "The answer service is busy or declined this request; try again in a minute.";
 const PASSAGES_ASKED = 2 * RESULTS_SHOWN;
 
 const $ = (id) => document.getElementById(id);
@@ -38,6 +45,10 @@ const ui = {
   chatNote: $("chat-note"),
   back: $("back"),
   turnTemplate: $("turn-template"),
+  welcome: $("welcome"),
+  welcomeName: $("welcome-name"),
+  welcomeSize: $("welcome-size"),
+  examples: $("examples"),
 };
 
 const info = fetch("/v1/info")
@@ -139,10 +150,39 @@ function showSearchView() {
   stopChat();
 }
 
+/** The empty page: the collection's name and size, and the owner's example questions. */
+async function showWelcome() {
+  const data = await info;
+  if (state.query !== "") {
+    return; // a query arrived while /v1/info was on its way
+  }
+  ui.welcomeName.textContent = data.collection || "this collection";
+  const documents = Number(data.documents ?? 0);
+  ui.welcomeSize.textContent =
+    `${documents.toLocaleString("en")} document${documents === 1 ? "" : "s"}`;
+  ui.examples.replaceChildren(
+    ...(data.examples ?? []).map((question) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `/?${new URLSearchParams({ q: question })}`;
+      link.textContent = question;
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        setQueryInUrl(question, "push");
+        runQuery(question);
+      });
+      item.append(link);
+      return item;
+    }),
+  );
+  ui.welcome.hidden = false;
+}
+
 async function runQuery(query) {
   state.query = query;
   ui.query.value = query;
   document.title = `${query} · citeline`;
+  ui.welcome.hidden = true;
   showSearchView();
   const linkTemplate = (await info).link_template ?? null;
   await Promise.all([showResults(query, linkTemplate), streamAnswer(query, linkTemplate)]);
@@ -245,9 +285,16 @@ async function streamAnswer(query, linkTemplate) {
   ui.stop.hidden = true;
   ui.prose.setAttribute("aria-busy", "false");
   answerView.flush();
-  if (run.stoppedByReader && answerView.text.trim() !== "") {
+  if (run.stoppedByReader) {
+    // Before the first text too: the reader pressed Stop and the panel says so.
+    ui.panel.hidden = false;
     ui.panel.dataset.state = "stopped";
     ui.note.textContent = "Stopped.";
+  } else if (done?.state === "refused") {
+    ui.panel.hidden = false;
+    ui.panel.dataset.state = "refused";
+    answerView.reset();
+    ui.note.textContent = REFUSED_MESSAGE;
   } else if (answered(done, answerView)) {
     ui.panel.dataset.state = "answered";
     state.answerId = done.answer_id ?? null;
@@ -306,6 +353,7 @@ async function openChat(answerId, mode) {
   const linkTemplate = (await info).link_template ?? null;
   state.chatAnswerId = answerId;
   state.conversationId = null;
+  ui.welcome.hidden = true;
   ui.conversation.replaceChildren();
   ui.chatNote.textContent = "";
   ui.searchView.hidden = true;
@@ -383,9 +431,15 @@ async function sendMessage(message) {
   state.chatRun = null;
   ui.chatStop.hidden = true;
   ui.conversation.setAttribute("aria-busy", "false");
-  if (run.stoppedByReader && view.text.trim() !== "") {
+  if (run.stoppedByReader) {
     turn.dataset.state = "stopped";
     ui.chatNote.textContent = "Stopped.";
+    if (view.text.trim() === "") {
+      turn.remove();
+    }
+  } else if (done?.state === "refused") {
+    turn.remove();
+    ui.chatNote.textContent = REFUSED_MESSAGE;
   } else if (answered(done, view)) {
     turn.dataset.state = "answered";
     turn.dataset.provenance = done.provenance ?? "";
@@ -413,7 +467,9 @@ function routeFromUrl(mode) {
   } else if (query) {
     showSearchView();
   } else {
+    state.query = "";
     showSearchView();
+    showWelcome();
     ui.query.focus();
   }
 }

@@ -10,6 +10,7 @@ no storage code itself.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -72,17 +73,33 @@ class ConversationMessage:
     citations: tuple[Citation, ...] = ()
 
 
+def owner_key(identity: str) -> str:
+    """What a conversation keeps of the identity that opened it: a digest, so the store holds
+    no reader's address or subject, only enough to tell whether the next caller is the same."""
+    return hashlib.sha256(identity.encode()).hexdigest()
+
+
 @dataclass(frozen=True, slots=True)
 class Conversation:
+    """A conversation and whose it is: ``owner`` is the ``owner_key`` of the identity (the
+    guard's: token subject, or client address in open mode) that opened it; ``""`` for one
+    stored before conversations had owners, which nobody may continue."""
+
     id: str
     messages: tuple[ConversationMessage, ...]
     created_at: float
     updated_at: float
+    owner: str = ""
 
     @classmethod
-    def fresh(cls, messages: Sequence[ConversationMessage], now: float) -> Conversation:
+    def fresh(
+        cls, messages: Sequence[ConversationMessage], now: float, *, owner: str
+    ) -> Conversation:
         """A new conversation under a fresh random id: what every backend's ``create`` stores."""
-        return cls(new_id(), tuple(messages), now, now)
+        return cls(new_id(), tuple(messages), now, now, owner)
+
+    def is_owned_by(self, identity: str) -> bool:
+        return bool(self.owner) and self.owner == owner_key(identity)
 
 
 class AnswerStore(ABC):
@@ -108,8 +125,10 @@ class ConversationStore(ABC):
     """Conversations by id, kept for a time-to-live after their last message, bounded."""
 
     @abstractmethod
-    async def create(self, messages: Sequence[ConversationMessage]) -> Conversation:
-        """A new conversation holding ``messages`` (possibly none)."""
+    async def create(
+        self, messages: Sequence[ConversationMessage], *, identity: str
+    ) -> Conversation:
+        """A new conversation holding ``messages`` (possibly none), owned by ``identity``."""
 
     @abstractmethod
     async def get(self, conversation_id: str) -> Conversation | None:

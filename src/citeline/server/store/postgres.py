@@ -37,6 +37,7 @@ from citeline.server.store.base import (
     StoredAnswer,
     Stores,
     StoreUnavailable,
+    owner_key,
 )
 from citeline.server.store.records import (
     citations_from_data,
@@ -75,6 +76,9 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX conversations_by_use ON conversations (updated_at)",
         ),
     ),
+    # Conversations are bound to the identity that opened it; those stored before keep
+    # '', which no caller matches, so nobody can continue them.
+    Migration(2, ("ALTER TABLE conversations ADD COLUMN owner text NOT NULL DEFAULT ''",)),
 )
 
 # Connections one server process holds at most. Each store call is one short transaction,
@@ -198,15 +202,23 @@ class PostgresConversationStore(ConversationStore):
         self._retention = retention
         self._clock = clock
 
-    async def create(self, messages: Sequence[ConversationMessage]) -> Conversation:
+    async def create(
+        self, messages: Sequence[ConversationMessage], *, identity: str
+    ) -> Conversation:
         now = self._clock()
-        conversation = Conversation.fresh(messages, now)
+        conversation = Conversation.fresh(messages, now, owner=owner_key(identity))
 
         def write(connection: psycopg.Connection[Any]) -> None:
             connection.execute(
-                "INSERT INTO conversations (id, messages, created_at, updated_at) "
-                "VALUES (%s, %s::jsonb, %s, %s) ON CONFLICT (id) DO NOTHING",
-                (conversation.id, _json(messages_to_data(conversation.messages)), now, now),
+                "INSERT INTO conversations (id, messages, created_at, updated_at, owner) "
+                "VALUES (%s, %s::jsonb, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+                (
+                    conversation.id,
+                    _json(messages_to_data(conversation.messages)),
+                    now,
+                    now,
+                    conversation.owner,
+                ),
             )
             _trim(connection, "conversations", "updated_at", self._retention, now)
 
@@ -218,7 +230,7 @@ class PostgresConversationStore(ConversationStore):
 
         def read(connection: psycopg.Connection[Any]) -> Any:
             return connection.execute(
-                "SELECT messages, created_at, updated_at FROM conversations "
+                "SELECT messages, created_at, updated_at, owner FROM conversations "
                 "WHERE id = %s AND updated_at >= %s",
                 (conversation_id, oldest),
             ).fetchone()
@@ -231,6 +243,7 @@ class PostgresConversationStore(ConversationStore):
             messages=messages_from_data(row[0]),
             created_at=row[1],
             updated_at=row[2],
+            owner=row[3],
         )
 
     async def append(
@@ -244,7 +257,7 @@ class PostgresConversationStore(ConversationStore):
             row = connection.execute(
                 "UPDATE conversations SET messages = messages || %s::jsonb, updated_at = %s "
                 "WHERE id = %s AND updated_at >= %s "
-                "RETURNING messages, created_at, updated_at",
+                "RETURNING messages, created_at, updated_at, owner",
                 (
                     _json(messages_to_data(messages)),
                     now,
@@ -266,6 +279,7 @@ class PostgresConversationStore(ConversationStore):
             messages=messages_from_data(row[0]),
             created_at=row[1],
             updated_at=row[2],
+            owner=row[3],
         )
 
 

@@ -29,6 +29,7 @@ from citeline.server.store.base import (
     StoredAnswer,
     Stores,
     StoreUnavailable,
+    owner_key,
 )
 from citeline.server.store.records import (
     citations_from_data,
@@ -53,10 +54,19 @@ CREATE TABLE IF NOT EXISTS conversations (
     id TEXT PRIMARY KEY,
     messages TEXT NOT NULL,
     created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    owner TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS conversations_by_use ON conversations (updated_at);
 """
+
+
+def _add_owner_column(connection: sqlite3.Connection) -> None:
+    """Give a file made before conversations had owners its ``owner`` column; its old
+    conversations keep ``''``, which no caller matches, so nobody can continue them."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(conversations)")}
+    if "owner" not in columns:
+        connection.execute("ALTER TABLE conversations ADD COLUMN owner TEXT NOT NULL DEFAULT ''")
 
 
 class _Database:
@@ -69,6 +79,7 @@ class _Database:
             )
             self._connection.execute("PRAGMA journal_mode=WAL")
             self._connection.executescript(_SCHEMA)
+            _add_owner_column(self._connection)
         except sqlite3.Error as error:
             raise StartupError(
                 f"The database {path} cannot hold answers ({error}); check that the file is "
@@ -204,15 +215,23 @@ class SQLiteConversationStore(ConversationStore):
         self._retention = retention
         self._clock = clock
 
-    async def create(self, messages: Sequence[ConversationMessage]) -> Conversation:
+    async def create(
+        self, messages: Sequence[ConversationMessage], *, identity: str
+    ) -> Conversation:
         now = self._clock()
-        conversation = Conversation.fresh(messages, now)
+        conversation = Conversation.fresh(messages, now, owner=owner_key(identity))
 
         def write(connection: sqlite3.Connection) -> None:
             connection.execute(
-                "INSERT INTO conversations (id, messages, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?)",
-                (conversation.id, _messages_json(conversation.messages), now, now),
+                "INSERT INTO conversations (id, messages, created_at, updated_at, owner) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (
+                    conversation.id,
+                    _messages_json(conversation.messages),
+                    now,
+                    now,
+                    conversation.owner,
+                ),
             )
             _trim(connection, "conversations", "updated_at", self._retention, now)
 
@@ -221,7 +240,7 @@ class SQLiteConversationStore(ConversationStore):
 
     def _read(self, connection: sqlite3.Connection, conversation_id: str) -> Conversation | None:
         row = connection.execute(
-            "SELECT messages, created_at, updated_at FROM conversations "
+            "SELECT messages, created_at, updated_at, owner FROM conversations "
             "WHERE id = ? AND updated_at >= ?",
             (conversation_id, self._clock() - self._retention.ttl_seconds),
         ).fetchone()
@@ -232,6 +251,7 @@ class SQLiteConversationStore(ConversationStore):
             messages=messages_from_data(json.loads(row[0])),
             created_at=row[1],
             updated_at=row[2],
+            owner=row[3],
         )
 
     async def get(self, conversation_id: str) -> Conversation | None:
@@ -250,6 +270,7 @@ class SQLiteConversationStore(ConversationStore):
                 messages=current.messages + tuple(messages),
                 created_at=current.created_at,
                 updated_at=now,
+                owner=current.owner,
             )
             connection.execute(
                 "UPDATE conversations SET messages = ?, updated_at = ? WHERE id = ?",

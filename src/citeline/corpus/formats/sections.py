@@ -1,0 +1,92 @@
+"""A page's sections as documents: one per heading, titled by its heading path.
+
+A reader (``html``, ``markdown``) finds the sections of one page, each with its heading
+path from the page title down and the anchor the site gives it; this module names and
+links them. The first section keeps the page's own id and address, so a page of one
+section is one document exactly as before; every later section is ``ID#anchor`` at
+``URL#anchor``. A section with no text beyond its heading (a chapter heading followed at
+once by its first subsection) is left out rather than indexed as an empty passage. It
+deliberately knows nothing about markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from citeline.corpus.documents import Document
+from citeline.corpus.formats.site_urls import with_anchor
+
+# The separator of a title's heading path: "Sorting HOW TO › Key Functions".
+TITLE_SEPARATOR = " › "
+_NOT_SLUG = re.compile(r"[^\w\- ]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One heading's part of a page: ``headings`` from the page's title down to this
+    section's own (empty for text before the first heading), the element id the site
+    gives it (None when it gives none) and its plain text, the heading line first."""
+
+    headings: tuple[str, ...]
+    anchor: str | None
+    text: str
+
+
+def slug(heading: str) -> str:
+    """The anchor MkDocs and Python-Markdown give a heading that names none."""
+    return "-".join(_NOT_SLUG.sub("", heading).strip().lower().split())
+
+
+def section_documents(
+    sections: list[Section],
+    *,
+    doc_id: str,
+    title: str | None,
+    url: str | None,
+    metadata: Mapping[str, Any],
+) -> Iterator[Document]:
+    """The documents of one page. ``title`` (front matter's, say) replaces the page's
+    top heading in every title path; ``doc_id`` and ``url`` are the page's."""
+    kept = [section for section in sections if has_body(section)]
+    if not kept:
+        # Nothing but headings: one document, so that ingest reports it as having no text.
+        text = "\n\n".join(section.text for section in sections).strip()
+        fallback = title or (sections[0].headings[-1] if sections and sections[0].headings else "")
+        yield Document(doc_id, fallback or doc_id.rsplit("/", 1)[-1], text, url, metadata)
+        return
+    top = sections[0].headings[:1] if sections and sections[0].headings else ()
+    used: set[str] = set()
+    for position, section in enumerate(kept):
+        headings = section.headings
+        if title:
+            headings = (title, *headings[1:]) if headings[:1] == top and top else (title, *headings)
+        shown = TITLE_SEPARATOR.join(headings) or doc_id.rsplit("/", 1)[-1]
+        if position == 0 and section is sections[0]:
+            yield Document(doc_id, shown, section.text, url, metadata)
+            used.add(doc_id)
+            continue
+        anchor = section.anchor or slug(section.headings[-1] if section.headings else "")
+        section_id = _unique(f"{doc_id}#{anchor or position}", used)
+        section_url = with_anchor(url, section.anchor) if section.anchor else url
+        yield Document(section_id, shown, section.text, section_url, metadata)
+
+
+def has_body(section: Section) -> bool:
+    """Whether ``section`` holds text beyond its own heading."""
+    heading = section.headings[-1] if section.headings else ""
+    body = section.text.strip()
+    if heading and body.startswith(heading):
+        body = body[len(heading) :]
+    return bool(body.strip())
+
+
+def _unique(candidate: str, used: set[str]) -> str:
+    chosen, n = candidate, 1
+    while chosen in used:
+        n += 1
+        chosen = f"{candidate}-{n}"
+    used.add(chosen)
+    return chosen

@@ -1,0 +1,155 @@
+"""A Markdown docs folder as the common generators write it (MkDocs, Material, FastAPI's
+docs) reads as plain text: attribute lists become anchors, admonitions paragraphs, include
+directives are dropped and counted, and pages link where the generators publish them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from citeline.cli import app
+from citeline.corpus import Corpus, Document
+from citeline.corpus.formats.markdown import plain_text
+
+BASE = "https://docs.example.org/"
+QUERY_PARAMS = """\
+# Query Parameters { #query-parameters }
+
+When you declare other function parameters that are not part of the path parameters,
+they are automatically interpreted as **"query"** parameters.
+
+{* ../../docs_src/query_params/tutorial001_py310.py hl[9] *}
+
+The query is the set of key-value pairs after the `?` in a URL, see
+[the spec](https://example.org/rfc3986 "RFC").
+
+## Defaults { #defaults }
+
+As query parameters are not a fixed part of a path, they can be *optional*.
+
+/// note | Technical Details
+
+FastAPI will know that the value of `q` is **not required** because of the default `= None`.
+
+///
+
+!!! tip "Pro tip"
+    Use `Optional` on [older Pythons](https://docs.python.org/3/).
+
+```python
+def read_item(skip: int = 0, limit: int = 10):
+    return fake_items_db[skip : skip + limit]
+```
+
+## Required query parameters {: #required .important }
+
+--8<-- "snippets/required.md"
+
+Sign your requests with a <abbr title="JSON Web Tokens">JWT</abbr> in the header.
+
+<div class="admonition">A block of <em>inline</em> HTML.</div>
+"""
+FAQ = """\
+---
+url: /help/faq/
+title: Frequently asked `questions`
+---
+# FAQ
+
+## Why does `a_tuple[i] += ['item']` raise an exception?
+
+Because tuples are immutable.
+"""
+MARKUP = re.compile(r"\{ ?#|\{:|///|\{\*|--8<--|!!!|\*\*|`|\]\(|</?[a-z][^>]*>")
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    (folder / "tutorial").mkdir(parents=True)
+    (folder / "tutorial" / "query-params.md").write_text(QUERY_PARAMS, "utf-8")
+    (folder / "tutorial" / "index.md").write_text("# Tutorial\n\nStart here.\n", "utf-8")
+    (folder / "faq.md").write_text(FAQ, "utf-8")
+    return folder
+
+
+def _documents(corpus: Corpus) -> dict[str, Document]:
+    return {document.id: document for document in corpus.documents()}
+
+
+def test_no_title_snippet_or_passage_keeps_docs_markup(corpus: Corpus, docs: Path) -> None:
+    report = corpus.ingest(docs, base_url=BASE)
+    assert report.ok
+    documents = _documents(corpus)
+    assert documents, "nothing was indexed"
+    for document in documents.values():
+        assert not MARKUP.search(document.title), document.title
+        assert not MARKUP.search(document.text), document.text
+    for query in ("query parameters", "JWT header", "optional pro tip", "read_item skip"):
+        for hit in corpus.search(query):
+            assert not MARKUP.search(hit.text) and not MARKUP.search(hit.title)
+
+
+def test_attribute_lists_become_each_sections_anchor_and_url(corpus: Corpus, docs: Path) -> None:
+    corpus.ingest(docs, base_url=BASE)
+    documents = _documents(corpus)
+    page = documents["tutorial/query-params"]
+    assert page.title == "Query Parameters"
+    assert page.url == "https://docs.example.org/tutorial/query-params/"
+    defaults = documents["tutorial/query-params#defaults"]
+    assert defaults.title == "Query Parameters › Defaults"
+    assert defaults.url == "https://docs.example.org/tutorial/query-params/#defaults"
+    required = documents["tutorial/query-params#required"]
+    assert required.title == "Query Parameters › Required query parameters"
+    assert required.url == "https://docs.example.org/tutorial/query-params/#required"
+    assert "Sign your requests with a JWT in the header." in required.text
+    assert "A block of inline HTML." in required.text
+
+
+def test_admonitions_read_as_paragraphs_and_code_stays_code(corpus: Corpus, docs: Path) -> None:
+    corpus.ingest(docs, base_url=BASE)
+    text = _documents(corpus)["tutorial/query-params#defaults"].text
+    assert "Technical Details\n\nFastAPI will know that the value of q is not required" in text
+    assert "Pro tip\n\nUse Optional on older Pythons." in text
+    assert (
+        "def read_item(skip: int = 0, limit: int = 10):\n"
+        "    return fake_items_db[skip : skip + limit]"
+    ) in text
+
+
+def test_include_directives_are_dropped_and_counted_in_the_report(
+    tmp_path: Path, docs: Path
+) -> None:
+    result = CliRunner().invoke(
+        app, ["ingest", str(docs), "--db", str(tmp_path / "i.sqlite"), "--base-url", BASE]
+    )
+    assert result.exit_code == 0, result.output
+    assert "dropped 2 include directives" in result.stdout
+
+
+def test_index_pages_and_front_matter_urls_map_as_the_generators_publish_them(
+    corpus: Corpus, docs: Path
+) -> None:
+    corpus.ingest(docs, base_url=BASE)
+    documents = _documents(corpus)
+    assert documents["tutorial/index"].url == "https://docs.example.org/tutorial/"
+    # The page's top heading has no text of its own: only its one section is indexed.
+    [question] = [d for d in documents.values() if d.id.startswith("faq")]
+    # Brackets in a title are the title's own text, never turned into anything else.
+    assert question.title == (
+        "Frequently asked questions › Why does a_tuple[i] += ['item'] raise an exception?"
+    )
+    assert question.url is not None and question.url.startswith(
+        "https://docs.example.org/help/faq/#why-does-a_tuplei"
+    )
+
+
+@given(st.text(alphabet=st.sampled_from("ab *_`[]()<>{}#:!/-\n"), max_size=80))
+def test_a_markdown_title_of_any_shape_renders_without_error(title: str) -> None:
+    rendered = plain_text(title)
+    assert "\n" not in rendered and rendered == rendered.strip()

@@ -1,0 +1,190 @@
+"""Built documentation sites in: main content only, one document per section, each linked
+at the anchor the site itself uses. Fixtures are real pages from Debian's python3.11-doc
+(Sphinx) and postgresql-doc-15 (DocBook); see fixtures/sites/README.md."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from citeline.cli import app
+from citeline.corpus import Corpus, Document
+from citeline.corpus.formats import html
+from citeline.corpus.formats.origin import SourceFile
+
+SITES = Path(__file__).parent / "fixtures" / "sites"
+runner = CliRunner()
+# Chrome of the Sphinx python-docs theme around every page of the site.
+SPHINX_NAVIGATION = (
+    "Previous topic",
+    "Next topic",
+    "Report a Bug",
+    "Show Source",
+    "Table of Contents",
+    "Quick search",
+    "¶",
+    "Python Software Foundation",
+)
+
+
+def _ingest_site(tmp_path: Path, site: str, base_url: str) -> dict[str, Document]:
+    db = tmp_path / "site.sqlite"
+    result = runner.invoke(
+        app, ["ingest", str(SITES / site), "--db", str(db), "--base-url", base_url]
+    )
+    assert result.exit_code == 0, result.output
+    with Corpus.open(db) as corpus:
+        return {document.id: document for document in corpus.documents()}
+
+
+def test_a_sphinx_section_has_its_heading_path_anchor_url_and_code(tmp_path: Path) -> None:
+    documents = _ingest_site(tmp_path, "python-docs", "https://docs.python.org/3.11/")
+    section = documents["howto/sorting#key-functions"]
+    assert section.title == "Sorting HOW TO › Key Functions"
+    assert section.url == "https://docs.python.org/3.11/howto/sorting.html#key-functions"
+    # The code block keeps its lines, as the page shows them.
+    assert (
+        '>>> sorted("This is a test string from Andrew".split(), key=str.lower)\n'
+        "['a', 'Andrew', 'from', 'is', 'string', 'test', 'This']"
+    ) in section.text
+    # A sentence the page wraps in its source reads as one line.
+    assert "Both list.sort() and sorted() have a key parameter to specify a function" in (
+        section.text
+    )
+    assert "Decorate-Sort-Undecorate" not in section.text  # the next section's
+
+
+def test_a_sites_pages_keep_no_navigation_and_its_sources_folder_is_not_read(
+    tmp_path: Path,
+) -> None:
+    documents = _ingest_site(tmp_path, "python-docs", "https://docs.python.org/3.11/")
+    assert len(documents) == 9
+    top = documents["howto/sorting"]
+    assert top.title == "Sorting HOW TO"
+    assert top.url == "https://docs.python.org/3.11/howto/sorting.html"
+    for document in documents.values():
+        assert not document.id.startswith("_sources")
+        for chrome in SPHINX_NAVIGATION:
+            assert chrome not in document.text and chrome not in document.title
+
+
+def test_a_docbook_reference_page_keeps_its_name_at_the_root_of_every_section(
+    tmp_path: Path,
+) -> None:
+    documents = _ingest_site(tmp_path, "postgresql-docs", "https://www.postgresql.org/docs/15/")
+    titles = {document.title for document in documents.values()}
+    assert {"DELETE", "DELETE › Description", "DELETE › Examples"} <= titles
+    # A tip box's own heading stays in its section.
+    assert "DELETE › Tip" not in titles
+    for document in documents.values():
+        for chrome in ("Prev", "Up", "Home", "Next"):
+            assert not re.search(rf"^{chrome}$", document.text, re.MULTILINE)
+    select = documents["tutorial-select"]
+    assert select.url == "https://www.postgresql.org/docs/15/tutorial-select.html"
+    assert "SELECT * FROM weather\n    WHERE city = 'San Francisco' AND prcp > 0.0;" in (
+        select.text
+    )
+
+
+def test_search_over_a_site_finds_the_section_not_the_page(tmp_path: Path) -> None:
+    db = tmp_path / "site.sqlite"
+    runner.invoke(
+        app,
+        ["ingest", str(SITES / "python-docs"), "--db", str(db), "--base-url", "https://d.org/"],
+    )
+    with Corpus.open(db) as corpus:
+        [hit] = corpus.search("decorate sort undecorate idiom", k=1)
+    assert hit.url == "https://d.org/howto/sorting.html#decorate-sort-undecorate"
+    assert hit.title == "Sorting HOW TO › Decorate-Sort-Undecorate"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<h1>",
+                "</h1>",
+                "<h2 id='a'>",
+                "</h2>",
+                "<section id='s'>",
+                "</section>",
+                "<pre>",
+                "</pre>",
+                "<p>",
+                "</p>",
+                "<nav>",
+                "</nav>",
+                "<div role=main>",
+                "</div>",
+                "\x00",
+                "\x01",
+                "\x02",
+                "\x0112\x01",
+                "\x003\x00",
+                "text ",
+                "\n",
+                "  code",
+                "<a class=headerlink>¶</a>",
+                "<main>",
+                "</main>",
+            ]
+        ),
+        max_size=40,
+    )
+)
+def test_any_html_reads_as_documents_or_a_reason_never_a_crash(parts: list[str]) -> None:
+    origin = SourceFile(Path("page.html"), "page", "page.html", "https://d.org/page.html")
+    for item in html.read("".join(parts), origin):
+        if isinstance(item, Document):
+            assert not re.search(r"[\x00-\x02]", item.text + item.title)
+            assert item.id == "page" or item.id.startswith("page#")
+
+
+def test_mkdocs_and_docusaurus_pages_keep_their_content_and_drop_their_chrome(
+    tmp_path: Path,
+) -> None:
+    documents = _ingest_site(tmp_path, "generators", "https://docs.example.org/")
+    defaults = documents["mkdocs-material#defaults"]
+    assert defaults.title == "Query Parameters › Defaults"
+    assert defaults.url == "https://docs.example.org/mkdocs-material.html#defaults"
+    assert "FastAPI will know that the value of q is not required." in defaults.text
+    page = documents["mkdocs-material"]
+    assert "def read_item(skip: int = 0, limit: int = 10):\n    return fake_items_db" in (page.text)
+    requirements = documents["docusaurus#requirements"]
+    assert requirements.title == "Installation › Requirements"
+    assert requirements.url == "https://docs.example.org/docusaurus.html#requirements"
+    assert "npx create-docusaurus@latest my-website classic\n  cd my-website" in (requirements.text)
+    for document in documents.values():
+        for chrome in (
+            "Edit this page",
+            "Last update",
+            "Previous",
+            "Breadcrumbs",
+            "On this page",
+            "Copyright",
+            "Search",
+            "¶",
+            "\u200b",
+            "Home",
+        ):
+            assert chrome not in document.text and chrome not in document.title, chrome
+
+
+def test_a_page_no_generator_marks_keeps_its_article_by_content_extraction(
+    tmp_path: Path,
+) -> None:
+    documents = _ingest_site(tmp_path, "generators", "https://wiki.example.org/")
+    size = documents["unmarked#size"]
+    assert size.title == "Tuning the cache › Choosing its size"
+    assert size.url == "https://wiki.example.org/unmarked.html#size"
+    assert 'cache_size = "4GB"\n  eviction = "lru"' in size.text
+    page = documents["unmarked"]
+    assert page.text.startswith("Tuning the cache\n\nThe cache keeps recently read pages")
+    for document in (page, size):
+        for chrome in ("Recent changes", "Log in", "Privacy policy", "About the wiki"):
+            assert chrome not in document.text
