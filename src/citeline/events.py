@@ -163,8 +163,13 @@ def to_json(event: Event) -> dict[str, Any]:
 
 def encode_sse(event: Event) -> str:
     """``event: NAME\\ndata: JSON\\n\\n``; JSON escapes newlines, so data is one line."""
-    data = json.dumps(event.payload(), ensure_ascii=False, separators=(",", ":"))
-    return f"event: {event.name}\ndata: {data}\n\n"
+    return sse_frame(event.name, event.payload())
+
+
+def sse_frame(name: str, payload: dict[str, Any]) -> str:
+    """One server-sent event: the frame every wire profile writes its payloads into."""
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return f"event: {name}\ndata: {data}\n\n"
 
 
 def from_json(name: str, data: dict[str, Any]) -> Event:

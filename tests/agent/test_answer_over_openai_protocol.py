@@ -353,3 +353,25 @@ async def test_without_a_max_tokens_setting_none_is_sent(
     await _collect("Hello?", corpus)
     body = openai_server.requests()[0]
     assert "max_tokens" not in body and "max_completion_tokens" not in body
+
+
+async def test_a_reply_with_no_tool_call_found_nothing_on_its_own(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus
+) -> None:
+    openai_server.script = [{"text": ["Apoptosis is programmed cell death."]}]
+    events = await _collect("What is apoptosis?", corpus)
+    done = events[-1]
+    assert isinstance(done, Done) and done.state == "nothing_found"
+
+
+async def test_a_chat_reply_that_stands_on_the_earlier_turns_is_answered(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus
+) -> None:
+    openai_server.script = [{"text": ["In short: cells dismantle themselves."]}]
+    history = [
+        ChatMessage(role="user", text="What is apoptosis?"),
+        ChatMessage(role="assistant", text="Apoptosis is programmed cell death."),
+    ]
+    events = await _collect("Say that more simply.", corpus, history=history)
+    done = events[-1]
+    assert isinstance(done, Done) and done.state == "answered"

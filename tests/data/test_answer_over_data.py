@@ -7,6 +7,7 @@ been sent, so these tests check the wire (tool results, the reminder, errors) an
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -16,10 +17,11 @@ from typing import Any
 import pytest
 
 from citeline.agent import ChatMessage, answer, load_prompt
-from citeline.data import DataCatalog, Project, TableSpec
+from citeline.data import DataCatalog, Project, QueryLimits, TableSpec, load_project
 from citeline.events import Citation, Done, Event, Token
 
 from .sources import write_all
+from .test_sandbox import gone
 
 ScriptedOpenAIServer = Any  # tests/support/openai_stub.py, as the openai_server fixture gives it
 REMINDER = load_prompt("citation-request")
@@ -80,35 +82,61 @@ async def test_a_measure_only_answer_is_labelled_verified(
     assert (done(events).state, done(events).provenance) == ("answered", "verified")
 
 
-async def test_an_ad_hoc_answer_with_a_verifiable_quote_is_cited(
+async def test_an_ad_hoc_answer_backed_by_a_quote_of_its_values_is_cited(
     openai_server: ScriptedOpenAIServer, sample: DataCatalog
 ) -> None:
+    query_id = "query:" + hashlib.sha256(GENTOO_SQL.encode("utf-8")).hexdigest()[:12]
     openai_server.script = [
         {"calls": [("sql", {"query": GENTOO_SQL})]},
         {
             "text": [
-                "Gentoo penguins weigh 5076 g on average.\n<cit",
-                "ation>\n> Body mass",
-                " in grams.\nThe column I averaged.\n</cita",
+                f"Gentoo penguins weigh [5076 g](cite:{query_id}) on average.\n<cit",
+                "ation>\n> | 5076.01626",
+                "0162602 |\nThe average my query returned.\n</cita",
                 "tion>\nThat is about 5 kg.",
             ]
         },
     ]
     events = await collect("How heavy are Gentoo penguins?", sample)
 
-    quotes = [event for event in events if isinstance(event, Citation)]
-    assert quotes == [
+    (result,) = in_call_order(openai_server)
+    assert f"cite as cite:{query_id}" in result
+    citations = [event for event in events if isinstance(event, Citation)]
+    # The anchor cites the query as a source; the quote, of the same result, shares its number.
+    assert citations == [
+        Citation(n=1, display_name=GENTOO_SQL, id=query_id, start=22, end=28),
         Citation(
             n=1,
-            display_name="penguins",
-            id="table:penguins",
-            quote="Body mass in grams.",
+            display_name=GENTOO_SQL,
+            id=query_id,
+            quote="| 5076.016260162602 |",
             verified=True,
-            kind="table",
-        )
+            kind="result",
+        ),
     ]
     assert prose(events) == "Gentoo penguins weigh 5076 g on average.\nThat is about 5 kg."
     assert done(events).provenance == "cited"
+
+
+async def test_a_quote_of_a_description_never_earns_cited(
+    openai_server: ScriptedOpenAIServer, sample: DataCatalog
+) -> None:
+    # Found by attack: a made-up figure backed by ten characters of the table's description
+    # was labelled cited. A description says what a column means, not what any value is.
+    openai_server.script = [
+        {"calls": [("sql", {"query": GENTOO_SQL})]},
+        {
+            "text": [
+                "Gentoo penguins weigh 9999 g on average.\n<citation>\n> Body mass",
+                " in grams.\nThe column I averaged.\n</citation>\n",
+            ]
+        },
+    ]
+    events = await collect("How heavy are Gentoo penguins?", sample)
+
+    (quote,) = [event for event in events if isinstance(event, Citation)]
+    assert (quote.kind, quote.id, quote.quote) == ("table", "table:penguins", "Body mass in grams.")
+    assert done(events).provenance == "untrusted"
 
 
 async def test_a_quote_not_in_the_trusted_text_is_untrusted_and_never_reaches_the_prose(
@@ -256,3 +284,20 @@ async def test_write_attempts_through_the_sql_tool_are_refused_and_change_no_fil
         assert not reminded(result)
     assert snapshot(tmp_path) == before
     assert done(events).provenance == "none"
+
+
+async def test_an_answer_that_times_out_mid_query_ends_failed_and_kills_the_query(
+    openai_server: ScriptedOpenAIServer,
+) -> None:
+    # Found by attack: an answer that timed out at 5 s left its query running about 24 s
+    # more at 3.8 GB, because cancelling the answer did not stop the query's thread.
+    openai_server.script = [
+        {"calls": [("sql", {"query": "SELECT count(*) FROM range(100000000000) a"})]},
+        {"text": ["Never reached."]},
+    ]
+    with DataCatalog.open(load_project("sample"), limits=QueryLimits(seconds=120)) as catalog:
+        (pid,) = catalog.worker_pids()
+        events = await collect("Count forever.", catalog, timeout=3.0)
+        assert done(events).state == "failed"
+        assert await asyncio.to_thread(gone, pid)
+        assert catalog.sql("SELECT count(*) FROM penguins").rows == ((344,),)

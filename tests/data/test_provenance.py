@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from citeline.agent import ProvenanceTag, answer_provenance
+from citeline.agent.provenance import backs_figures
+from citeline.stream.quotes import QuoteMatch, TrustedKind
 
 FIXTURES = Path(__file__).resolve().parents[2] / "contracts" / "fixtures" / "provenance.json"
 DATA: dict[str, Any] = json.loads(FIXTURES.read_text(encoding="utf-8"))
@@ -33,3 +35,22 @@ def test_only_ad_hoc_and_corpus_results_need_citing() -> None:
         ProvenanceTag.CORPUS,
         ProvenanceTag.AD_HOC,
     }
+
+
+@pytest.mark.parametrize(
+    ("kinds", "backs"),
+    [
+        ((), False),
+        (("definition",), False),
+        (("table",), False),
+        (("definition", "table"), False),
+        (("result",), True),
+        (("document",), True),
+        (("table", "result"), True),
+    ],
+)
+def test_only_a_quote_of_values_backs_an_ad_hoc_figure(
+    kinds: tuple[TrustedKind, ...], backs: bool
+) -> None:
+    quotes = [QuoteMatch(kind, f"{kind}:x", kind, "ten or more characters") for kind in kinds]
+    assert backs_figures(quotes) is backs

@@ -10,6 +10,7 @@ import duckdb
 import pytest
 
 from citeline.data import DataCatalog, Project, QueryFailed, QueryRefused, TableSpec
+from citeline.data.readonly import open_read_only
 
 from .sources import write_all
 
@@ -109,11 +110,11 @@ def test_a_select_cannot_read_or_write_files(
 def test_the_connection_itself_refuses_writes_that_the_statement_check_would_miss(
     sources: dict[str, Path], catalog: DataCatalog
 ) -> None:
-    # The second layer alone, with the statement check bypassed: a read-only connection with
-    # file access disabled and locked.
+    # The second layer alone, with the statement check bypassed: the connection a query
+    # worker opens, read-only with file access disabled and the configuration locked.
     folder = sources["csv"].parent
     before = snapshot(folder)
-    cursor = catalog._cursor()
+    connection = open_read_only(catalog.database, catalog.limits)
     try:
         for statement in [
             "INSERT INTO from_csv SELECT * FROM from_csv",
@@ -121,9 +122,12 @@ def test_the_connection_itself_refuses_writes_that_the_statement_check_would_mis
             f"ATTACH '{sources['duckdb']}' AS source",
             f"COPY from_csv TO '{sources['csv']}'",
             "SET enable_external_access = true",
+            "SET memory_limit = '64GB'",
+            "SET threads = 8",
+            "INSTALL httpfs",
         ]:
             with pytest.raises(duckdb.Error):
-                cursor.execute(statement)
+                connection.execute(statement)
     finally:
-        cursor.close()
+        connection.close()
     assert snapshot(folder) == before

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from citeline.data import DataCatalog, Project, ProjectError, TableSpec, table_option
 from citeline.data.loading import detect_format
 
-from .sources import ROWS, write_all, write_csv, write_sqlite
+from .sources import ROWS, write_all, write_csv, write_duckdb, write_sqlite
 
 
 @pytest.mark.parametrize("source", ["csv", "parquet", "sqlite", "duckdb"])
@@ -84,3 +85,25 @@ def test_closing_a_catalog_removes_its_private_database(tmp_path: Path) -> None:
     assert folder.exists()
     catalog.close()
     assert not folder.exists()
+
+
+def test_a_view_in_a_duckdb_source_cannot_read_a_local_file(tmp_path: Path) -> None:
+    # Found by attack: the view ran with full file access while the project loaded, so the
+    # secret became a table the model could query.
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the owner's private key", encoding="utf-8")
+    path = write_duckdb(tmp_path / "views.duckdb")
+    connection = duckdb.connect(str(path))
+    connection.execute(f"CREATE VIEW leak AS SELECT content FROM read_text('{secret}')")
+    connection.close()
+    with pytest.raises(ProjectError, match="file system operations are disabled"):
+        DataCatalog.open(Project(tables=(TableSpec("leak", path),)))
+
+
+def test_a_view_over_the_sources_own_tables_still_loads(tmp_path: Path) -> None:
+    path = write_duckdb(tmp_path / "views.duckdb")
+    connection = duckdb.connect(str(path))
+    connection.execute("CREATE VIEW gentoo AS SELECT * FROM penguins WHERE species = 'Gentoo'")
+    connection.close()
+    with DataCatalog.open(Project(tables=(TableSpec("gentoo", path),))) as catalog:
+        assert catalog.sql("SELECT count(*) FROM gentoo").rows == ((2,),)

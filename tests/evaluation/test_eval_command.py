@@ -183,8 +183,9 @@ def test_a_data_question_file_runs_on_the_sample_project_without_an_index(
     assert report["settings"]["db"] is None
     assert entries["all"]["has_expected_figures"] is True
     assert entries["mass"]["missing_figures"] == ["123"]
-    # No tool was called, so the answer is not from a measure or a query.
-    assert entries["all"]["outcome"] == "documents"
+    # No tool was called, so no result stands behind the answer: nothing_found, never a
+    # measure or a query.
+    assert entries["all"]["outcome"] == "nothing_found"
     assert entries["all"]["as_expected"] is False
     assert entries["all"]["wrong_verified"] is False
     summary = report["summary"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
+import pytest
 from engine_doubles import ANSWER_CITATIONS, CountingEngine
 from live_server import LiveServer, post_stream
 
@@ -155,3 +156,17 @@ def test_chat_with_both_an_answer_and_a_conversation_is_422(
         json={"message": "m", "answer_id": "a", "conversation_id": "c", "caller_token": ""},
     )
     assert response.status_code == 422
+
+
+@pytest.mark.parametrize("key", ["conversation_id", "answer_id"])
+def test_an_id_with_a_nul_or_a_slash_is_422_before_any_store_is_asked(
+    serve: Callable[..., LiveServer], token: Callable[..., str], key: str
+) -> None:
+    engine = CountingEngine()
+    server = serve(engine)
+    for bad in ("abc\x00def", "../answers"):
+        response = httpx.post(
+            f"{server.url}/v1/chat", json={"message": "More?", key: bad, "caller_token": token()}
+        )
+        assert response.status_code == 422
+    assert engine.calls == []

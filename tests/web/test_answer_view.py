@@ -89,6 +89,28 @@ def test_chips_link_by_url_else_by_the_template_with_the_id(module_page: Page) -
     assert render(module_page, ["x"], citations[:1], template=None)["chips"][-1]["href"] is None
 
 
+def test_a_measure_or_query_source_is_shown_as_code_and_never_linked(module_page: Page) -> None:
+    query = "SELECT count(*) AS count FROM penguins"
+    citations = [
+        {"n": 1, "display_name": query, "id": "query:a72971914096", "start": 0, "end": 3},
+        {
+            "n": 2,
+            "display_name": "average_body_mass(species='Gentoo')",
+            "id": "measure:average_body_mass?species=Gentoo",
+            "start": None,
+            "end": None,
+        },
+    ]
+    result = render(module_page, ["344 penguins."], citations)
+    assert [chip["text"] for chip in result["chips"]] == [
+        f"1{query}",
+        "2average_body_mass(species='Gentoo')",
+    ]
+    assert [chip["href"] for chip in result["chips"]] == [None, None]
+    assert module_page.locator("#chips .chip-code").count() == 2
+    assert module_page.locator("#chips li > span").first.get_attribute("title") == query
+
+
 def test_a_source_cited_twice_gets_one_chip(module_page: Page) -> None:
     result = render(module_page, ["x"], [cite(1, 0, 1, id="a"), cite(1, 0, 1, id="a")])
     assert len(result["chips"]) == 1

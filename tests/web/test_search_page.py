@@ -124,7 +124,11 @@ def test_an_answer_says_how_it_was_produced_from_documents_or_from_a_governed_me
     search(page, "What is the average body mass of Gentoo penguins?")
     expect(panel).to_have_attribute("data-provenance", "verified")
     expect(panel.locator("#answer-note")).to_have_text(re.compile("governed measure"))
-    expect(panel.locator("#answer-prose")).to_contain_text("5076")
+    expect(panel.locator("#answer-prose")).to_contain_text("5,076.0")
+    # The answer's source is the measure call, shown as code and linked nowhere.
+    chip = panel.locator("li.chip .chip-code")
+    expect(chip).to_have_text("average_body_mass(species='Gentoo')")
+    expect(panel.locator("li.chip a")).to_have_count(0)
 
 
 def test_a_query_in_the_address_runs_when_the_page_opens(serve: Serve, page: Page) -> None:

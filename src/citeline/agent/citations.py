@@ -93,7 +93,7 @@ class CitationResolver:
             return None
         self._events += 1
         key = match.id
-        if match.kind == "document":
+        if match.kind in ("document", "result"):
             key = next((s.href for s in self._sources.values() if s.id == match.id), match.id)
         return Citation(
             n=self._number(key),

@@ -28,7 +28,7 @@ from citeline.agent.citations import CitationResolver, max_citations_from_env
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.data_tools import data_tools
 from citeline.agent.prompts import Profile, load_prompt
-from citeline.agent.provenance import ProvenanceTag, answer_provenance
+from citeline.agent.provenance import ProvenanceTag, answer_provenance, backs_figures
 from citeline.agent.tools import AgentTool, Toolbox
 from citeline.events import Done, DoneState, Event, QuoteVerdict, Start, Token
 from citeline.models import ChatMessage, ModelHandle, resolve_model, stream_turn
@@ -144,16 +144,21 @@ async def answer(
         return
 
     state: DoneState = "answered"
-    # A data result is something found even with no source in it: a figure, or no rows.
+    # A data result is something found even with no source in it: a figure, or no rows. An
+    # answer no tool result stands behind (no tool called, or none returned anything) found
+    # nothing, whatever its text says: the embedded model's "no measure or column records
+    # that" is such an answer. In a conversation a reply may stand on the earlier turns
+    # instead ("say that more simply"): there, only a turn whose tools found nothing did.
     found = toolbox.sources or _DATA_TAGS & set(toolbox.tags)
-    if not "".join(written).strip() or (toolbox.calls and not found):
+    unbacked = not found and (bool(toolbox.calls) or not history)
+    if not "".join(written).strip() or unbacked:
         state = "nothing_found"
     _log_verdicts(verdicts)
     yield Done(
         state=state,
         seconds=_since(started),
         provenance=answer_provenance(
-            toolbox.tags, cited_sources=resolver.cited, quote_verified=bool(verified)
+            toolbox.tags, cited_sources=resolver.cited, quote_verified=backs_figures(verified)
         ),
         dropped_anchors=resolver.dropped,
         verdicts=tuple(verdicts),

@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from citeline.events import Provenance
 from citeline.models import ToolReply
+from citeline.stream.quotes import QuoteMatch, TrustedKind
 
 PROVENANCE_KEY = "provenance"
 
@@ -35,6 +36,18 @@ class ProvenanceTag(StrEnum):
 _NEEDS_CITATION: frozenset[ProvenanceTag] = frozenset({ProvenanceTag.CORPUS, ProvenanceTag.AD_HOC})
 
 
+# The trusted text whose quote can back an ad-hoc figure: values a tool returned (a measure's or
+# a query's rows) and curated documents. Never a description: found by attack, quoting ten
+# characters of a table's description ("Body mass in grams.") earned ``cited`` for a made-up
+# figure, since a description says what a column means, not what any value is.
+VALUE_KINDS: frozenset[TrustedKind] = frozenset({"result", "document"})
+
+
+def backs_figures(quotes: Collection[QuoteMatch]) -> bool:
+    """Whether any verified quote is a quote of values, the only kind that earns ``cited``."""
+    return any(quote.kind in VALUE_KINDS for quote in quotes)
+
+
 def tagged_reply(
     provenance: ProvenanceTag, *, value: object = None, error: str | None = None
 ) -> ToolReply:
@@ -46,7 +59,8 @@ def answer_provenance(
     tags: Collection[ProvenanceTag], *, cited_sources: int, quote_verified: bool = False
 ) -> Provenance:
     """The answer's label from this turn's successful results, in this order: any ad-hoc
-    result gives ``cited`` when a quote verified, else ``untrusted``; else any governed
+    result gives ``cited`` when a quote of values verified (``backs_figures``), else
+    ``untrusted``; else any governed
     result gives ``verified``; else a cited corpus source gives ``sourced``; else ``none``.
     Pinned as data in ``contracts/fixtures/provenance.json``."""
     if ProvenanceTag.AD_HOC in tags:

@@ -108,6 +108,7 @@ def demo(
         host=host,
         port=port,
         model=model,
+        wire=None,
         open_mode=True,
         project="sample" if data else None,
         release=RELEASE,

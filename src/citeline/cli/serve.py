@@ -47,6 +47,13 @@ def serve(
     open_mode: bool = typer.Option(
         False, "--open", help="Answer without caller tokens (never on a public site)."
     ),
+    wire: str | None = typer.Option(
+        None,
+        "--wire",
+        help="Wire profile: native (default) or reactome, which also serves React-to-Me's "
+        "routes and reads its setting names [CITELINE_WIRE].",
+        show_default=False,
+    ),
     project: str | None = typer.Option(
         None,
         "--project",
@@ -103,6 +110,7 @@ def serve(
             port=port,
             model=model,
             open=True if open_mode else None,
+            wire=wire,
             project=project,
             release=release,
             link_template=link_template,

@@ -1,12 +1,15 @@
 """The data a project declares, opened for reading: tables, measures and their trusted text.
 
 ``DataCatalog.open(project)`` copies every declared table into a private DuckDB file (the
-sources are only ever read), closes the writer, and reopens that file ``read_only`` with file
-access disabled and locked. From then on no query, however written, can change a table, attach
-another database, or read or write any file; ``citeline.data.readonly`` adds the refusal of
+sources are only ever read, by a connection that may open those files and no other, so a
+view inside a DuckDB source cannot read anything else), closes the writer, and from then on
+queries that file only through ``citeline.data.sandbox``: worker processes that open it
+``read_only`` with file access disabled and locked, bounded in memory and killed at their time
+limit. No query, however written, can change a table, attach another database, read or write
+any file, or hold the server's memory or time; ``citeline.data.readonly`` adds the refusal of
 anything but one ``SELECT`` on top. Copying costs start-up time on large files (measured:
-the bundled 344-row sample opens in about 0.25 s on a 2-core machine); it buys a connection
-that never touches the user's files again.
+the bundled 344-row sample opens in about 0.25 s on a 2-core machine); it buys queries that
+never touch the user's files again.
 
 The catalog also renders the owner's descriptions as ``TrustedText`` (a definition per
 measure, a table entry per table): the exact words the model is shown and may quote. It
@@ -15,9 +18,9 @@ knows nothing of models or tools; the agent wraps ``sql`` and ``measure`` as too
 
 from __future__ import annotations
 
+import datetime
 import shutil
 import tempfile
-import threading
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,19 +30,31 @@ from typing import Any
 import duckdb
 
 from citeline.data.errors import MeasureError, ProjectError, QueryRefused
-from citeline.data.loading import load_table, quote_identifier
+from citeline.data.loading import load_table, open_loader, quote_identifier
 from citeline.data.measures import bind_arguments, signature
 from citeline.data.project import MeasureSpec, Project
-from citeline.data.readonly import QueryLimits, check_single_query, run_query
+from citeline.data.readonly import QueryLimits
 from citeline.data.results import QueryResult
+from citeline.data.sandbox import QuerySandbox
 from citeline.stream.quotes import TrustedText
+
+# A column with at most this many distinct values lists them in its table's text, so a model
+# filters on values the table really holds ("Gentoo", 2008) rather than guessing their spelling;
+# past it the column is a measurement or an identifier, and a list would only spend context.
+MAX_LISTED_VALUES = 24
+# A value longer than this is prose, not a category anyone types into a question.
+MAX_LISTED_VALUE_CHARS = 60
+_LISTABLE_TYPES = ("VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "DATE")
 
 
 @dataclass(frozen=True, slots=True)
 class Column:
+    """A column: its DuckDB type, the owner's description, and its distinct values when few."""
+
     name: str
     type: str
     description: str = ""
+    values: tuple[str | int | bool | datetime.date, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +71,13 @@ class TableInfo:
 class DataCatalog:
     """Tables and measures of one project, queried through one read-only connection.
 
-    Safe to share between concurrent answers: each query runs on a cursor of its own.
+    Safe to share between concurrent answers: each query runs in a worker process of its own.
     """
 
     def __init__(
         self,
         project: Project,
-        connection: duckdb.DuckDBPyConnection,
+        sandbox: QuerySandbox,
         tables: tuple[TableInfo, ...],
         database: Path,
         limits: QueryLimits,
@@ -73,9 +88,8 @@ class DataCatalog:
         self.tables = tables
         self.measures = project.measures
         self.limits = limits
-        self._connection = connection
-        self._lock = threading.Lock()
-        self._close = weakref.finalize(self, _dispose, connection, database.parent)
+        self._sandbox = sandbox
+        self._close = weakref.finalize(self, _dispose, sandbox, database.parent)
 
     @classmethod
     def open(cls, project: Project, *, limits: QueryLimits = QueryLimits()) -> DataCatalog:
@@ -88,7 +102,7 @@ class DataCatalog:
         folder = Path(tempfile.mkdtemp(prefix="citeline-data-"))
         database = folder / "catalog.duckdb"
         try:
-            writer = duckdb.connect(str(database))
+            writer = open_loader(database, project.tables)
             try:
                 for spec in project.tables:
                     load_table(writer, spec)
@@ -98,15 +112,12 @@ class DataCatalog:
                 )
             finally:
                 writer.close()
-            connection = duckdb.connect(
-                str(database),
-                read_only=True,
-                config={"enable_external_access": False, "lock_configuration": True},
-            )
+            sandbox = QuerySandbox(database, limits)
+            sandbox.start()
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
-        catalog = cls(project, connection, tables, database, limits)
+        catalog = cls(project, sandbox, tables, database, limits)
         try:
             for measure in project.measures:
                 catalog._check_measure(measure)
@@ -117,12 +128,28 @@ class DataCatalog:
 
     def sql(self, query: str) -> QueryResult:
         """Ad-hoc SQL: one read-only query, bounded; refusals and failures are ``DataError``s."""
-        return self._run(query, None)
+        return self._sandbox.query(query)
 
     def measure(self, name: str, arguments: Mapping[str, Any] | None = None) -> QueryResult:
         """Run the owner's query ``name`` with ``arguments`` bound as parameters."""
         spec = self.find_measure(name)
-        return self._run(spec.sql, bind_arguments(spec, arguments or {}))
+        return self._sandbox.query(spec.sql, bind_arguments(spec, arguments or {}))
+
+    async def sql_async(self, query: str) -> QueryResult:
+        """``sql`` for an answer: when the caller is cancelled (the answer ended), the query's
+        worker process is killed at once rather than left running."""
+        return await self._sandbox.query_async(query)
+
+    async def measure_async(
+        self, name: str, arguments: Mapping[str, Any] | None = None
+    ) -> QueryResult:
+        """``measure`` for an answer, cancelled as ``sql_async`` is."""
+        spec = self.find_measure(name)
+        return await self._sandbox.query_async(spec.sql, bind_arguments(spec, arguments or {}))
+
+    def worker_pids(self) -> frozenset[int]:
+        """The process ids of the query workers now running (benchmarks and tests watch them)."""
+        return self._sandbox.worker_pids()
 
     def find_measure(self, name: str) -> MeasureSpec:
         for spec in self.measures:
@@ -154,27 +181,11 @@ class DataCatalog:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def _run(self, sql: str, parameters: Mapping[str, Any] | None) -> QueryResult:
-        cursor = self._cursor()
-        try:
-            return run_query(cursor, sql, parameters, self.limits)
-        finally:
-            cursor.close()
-
-    def _cursor(self) -> duckdb.DuckDBPyConnection:
-        # A DuckDB connection object is not safe to use from two threads at once; a cursor is
-        # an independent connection to the same database, made under the lock.
-        with self._lock:
-            return self._connection.cursor()
-
     def _check_measure(self, measure: MeasureSpec) -> None:
-        cursor = self._cursor()
         try:
-            check_single_query(cursor, measure.sql)
+            self._sandbox.check(measure.sql)
         except QueryRefused as refusal:
             raise ProjectError(f"Measure {measure.name!r}: {refusal}") from None
-        finally:
-            cursor.close()
 
 
 def definition_text(measure: MeasureSpec) -> TrustedText:
@@ -192,12 +203,23 @@ def definition_text(measure: MeasureSpec) -> TrustedText:
 def table_text(table: TableInfo) -> TrustedText:
     """A table's trusted text: its description, and each column with its type and description."""
     lines = [f"Table {table.name} ({table.rows} rows): {table.description}".rstrip(": ")]
-    lines += [
-        f"- {column.name} ({column.type})"
-        + (f": {column.description}" if column.description else "")
-        for column in table.columns
-    ]
+    for column in table.columns:
+        lines.append(
+            f"- {column.name} ({column.type})"
+            + (f": {column.description}" if column.description else "")
+        )
+        if column.values:
+            lines.append("  values: " + ", ".join(_sql_literal(value) for value in column.values))
     return TrustedText("table", f"table:{table.name}", table.name, "\n".join(lines))
+
+
+def _sql_literal(value: object) -> str:
+    """A value as SQL writes it, so a model can copy it into a filter as it stands."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return "'" + str(value).replace("'", "''") + "'"
 
 
 def _describe(
@@ -215,10 +237,35 @@ def _describe(
             f"Table {name!r} has no column {', '.join(unknown)}; its columns are"
             f" {', '.join(row[0] for row in schema)}. Fix the names under its columns."
         )
-    columns = tuple(Column(row[0], str(row[1]), descriptions.get(row[0], "")) for row in schema)
+    columns = tuple(
+        Column(
+            row[0],
+            str(row[1]),
+            descriptions.get(row[0], ""),
+            _distinct_values(connection, name, row[0]) if str(row[1]) in _LISTABLE_TYPES else (),
+        )
+        for row in schema
+    )
     return TableInfo(name, description, columns, int(rows[0]) if rows else 0, source)
 
 
-def _dispose(connection: duckdb.DuckDBPyConnection, folder: Path) -> None:
-    connection.close()
+def _distinct_values(
+    connection: duckdb.DuckDBPyConnection, table: str, column: str
+) -> tuple[str | int | bool | datetime.date, ...]:
+    """The column's distinct non-null values in order, or none when there are too many: one
+    scan of the column at open time, on the loader's connection (the owner's data only)."""
+    found = connection.execute(
+        f"SELECT DISTINCT {quote_identifier(column)} AS v FROM {quote_identifier(table)}"
+        f" WHERE v IS NOT NULL ORDER BY v LIMIT {MAX_LISTED_VALUES + 1}"
+    ).fetchall()
+    values = tuple(row[0] for row in found)
+    if len(values) > MAX_LISTED_VALUES or any(
+        len(str(value)) > MAX_LISTED_VALUE_CHARS for value in values
+    ):
+        return ()
+    return values
+
+
+def _dispose(sandbox: QuerySandbox, folder: Path) -> None:
+    sandbox.close()
     shutil.rmtree(folder, ignore_errors=True)

@@ -3,13 +3,18 @@
 Every source file is opened for reading only and never written: CSV and Parquet through
 DuckDB's readers, a DuckDB file attached ``READ_ONLY``, a SQLite file through Python's
 ``sqlite3`` with ``mode=ro&immutable=1`` (DuckDB's SQLite reader is an extension that would
-have to be downloaded, and nothing may be downloaded at run time). This module does not
-decide what may be queried afterwards; ``citeline.data.catalog`` owns that.
+have to be downloaded, and nothing may be downloaded at run time). The connection that
+copies them (``open_loader``) may open the declared files and nothing else: a view stored in a
+DuckDB source runs when it is copied, and with full file access a view such as
+``SELECT * FROM read_text('/etc/passwd')`` put a local file into a table the model could query.
+This module does not decide what may be queried afterwards; ``citeline.data.catalog`` owns
+that.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
@@ -42,6 +47,33 @@ def detect_format(path: Path) -> SourceFormat:
     if head.startswith(b"PAR1"):
         return "parquet"
     return "csv"
+
+
+def open_loader(database: Path, tables: Sequence[TableSpec]) -> duckdb.DuckDBPyConnection:
+    """A connection to the catalog's new file that may read the declared files and no other.
+
+    DuckDB takes ``allowed_paths`` only once the database is started, so the paths are set
+    first, then file access is turned off and the configuration locked: after that no
+    statement, a source's view included, can widen it. A DuckDB source's ``.wal`` is allowed
+    beside it because ``ATTACH`` looks for one (and finds none in a closed file).
+    """
+    writer = duckdb.connect(
+        str(database),
+        config={"autoinstall_known_extensions": False, "autoload_known_extensions": False},
+    )
+    try:
+        allowed = [str(path) for table in tables for path in (table.path, _wal(table.path))]
+        writer.execute("SET allowed_paths = $paths", {"paths": allowed})
+        writer.execute("SET enable_external_access = false")
+        writer.execute("SET lock_configuration = true")
+    except BaseException:
+        writer.close()
+        raise
+    return writer
+
+
+def _wal(path: Path) -> Path:
+    return path.with_name(path.name + ".wal")
 
 
 def load_table(connection: duckdb.DuckDBPyConnection, spec: TableSpec) -> None:

@@ -36,7 +36,7 @@ class QueryResult:
             + " |"
         )
         rule = "|" + "|".join(" --- " for _ in self.columns) + "|"
-        body = ["| " + " | ".join(format_cell(value) for value in row) + " |" for row in self.rows]
+        body = self.value_lines()
         count = len(self.rows)
         noun = "row" if count == 1 else "rows"
         summary = (
@@ -45,6 +45,10 @@ class QueryResult:
             else f"{count} {noun}."
         )
         return "\n".join([header, rule, *body, summary])
+
+    def value_lines(self) -> list[str]:
+        """The rows of ``as_text``'s table, one line each: the values, without the header."""
+        return ["| " + " | ".join(format_cell(value) for value in row) + " |" for row in self.rows]
 
 
 def format_cell(value: Any) -> str:

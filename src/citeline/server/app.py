@@ -30,6 +30,8 @@ from citeline.server.settings import ServerSettings
 from citeline.server.store import Stores, StoreUnavailable, open_stores
 
 if TYPE_CHECKING:
+    from fastapi import APIRouter
+
     from citeline.corpus import Corpus
     from citeline.data import DataCatalog
 
@@ -115,6 +117,8 @@ def create_app(
     )
     app.state.citeline = state
     app.include_router(build_router(state))
+    if settings.wire == "reactome":
+        app.include_router(_reactome_router(state, static_dir))
     app.add_exception_handler(StoreUnavailable, _store_unavailable)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     if static_dir.is_dir():
@@ -164,3 +168,15 @@ def _open_data(project: str | None) -> DataCatalog | None:
         return DataCatalog.open(load_project(project))
     except DataError as error:
         raise StartupError(f"CITELINE_PROJECT={project}: {error}") from None
+
+
+def _reactome_router(state: ServerState, static_dir: Path) -> APIRouter:
+    """The reactome profile's routes, which need somewhere shared to keep handoffs."""
+    from citeline.server.reactome_api import build_reactome_router
+
+    if state.stores.handoffs is None:
+        raise StartupError(
+            "CITELINE_WIRE=reactome needs a handoff store, and the stores given to create_app "
+            "have none; pass stores from open_stores, or use the native wire."
+        )
+    return build_reactome_router(state, state.stores.handoffs, static_dir)

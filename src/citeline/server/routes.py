@@ -69,7 +69,7 @@ def _not_found(reason: Literal["no_answer", "no_conversation"]) -> JSONResponse:
     return JSONResponse(NotFound(reason=reason).model_dump(), status_code=404)
 
 
-def _client(request: Request) -> str:
+def client_address(request: Request) -> str:
     """The caller's address: the socket's, or a trusted proxy's X-Forwarded-For when
     ``CITELINE_FORWARDED_ALLOW_IPS`` names that proxy (uvicorn applies it)."""
     return request.client.host if request.client is not None else "unknown"
@@ -100,7 +100,7 @@ def build_router(state: ServerState) -> APIRouter:
         summary="Answer a question as a stream of events",
     )
     async def answer(body: AnswerRequest, request: Request) -> Response:
-        verdict = await state.guard.admit(body.caller_token, _client(request))
+        verdict = await state.guard.admit(body.caller_token, client_address(request))
         if isinstance(verdict, Refused):
             return refused(verdict)
         job = AnswerJob(body.question, body.profile, (), state.release)
@@ -124,7 +124,7 @@ def build_router(state: ServerState) -> APIRouter:
 
     async def open_chat(body: ChatRequest, request: Request) -> Response:
         # Looked up before the guard, so a stale id costs the caller no budget.
-        client = _client(request)
+        client = client_address(request)
         opening: tuple[ConversationMessage, ...] = ()
         if body.conversation_id is not None:
             conversation = await stores.conversations.get(body.conversation_id)
@@ -207,7 +207,7 @@ def build_router(state: ServerState) -> APIRouter:
         scheme, _, caller_token = authorization.partition(" ")
         if scheme.lower() != "bearer":
             caller_token = ""
-        identity = state.guard.identify(caller_token.strip(), _client(request))
+        identity = state.guard.identify(caller_token.strip(), client_address(request))
         if isinstance(identity, Refused) or not conversation.is_owned_by(identity):
             return _not_found("no_conversation")
         return ConversationRecord.of(conversation)

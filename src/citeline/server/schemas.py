@@ -23,6 +23,9 @@ MAX_QUESTION_CHARS = 2000
 MAX_TOKEN_CHARS = 8192
 # Ids are 24 characters; the bound only stops absurd path or body values early.
 MAX_ID_CHARS = 64
+# Stored ids are secrets.token_urlsafe; anything else names nothing, and a NUL in one gave a
+# 500 from PostgreSQL, so it is refused with the other malformed input.
+ID_PATTERN = r"^[A-Za-z0-9_-]+$"
 
 
 def _not_blank(value: str) -> str:
@@ -45,8 +48,12 @@ class ChatRequest(BaseModel):
     """``POST /v1/chat``: a new conversation, one opened on a stored answer, or a follow-up."""
 
     message: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
-    conversation_id: str | None = Field(default=None, min_length=1, max_length=MAX_ID_CHARS)
-    answer_id: str | None = Field(default=None, min_length=1, max_length=MAX_ID_CHARS)
+    conversation_id: str | None = Field(
+        default=None, min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN
+    )
+    answer_id: str | None = Field(
+        default=None, min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN
+    )
     caller_token: str = Field(default="", max_length=MAX_TOKEN_CHARS)
 
     _message_not_blank = field_validator("message")(_not_blank)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ from citeline.database import (
 )
 from citeline.events import DEFAULT_MAX_CITATIONS, MAX_CITATIONS_ENV
 from citeline.server.errors import StartupError
+from citeline.server.upstream_settings import WIRES, Wire, default_audience, variable_names
 
 DEFAULT_AUDIENCE = "citeline"
 
@@ -89,6 +91,29 @@ def _log_format(value: str) -> str:
     return value
 
 
+def _wire(value: str) -> Wire:
+    lowered = value.strip().lower() or "native"
+    for wire in WIRES:
+        if lowered == wire:
+            return wire
+    raise ValueError("expected " + " or ".join(WIRES))
+
+
+# A chat prefix is a same-origin path of plain segments: the handoff's `path` is this plus
+# `#handoff=<id>`, and a client opens it as is, so nothing here may change the origin
+# ("//host/") or carry a query or fragment of its own.
+_CHAT_PREFIX = re.compile(r"/(?:[A-Za-z0-9._~-]+/)*")
+
+
+def _chat_prefix(value: str) -> str:
+    prefix = value.strip()
+    if not prefix.endswith("/"):
+        prefix += "/"
+    if not _CHAT_PREFIX.fullmatch(prefix) or "/../" in prefix or "/./" in prefix:
+        raise ValueError("expected a path such as /chat/guest/ (letters, digits, . _ ~ -)")
+    return prefix
+
+
 def _port(value: str) -> int:
     number = int(value)
     if not 0 <= number <= 65535:
@@ -122,6 +147,23 @@ class ServerSettings:
         default="127.0.0.1", metadata=_about("CITELINE_HOST", str, "Address to listen on.")
     )
     port: int = field(default=8000, metadata=_about("CITELINE_PORT", _port, "Port to listen on."))
+    wire: Wire = field(
+        default="native",
+        metadata=_about(
+            "CITELINE_WIRE",
+            _wire,
+            "Wire profile: native, or reactome to serve React-to-Me's answer, handoff and "
+            "chat routes beside the native ones and honour its setting names.",
+        ),
+    )
+    chat_prefix: str = field(
+        default="/chat/guest/",
+        metadata=_about(
+            "CITELINE_CHAT_PREFIX",
+            _chat_prefix,
+            "Path of the chat page in the reactome profile; handoff paths point under it.",
+        ),
+    )
     model: str = field(
         default="embedded",
         metadata=_about(
@@ -242,6 +284,17 @@ class ServerSettings:
             "Stored answers kept at most; the oldest go first.",
         ),
     )
+    # React-to-Me's handoffs live 15 minutes: long enough to open the tab and reload it, short
+    # enough that a link which escapes (pasted into a message, left in history) soon stops
+    # working.
+    handoff_ttl: int = field(
+        default=900,
+        metadata=_about(
+            "CITELINE_HANDOFF_TTL",
+            _positive_int,
+            "Seconds a chat handoff (reactome profile) can be redeemed after it is made.",
+        ),
+    )
     conversation_ttl: int = field(
         default=3600,
         metadata=_about(
@@ -326,20 +379,37 @@ class ServerSettings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ServerSettings:
-        """Defaults, then ``CITELINE_*`` variables, then ``overrides`` whose value is not None."""
+        """Defaults, then ``CITELINE_*`` variables, then ``overrides`` whose value is not None.
+
+        In the reactome profile, React-to-Me's names for shared settings are read too
+        (``upstream_settings``), and the token audience defaults to upstream's.
+        """
         source = os.environ if environ is None else environ
+        given = {key: value for key, value in overrides.items() if value is not None}
+        if "wire" in given:
+            try:
+                given["wire"] = _wire(given["wire"])
+            except ValueError as error:
+                raise SettingsError(f"--wire {given['wire']!r} cannot be used ({error}).") from None
         values: dict[str, Any] = {}
-        for setting in SETTINGS:
-            raw = source.get(setting.env)
-            if raw is None:
+        # The wire first: it decides under which names the other settings are read.
+        for setting in sorted(SETTINGS, key=lambda setting: setting.field != "wire"):
+            wire = given.get("wire", values.get("wire", "native"))
+            name = next((name for name in variable_names(setting.env, wire) if name in source), "")
+            if not name:
                 continue
+            raw = source[name]
             try:
                 values[setting.field] = setting.parse(raw)
             except ValueError as error:
                 raise SettingsError(
-                    f"{setting.env}={raw!r} cannot be used ({error}); fix or unset it."
+                    f"{name}={raw!r} cannot be used ({error}); fix or unset it."
                 ) from None
-        values.update({key: value for key, value in overrides.items() if value is not None})
+        values.update(given)
+        if "token_audience" not in given and not source.get("CITELINE_TOKEN_AUDIENCE", "").strip():
+            values["token_audience"] = default_audience(
+                values.get("wire", "native"), DEFAULT_AUDIENCE
+            )
         return cls(**values)
 
 

@@ -1,13 +1,14 @@
 """Events onto the wire as server-sent events, through sse-starlette.
 
 The only module that touches sse-starlette. Encoding is ``citeline.events.encode_sse``,
-the one encoder every consumer shares; this module only hands its bytes to the response
-and makes sure that closing the response closes the event stream behind it.
+the one encoder every consumer shares, unless a wire profile passes its own (the reactome
+profile's, ``reactome_wire.encode_reactome_sse``); this module only hands the bytes to the
+response and makes sure that closing the response closes the event stream behind it.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import aclosing
 
 from sse_starlette import EventSourceResponse
@@ -20,15 +21,18 @@ from citeline.events import Done, Event, encode_sse
 _KEEPALIVE_SECONDS = 15
 
 
-def event_stream(events: AsyncGenerator[Event, None]) -> EventSourceResponse:
-    """A ``text/event-stream`` response carrying ``events``, closed with the connection."""
+def event_stream(
+    events: AsyncGenerator[Event, None], encode: Callable[[Event], str] = encode_sse
+) -> EventSourceResponse:
+    """A ``text/event-stream`` response carrying ``events`` as ``encode`` writes them, closed
+    with the connection."""
 
     async def encoded() -> AsyncIterator[bytes]:
         # aclosing: when Starlette closes this generator after a failed send, the event
         # stream behind it must see the close too, or its engine would run on unread.
         async with aclosing(events):
             async for event in events:
-                yield encode_sse(event).encode()
+                yield encode(event).encode()
 
     return EventSourceResponse(encoded(), ping=_KEEPALIVE_SECONDS)
 

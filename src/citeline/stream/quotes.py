@@ -11,7 +11,7 @@ Its body holds exactly one contiguous run of blockquote lines (``> `` or ``>``: 
 and any other lines (the model's explanation, never trusted). ``QuoteBlockScanner`` removes
 every such element from the prose, whatever becomes of it, and reports an outcome for each;
 ``TrustedTexts`` decides whether the evidence really occurs in text the server trusts, trying
-definitions first, then tables, then documents.
+definitions first, then tables, then the rows data tools returned, then documents.
 
 Pure and synchronous, no I/O. It does not know where trusted text comes from (the data and
 corpus layers supply it as ``TrustedText`` entries) nor which events a verified quote becomes
@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-TrustedKind: TypeAlias = Literal["definition", "table", "document"]
+TrustedKind: TypeAlias = Literal["definition", "table", "result", "document"]
 RejectReason: TypeAlias = Literal["too_short", "not_found"]
 MalformedReason: TypeAlias = Literal[
     "no_quote", "split_quote", "nested", "too_long", "unterminated"
@@ -35,8 +35,9 @@ QuoteStatus: TypeAlias = Literal["verified", "rejected", "malformed"]
 
 # The order in which trusted text is searched; the first entry holding the quote is the source.
 # A measure's definition is the owner's own word, so it outranks a table's description, which
-# outranks a document that merely repeats either.
-KIND_ORDER: tuple[TrustedKind, ...] = ("definition", "table", "document")
+# outranks the rows a data tool returned (``result``), then a document. Descriptions come
+# before results so that words found in both count as a description, which earns no label.
+KIND_ORDER: tuple[TrustedKind, ...] = ("definition", "table", "result", "document")
 
 # Below ten characters a "quote" is a word or two ("body mass") that occurs in nearly any
 # trusted text, so finding it proves nothing about the claim it is meant to back.

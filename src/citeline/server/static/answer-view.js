@@ -133,7 +133,10 @@ export class AnswerView {
     const item = document.createElement("li");
     item.className = "chip";
     item.id = `${this.key}-source-${citation.n}`;
-    const href = sourceHref(citation, this.linkTemplate);
+    // A data answer's source is the measure call or the query that made its figure: shown as
+    // code, whole on hover, and never linked (the collection's link template is for documents).
+    const data = /^(measure|query):/.test(citation.id ?? "");
+    const href = data ? null : sourceHref(citation, this.linkTemplate);
     const label = document.createElement(href === null ? "span" : "a");
     if (href !== null) {
       label.href = href;
@@ -145,6 +148,10 @@ export class AnswerView {
     const name = document.createElement("span");
     name.className = "chip-name";
     name.textContent = citation.display_name || citation.id || citation.url;
+    if (data) {
+      name.classList.add("chip-code");
+      label.title = citation.display_name ?? "";
+    }
     label.append(number, name);
     if (citation.quote) {
       label.title = citation.quote;

@@ -12,6 +12,7 @@
  */
 
 import { AnswerView, sourceHref } from "./answer-view.js";
+import { handoffIdFrom, redeemHandoff } from "./handoff.js";
 import { postForEvents } from "./sse.js";
 
 // Documents listed. Hits are passages and a long document can fill several of the top
@@ -71,6 +72,7 @@ const state = {
 };
 
 let answerView = null;
+let currentRoute = null; // routePlace() of the view shown, see routeChanged
 
 /**
  * The reader's caller token for guarded mode: a site's own hook when it defines one
@@ -136,12 +138,14 @@ function answered(done, view) {
 function setQueryInUrl(query, mode) {
   const url = new URL(window.location.href);
   url.search = "";
+  url.hash = ""; // a query replaces a handoff the page was opened on
   url.searchParams.set("q", query);
   if (mode === "push") {
     history.pushState(null, "", url);
   } else {
     history.replaceState(null, "", url);
   }
+  currentRoute = routePlace();
 }
 
 function showSearchView() {
@@ -346,11 +350,10 @@ function replyTurn(linkTemplate) {
   return { turn, view };
 }
 
-/** Open the chat on the stored answer `answerId`, exactly as the server kept it. */
-async function openChat(answerId, mode) {
+/** Show the chat view, empty, for a conversation to be opened on `answerId` (or on none). */
+function enterChat(answerId) {
   cancelAnswer();
   stopChat();
-  const linkTemplate = (await info).link_template ?? null;
   state.chatAnswerId = answerId;
   state.conversationId = null;
   ui.welcome.hidden = true;
@@ -358,10 +361,30 @@ async function openChat(answerId, mode) {
   ui.chatNote.textContent = "";
   ui.searchView.hidden = true;
   ui.chatView.hidden = false;
+}
+
+/** A stored answer as a finished reply turn: its text and its chips, exactly as kept. */
+function storedReply(stored, linkTemplate) {
+  const { turn, view } = replyTurn(linkTemplate);
+  turn.dataset.state = "stored";
+  view.addText(stored.text);
+  for (const citation of stored.citations ?? []) {
+    view.addCitation(citation);
+  }
+  view.flush();
+  return turn;
+}
+
+/** Open the chat on the stored answer `answerId`, exactly as the server kept it. */
+async function openChat(answerId, mode) {
+  enterChat(answerId);
+  const linkTemplate = (await info).link_template ?? null;
   if (mode === "push") {
     const url = new URL(window.location.href);
+    url.hash = "";
     url.searchParams.set("chat", answerId);
     history.pushState(null, "", url);
+    currentRoute = routePlace();
   }
   let stored = null;
   try {
@@ -378,13 +401,36 @@ async function openChat(answerId, mode) {
   }
   ui.chatForm.hidden = false;
   userTurn(stored.question);
-  const { turn, view } = replyTurn(linkTemplate);
-  turn.dataset.state = "stored";
-  view.addText(stored.text);
-  for (const citation of stored.citations ?? []) {
-    view.addCitation(citation);
+  storedReply(stored, linkTemplate);
+  ui.message.focus();
+}
+
+/**
+ * Open the chat on a handed-off answer (`#handoff=<id>`, from another site's "Continue in
+ * chat"): the answer is the conversation's first turn, and follow-ups continue from it.
+ * An expired link still leaves a working chat, with a note that says so.
+ */
+async function openHandoff(handoffId) {
+  enterChat(null);
+  ui.chatForm.hidden = false;
+  const [handedOff, linkTemplate] = await Promise.all([
+    redeemHandoff(handoffId),
+    info.then((data) => data.link_template ?? null),
+  ]);
+  if (handoffIdFrom(window.location.hash) !== handoffId) {
+    return; // the reader moved on while the handoff loaded
   }
-  view.flush();
+  if (handedOff === null) {
+    ui.chatNote.textContent =
+      "This link has expired or was never valid, so the answer it pointed to cannot be shown. " +
+      "Go back and choose Continue in chat again, or ask a question here.";
+    ui.message.focus();
+    return;
+  }
+  state.chatAnswerId = handedOff.answer_id;
+  const turn = storedReply(handedOff, linkTemplate);
+  turn.dataset.handoff = handoffId;
+  turn.querySelector(".turn-who").textContent = `Continuing from your search: ${handedOff.question}`;
   ui.message.focus();
 }
 
@@ -452,7 +498,35 @@ async function sendMessage(message) {
 
 // ---------------------------------------------------------------- wiring
 
+/** Where the page is, as far as routing goes: its path and query, and a handoff if any. */
+function routePlace() {
+  return {
+    where: `${window.location.pathname}${window.location.search}`,
+    handoff: handoffIdFrom(window.location.hash),
+  };
+}
+
+/**
+ * Whether the URL now names another view than the one shown. The answer's markers are
+ * in-page fragment links: following one (or going back from one) changes only the
+ * fragment, and must not reroute, and so reload, the view.
+ */
+function routeChanged() {
+  const place = routePlace();
+  if (currentRoute === null || place.where !== currentRoute.where) {
+    return true;
+  }
+  return place.handoff !== null && place.handoff !== currentRoute.handoff;
+}
+
+
 function routeFromUrl(mode) {
+  currentRoute = routePlace();
+  const handoff = handoffIdFrom(window.location.hash);
+  if (handoff !== null) {
+    openHandoff(handoff);
+    return;
+  }
   const params = new URLSearchParams(window.location.search);
   const query = (params.get("q") ?? "").trim();
   const chat = params.get("chat");
@@ -526,5 +600,12 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-window.addEventListener("popstate", () => routeFromUrl("history"));
+// A fragment change fires both events; whichever comes first reroutes, once.
+for (const change of ["popstate", "hashchange"]) {
+  window.addEventListener(change, () => {
+    if (routeChanged()) {
+      routeFromUrl("history");
+    }
+  });
+}
 routeFromUrl("load");

@@ -1,4 +1,4 @@
-"""Where answers and conversations are kept: one interface, one module per backend."""
+"""Where answers, conversations and handoffs are kept: one interface, one module per backend."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from citeline.server.store.base import (
     Conversation,
     ConversationMessage,
     ConversationStore,
+    Handoff,
+    HandoffStore,
     Retention,
     StoredAnswer,
     Stores,
@@ -22,16 +24,26 @@ def open_stores(settings: ServerSettings) -> Stores:
     """The stores ``settings.database`` selects: a SQLite file, or a PostgreSQL database."""
     answers = Retention(settings.answer_ttl, settings.answer_max_entries)
     conversations = Retention(settings.conversation_ttl, settings.conversation_max_entries)
+    # Handoffs only where they can be made: a native server keeps no table it never uses.
+    handoffs = (
+        Retention(settings.handoff_ttl, settings.answer_max_entries)
+        if settings.wire == "reactome"
+        else None
+    )
     location = settings.database
     if isinstance(location, PostgresUrl):
         # Imported here so a default install never needs the PostgreSQL driver.
         from citeline.server.store.postgres import open_postgres_stores
 
         try:
-            return open_postgres_stores(location, answers=answers, conversations=conversations)
+            return open_postgres_stores(
+                location, answers=answers, conversations=conversations, handoffs=handoffs
+            )
         except DatabaseError as error:
             raise StartupError(str(error)) from None
-    return open_sqlite_stores(location.path, answers=answers, conversations=conversations)
+    return open_sqlite_stores(
+        location.path, answers=answers, conversations=conversations, handoffs=handoffs
+    )
 
 
 __all__ = [
@@ -39,6 +51,8 @@ __all__ = [
     "Conversation",
     "ConversationMessage",
     "ConversationStore",
+    "Handoff",
+    "HandoffStore",
     "Retention",
     "StoreUnavailable",
     "StoredAnswer",

@@ -1,8 +1,10 @@
-"""The interface of the answer store and the conversation store, and the records they hold.
+"""The interface of the answer, conversation and handoff stores, and the records they hold.
 
 An answer is stored exactly as it was streamed (text and citations), so "Continue in
-chat" opens on what the reader saw, never on a regeneration. Both stores forget entries
-after a time-to-live and keep at most a bounded number, dropping the oldest first.
+chat" opens on what the reader saw, never on a regeneration. A handoff (the reactome
+profile's "Continue in chat") holds a copy of one stored answer under an id of its own.
+Every store forgets entries after a time-to-live and keeps at most a bounded number,
+dropping the oldest first.
 
 Every backend implements these two classes and passes the same tests; this module holds
 no storage code itself.
@@ -102,6 +104,21 @@ class Conversation:
         return bool(self.owner) and self.owner == owner_key(identity)
 
 
+@dataclass(frozen=True, slots=True)
+class Handoff:
+    """A stored answer handed to a chat page: a copy, so the chat opens on what the reader
+    saw even if the answer store has dropped the answer since."""
+
+    id: str
+    answer: StoredAnswer
+    created_at: float
+
+    @classmethod
+    def fresh(cls, answer: StoredAnswer, created_at: float) -> Handoff:
+        """A new handoff of ``answer`` under a fresh random id: what every backend stores."""
+        return cls(new_id(), answer, created_at)
+
+
 class AnswerStore(ABC):
     """Answers by id, kept for a time-to-live, at most a bounded number, oldest dropped first."""
 
@@ -141,6 +158,18 @@ class ConversationStore(ABC):
         """Add ``messages`` at the end; None when the conversation has gone meanwhile."""
 
 
+class HandoffStore(ABC):
+    """Handoffs by id, redeemable any number of times until their time-to-live has passed."""
+
+    @abstractmethod
+    async def add(self, answer: StoredAnswer) -> Handoff:
+        """Store a new handoff of ``answer`` under a fresh id and return it."""
+
+    @abstractmethod
+    async def get(self, handoff_id: str) -> Handoff | None:
+        """The handoff, or None when it never existed or its time-to-live has passed."""
+
+
 @dataclass(frozen=True, slots=True)
 class Retention:
     """How long entries live (seconds) and how many are kept at most."""
@@ -151,8 +180,13 @@ class Retention:
 
 @dataclass(frozen=True, slots=True)
 class Stores:
-    """The two stores of one backend, and how to release what they hold open."""
+    """The stores of one backend, and how to release what they hold open.
+
+    ``handoffs`` is None unless the stores were opened to keep them (the reactome profile
+    does); that profile refuses to start on stores without one.
+    """
 
     answers: AnswerStore
     conversations: ConversationStore
     close: Callable[[], None]
+    handoffs: HandoffStore | None = None

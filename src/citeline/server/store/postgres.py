@@ -1,8 +1,9 @@
-"""The answer and conversation stores in PostgreSQL, shared by every server process.
+"""The answer, conversation and handoff stores in PostgreSQL, shared by every server process.
 
-Tables ``answers`` and ``conversations``, as in the SQLite backend, beside the corpus's
-``corpus_*`` tables when both use one database; their schema is versioned in the
-``citeline_schema`` ledger (component ``server``) and migrated in place at start-up. Work
+Tables ``answers``, ``conversations`` and ``handoffs``, as in the SQLite backend, beside the
+corpus's ``corpus_*`` tables when both use one database; their schema is versioned in the
+``citeline_schema`` ledger (components ``server`` and ``handoffs``) and migrated in place at
+start-up. Work
 runs on worker threads over a pooled connection and is retried on a fresh connection when
 the server drops one (a restart), except appending to a conversation, which is not safe to
 run twice. Expired and surplus entries are removed when a new one is written, so the bound
@@ -33,6 +34,8 @@ from citeline.server.store.base import (
     Conversation,
     ConversationMessage,
     ConversationStore,
+    Handoff,
+    HandoffStore,
     Retention,
     StoredAnswer,
     Stores,
@@ -79,6 +82,30 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Conversations are bound to the identity that opened it; those stored before keep
     # '', which no caller matches, so nobody can continue them.
     Migration(2, ("ALTER TABLE conversations ADD COLUMN owner text NOT NULL DEFAULT ''",)),
+)
+
+# Its own component, so the handoff table (the reactome profile's, made only for it) is
+# versioned apart from the answers and conversations, whose migrations it is never ordered
+# against.
+HANDOFF_COMPONENT = "handoffs"
+
+HANDOFF_MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        (
+            """CREATE TABLE handoffs (
+                id text PRIMARY KEY,
+                answer_id text NOT NULL,
+                question text NOT NULL,
+                text text NOT NULL,
+                citations jsonb NOT NULL,
+                release text,
+                answered_at double precision NOT NULL,
+                created_at double precision NOT NULL
+            )""",
+            "CREATE INDEX handoffs_by_age ON handoffs (created_at)",
+        ),
+    ),
 )
 
 # Connections one server process holds at most. Each store call is one short transaction,
@@ -283,23 +310,86 @@ class PostgresConversationStore(ConversationStore):
         )
 
 
+class PostgresHandoffStore(HandoffStore):
+    def __init__(
+        self, database: _Database, retention: Retention, clock: Callable[[], float]
+    ) -> None:
+        self._database = database
+        self._retention = retention
+        self._clock = clock
+
+    async def add(self, answer: StoredAnswer) -> Handoff:
+        handoff = Handoff.fresh(answer, self._clock())
+
+        def write(connection: psycopg.Connection[Any]) -> None:
+            # ON CONFLICT makes a retry after a lost reply a no-op instead of an error.
+            connection.execute(
+                "INSERT INTO handoffs (id, answer_id, question, text, citations, release, "
+                "answered_at, created_at) VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s, %s) "
+                "ON CONFLICT (id) DO NOTHING",
+                (
+                    handoff.id,
+                    answer.id,
+                    answer.question,
+                    answer.text,
+                    _json(citations_to_data(answer.citations)),
+                    answer.release,
+                    answer.created_at,
+                    handoff.created_at,
+                ),
+            )
+            _trim(connection, "handoffs", "created_at", self._retention, handoff.created_at)
+
+        await self._database.run(write)
+        return handoff
+
+    async def get(self, handoff_id: str) -> Handoff | None:
+        # Strictly newer than the cut-off: at its time-to-live exactly, a handoff has expired.
+        oldest = self._clock() - self._retention.ttl_seconds
+
+        def read(connection: psycopg.Connection[Any]) -> Any:
+            return connection.execute(
+                "SELECT id, answer_id, question, text, citations, release, answered_at, "
+                "created_at FROM handoffs WHERE id = %s AND created_at > %s",
+                (handoff_id, oldest),
+            ).fetchone()
+
+        row = await self._database.run(read)
+        if row is None:
+            return None
+        answer = StoredAnswer(
+            id=row[1],
+            question=row[2],
+            text=row[3],
+            citations=citations_from_data(row[4]),
+            release=row[5],
+            created_at=row[6],
+        )
+        return Handoff(id=row[0], answer=answer, created_at=row[7])
+
+
 def open_postgres_stores(
     url: PostgresUrl,
     *,
     answers: Retention,
     conversations: Retention,
+    handoffs: Retention | None = None,
     clock: Callable[[], float] = time.time,
     pool_size: int = POOL_SIZE,
 ) -> Stores:
-    """Both stores in the PostgreSQL database at ``url``, migrated, on one pool.
+    """The stores in the PostgreSQL database at ``url``, migrated, on one pool; a handoff
+    store (and its table) only when ``handoffs`` says how long to keep them.
 
     Raises ``citeline.database.DatabaseError`` (unreachable, too old, migrated by a newer
     citeline) with a sentence that says what to do.
     """
     prepare(url, COMPONENT, MIGRATIONS)
+    if handoffs is not None:
+        prepare(url, HANDOFF_COMPONENT, HANDOFF_MIGRATIONS)
     database = _Database(open_pool(url, max_size=pool_size, name="citeline-stores"))
     return Stores(
         answers=PostgresAnswerStore(database, answers, clock),
         conversations=PostgresConversationStore(database, conversations, clock),
         close=database.close,
+        handoffs=None if handoffs is None else PostgresHandoffStore(database, handoffs, clock),
     )

@@ -1,9 +1,9 @@
-"""The answer and conversation stores in a SQLite file (by default the corpus's own file).
+"""The answer, conversation and handoff stores in a SQLite file (by default the corpus's own).
 
-Tables ``answers`` and ``conversations`` sit beside the corpus's ``corpus_*`` tables; WAL
-lets the corpus read while a store writes. One connection per file, serialised by a lock
-and used from worker threads, so the event loop never waits on the disk. Expired and
-surplus entries are removed when a new one is written, so the bound holds without a
+Tables ``answers``, ``conversations`` and ``handoffs`` sit beside the corpus's ``corpus_*``
+tables; WAL lets the corpus read while a store writes. One connection per file, serialised
+by a lock and used from worker threads, so the event loop never waits on the disk. Expired
+and surplus entries are removed when a new one is written, so the bound holds without a
 background task. Deliberately not here: what is stored (``base``) or when (the server).
 """
 
@@ -25,6 +25,8 @@ from citeline.server.store.base import (
     Conversation,
     ConversationMessage,
     ConversationStore,
+    Handoff,
+    HandoffStore,
     Retention,
     StoredAnswer,
     Stores,
@@ -60,6 +62,22 @@ CREATE TABLE IF NOT EXISTS conversations (
 CREATE INDEX IF NOT EXISTS conversations_by_use ON conversations (updated_at);
 """
 
+# Only for stores that keep handoffs (the reactome profile's), so a native file has no
+# table it never uses.
+_HANDOFF_SCHEMA = """
+CREATE TABLE IF NOT EXISTS handoffs (
+    id TEXT PRIMARY KEY,
+    answer_id TEXT NOT NULL,
+    question TEXT NOT NULL,
+    text TEXT NOT NULL,
+    citations TEXT NOT NULL,
+    release TEXT,
+    answered_at REAL NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS handoffs_by_age ON handoffs (created_at);
+"""
+
 
 def _add_owner_column(connection: sqlite3.Connection) -> None:
     """Give a file made before conversations had owners its ``owner`` column; its old
@@ -86,6 +104,18 @@ class _Database:
                 "a SQLite database this user can write, or point --db elsewhere."
             ) from None
         self._lock = threading.Lock()
+        self._path = path
+
+    def add_handoffs(self) -> None:
+        """Create the handoff table if missing (only stores that keep handoffs need it)."""
+        try:
+            with self._lock:
+                self._connection.executescript(_HANDOFF_SCHEMA)
+        except sqlite3.Error as error:
+            raise StartupError(
+                f"The database {self._path} cannot hold handoffs ({error}); check that the "
+                "file is a SQLite database this user can write, or point --db elsewhere."
+            ) from None
 
     def _locked(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         with self._lock:
@@ -282,17 +312,78 @@ class SQLiteConversationStore(ConversationStore):
         return await self._database.run(self._database.transaction(write))
 
 
+class SQLiteHandoffStore(HandoffStore):
+    def __init__(
+        self, database: _Database, retention: Retention, clock: Callable[[], float]
+    ) -> None:
+        self._database = database
+        self._retention = retention
+        self._clock = clock
+
+    async def add(self, answer: StoredAnswer) -> Handoff:
+        handoff = Handoff.fresh(answer, self._clock())
+
+        def write(connection: sqlite3.Connection) -> None:
+            connection.execute(
+                "INSERT INTO handoffs (id, answer_id, question, text, citations, release, "
+                "answered_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    handoff.id,
+                    answer.id,
+                    answer.question,
+                    answer.text,
+                    _citations_json(answer.citations),
+                    answer.release,
+                    answer.created_at,
+                    handoff.created_at,
+                ),
+            )
+            _trim(connection, "handoffs", "created_at", self._retention, handoff.created_at)
+
+        await self._database.run(self._database.transaction(write))
+        return handoff
+
+    async def get(self, handoff_id: str) -> Handoff | None:
+        # Strictly newer than the cut-off: at its time-to-live exactly, a handoff has expired.
+        oldest = self._clock() - self._retention.ttl_seconds
+
+        def read(connection: sqlite3.Connection) -> Any:
+            return connection.execute(
+                "SELECT id, answer_id, question, text, citations, release, answered_at, "
+                "created_at FROM handoffs WHERE id = ? AND created_at > ?",
+                (handoff_id, oldest),
+            ).fetchone()
+
+        row = await self._database.run(read)
+        if row is None:
+            return None
+        answer = StoredAnswer(
+            id=row[1],
+            question=row[2],
+            text=row[3],
+            citations=citations_from_data(json.loads(row[4])),
+            release=row[5],
+            created_at=row[6],
+        )
+        return Handoff(id=row[0], answer=answer, created_at=row[7])
+
+
 def open_sqlite_stores(
     path: Path,
     *,
     answers: Retention,
     conversations: Retention,
+    handoffs: Retention | None = None,
     clock: Callable[[], float] = time.time,
 ) -> Stores:
-    """Both stores in the SQLite file at ``path`` (created if missing), on one connection."""
+    """The stores in the SQLite file at ``path`` (created if missing), on one connection;
+    a handoff store only when ``handoffs`` says how long to keep them."""
     database = _Database(path)
+    if handoffs is not None:
+        database.add_handoffs()
     return Stores(
         answers=SQLiteAnswerStore(database, answers, clock),
         conversations=SQLiteConversationStore(database, conversations, clock),
         close=database.close,
+        handoffs=None if handoffs is None else SQLiteHandoffStore(database, handoffs, clock),
     )

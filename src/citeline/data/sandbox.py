@@ -1,0 +1,255 @@
+"""Queries run in killable worker processes, so a query's memory and time have hard bounds.
+
+A DuckDB query cannot be bounded from inside the process that runs it: measured on DuckDB
+2.0.1, ``SELECT length(repeat('x', 2000000000))`` ran 32.8 s past a 10 s interrupt (one huge
+scalar never looks at the interrupt flag) and passed 1.5 GB under ``memory_limit='512MB'``
+with ``threads=1`` (a string is not allocated through DuckDB's buffer manager). So every
+query runs in a child process (``citeline.data.worker``) that bounds its own memory with
+``RLIMIT_DATA``, and this side kills it with ``SIGKILL`` the moment the query passes its
+time limit or the caller stops waiting (``run_async`` cancelled: the answer ended). A killed
+worker is replaced on the next query; the answer that killed it gets a ``QueryFailed``.
+
+``QuerySandbox`` keeps up to ``limits.workers`` worker processes, each running one query at a
+time, and reuses an idle one (starting a worker costs about 0.2 s of Python and DuckDB
+start-up). The SQL text never reaches DuckDB in this process: checks run in a worker too.
+This module knows nothing of tables, measures or the agent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import pickle
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from multiprocessing import Pipe
+from pathlib import Path
+from typing import Any
+
+from citeline.data.errors import QueryFailed, QueryRefused
+from citeline.data.readonly import MAX_REPLY_BYTES, QueryLimits, out_of_memory
+from citeline.data.results import QueryResult
+
+logger = logging.getLogger(__name__)
+
+# A worker that has not said "ready" in this long is broken (no DuckDB, no memory to start).
+STARTUP_SECONDS = 30.0
+
+
+class QueryWorker:
+    """One child process and the parent's end of its socket."""
+
+    def __init__(self, database: Path, limits: QueryLimits) -> None:
+        mine, theirs = Pipe(duplex=True)
+        self._connection = mine
+        try:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "citeline.data.worker",
+                    str(theirs.fileno()),
+                    str(database),
+                    str(limits.max_rows),
+                    str(limits.memory_mb),
+                ],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+            )
+        finally:
+            theirs.close()
+        reply = self._receive(time.monotonic() + STARTUP_SECONDS, limits)
+        if reply != ("ready",):
+            self.kill()
+            raise QueryFailed("The query worker did not start; the data tools cannot run now.")
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def ask(self, request: tuple[Any, ...], deadline: float, limits: QueryLimits) -> Any:
+        """Send one request and wait for its reply until ``deadline`` (``time.monotonic``);
+        past it, kill the worker and say the query ran too long."""
+        self._connection.send_bytes(pickle.dumps((*request, limits.seconds)))
+        return self._receive(deadline, limits)
+
+    def _receive(self, deadline: float, limits: QueryLimits) -> Any:
+        try:
+            ready = self._connection.poll(max(deadline - time.monotonic(), 0.0))
+            if not ready:
+                self.kill()
+                raise QueryFailed(
+                    f"The query ran past {limits.seconds:g} seconds and was stopped;"
+                    " filter or aggregate more, or query fewer rows."
+                )
+            return pickle.loads(self._connection.recv_bytes(MAX_REPLY_BYTES + 1024))
+        except (EOFError, OSError):
+            # The worker ended mid-query: killed by a cancelled caller, by the kernel at its
+            # CPU or memory bound, or by a crash. Either way this query has no result.
+            self.kill()
+            raise QueryFailed(
+                "The query was stopped before it finished (it was cancelled, or needed more"
+                f" than {limits.memory_mb} MB or {limits.seconds:g} seconds)."
+            ) from None
+
+    def stop(self) -> None:
+        """Send ``SIGKILL`` (a query in DuckDB ignores anything gentler); safe from any thread,
+        since it touches only the process: the thread waiting on the socket then sees it close
+        and cleans up with ``kill``."""
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGKILL)
+
+    def kill(self) -> None:
+        """End the process, reap it and close the socket; only the thread that owns it."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self._connection.close()
+
+
+class QuerySandbox:
+    """Runs queries on ``database`` in at most ``limits.workers`` worker processes."""
+
+    def __init__(self, database: Path, limits: QueryLimits) -> None:
+        self.database = database
+        self.limits = limits
+        self._idle: list[QueryWorker] = []
+        # Every worker started and not yet reaped, idle or busy: what close must end.
+        self._workers: set[QueryWorker] = set()
+        self._slots = threading.BoundedSemaphore(limits.workers)
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def start(self) -> None:
+        """Start one worker now, so the first query does not pay for it."""
+        worker = self._new_worker()
+        with self._lock:
+            self._idle.append(worker)
+
+    def worker_pids(self) -> frozenset[int]:
+        """The process ids of the workers now running (for benchmarks and tests)."""
+        with self._lock:
+            return frozenset(worker.pid for worker in self._workers if worker.alive())
+
+    def query(self, sql: str, parameters: Mapping[str, Any] | None = None) -> QueryResult:
+        """Run one checked query; refusals and failures are ``DataError``s."""
+        return QueryJob(self, ("query", sql, dict(parameters or {}))).run()
+
+    async def query_async(
+        self, sql: str, parameters: Mapping[str, Any] | None = None
+    ) -> QueryResult:
+        """``query`` in a thread; cancelling the caller kills the worker running it."""
+        job = QueryJob(self, ("query", sql, dict(parameters or {})))
+        try:
+            return await asyncio.to_thread(job.run)
+        except asyncio.CancelledError:
+            job.cancel()
+            raise
+
+    def check(self, sql: str) -> None:
+        """Refuse ``sql`` (``QueryRefused``) unless it is exactly one read query; runs nothing."""
+        QueryJob(self, ("check", sql)).run()
+
+    def close(self) -> None:
+        """Kill every worker, a busy one too (its caller gets a ``QueryFailed``)."""
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            busy = [worker for worker in self._workers if worker not in idle]
+        for worker in idle:
+            self._forget(worker)
+        for worker in busy:
+            worker.stop()
+
+    def _new_worker(self) -> QueryWorker:
+        worker = QueryWorker(self.database, self.limits)
+        with self._lock:
+            self._workers.add(worker)
+        return worker
+
+    def _acquire(self) -> QueryWorker:
+        if not self._slots.acquire(timeout=self.limits.seconds):
+            raise QueryFailed(
+                f"Every query worker was busy for {self.limits.seconds:g} seconds; try again."
+            )
+        try:
+            dead: list[QueryWorker] = []
+            found: QueryWorker | None = None
+            with self._lock:
+                if self._closed:
+                    raise QueryFailed("The data catalog is closed; open it again to query.")
+                while self._idle and found is None:
+                    worker = self._idle.pop()
+                    if worker.alive():
+                        found = worker
+                    else:
+                        dead.append(worker)
+            for worker in dead:
+                self._forget(worker)
+            return found or self._new_worker()
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def _release(self, worker: QueryWorker) -> None:
+        with self._lock:
+            keep = worker.alive() and not self._closed
+            if keep:
+                self._idle.append(worker)
+        if not keep:
+            self._forget(worker)
+        self._slots.release()
+
+    def _forget(self, worker: QueryWorker) -> None:
+        worker.kill()
+        with self._lock:
+            self._workers.discard(worker)
+
+
+class QueryJob:
+    """One request's run: which worker has it, so that a cancel can kill exactly that one."""
+
+    def __init__(self, sandbox: QuerySandbox, request: tuple[Any, ...]) -> None:
+        self._sandbox = sandbox
+        self._request = request
+        self._lock = threading.Lock()
+        self._worker: QueryWorker | None = None
+        self._cancelled = False
+
+    def run(self) -> QueryResult:
+        limits = self._sandbox.limits
+        worker = self._sandbox._acquire()
+        try:
+            with self._lock:
+                if self._cancelled:
+                    raise QueryFailed("The query was cancelled before it started.")
+                self._worker = worker
+            reply = worker.ask(self._request, time.monotonic() + limits.seconds, limits)
+        finally:
+            with self._lock:
+                self._worker = None
+            self._sandbox._release(worker)
+        status, value = reply
+        if status == "ok":
+            return value  # type: ignore[no-any-return]
+        if status == "refused":
+            raise QueryRefused(value)
+        if value == out_of_memory(limits):
+            logger.warning("a query needed more than %d MB and was stopped", limits.memory_mb)
+        raise QueryFailed(value)
+
+    def cancel(self) -> None:
+        """Kill the worker running this job, or stop it from starting."""
+        with self._lock:
+            self._cancelled = True
+            worker = self._worker
+        if worker is not None:
+            worker.stop()

@@ -1,0 +1,92 @@
+"""The query worker: a child process that runs queries on the catalog's file, one at a time.
+
+``citeline.data.sandbox`` starts it as ``python -m citeline.data.worker FD DATABASE MAX_ROWS
+MEMORY_MB`` with one end of a socket pair as ``FD``, and kills it when a query runs past its
+time or the answer that asked for it ends. Here the process bounds itself before it runs
+any query: its data segment (``RLIMIT_DATA``, which on Linux counts the heap and every private
+mapping, so every allocation DuckDB makes) to ``MEMORY_MB``, its file writes to nothing
+(``RLIMIT_FSIZE`` 0), and before each query its CPU time to the query's limit plus a second
+(``RLIMIT_CPU``), so even a worker whose parent died cannot run on. Then it opens the file
+through ``citeline.data.readonly`` and answers requests until its socket closes.
+
+Requests and replies are pickled tuples (parent and worker are the same code):
+``("query", sql, parameters)`` or ``("check", sql)``; ``("ok", QueryResult | None)``,
+``("refused", message)`` or ``("failed", message)``. A reply larger than
+``MAX_REPLY_BYTES`` is replaced by a failure. This module knows nothing of models or tools.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import resource
+import sys
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from citeline.data.errors import DataError, QueryFailed, QueryRefused
+from citeline.data.readonly import (
+    MAX_REPLY_BYTES,
+    QueryLimits,
+    check_single_query,
+    open_read_only,
+    out_of_memory,
+    run_query,
+)
+
+
+def serve(connection: Connection, database: Path, max_rows: int, memory_mb: int) -> None:
+    limits = QueryLimits(max_rows=max_rows, memory_mb=memory_mb)
+    duck = open_read_only(database, limits)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    connection.send_bytes(pickle.dumps(("ready",)))
+    while True:
+        try:
+            request = pickle.loads(connection.recv_bytes())
+        except EOFError:
+            return
+        _bound_cpu(float(request[-1]))
+        reply: tuple[Any, ...]
+        try:
+            if request[0] == "check":
+                check_single_query(duck, request[1])
+                reply = ("ok", None)
+            else:
+                reply = ("ok", run_query(duck, request[1], request[2], limits))
+            payload = pickle.dumps(reply)
+            if len(payload) > MAX_REPLY_BYTES:
+                raise QueryFailed(
+                    f"The result is larger than {MAX_REPLY_BYTES // 2**20} MB;"
+                    " select fewer or shorter values."
+                )
+        except QueryRefused as refusal:
+            payload = pickle.dumps(("refused", str(refusal)))
+        except DataError as error:
+            payload = pickle.dumps(("failed", str(error)))
+        except MemoryError:
+            payload = pickle.dumps(("failed", out_of_memory(limits)))
+        connection.send_bytes(payload)
+
+
+def _bound_cpu(seconds: float) -> None:
+    """Allow this query ``seconds`` of CPU time (plus one, as the limit counts whole seconds)
+    on top of what the process has used; past it the kernel ends the process."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    used = usage.ru_utime + usage.ru_stime
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = math.ceil(used + seconds) + 1
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def main(argv: list[str]) -> None:
+    fd, database, max_rows, memory_mb = argv
+    memory = int(memory_mb) * 2**20
+    resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
+    serve(Connection(int(fd)), Path(database), int(max_rows), int(memory_mb))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
