@@ -84,11 +84,13 @@ _LINK_OR_DEFINITION: Final = regex.compile(
 _LINK_OR_LAST_DEFINITION: Final = regex.compile(
     _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}\r?(?:\n|\Z))"
 )
-# An anchor tag, any case: "<a" then ">" or a blank and attributes (quoted values may hold
-# ">"), or "</a" and ">". "<abbr>", "<a-b>" and "x < y" are not. An autolink: a scheme of
-# two to 32 characters, ":", no blanks or angle brackets; or an e-mail address.
+# An anchor tag, any case, read as a browser reads one: "<a" then ">", or a blank or "/"
+# and attributes up to the first ">" outside a quoted value; a quote starts a value only
+# after "=" ("<a -'x href=u>" is a link with an attribute named "-'x"); or "</a" and ">".
+# "<abbr>", "<a-b>" and "x < y" are not. An autolink: a scheme of two to 32 characters,
+# ":", no blanks or angle brackets; or an e-mail address.
 _ANGLE: Final = regex.compile(
-    r"""(?P<tag><a(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?>|</a\s*>)"""
+    r"""(?P<tag><a(?:[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*)?>|</a\s*>)"""
     r"|<(?P<uri>[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)>"
     r"|<(?P<email>[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]+@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)*)>",
@@ -137,15 +139,15 @@ REVIVE_DEPTH: Final = 3
 # every fragment was 40% of the pipeline's time on the benchmark answer (a link arrives as
 # a dozen fragments). Any other state is re-matched.
 _HOLD_STATE: Final = regex.compile(
-    r"""(?P<tag_attributes><a\s(?:[^>"']|"[^"]*"|'[^']*')*)"""
-    r"""|(?P<tag_quoted><a\s(?:[^>"']|"[^"]*"|'[^']*')*"[^"]*)"""
+    r"""(?P<tag_attributes><a[\s/][^>=]*)"""
+    r"""|(?P<tag_quoted><a[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*=\s*"[^"]*)"""
     r"|(?P<autolink><[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)"
     r"|(?P<link_text>\[[^\[\]\\\n]*)"
     r"|(?P<link_url>\[[^\[\]\\\n]*\]\([^\s()\\<>\"']+)",
     regex.IGNORECASE,
 )
 _STATE_CHANGES_ON: Final = {
-    "tag_attributes": regex.compile(r"""[>"']"""),
+    "tag_attributes": regex.compile(r"[>=]"),
     "tag_quoted": regex.compile(r'"'),
     "autolink": regex.compile(r"[\s<>]"),
     "link_text": regex.compile(r"[\[\]\\\n]"),
@@ -272,10 +274,9 @@ class AnchorStripper:
                 # The fast path, written out: most fragments are prose in the middle of a
                 # line, where nothing but the last character and the offset can change.
                 if text:
-                    if self._fences.settled:
-                        self._prev = text[-1]
-                    else:
-                        self._consume(text)
+                    self._prev = text[-1]
+                    if not self._fences.settled:
+                        self._fences.feed(text)
                     self._emitted += len(text)
                     if self._open is not None:
                         self._open.pieces.append(text)
@@ -569,14 +570,17 @@ class AnchorStripper:
         self._emitted += len(text)
         if self._open is not None:
             self._open.pieces.append(text)
+        # Fences and line starts are the reader's: a "~~~" line inside a removed tag is no
+        # fence, and taken for one it sheltered the links after it (a fuzzed probe).
+        if not self._fences.settled or "\n" in text:
+            self._fences.feed(text)
         if self._line_prefix is not None or "\n" in text:
             self._track_line(text)
 
     def _consume(self, text: str) -> None:
-        """Input that is decided (passed through or taken as markup): fences, and the
-        character a "[" follows."""
+        """Input that is decided (passed through or taken as markup): the character a "["
+        follows."""
         self._prev = text[-1]
-        self._fences.feed(text)
 
     def _track_line(self, text: str) -> None:
         """Output: where a definition may start is a matter of the text the reader's
