@@ -58,13 +58,17 @@ _DEFINE: Final = (
 # Blanks with at most one newline, around a destination and a title.
 _GAP: Final = r"[ \t]*(?:\r?\n[ \t]*)?"
 _GAP_REQUIRED: Final = r"(?:[ \t]+(?:\r?\n[ \t]*)?|\r?\n[ \t]*)"
-# A backslash escapes only ASCII punctuation; before anything else it is a character.
-_ESCAPE: Final = r"(?:\\[!-/:-@\[-`{-~]|\\(?![!-/:-@\[-`{-~]))"
+# In a destination or a title a backslash takes the next character with it, whatever it
+# is: markdown-it reads "\\" and a newline inside a destination, and so must this.
+_ESCAPE: Final = r"\\[\s\S]"
 _DESTINATION: Final = (
     rf"(?:<(?P<angled>(?:[^<>\n\\]|{_ESCAPE})*)>"
     rf"|(?P<bare>(?:[^\s()\\]|{_ESCAPE}|(?&parens))+))"
 )
-_TITLE: Final = r"""(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))"""
+_TITLE: Final = (
+    rf"""(?:"(?:[^"\\]|{_ESCAPE})*"|'(?:[^'\\]|{_ESCAPE})*'"""
+    rf"""|\((?:[^()\\]|{_ESCAPE})*\))"""
+)
 _LABEL: Final = r"(?P<label>(?:[^\[\]\\]|\\.){0,999})"
 _INLINE_OR_REFERENCE: Final = (
     rf"\[(?P<text>{_TEXT_ITEM}*)\]"
