@@ -93,13 +93,26 @@ def _pool_module() -> Any:
     return psycopg_pool
 
 
+# SQLSTATEs that mean the server ended the session, not that the statement failed: an
+# administrator or a restart shut it down, the server crashed, it is starting up, or the
+# session sat idle past idle_session_timeout. Class 08 (connection exception) is matched as
+# a class below.
+_SESSION_ENDED = frozenset({"57P01", "57P02", "57P03", "57P05"})
+
+
 def is_connection_lost(error: BaseException) -> bool:
-    """Whether ``error`` means the connection (not the statement) failed: worth a retry."""
+    """Whether ``error`` means the connection (not the statement) failed: worth a retry.
+
+    Only connection loss: psycopg's ``OperationalError`` also covers a statement timeout
+    (57014), a full disk (53100) and a deadlock (40P01), and those ran on a live connection:
+    retried they fail again, and reported as "cannot be reached" they send the operator to
+    the network instead of the query. An ``OperationalError`` without a SQLSTATE is libpq's
+    own (the socket closed, the server refused the connection): the server never answered.
+    """
     psycopg = _driver()
-    if isinstance(error, psycopg.errors.AdminShutdown | psycopg.errors.CannotConnectNow):
-        return True
     if isinstance(error, psycopg.OperationalError):
-        return True
+        sqlstate = error.sqlstate
+        return sqlstate is None or sqlstate.startswith("08") or sqlstate in _SESSION_ENDED
     # A pool that cannot hand out a connection in time: the server is down or restarting.
     pool_module = _pool_module()
     return isinstance(error, pool_module.PoolTimeout)
