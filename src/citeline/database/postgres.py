@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from citeline.database.errors import (
-    DatabaseTooOld,
-    DatabaseUnreachable,
-    DriverMissing,
-    SchemaTooNew,
+    DatabaseTooOldError,
+    DatabaseUnreachableError,
+    DriverMissingError,
+    SchemaTooNewError,
 )
 from citeline.database.url import PostgresUrl
 
@@ -74,7 +74,7 @@ def _driver() -> Any:
     try:
         import psycopg
     except ImportError:
-        raise DriverMissing(
+        raise DriverMissingError(
             "a postgresql:// database needs the PostgreSQL driver: "
             "install it with pip install 'citeline[scale]'."
         ) from None
@@ -86,7 +86,7 @@ def _pool_module() -> Any:
     try:
         import psycopg_pool
     except ImportError:
-        raise DriverMissing(
+        raise DriverMissingError(
             "a postgresql:// database needs psycopg_pool: "
             "install it with pip install 'citeline[scale]'."
         ) from None
@@ -121,15 +121,15 @@ def is_connection_lost(error: BaseException) -> bool:
 def prepare(url: PostgresUrl, component: str, migrations: Sequence[Migration]) -> None:
     """Check the server is reachable and recent enough, then migrate ``component`` in place.
 
-    Raises ``DatabaseUnreachable``, ``DatabaseTooOld`` or ``SchemaTooNew`` with a sentence
-    that says what to do.
+    Raises ``DatabaseUnreachableError``, ``DatabaseTooOldError`` or ``SchemaTooNewError``
+    with a sentence that says what to do.
     """
     psycopg = _driver()
     try:
         connection = psycopg.connect(url.url, connect_timeout=CONNECT_TIMEOUT_S)
     except psycopg.OperationalError as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise DatabaseUnreachable(
+        raise DatabaseUnreachableError(
             f"cannot connect to the database at {url.redacted} ({reason}); check that "
             "PostgreSQL is running and that CITELINE_DATABASE_URL names the right host, "
             "port, user and database."
@@ -137,7 +137,7 @@ def prepare(url: PostgresUrl, component: str, migrations: Sequence[Migration]) -
     with connection:
         version = connection.info.server_version
         if version < MIN_SERVER_VERSION:
-            raise DatabaseTooOld(
+            raise DatabaseTooOldError(
                 f"the database at {url.redacted} runs PostgreSQL {_release(version)}; citeline "
                 f"needs {_release(MIN_SERVER_VERSION)} or newer: upgrade the server or point "
                 "CITELINE_DATABASE_URL at a newer one."
@@ -163,7 +163,7 @@ def migrate(
         ).fetchone()
         current = int(row[0]) if row else 0
         if current > latest:
-            raise SchemaTooNew(
+            raise SchemaTooNewError(
                 f"the {component} tables at {url.redacted} are at schema version {current}, "
                 f"made by a newer citeline than this one (which knows up to {latest}): "
                 "upgrade citeline, or use a fresh database."

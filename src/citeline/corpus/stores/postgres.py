@@ -35,7 +35,7 @@ from citeline.corpus.errors import (
 )
 from citeline.corpus.stores.base import CorpusStore, IndexedDocument
 from citeline.corpus.stores.sqlite import TITLE_WEIGHT, _member
-from citeline.database import DatabaseError, PostgresUrl, SchemaTooNew
+from citeline.database import DatabaseError, PostgresUrl, SchemaTooNewError
 from citeline.database.postgres import (
     Migration,
     is_connection_lost,
@@ -154,7 +154,7 @@ class PostgresStore(CorpusStore):
         try:
             prepare(url, COMPONENT, MIGRATIONS)
             self._pool: ConnectionPool = open_pool(url, max_size=pool_size, name="citeline-corpus")
-        except SchemaTooNew as error:
+        except SchemaTooNewError as error:
             raise SchemaVersionError(str(error)) from None
         except DatabaseError as error:
             raise IndexUnreadableError(str(error)) from None

@@ -28,7 +28,7 @@ from citeline.database.postgres import (
     prepare,
     with_retry,
 )
-from citeline.server.store.base import Retention, Stores, StoreUnavailable
+from citeline.server.store.base import Retention, Stores, StoreUnavailableError
 from citeline.server.store.sql import Dialect, Runner, Work, sql_stores
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class PostgresRunner(Runner):
             return await asyncio.to_thread(with_retry, self._pool, work, attempts=attempts)
         except Exception as error:
             if is_connection_lost(error):
-                raise StoreUnavailable(f"PostgreSQL could not be reached: {error}") from error
+                raise StoreUnavailableError(f"PostgreSQL could not be reached: {error}") from error
             raise
 
     def close(self) -> None:

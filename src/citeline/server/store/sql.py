@@ -81,7 +81,7 @@ class Dialect:
 class Runner(ABC):
     """Runs units of work on one backend's connection, off the event loop.
 
-    Both methods raise ``StoreUnavailable`` when the database is out of reach, and let any
+    Both methods raise ``StoreUnavailableError`` when the database is out of reach, and let any
     other error through: that one is a bug, not an outage.
     """
 

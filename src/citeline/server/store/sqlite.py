@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from citeline.server.errors import StartupError
-from citeline.server.store.base import Retention, Stores, StoreUnavailable
+from citeline.server.store.base import Retention, Stores, StoreUnavailableError
 from citeline.server.store.sql import Connection, Dialect, Runner, Work, sql_stores
 
 _T = TypeVar("_T")
@@ -123,7 +123,7 @@ class SQLiteRunner(Runner):
         except sqlite3.OperationalError as error:
             # Locked past the busy timeout, a full disk, an I/O error: the store is out of
             # reach for now; the request itself was not wrong.
-            raise StoreUnavailable(f"the SQLite store could not be used: {error}") from error
+            raise StoreUnavailableError(f"the SQLite store could not be used: {error}") from error
 
     async def read(self, work: Work[_T]) -> _T:
         return await self._run(work)
