@@ -15,6 +15,7 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     │   ├── SourcePathError              the path to ingest cannot be listed
     │   ├── CorpusUnavailableError       its database is down right now (psycopg)
     │   └── JudgedQueriesError           a BEIR folder cannot be read
+    │       └── JudgedQueriesMissingError  (also FileNotFoundError) no such split
     ├── DatabaseError                    citeline.database.errors
     │   ├── DriverMissingError           a postgresql:// URL without the driver
     │   ├── DatabaseUnreachableError     no connection could be made (psycopg)

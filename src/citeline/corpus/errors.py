@@ -30,3 +30,7 @@ class CorpusUnavailableError(CorpusError):
 
 class JudgedQueriesError(CorpusError):
     """A BEIR folder's queries or relevance judgements cannot be read."""
+
+
+class JudgedQueriesMissingError(JudgedQueriesError, FileNotFoundError):
+    """The folder has no relevance judgements for the split asked for."""

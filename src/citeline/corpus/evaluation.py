@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citeline.corpus.corpus import Corpus
-from citeline.corpus.errors import JudgedQueriesError
+from citeline.corpus.errors import JudgedQueriesError, JudgedQueriesMissingError
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,9 @@ def load_beir_queries(folder: Path, split: str) -> list[JudgedQuery]:
     """
     qrels_path = folder / "qrels" / f"{split}.tsv"
     if not qrels_path.is_file():
-        raise JudgedQueriesError(f"{qrels_path} is missing; name a split that this folder has.")
+        raise JudgedQueriesMissingError(
+            f"{qrels_path} is missing; name a split that this folder has."
+        )
     try:
         return _read_judged_queries(folder, qrels_path)
     except (OSError, ValueError, KeyError) as error:
