@@ -27,6 +27,7 @@ from pathlib import Path
 
 from citeline import answer
 from citeline.corpus import Corpus
+from citeline.evaluation.summary import percentile as linear_percentile
 from citeline.events import Citation, Done, Token
 
 REPO = Path(__file__).resolve().parents[1]
@@ -75,9 +76,9 @@ async def measure(
 
 
 def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile: a value that was really measured."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+    """The project's one percentile (numpy's linear interpolation), as eval reports use."""
+    found = linear_percentile(values, p)
+    return math.nan if found is None else found
 
 
 async def run(corpus: Corpus, questions: list[str], model: str) -> None:
