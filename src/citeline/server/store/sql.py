@@ -119,7 +119,8 @@ def _answer_from_row(row: Sequence[Any], dialect: Dialect) -> StoredAnswer:
 
 
 class _Table:
-    """One table's bound: entries past their time-to-live, then the oldest past the count."""
+    """One table: its bound (entries past their time-to-live, then the oldest past the
+    count), and the two ways every store uses it: add a row, find a live row by id."""
 
     def __init__(
         self,
@@ -146,6 +147,22 @@ class _Table:
     def trim(self, connection: Connection, now: float) -> None:
         connection.execute(self._expire, (now - self.retention.ttl_seconds,))
         connection.execute(self._bound, (self.retention.max_entries,))
+
+    async def insert(self, statement: str, row: Sequence[Any], now: float) -> None:
+        """Write ``row`` and trim the table, in one transaction."""
+
+        def write(connection: Connection) -> None:
+            connection.execute(statement, row)
+            self.trim(connection, now)
+
+        await self.runner.write(write)
+
+    async def find(self, statement: str, entry_id: str) -> Any:
+        """The one row ``statement`` selects by id and cut-off age, or None."""
+        oldest = self.oldest_alive()
+        return await self.runner.read(
+            lambda connection: connection.execute(statement, (entry_id, oldest)).fetchone()
+        )
 
 
 class SQLAnswerStore(AnswerStore):
@@ -177,20 +194,11 @@ class SQLAnswerStore(AnswerStore):
             release=release,
             created_at=self._table.clock(),
         )
-        row = _answer_row(answer)
-
-        def write(connection: Connection) -> None:
-            connection.execute(self._insert, row)
-            self._table.trim(connection, answer.created_at)
-
-        await self._table.runner.write(write)
+        await self._table.insert(self._insert, _answer_row(answer), answer.created_at)
         return answer
 
     async def get(self, answer_id: str) -> StoredAnswer | None:
-        oldest = self._table.oldest_alive()
-        row = await self._table.runner.read(
-            lambda connection: connection.execute(self._select, (answer_id, oldest)).fetchone()
-        )
+        row = await self._table.find(self._select, answer_id)
         return None if row is None else _answer_from_row(row, self._table.dialect)
 
 
@@ -210,10 +218,7 @@ class SQLConversationStore(ConversationStore):
         self._select_for_update = sql(select + table.dialect.lock_row)
         self._update = sql("UPDATE conversations SET messages = :json, updated_at = ? WHERE id = ?")
 
-    def _read(
-        self, connection: Connection, conversation_id: str, query: str
-    ) -> Conversation | None:
-        row = connection.execute(query, (conversation_id, self._table.oldest_alive())).fetchone()
+    def _from_row(self, conversation_id: str, row: Any) -> Conversation | None:
         if row is None:
             return None
         return Conversation(
@@ -229,24 +234,14 @@ class SQLConversationStore(ConversationStore):
     ) -> Conversation:
         now = self._table.clock()
         conversation = Conversation.fresh(messages, now, owner=owner_key(identity))
-        row = (
-            conversation.id,
-            _dump_json(messages_to_data(conversation.messages)),
-            now,
-            now,
-            conversation.owner,
-        )
-
-        def write(connection: Connection) -> None:
-            connection.execute(self._insert, row)
-            self._table.trim(connection, now)
-
-        await self._table.runner.write(write)
+        messages_json = _dump_json(messages_to_data(conversation.messages))
+        row = (conversation.id, messages_json, now, now, conversation.owner)
+        await self._table.insert(self._insert, row, now)
         return conversation
 
     async def get(self, conversation_id: str) -> Conversation | None:
-        return await self._table.runner.read(
-            lambda connection: self._read(connection, conversation_id, self._select)
+        return self._from_row(
+            conversation_id, await self._table.find(self._select, conversation_id)
         )
 
     async def append(
@@ -256,7 +251,9 @@ class SQLConversationStore(ConversationStore):
             # Read and rewrite in one transaction with the row locked, so two processes
             # appending to one conversation at once both land, in commit order, instead of
             # one overwriting the other.
-            current = self._read(connection, conversation_id, self._select_for_update)
+            oldest = self._table.oldest_alive()
+            row = connection.execute(self._select_for_update, (conversation_id, oldest))
+            current = self._from_row(conversation_id, row.fetchone())
             if current is None:
                 return None
             now = self._table.clock()
@@ -297,19 +294,11 @@ class SQLHandoffStore(HandoffStore):
     async def add(self, answer: StoredAnswer) -> Handoff:
         handoff = Handoff.fresh(answer, self._table.clock())
         row = (handoff.id, *_answer_row(answer), handoff.created_at)
-
-        def write(connection: Connection) -> None:
-            connection.execute(self._insert, row)
-            self._table.trim(connection, handoff.created_at)
-
-        await self._table.runner.write(write)
+        await self._table.insert(self._insert, row, handoff.created_at)
         return handoff
 
     async def get(self, handoff_id: str) -> Handoff | None:
-        oldest = self._table.oldest_alive()
-        row = await self._table.runner.read(
-            lambda connection: connection.execute(self._select, (handoff_id, oldest)).fetchone()
-        )
+        row = await self._table.find(self._select, handoff_id)
         if row is None:
             return None
         answer = _answer_from_row(row[1:7], self._table.dialect)
