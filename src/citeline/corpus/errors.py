@@ -25,7 +25,8 @@ class SourcePathError(CorpusError):
 
 
 class CorpusUnavailableError(CorpusError):
-    """The corpus's database cannot be reached right now (down, restarting); later may work."""
+    """The corpus's database cannot serve right now (down, restarting, out of disk, a statement
+    timed out); later may work."""
 
 
 class JudgedQueriesError(CorpusError):

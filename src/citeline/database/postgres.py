@@ -118,6 +118,15 @@ def is_connection_lost(error: BaseException) -> bool:
     return isinstance(error, pool_module.PoolTimeout)
 
 
+def is_database_failure(error: BaseException) -> bool:
+    """Whether ``error`` is the database failing work on a live connection (a statement
+    timeout, a full disk, a deadlock, out of memory): not worth an immediate retry, and not
+    an outage of the network, but not a fault in citeline's SQL either, so a caller reports
+    it as the database's state (see the server's log) rather than as a bug."""
+    psycopg = _driver()
+    return isinstance(error, psycopg.OperationalError) and not is_connection_lost(error)
+
+
 def prepare(url: PostgresUrl, component: str, migrations: Sequence[Migration]) -> None:
     """Check the server is reachable and recent enough, then migrate ``component`` in place.
 

@@ -39,6 +39,7 @@ from citeline.database import DatabaseError, PostgresUrl, SchemaTooNewError
 from citeline.database.postgres import (
     Migration,
     is_connection_lost,
+    is_database_failure,
     open_pool,
     prepare,
     with_retry,
@@ -183,6 +184,12 @@ class PostgresStore(CorpusStore):
         try:
             return with_retry(self._pool, work)
         except Exception as error:
+            if is_database_failure(error):
+                raise CorpusUnavailableError(
+                    f"the corpus database at {self._url.redacted} failed the work ({error}): a "
+                    "statement timeout, a full disk or a deadlock; check the PostgreSQL server's "
+                    "log, then try again."
+                ) from error
             if not is_connection_lost(error):
                 raise
             raise CorpusUnavailableError(

@@ -24,6 +24,7 @@ from citeline.database.postgres import (
     RETRY_ATTEMPTS,
     Migration,
     is_connection_lost,
+    is_database_failure,
     open_pool,
     prepare,
     with_retry,
@@ -127,6 +128,11 @@ class PostgresRunner(Runner):
         except Exception as error:
             if is_connection_lost(error):
                 raise StoreUnavailableError(f"PostgreSQL could not be reached: {error}") from error
+            if is_database_failure(error):
+                raise StoreUnavailableError(
+                    f"PostgreSQL failed the work (SQLSTATE {getattr(error, 'sqlstate', None)}: "
+                    f"{error}); its log says why"
+                ) from error
             raise
 
     def close(self) -> None:
