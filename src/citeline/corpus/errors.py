@@ -35,3 +35,11 @@ class JudgedQueriesError(CorpusError):
 
 class JudgedQueriesMissingError(JudgedQueriesError, FileNotFoundError):
     """The folder has no relevance judgements for the split asked for."""
+
+
+class DenseUnavailableError(CorpusError):
+    """Dense or hybrid retrieval was asked for where the embedding model is not installed."""
+
+
+class EmbeddingModelError(CorpusError):
+    """The embedding model's files are missing, altered or unreadable; nothing was embedded."""
