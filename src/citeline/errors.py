@@ -29,6 +29,8 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     │   ├── QueryFailedError             a query that ran and failed (DuckDB)
     │   └── MeasureError                 an unknown measure, or arguments that do not fit
     ├── ModelSpecError                   citeline.models.spec: a model setting is wrong
+    ├── TurnLimitError                   citeline.models.tool_loop: a model that kept
+    │                                    calling tools was stopped
     ├── StartupError                     citeline.server.errors: the server cannot start
     │   ├── SettingsError                citeline.server.settings: a setting is wrong
     │   └── CallerKeyError               citeline.server.tokens: the key (PyJWT) is unusable

@@ -25,6 +25,7 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from citeline.errors import CitelineError
 from citeline.models.turn import RequestObserver, ToolReply, ToolSpec, TurnContent
 
 # A model that keeps calling tools is stopped here rather than billed without end: a cited
@@ -32,8 +33,9 @@ from citeline.models.turn import RequestObserver, ToolReply, ToolSpec, TurnConte
 MAX_MODEL_REQUESTS = 12
 
 
-class TurnLimitError(RuntimeError):
-    """The model asked for more rounds of tools than one turn may have."""
+class TurnLimitError(CitelineError):
+    """The model asked for more rounds of tools than one turn may have. An answer that hits
+    it ends ``done{state: failed}`` like any other failure while answering."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +97,8 @@ async def run_turn(
             replies = await asyncio.gather(*(_call(by_name, call) for call in calls))
         session.add_results(list(zip(calls, replies, strict=True)))
     raise TurnLimitError(
-        f"the model asked for tools {max_requests} times in one turn without answering"
+        f"The model asked for tools {max_requests} times in one turn without answering; "
+        "ask a narrower question, or choose a model that answers from tool results."
     )
 
 
