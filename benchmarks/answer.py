@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import os
 import tempfile
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 
 from citeline import answer
 from citeline.corpus import Corpus
+from citeline.evaluation.percentiles import percentile
 from citeline.events import Citation, Done, Token
 
 REPO = Path(__file__).resolve().parents[1]
@@ -72,12 +72,6 @@ async def measure(
     total = time.perf_counter() - started
     cpu = cpu_first if cpu_first is not None else time.process_time() - cpu_started
     return (first if first is not None else total), total, state, cited, cpu
-
-
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile: a value that was really measured."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
 async def run(corpus: Corpus, questions: list[str], model: str) -> None:

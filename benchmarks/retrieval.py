@@ -33,17 +33,13 @@ from citeline.corpus.evaluation import (
     rank_documents,
     recall_at,
 )
+from citeline.evaluation.percentiles import percentile
 
 DEFAULT_FOLDER = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "beir-scifact"
 # Deep enough for recall@100; nDCG@10 reads the first ten of the same ranking.
 RANK_DEPTH = 100
 # Reciprocal rank fusion's constant, as Cormack et al. (2009) set it.
 RRF_K = 60
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def main() -> None:
@@ -96,9 +92,9 @@ def main() -> None:
         "BM25 (FTS5, Snowball, title x2): default, shipped",
         str(len(queries)),
         *_quality(bm25, queries),
-        f"{_percentile(latencies, 0.50):.2f}",
-        f"{_percentile(latencies, 0.95):.2f}",
-        f"{_percentile(cpu, 0.50):.2f}",
+        f"{percentile(latencies, 50):.2f}",
+        f"{percentile(latencies, 95):.2f}",
+        f"{percentile(cpu, 50):.2f}",
         f"{documents} docs in {ingest_seconds:.1f} s ({documents / ingest_seconds:,.0f}/s)",
     )
     if dense is not None:

@@ -30,7 +30,6 @@ import itertools
 import json
 import os
 import secrets
-import statistics
 import sys
 import tempfile
 import time
@@ -50,6 +49,7 @@ from citeline.corpus.stores.base import CorpusStore
 from citeline.corpus.stores.postgres import PostgresStore
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.database import PostgresUrl
+from citeline.evaluation.percentiles import percentile
 from citeline.server.tokens import generate_key_pair, mint_token
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -255,10 +255,6 @@ def measure_retrieval(postgres: str, total: int, scratch: Path) -> list[Retrieva
     return results
 
 
-def _p(values: list[float], fraction: float) -> float:
-    return values[min(len(values) - 1, int(fraction * len(values)))] if values else float("nan")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -296,8 +292,8 @@ def main() -> None:
                     "answers (embedded model)",
                     f"{processes} process{'es' if processes > 1 else ''}, PostgreSQL + Redis",
                     f"{load.answered / load.seconds:,.1f}/s",
-                    f"{statistics.median(load.latencies_ms):.0f}",
-                    f"{_p(load.latencies_ms, 0.95):.0f}",
+                    f"{percentile(load.latencies_ms, 50):.0f}",
+                    f"{percentile(load.latencies_ms, 95):.0f}",
                     f"{args.concurrency} in flight, {args.rounds} x {args.seconds:.0f} s, "
                     f"{load.answered} answered, "
                     f"{load.other_states} other states, {load.errors} errors",
@@ -308,8 +304,8 @@ def main() -> None:
                     "retrieval, search(k=10)",
                     f"{result.backend}, {result.passages:,} passages",
                     f"{result.passages / result.build_seconds:,.0f} passages/s built",
-                    f"{statistics.median(result.latencies_ms):.1f}",
-                    f"{_p(result.latencies_ms, 0.95):.1f}",
+                    f"{percentile(result.latencies_ms, 50):.1f}",
+                    f"{percentile(result.latencies_ms, 95):.1f}",
                     f"index {result.size_mb:,.0f} MB, {QUERIES} queries",
                 )
     Console(width=160).print(table)
