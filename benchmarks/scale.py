@@ -3,7 +3,10 @@ and retrieval latency at a large synthetic collection for SQLite and PostgreSQL.
 
 One command, prints a table (PostgreSQL and Redis from ``eval "$(.ci/services start)"``):
 
-    .venv/bin/python benchmarks/scale.py [--passages 100000] [--seconds 20] [--rounds 2]
+    .venv/bin/python -m benchmarks.scale [--passages 100000] [--seconds 20] [--rounds 2]
+
+(as a module from the repository root: the server processes are the scale tests' own,
+``tests.support.server_processes``, and the collection is ``benchmarks.scale_corpus``'s).
 
 1. Answers: the bundled sample collection is ingested into a fresh PostgreSQL schema; then
    ``citeline serve`` runs as one process, and again as two, each on its own port, sharing
@@ -30,7 +33,6 @@ import itertools
 import json
 import os
 import secrets
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -40,8 +42,13 @@ from pathlib import Path
 
 import httpx
 import psycopg
+
+# The server-process helper of the scale tests and the corpus benchmark's generator are
+# reused as they are, so the benchmark runs servers and builds collections the same way.
+from benchmarks.scale_corpus import PASSAGES_PER_DOCUMENT, QUERIES, synthetic_collection
 from rich.console import Console
 from rich.table import Table
+from tests.support.server_processes import running
 
 from citeline.corpus import Corpus
 from citeline.corpus.ingest import content_hash
@@ -53,12 +60,6 @@ from citeline.evaluation.percentiles import percentile
 from citeline.server.tokens import generate_key_pair, mint_token
 
 ROOT = Path(__file__).resolve().parents[1]
-# The server-process helper of the scale tests and the corpus benchmark's generator are
-# reused as they are, so the benchmark runs servers and builds collections the same way.
-sys.path[:0] = [str(ROOT / "tests" / "scale"), str(ROOT / "benchmarks")]
-
-from scale_corpus import PASSAGES_PER_DOCUMENT, QUERIES, synthetic_collection  # noqa: E402
-from server_processes import running  # noqa: E402
 
 SAMPLE = ROOT / "src" / "citeline" / "sample" / "python-docs"
 QUESTIONS = (
