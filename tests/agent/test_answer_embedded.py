@@ -37,14 +37,18 @@ async def test_an_embedded_answer_cites_the_documents_it_read_and_no_markup_reac
     for markup in ("<a", "](", "## Sources", "</a>"):
         assert all(markup not in e.text for e in events if isinstance(e, Token))
     assert "Caspases cleave hundreds of proteins during apoptosis" in text
+    assert "(Apoptosis)" not in text
     citations = [e for e in events if isinstance(e, Citation)]
     assert citations and citations[0].id == "R-HSA-109581"
     assert [c.n for c in citations] == list(range(1, len(citations) + 1))
     returned = {hit.doc_id for hit in corpus.search("What do caspases cleave during apoptosis?", 8)}
     for citation in citations:
         assert citation.id in returned and citation.url is None
-        if citation.start is not None and citation.end is not None:
-            assert text[citation.start : citation.end] == citation.display_name
+        # The chip carries the title; the cited span is the answer's own opening words.
+        assert citation.display_name == "Apoptosis"
+        assert citation.start == 0 and citation.end is not None
+        opening = "Apoptosis is a form of programmed cell death that removes damaged cells"
+        assert text[: citation.end] == opening
     done = events[-1]
     assert isinstance(done, Done)
     assert (done.state, done.provenance, done.dropped_anchors) == ("answered", "sourced", 0)
@@ -157,3 +161,49 @@ async def test_cancelling_an_answer_propagates_the_cancellation() -> None:
 async def test_a_bad_model_setting_is_refused_before_any_event(corpus: Corpus) -> None:
     with pytest.raises(ValueError, match="embedded"):
         await _collect("What induces autophagy?", corpus, model="gpt-4o")
+
+
+async def test_results_that_do_not_answer_end_nothing_found_with_a_one_line_pointer(
+    corpus: Corpus,
+) -> None:
+    # "cells" matches the apoptosis page's words; nothing there is about blood cell counts.
+    events = await _collect("How many red blood cells does an adult human have?", corpus)
+    text = _text(events)
+    assert text.startswith(NOTHING_FOUND) and "\n" not in text
+    assert "“Apoptosis”" in text
+    assert not any(isinstance(e, Citation) for e in events)
+    done = events[-1]
+    assert isinstance(done, Done)
+    assert (done.state, done.provenance, done.dropped_anchors) == ("nothing_found", "none", 0)
+
+
+class _RecordingCorpus:
+    """The real index, remembering each search query the model asked for."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self._corpus = corpus
+        self.release = corpus.release
+        self.queries: list[str] = []
+
+    def search(self, query: str, k: int = 10) -> list[Any]:
+        self.queries.append(query)
+        return self._corpus.search(query, k)
+
+    def get(self, doc_id: str) -> Any:
+        return self._corpus.get(doc_id)
+
+
+async def test_a_follow_ups_search_carries_the_earlier_questions_key_terms(
+    corpus: Corpus,
+) -> None:
+    recording = _RecordingCorpus(corpus)
+    history = [
+        ChatMessage("user", "What does hexokinase do in glycolysis?"),
+        ChatMessage("assistant", "Hexokinase phosphorylates glucose."),
+    ]
+    events = await _collect("And what does it yield?", recording, profile="chat", history=history)
+    (query,) = recording.queries
+    assert query.startswith("And what does it yield?")
+    assert {"hexokinase", "glycolysis"} <= set(query.lower().split())
+    assert "two molecules of ATP" in _text(events)
+    assert any(isinstance(e, Citation) and e.id == "R-HSA-70171" for e in events)

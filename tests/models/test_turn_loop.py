@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from citeline.models import ChatMessage, ToolReply, ToolSpec, resolve_model, stream_turn
-from citeline.models.embedded import TOOLS_FAILED
+from citeline.models.embedded import SEARCH_K, TOOLS_FAILED
 
 SCHEMA = {"type": "object", "properties": {}, "additionalProperties": True}
 RESULT = {
@@ -54,7 +54,7 @@ async def test_the_embedded_model_searches_then_reads_then_writes() -> None:
     recorder = Recorder()
     text = await _run(recorder, "What do caspases cleave?")
     assert recorder.calls == [
-        ("search", {"query": "What do caspases cleave?"}),
+        ("search", {"query": "What do caspases cleave?", "k": SEARCH_K}),
         ("read", {"id": "d1"}),
     ]
     assert "Caspases cleave hundreds of proteins" in text and "(cite:d1)" in text
@@ -73,5 +73,5 @@ async def test_each_model_request_is_reported_with_what_it_holds() -> None:
 async def test_a_reply_with_an_error_reaches_the_model_as_a_failed_result() -> None:
     recorder = Recorder(search_error="search failed: index locked")
     text = await _run(recorder, "What do caspases cleave?")
-    assert recorder.calls == [("search", {"query": "What do caspases cleave?"})]
+    assert recorder.calls == [("search", {"query": "What do caspases cleave?", "k": SEARCH_K})]
     assert text == TOOLS_FAILED

@@ -37,8 +37,10 @@ def test_the_embedded_model_answers_with_citations_and_continues_in_chat(
     assert citations
     assert {c["id"] for c in citations if "id" in c} <= SAMPLE_IDS
     for citation in citations:
+        # The chip names the source; the cited span is the answer's own words, not its title.
         if citation["start"] is not None:
-            assert text[citation["start"] : citation["end"]] == citation["display_name"]
+            span = text[citation["start"] : citation["end"]]
+            assert span and span in text and citation["display_name"] not in {"", span}
 
     stored = server.client.get(f"/v1/answers/{streamed.done()['answer_id']}").json()
     assert stored["text"] == text

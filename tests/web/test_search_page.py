@@ -328,7 +328,8 @@ def test_mid_answer_the_page_shows_text_chips_markers_and_a_stop_button(
     serve: Serve, page: Page, artifacts: Path
 ) -> None:
     server = serve()
-    question = "Why are floating point calculations so inaccurate?"
+    # An answer of a sentence and its code: text goes on streaming after the first chip.
+    question = "How do I loop over two lists at the same time?"
     events = record_answer(server, question)
     citations = [i for i, event in enumerate(events) if isinstance(event, Citation)]
     assert citations, "the embedded model cited nothing for the screenshot's question"

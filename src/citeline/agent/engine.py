@@ -137,7 +137,10 @@ async def answer(
     # instead ("say that more simply"): there, only a turn whose tools found nothing did.
     found = toolbox.sources or _DATA_TAGS & set(toolbox.tags)
     unbacked = not found and (bool(toolbox.calls) or not history)
-    if not "".join(written).strip() or unbacked:
+    # An extractive model quotes only what it cites, so its answer that cites nothing and
+    # relies on no data result is its line saying that nothing answers.
+    relied_on = resolver.cited or verified or _DATA_TAGS & set(toolbox.tags)
+    if not "".join(written).strip() or unbacked or (handle.extractive and not relied_on):
         state = "nothing_found"
     yield Done(
         state=state,

@@ -1,20 +1,25 @@
 """The embedded model: an offline, deterministic, extractive writer that runs the real tool loop.
 
 It is the model of the demo and of the tests, so it behaves as a real model does
-where that matters to the rest of citeline: it asks for ``search``, then ``read``
-on the best documents, then writes 2 to 4 sentences taken verbatim from what it
-read, each cited with the ``href`` a tool gave it (markdown links, sometimes an
-HTML ``<a href>``), ends with a ``## Sources`` list, and streams it all in small
-uneven fragments. It never writes an identifier that no tool returned.
+where that matters to the rest of citeline: it asks for ``search`` (in a chat, with
+the conversation's earlier questions), ranks the sections the results belong to and
+asks to ``read`` the best of them, then answers as a docs site's featured answer
+does: the most relevant contiguous passage of the one best section (and of a second
+only when it holds what the first lacks, such as the other side of "A or B"), quoted
+verbatim with its code block when the question asks how. The citation is a link
+whose text is the passage's own opening words (markdown, sometimes an HTML
+``<a href>``), the answer ends with a ``## Sources`` list, and all of it streams in
+small uneven fragments. It never writes an identifier that no tool returned.
 
-It does not paraphrase, summarise, reason or follow instructions in the prompt:
-it is extractive and says so in its name. It knows nothing of any model library;
-the adapter feeds it a ``TurnView`` and carries out what it asks.
+When no section holds enough of the question, it says so in one line naming the
+closest results, and cites nothing: an extractive answer that cites nothing is the
+engine's ``nothing_found``. It does not paraphrase, summarise, reason or follow
+instructions in the prompt, and knows nothing of any model library; the adapter
+feeds it a ``TurnView`` and carries out what it asks.
 """
 
 from __future__ import annotations
 
-import math
 import random
 import re
 import zlib
@@ -22,41 +27,73 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import Stemmer
+from citeline.models.embedded_passages import Passage, best_passage, units_of
+from citeline.models.embedded_ranking import (
+    Candidate,
+    Ranked,
+    follow_up_query,
+    question_weights,
+    rank,
+)
+from citeline.models.embedded_terms import content_terms
 
-# Two reads cover the top of a ranking without making every answer pay for a third
-# round trip; the search passages of the other results still feed sentence choice.
+__all__ = [
+    "FRAGMENT_CHARS",
+    "NOTHING_FOUND",
+    "NO_TOOLS",
+    "TOOLS_FAILED",
+    "SourceText",
+    "ToolOutcome",
+    "ToolRequest",
+    "TurnView",
+    "content_terms",
+    "next_step",
+    "stream_fragments",
+    "write_answer",
+]
+
+# Results to rank: enough that a section the search put tenth (as "Sorting HOW TO: Key
+# Functions" was for "How do I sort a list of dictionaries by a key?") is still seen.
+SEARCH_K = 12
+# Two reads in one round: the best section, and the runner-up that may hold what it lacks.
 DOCUMENTS_TO_READ = 2
-MIN_SENTENCES = 2
-MAX_SENTENCES = 4
-RELEVANCE_FLOOR = 0.5
-# A "sentence" shorter than this is a heading or a fragment such as "Methods:".
-MIN_SENTENCE_CHARS = 30
+# Below this share of the question's weight, the best section is about something else:
+# it is not quoted, and the answer says nothing was found.
+CONFIDENCE_FLOOR = 0.4
+# A section whose title names nothing the question asks about must hold more of it: on
+# the Python-docs sample "What is the capital of France?" found "capital letter" in the
+# docstring conventions, half of a two-word question.
+UNTITLED_FLOOR = 0.6
+# A long question (a SciFact claim has 10 to 15 subject terms) is answered by a section
+# holding this many of its terms' worth, which is under the floors: measured on SciFact
+# train, the gold abstract often holds a third of a claim's words.
+CONFIDENT_TERMS = 1.5
+# A second section joins only when it holds at least this share of the question's weight
+# that the first lacks, and is itself above the floor.
+SECOND_GAIN = 0.15
+SECOND_SCORE = 0.7
+# A passage shorter than this is a pointer ("See global interpreter lock."), not an answer.
+MIN_PASSAGE_CHARS = 40
 # Fragment sizes as a real provider streams them: a few characters, unevenly, so an
 # anchor arrives split across fragments as it does from real models.
 FRAGMENT_CHARS = (1, 8)
+# Link text is the passage's opening sentence when it is at most this long, so the page's
+# citation mark lands at its end; a longer one is linked on its opening words up to a
+# comma, else up to the bound.
+SHORT_SPAN_CHARS = 160
 
 NOTHING_FOUND = "I found nothing in this collection that answers that question."
 TOOLS_FAILED = "I could not search the collection just now, so I cannot answer from it."
 NO_TOOLS = "I have no search tool in this conversation, so I cannot answer from the collection."
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[\"'])")
-# Structured abstracts start sections with a capitalised label ("RESULTS Of the 32,441
-# samples ..."); the label is not part of the sentence a reader should see.
-_SECTION_LABEL = re.compile(r"^(?:[A-Z]{2,}\s){0,3}[A-Z]{5,}:?\s+(?=[A-Z][a-z])")
-_FENCED_CODE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[^\n]*$", re.MULTILINE | re.DOTALL)
-_SENTENCE_STOP = re.compile(r"[.!?][\"')\]]*$")
-_BLOCK_BREAK = re.compile(r"\n[ \t]*\n")
-# Headings, tables, quotes, bullets and numbered items: structure, not sentences.
-_NOT_PROSE = re.compile(r"\s*(?:#|\||>|[-*+]\s|\d+[.)]\s)")
-_WORD = re.compile(r"[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*")
-_STOP_WORDS = frozenset(
-    """a about also an and are as at be been between but by can could did do does done for from
-    had has have how i if in into is it its may might more most no not of on or our should so such
-    than that the their them then there these they this those to was we were what when where which
-    while who why will with would you your""".split()  # noqa: SIM905 (a list literal is 70 lines)
+# "How do I ...", "how to ...", "is there a way to ...": the reader wants to see it done.
+_HOW = re.compile(
+    r"\bhow\b(?!\s+(?:many|much|long|often|old|big|large|fast|slow)\b)|\bway\s+to\b|"
+    r"\bexample\b|\bshow\s+me\b",
+    re.IGNORECASE,
 )
-_stemmer = Stemmer.Stemmer("english")
+_ANCHOR_FORBIDDEN = frozenset("[]\n")
+_HTML_FORBIDDEN = frozenset('<>&"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +127,19 @@ class ToolRequest:
 
 @dataclass(frozen=True, slots=True)
 class SourceText:
-    """A source as the tools gave it: the href to cite, its title, every text of it returned,
-    and whether it was read whole rather than seen as a search passage."""
+    """A source as the tools gave it: the href to cite, its title, every text of it returned
+    (the read text first), its id when it has one, and whether it was read whole."""
 
     href: str
     title: str
     texts: tuple[str, ...]
     read: bool = False
+    id: str | None = None
+
+    @property
+    def text(self) -> str:
+        """What the model knows of the source: the whole text read, else its passages."""
+        return self.texts[0] if self.read and self.texts else "\n\n".join(self.texts)
 
 
 def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str]:
@@ -106,24 +149,22 @@ def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str]:
     searches = [o for o in view.outcomes if o.tool == "search"]
     reads = [o for o in view.outcomes if o.tool == "read"]
     if not searches:
-        return (ToolRequest("search", {"query": _search_query(view)}),)
+        query = follow_up_query(view.question, view.earlier_questions)
+        return (ToolRequest("search", {"query": query, "k": SEARCH_K}),)
     sources = _sources([o for o in view.outcomes if not o.failed])
     if not sources:
         if all(o.failed for o in searches):
             return stream_fragments(TOOLS_FAILED, view.question)
         return stream_fragments(NOTHING_FOUND, view.question)
     if not reads and "read" in view.tools:
-        ids = _document_ids(searches)[:DOCUMENTS_TO_READ]
-        if ids:
-            return tuple(ToolRequest("read", {"id": doc_id}) for doc_id in ids)
-    return stream_fragments(write_answer(view.question, sources), view.question)
-
-
-def _search_query(view: TurnView) -> str:
-    # A follow-up such as "and in mice?" names too little to search on its own.
-    if len(content_terms(view.question)) < 3 and view.earlier_questions:
-        return f"{view.earlier_questions[-1]} {view.question}"
-    return view.question
+        ranked = _ranked(view.question, view.earlier_questions, sources)
+        ids = [sources[r.index].id for r in ranked[:DOCUMENTS_TO_READ]]
+        requests = tuple(ToolRequest("read", {"id": i}) for i in ids if i)
+        if requests:
+            return requests
+    return stream_fragments(
+        write_answer(view.question, sources, earlier=view.earlier_questions), view.question
+    )
 
 
 def _records(content: object) -> Iterator[Mapping[str, Any]]:
@@ -139,22 +180,11 @@ def _records(content: object) -> Iterator[Mapping[str, Any]]:
             yield from _records(item)
 
 
-def _document_ids(searches: Sequence[ToolOutcome]) -> list[str]:
-    ids: list[str] = []
-    for outcome in searches:
-        if outcome.failed:
-            continue
-        for record in _records(outcome.content):
-            doc_id = record.get("id")
-            if isinstance(doc_id, str) and doc_id and doc_id not in ids:
-                ids.append(doc_id)
-    return ids
-
-
 def _sources(outcomes: Sequence[ToolOutcome]) -> list[SourceText]:
-    """Sources in the order the tools ranked them, a read document's full text before passages."""
+    """Sources in the order the search ranked them, a read document's full text first."""
     order: list[str] = []
     titles: dict[str, str] = {}
+    ids: dict[str, str | None] = {}
     texts: dict[str, list[str]] = {}
     read: set[str] = set()
     for outcome in sorted(outcomes, key=lambda o: o.tool != "read"):
@@ -166,138 +196,174 @@ def _sources(outcomes: Sequence[ToolOutcome]) -> list[SourceText]:
             if href not in titles:
                 order.append(href)
                 titles[href] = str(record.get("title") or record.get("id") or href)
+                doc_id = record.get("id")
+                ids[href] = doc_id if isinstance(doc_id, str) and doc_id else None
                 texts[href] = []
             if isinstance(text, str) and text and text not in texts[href]:
                 texts[href].append(text)
     ranked = _search_rank(outcomes)
     order.sort(key=lambda href: ranked.get(href, len(ranked)))
-    return [SourceText(href, titles[href], tuple(texts[href]), href in read) for href in order]
+    return [
+        SourceText(href, titles[href], tuple(texts[href]), href in read, ids[href])
+        for href in order
+    ]
 
 
 def _search_rank(outcomes: Sequence[ToolOutcome]) -> dict[str, int]:
-    rank: dict[str, int] = {}
+    rank_of: dict[str, int] = {}
     for outcome in outcomes:
         if outcome.tool == "search":
             for record in _records(outcome.content):
-                rank.setdefault(str(record["href"]), len(rank))
-    return rank
+                rank_of.setdefault(str(record["href"]), len(rank_of))
+    return rank_of
 
 
-def content_terms(text: str) -> set[str]:
-    words = [w.lower() for w in _WORD.findall(text)]
-    return {_stemmer.stemWord(w) for w in words if w not in _STOP_WORDS and len(w) > 1}
+def _candidates(sources: Sequence[SourceText]) -> list[Candidate]:
+    return [Candidate(s.title, s.text) for s in sources]
 
 
-def _prose(text: str) -> Iterator[str]:
-    """The paragraphs of running prose in ``text``, each on one line.
-
-    Code, headings, tables, quotes and list items are skipped: cut into "sentences"
-    they broke the answer (a cited sentence ending on a code fence turned the rest of
-    the answer into code, seen on the Python docs sample), and abstracts have none.
-    """
-    for block in _BLOCK_BREAK.split(_FENCED_CODE.sub("\n\n", text)):
-        if not block.strip() or block.startswith(("    ", "\t")):
-            continue
-        lines = block.strip().splitlines()
-        if _NOT_PROSE.match(lines[0]):
-            continue
-        yield " ".join(line.strip() for line in lines)
-
-
-def _sentences(text: str) -> list[str]:
-    found = (
-        _SECTION_LABEL.sub("", s.strip())
-        for paragraph in _prose(text)
-        for s in _SENTENCE_END.split(paragraph)
-    )
-    # One that does not end as a sentence ends ("... is especially helpful for", "For
-    # example:") introduces a list or code that the answer will not carry.
-    return [s for s in found if len(s) >= MIN_SENTENCE_CHARS and _SENTENCE_STOP.search(s)]
+def _ranked(question: str, earlier: Sequence[str], sources: Sequence[SourceText]) -> list[Ranked]:
+    candidates = _candidates(sources)
+    return rank(candidates, question_weights(question, earlier, candidates), question)
 
 
 @dataclass(frozen=True, slots=True)
-class ChosenSentence:
-    source: int
-    position: int
-    text: str
-    score: float
+class Quoted:
+    """A passage chosen for the answer and the source it is cited to."""
+
+    source: SourceText
+    passage: Passage
 
 
-def select_sentences(question: str, sources: Sequence[SourceText]) -> list[ChosenSentence]:
-    """The 2 to 4 sentences sharing the most weighted question terms, in reading order.
-
-    Sentences of the documents it read come first: a passage of a lower-ranked result
-    joins only when the read documents give fewer than two sentences worth citing.
-    """
-    query = content_terms(question)
-    candidates: list[tuple[int, int, str, set[str]]] = []
-    for s_index, source in enumerate(sources):
-        seen: set[str] = set()
-        for text in source.texts:
-            for sentence in _sentences(text):
-                if sentence not in seen:
-                    seen.add(sentence)
-                    candidates.append((s_index, len(seen), sentence, content_terms(sentence)))
-    if not candidates:
-        return []
-    frequency: dict[str, int] = {}
-    for *_, terms in candidates:
-        for term in terms & query:
-            frequency[term] = frequency.get(term, 0) + 1
-    total = len(candidates)
-    scored = []
-    for s_index, position, sentence, terms in candidates:
-        overlap = terms & query
-        score = sum(1.0 + math.log(total / frequency[t]) for t in overlap)
-        # Ties go to the better-ranked source and the earlier sentence: abstracts lead with
-        # their claim.
-        scored.append(
-            ChosenSentence(s_index, position, sentence, score - 0.01 * s_index - 0.001 * position)
+def choose_passages(
+    question: str, sources: Sequence[SourceText], *, earlier: Sequence[str] = ()
+) -> list[Quoted]:
+    """The one or two passages that answer, best first; empty when none is confident."""
+    candidates = _candidates(sources)
+    weights = question_weights(question, earlier, candidates)
+    total = sum(weights.values()) or 1.0
+    wants_code = bool(_HOW.search(question))
+    chosen: list[Quoted] = []
+    covered: set[str] = set()
+    first_score = 0.0
+    floor, untitled_floor = _floors(weights)
+    for ranked in rank(candidates, weights, question):
+        if ranked.coverage < floor:
+            continue
+        if chosen:
+            gain = sum(w for t, w in weights.items() if t in ranked.terms - covered) / total
+            if gain < SECOND_GAIN or ranked.score < SECOND_SCORE * first_score:
+                continue
+        source = sources[ranked.index]
+        passage = best_passage(units_of(source.text), weights, wants_code=wants_code)
+        if (
+            passage is None
+            or len(passage.text) < MIN_PASSAGE_CHARS
+            or _anchor_span(passage, html=False) is None
+        ):
+            continue
+        # What the reader is shown must itself be about the question, and not only through
+        # a word its code holds ("France" in a dict literal): the title and prose must hold
+        # part of it, and with the code at least the floor.
+        prose = content_terms(source.title).union(
+            *(u.terms for u in passage.units if u.kind != "code")
         )
-    by_score = sorted(scored, key=lambda c: -c.score)
-    # Measured on SciFact claims: below half the best score a sentence shares one common
-    # word with the claim and reads as off topic.
-    floor = max(RELEVANCE_FLOOR * by_score[0].score, 0.0)
-    relevant = [c for c in by_score if c.score > floor]
-    chosen = [c for c in relevant if sources[c.source].read][:MAX_SENTENCES]
-    for pool in (relevant, by_score):
-        for candidate in pool:
-            if len(chosen) >= MIN_SENTENCES:
-                break
-            if candidate not in chosen:
-                chosen.append(candidate)
-    return sorted(chosen, key=lambda c: (c.source, c.position))
+        code = set().union(*(u.terms for u in passage.units if u.kind == "code"))
+        titled = bool(content_terms(source.title) & weights.keys())
+        if _share(prose, weights) < floor / 2 or _share(prose | code, weights) < (
+            floor if titled else untitled_floor
+        ):
+            continue
+        if not chosen:
+            first_score = ranked.score
+        chosen.append(Quoted(source, passage))
+        covered |= ranked.terms
+        if len(chosen) == 2:
+            break
+    return chosen
 
 
-def write_answer(question: str, sources: Sequence[SourceText]) -> str:
-    """The answer's full text: chosen sentences cited inline, then the ``## Sources`` list."""
-    chosen = select_sentences(question, sources)
+def _floors(weights: Mapping[str, float]) -> tuple[float, float]:
+    """The share of the question a section must hold, with and without a title term: the
+    floors, or ``CONFIDENT_TERMS`` terms' worth of a long question when that is less."""
+    enough = CONFIDENT_TERMS / max(len(weights), 1)
+    return min(CONFIDENCE_FLOOR, enough), min(UNTITLED_FLOOR, enough + 1 / max(len(weights), 1))
+
+
+def _share(terms: set[str], weights: Mapping[str, float]) -> float:
+    total = sum(weights.values()) or 1.0
+    return sum(w for t, w in weights.items() if t in terms) / total
+
+
+def write_answer(
+    question: str, sources: Sequence[SourceText], *, earlier: Sequence[str] = ()
+) -> str:
+    """The answer's full text: the cited passages, then the ``## Sources`` list; or, when no
+    section is confident, one uncited line naming the closest results."""
+    chosen = choose_passages(question, sources, earlier=earlier)
     if not chosen:
-        return NOTHING_FOUND
+        return _nothing_found(question, sources, earlier)
     seed = zlib.crc32(question.encode("utf-8"))
     html_at = seed % (len(chosen) + 1)  # one answer in len+1 has no HTML anchor at all
-    lines: list[str] = []
-    cited: list[int] = []
-    for index, candidate in enumerate(chosen):
-        source = sources[candidate.source]
-        body = candidate.text.rstrip()
-        stop = body[-1] if body[-1] in ".!?" else "."
-        body = body[:-1] if body[-1] in ".!?" else body
-        link = _link(source, html=index == html_at)
-        lines.append(f"{body} ({link}){stop}")
-        if candidate.source not in cited:
-            cited.append(candidate.source)
-    listing = "\n".join(f"- {_link(sources[i], html=False)}" for i in cited)
-    return " ".join(lines) + "\n\n## Sources\n\n" + listing + "\n"
+    parts = [_cited(q, html=index == html_at) for index, q in enumerate(chosen)]
+    listing = "\n".join(f"- {_link(q.source, _link_text(q.source.title))}" for q in chosen)
+    return "\n\n".join(parts) + "\n\n## Sources\n\n" + listing + "\n"
 
 
-def _link(source: SourceText, *, html: bool) -> str:
-    title = _link_text(source.title)
+def _nothing_found(question: str, sources: Sequence[SourceText], earlier: Sequence[str]) -> str:
+    titles = [_link_text(sources[r.index].title) for r in _ranked(question, earlier, sources)[:2]]
+    named = " and ".join(f"“{t}”" for t in titles if t)
+    return f"{NOTHING_FOUND} The closest search results are {named}." if named else NOTHING_FOUND
+
+
+def _cited(quoted: Quoted, *, html: bool) -> str:
+    """The passage with a link on its opening words; a passage that cannot carry an HTML
+    anchor's text gets a markdown one."""
+    span = _anchor_span(quoted.passage, html=html) if html else None
+    if span is None:
+        html = False
+        span = _anchor_span(quoted.passage, html=False)
+    assert span is not None  # choose_passages keeps only passages with a span
+    start, end = span
+    text = quoted.passage.text
+    link = _link(quoted.source, text[start:end], html=html)
+    return text[:start] + link + text[end:]
+
+
+def _anchor_span(passage: Passage, *, html: bool) -> tuple[int, int] | None:
+    """Where in the passage's text the link goes: its first sentence when short, else that
+    sentence's opening words; text a link cannot hold (brackets, a line break, and for
+    HTML ``<>&"``), or that would cut a code span or emphasis in two, is never in it."""
+    forbidden = _ANCHOR_FORBIDDEN | (_HTML_FORBIDDEN if html else frozenset())
+    first = passage.units[0].text
+    stop = len(first) - 1 if first[-1:] in ".!?:" else len(first)
+    commas = [m.start() for m in re.finditer(r"[,;]\s", first[:stop])]
+    spaces = [m.start() for m in re.finditer(r"\s", first[:stop])]
+    # The whole sentence first, then its clauses, then its words, longest first.
+    for ends in ([stop], sorted(commas, reverse=True), sorted(spaces, reverse=True)):
+        for end in ends:
+            span = first[:end]
+            if end <= SHORT_SPAN_CHARS and _linkable(span, forbidden):
+                return 0, len(span)
+    return None
+
+
+def _linkable(span: str, forbidden: frozenset[str]) -> bool:
+    return (
+        bool(span)
+        and not forbidden & set(span)
+        and span.count("`") % 2 == 0
+        and span.count("*") % 2 == 0
+        and (span[-1].isalnum() or span[-1] in "`*_)'\"")
+    )
+
+
+def _link(source: SourceText, text: str, *, html: bool = False) -> str:
     # A url holding brackets or spaces cannot be a markdown link target; HTML carries it.
     awkward_href = bool(set("() \t") & set(source.href))
-    if (html or awkward_href) and not set('<>&"') & set(title + source.href):
-        return f'<a href="{source.href}">{title}</a>'
-    return f"[{title}]({source.href})"
+    if (html or awkward_href) and not set('<>&"') & set(text + source.href):
+        return f'<a href="{source.href}">{text}</a>'
+    return f"[{text}]({source.href})"
 
 
 def _link_text(title: str) -> str:

@@ -37,6 +37,8 @@ class ModelHandle:
     handle is resolved, so a handle means the same server for its whole life; API keys
     are read by the adapter and never held here, so a handle can be printed and logged.
     ``max_tokens``, when set, is sent to the provider as the most a reply may hold.
+    ``extractive`` marks a model that writes only text it cites, so an answer of its that
+    cites nothing found nothing.
     """
 
     spec: str
@@ -44,6 +46,7 @@ class ModelHandle:
     model_name: str
     name: str
     base_url: str | None = None
+    extractive: bool = False
     max_tokens: int | None = None
 
 
@@ -52,6 +55,7 @@ EMBEDDED = ModelHandle(
     provider="embedded",
     model_name="embedded",
     name="embedded (extractive, offline)",
+    extractive=True,
 )
 
 

@@ -1,0 +1,121 @@
+"""Turn a held-out question file's gold URLs into the ids an index gives those sections.
+
+Run: ``.venv/bin/python benchmarks/questions/heldout/gold_ids.py --db INDEX QUESTIONS OUT``
+(``run.sh`` beside this file does it for both held-out files). The held-out files name each
+gold section by the address the published manual gives it
+(``https://www.postgresql.org/docs/15/sql-createindex.html#SQL-CREATEINDEX-CONCURRENTLY``),
+which does not depend on how citeline names documents. ``citeline eval citations`` compares
+gold against what a citation names, and a citation names a document's id (its url only when
+it has none), so this writes a copy of the file whose ``gold_ids`` are the ids of the indexed
+documents at those addresses. Every document at a gold address counts: where a page's first
+section and a section without an anchor of its own (a reference page's Synopsis) share the
+page's address, both are gold.
+
+A gold address that no indexed document has stops the run (exit 1, naming each one): the
+index was built without ``--base-url https://www.postgresql.org/docs/15/`` or names sections
+otherwise, and scores against it would be meaningless. It also reports, without stopping,
+each question none of whose answer terms occurs in the text of its gold documents, which
+means the index keeps a section's text differently from the manual.
+
+It does not answer or score anything, and it never edits the held-out files themselves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from citeline.corpus import Corpus
+from citeline.evaluation.answer_checks import contains_expected_term
+from citeline.evaluation.questions import read_jsonl
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedSection:
+    """What this script needs of one indexed document."""
+
+    id: str
+    url: str | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rewritten:
+    """One question line with ids for gold, and what could not be matched."""
+
+    record: dict[str, Any]
+    missing_urls: tuple[str, ...]
+    terms_absent: bool
+
+
+def sections_by_url(sections: Iterable[IndexedSection]) -> dict[str, list[IndexedSection]]:
+    """Every indexed section under its address, in index order; those without one are left out."""
+    found: dict[str, list[IndexedSection]] = {}
+    for section in sections:
+        if section.url:
+            found.setdefault(section.url, []).append(section)
+    return found
+
+
+def rewrite(record: Mapping[str, Any], by_url: Mapping[str, list[IndexedSection]]) -> Rewritten:
+    """``record`` with each gold address replaced by the ids of the sections at it."""
+    ids: list[str] = []
+    missing: list[str] = []
+    texts: list[str] = []
+    for url in record.get("gold_ids", []):
+        sections = by_url.get(str(url))
+        if not sections:
+            missing.append(str(url))
+            continue
+        for section in sections:
+            if section.id not in ids:
+                ids.append(section.id)
+                texts.append(section.text)
+    terms = [str(term) for term in record.get("answer_terms", [])]
+    absent = bool(terms) and not any(contains_expected_term(text, terms) for text in texts)
+    return Rewritten({**record, "gold_ids": ids}, tuple(missing), absent)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("questions", type=Path, help="A held-out file with gold URLs.")
+    parser.add_argument("out", type=Path, help="Where to write the copy with gold ids.")
+    parser.add_argument("--db", required=True, help="The index the questions are asked of.")
+    options = parser.parse_args(argv)
+    with Corpus.open(options.db) as corpus:
+        by_url = sections_by_url(
+            IndexedSection(document.id, document.url, document.text)
+            for document in corpus.documents()
+        )
+    results = [rewrite(record, by_url) for _, record in read_jsonl(options.questions)]
+    missing = sorted({url for result in results for url in result.missing_urls})
+    if missing:
+        print(
+            f"{len(missing)} gold addresses of {options.questions} are not in the index "
+            f"{options.db}; ingest the manual with --base-url https://www.postgresql.org/docs/15/ "
+            "and check that each section keeps the manual's own anchor:",
+            *missing,
+            sep="\n  ",
+            file=sys.stderr,
+        )
+        return 1
+    for result in results:
+        if result.terms_absent:
+            print(
+                f"note: no answer term of {result.record.get('id')} occurs in its gold "
+                "sections as indexed",
+                file=sys.stderr,
+            )
+    with options.out.open("w", encoding="utf-8") as handle:
+        for result in results:
+            handle.write(json.dumps(result.record, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

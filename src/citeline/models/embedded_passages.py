@@ -1,0 +1,283 @@
+"""The embedded model's passage choice: the contiguous part of one section that answers.
+
+A section's text is cut into units a reader takes in whole: the sentences of a
+paragraph, a list, a code block (fenced or indented). The answer is the run of units
+that covers the most of the question's weighted terms within a length bound, under three
+rules a featured answer keeps: it starts with a sentence (it is cited there), never with
+one that leans on what came before ("This converts ...") when that sentence is there to
+include; it never ends on a sentence that introduces what follows ("For example:"); and
+for a "how do I" question it carries the code block that shows how, if one is near.
+
+Every unit is the section's own text: a paragraph's line breaks become spaces, code and
+lists are kept exactly, so the passage is verbatim. This module knows nothing of tools,
+links or how the passage is cited.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from citeline.models.embedded_terms import content_terms
+
+UnitKind = Literal["sentence", "list", "code"]
+
+# A featured answer is a paragraph, not a page: about 120 words of prose, and one code
+# block of up to 40 lines of 30 characters. Measured on the Python-docs sample, 9 in 10 of
+# its paragraphs fit the prose bound whole, and the code examples that answer a "how do I"
+# fit the code bound.
+MAX_PROSE_CHARS = 700
+MAX_CODE_CHARS = 1_200
+# A run longer than this many units is never the most relevant contiguous passage.
+MAX_UNITS = 8
+# What a run is worth beside the share of the question's weight it covers: a sentence
+# that adds no term costs a little, so the passage stays tight; a code block that answers
+# "how do I" is worth 0.4 of the question; a whole paragraph (started and ended at its own
+# bounds) is worth more than a cut one, because a cut reads as a cut. Measured on the
+# development set: code at 0.4 and a "how do I" lead at 0.1 put an expected term in 0.671
+# of answers, against 0.659 at 0.25 and 0.2.
+LENGTH_COST = 0.02 / 100  # per character, as a share of the question's weight
+CODE_WORTH = 0.4
+WHOLE_PARAGRAPH_WORTH = 0.15
+# A section's lead says what it is about; a later run must cover more to beat it. For
+# "how do I" the code that shows how is often further down, so the lead counts less.
+LEAD_WORTH = 0.2
+HOW_LEAD_WORTH = 0.1
+# Paragraphs a passage may span: an answer is one paragraph and what completes it.
+MAX_PARAGRAPHS = 2
+# A "paragraph" of a few words with no closing stop is a label ("Note", "Example"), not prose.
+LABEL_WORDS = 3
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9(\[\"'`*_])")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d+[.)])\s")
+# An interpreter or shell prompt, or a shebang, opens a code block.
+_PROMPT = re.compile(r"[ \t]*(?:>>>|\.\.\.\s|\$ |% |#!)")
+_CODE_SYMBOLS = frozenset("=(){}[];<>:#\"'_.*/\\|&+-,@")
+# Measured on the Python-docs sample as its readers store it: prose paragraphs hold 3 to 8 %
+# of these symbols among their non-blank characters, code blocks 15 % and more.
+CODE_SYMBOL_SHARE = 0.15
+# Headings, tables, block quotes, HTML and thematic breaks: structure a passage stops at.
+_STRUCTURE = re.compile(r"[ \t]*(?:#|\||>|<|[-*_]{3,}\s*$|={3,}|-{3,})")
+_MARKDOWN_LINK = re.compile(
+    r"!?\[(?P<text>[^\[\]\n]*)\]\((?:[^\s()]|\([^\s()]*\))*(?:[ \t]+\"[^\"\n]*\")?[ \t]*\)"
+)
+_HTML_LINK = re.compile(r"<a\b[^>]*>(.*?)</a\s*>", re.IGNORECASE | re.DOTALL)
+# What the stream pipeline reads as the answer's own markup: a link, an HTML anchor, a
+# quote element, or a line that is a sources heading (which would end the answer there).
+_LINK_MARKUP = re.compile(
+    r"\]\(|<a[\s>]|</a|<citation|^[ \t]*(?:#{1,6}[ \t]*|\*\*)"
+    r"(?:sources?|references?|citations?)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A sentence opening on one of these leans on the one before it ("This converts ...",
+# "However, ..."): English discourse words, not any collection's wording.
+_DANGLING = re.compile(
+    r"(?:this|these|that|those|it|its|they|their|them|such|he|she|however|but|so|also|"
+    r"then|thus|hence|therefore|otherwise|instead|similarly|likewise|moreover|furthermore|"
+    r"alternatively|again|another|in\s+(?:this|that|such|either)\s+case|"
+    r"for\s+(?:example|instance)|the\s+(?:above|former|latter|same|result)|here)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One thing a reader takes in whole. ``block`` numbers the paragraph or block it is in;
+    ``text`` is verbatim, a paragraph's line breaks made spaces."""
+
+    kind: UnitKind
+    block: int
+    text: str
+    terms: frozenset[str]
+    starts_block: bool
+    ends_block: bool
+    quotable: bool = True
+
+
+def units_of(text: str) -> list[Unit]:
+    """The section's sentences, lists and code blocks in order; structure is left out."""
+    units: list[Unit] = []
+    for block, (kind, body) in enumerate(_blocks(text)):
+        if kind == "structure":
+            continue
+        if kind == "code":
+            # Code is quoted exactly or not at all; the stream pipeline would read a link in
+            # it as the answer's own citation markup, so such a block ends a passage.
+            quotable = not _LINK_MARKUP.search(body)
+            terms = frozenset(content_terms(body))
+            units.append(Unit("code", block, body, terms, True, True, quotable))
+            continue
+        body = _reduce_links(body)
+        if kind == "list":
+            terms = frozenset(content_terms(body))
+            quotable = not _LINK_MARKUP.search(body)
+            units.append(Unit("list", block, body, terms, True, True, quotable))
+            continue
+        sentences = [s.strip() for s in _SENTENCE_END.split(body) if s.strip()]
+        for at, sentence in enumerate(sentences):
+            terms = frozenset(content_terms(sentence))
+            first, last = at == 0, at == len(sentences) - 1
+            quotable = not _LINK_MARKUP.search(sentence)
+            units.append(Unit("sentence", block, sentence, terms, first, last, quotable))
+    return units
+
+
+def _reduce_links(text: str) -> str:
+    """Links and images reduced to the text a reader sees: the answer cites its own sources,
+    and a link of the section's would reach the pipeline as the answer's own markup."""
+    return _HTML_LINK.sub(r"\1", _MARKDOWN_LINK.sub(r"\g<text>", text))
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    """(kind, text) of each block: ``code``, ``list``, ``paragraph`` or ``structure``."""
+    blocks: list[tuple[str, str]] = []
+    lines = text.splitlines()
+    pending: list[str] = []
+    # Whether the last block was code stored without fences: the next one may continue it.
+    plain_code = [False]
+
+    def close() -> None:
+        if pending:
+            introduced = bool(blocks) and blocks[-1][0] == "paragraph" and blocks[-1][1][-1:] == ":"
+            kind, body = _classify(pending, introduced)
+            if kind == "code" and plain_code[0]:
+                # One example split by a blank line is still one example: the fences this
+                # module added around both halves become one pair.
+                blocks[-1] = ("code", blocks[-1][1].removesuffix("\n```") + "\n\n" + body[4:])
+            else:
+                blocks.append((kind, body))
+            plain_code[0] = kind == "code"
+            pending.clear()
+
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        fence = _FENCE.match(line)
+        if fence:
+            close()
+            mark = fence.group(1)
+            end = at + 1
+            while end < len(lines) and not lines[end].strip().startswith(mark):
+                end += 1
+            blocks.append(("code", "\n".join(lines[at : end + 1])))
+            plain_code[0] = False
+            at = end + 1
+            continue
+        if line.strip():
+            pending.append(line)
+        else:
+            close()
+        at += 1
+    close()
+    return blocks
+
+
+def _classify(lines: list[str], introduced: bool = False) -> tuple[str, str]:
+    first = lines[0]
+    # A short block that a colon introduced and that does not end as a sentence ends is
+    # the example it announced: a command such as "python3 -m venv tutorial-env".
+    example = introduced and len(lines) <= 3 and lines[-1].rstrip()[-1:] not in ".!?:"
+    if first.startswith(("    ", "\t")) or example or _looks_like_code(lines):
+        # Fenced here, so the answer shows it as code however the collection stored it.
+        return "code", "```\n" + "\n".join(line.rstrip() for line in lines) + "\n```"
+    if _STRUCTURE.match(first):
+        return "structure", "\n".join(lines)
+    if _LIST_ITEM.match(first):
+        return "list", "\n".join(line.rstrip() for line in lines)
+    paragraph = " ".join(line.strip() for line in lines)
+    if len(paragraph.split()) <= LABEL_WORDS and paragraph[-1:] not in ".!?:":
+        return "structure", paragraph
+    return "paragraph", paragraph
+
+
+def _looks_like_code(lines: list[str]) -> bool:
+    """Whether a block stored as plain text (as the Markdown and HTML readers store code,
+    keeping its lines but not its fences) is code: it opens on a prompt, or symbols are a
+    large share of its characters."""
+    if _PROMPT.match(lines[0]):
+        return True
+    text = "".join("".join(line.split()) for line in lines)
+    symbols = sum(1 for c in text if c in _CODE_SYMBOLS)
+    return bool(text) and symbols / len(text) >= CODE_SYMBOL_SHARE
+
+
+def is_dangling(sentence: str) -> bool:
+    """Whether the sentence opens leaning on the one before it."""
+    return bool(_DANGLING.match(sentence.lstrip("*_`\"'(")))
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A chosen run of units and the question weight it covers (0 to 1)."""
+
+    units: tuple[Unit, ...]
+    coverage: float
+
+    @property
+    def text(self) -> str:
+        """The passage as the answer shows it: a sentence joins its paragraph with a space,
+        every other step between units is a blank line."""
+        parts: list[str] = []
+        for previous, unit in zip((None, *self.units), self.units, strict=False):
+            if previous is not None:
+                same = unit.kind == previous.kind == "sentence" and unit.block == previous.block
+                parts.append(" " if same else "\n\n")
+            parts.append(unit.text)
+        return "".join(parts)
+
+
+def best_passage(
+    units: list[Unit], weights: Mapping[str, float], *, wants_code: bool
+) -> Passage | None:
+    """The run of ``units`` that answers best, or ``None`` when no run starts with a sentence."""
+    total = sum(weights.values()) or 1.0
+    best: tuple[float, int, int] | None = None
+    for start, first in enumerate(units):
+        if first.kind != "sentence" or not first.quotable:
+            continue
+        if is_dangling(first.text) and any(u.kind != "code" for u in units[:start]):
+            continue
+        covered: set[str] = set()
+        prose = code = 0
+        has_code = False
+        blocks: set[int] = set()
+        for end in range(start, min(len(units), start + MAX_UNITS)):
+            unit = units[end]
+            if not unit.quotable:
+                break
+            if unit.kind != "code":
+                blocks.add(unit.block)
+                if len(blocks) > MAX_PARAGRAPHS:
+                    break
+            if unit.kind == "code":
+                if has_code or len(unit.text) > MAX_CODE_CHARS:
+                    break
+                has_code = True
+                code += len(unit.text)
+            else:
+                prose += len(unit.text)
+                if prose > MAX_PROSE_CHARS and end > start:
+                    break
+            covered |= unit.terms
+            if unit.kind == "sentence" and unit.text.endswith(":") and end + 1 < len(units):
+                continue  # it introduces the next unit, which must come with it
+            score = sum(weights.get(t, 0.0) for t in covered) / total
+            score -= LENGTH_COST * (prose + code / 4)
+            if wants_code and has_code:
+                score += CODE_WORTH
+            if first.starts_block and unit.ends_block:
+                score += WHOLE_PARAGRAPH_WORTH
+            if start == 0:
+                score += HOW_LEAD_WORTH if wants_code else LEAD_WORTH
+            if best is None or score > best[0]:
+                best = (score, start, end)
+    if best is None:
+        return None
+    _, start, end = best
+    chosen = tuple(units[start : end + 1])
+    covered_terms = set().union(*(u.terms for u in chosen))
+    coverage = sum(weights.get(t, 0.0) for t in covered_terms) / total
+    return Passage(chosen, coverage)
