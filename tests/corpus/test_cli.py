@@ -6,6 +6,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from citeline.cli import app
@@ -79,3 +80,30 @@ def test_an_index_of_another_schema_version_says_what_to_do(
     result = runner.invoke(app, ["search", "caspase", "--db", str(db)])
     assert result.exit_code == 2
     assert "Ingest your sources again into a new file" in result.stderr
+
+
+def test_a_hybrid_ingest_embeds_and_search_ranks_by_meaning_unless_told_lexical(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("onnxruntime", reason="needs pip install 'citeline[dense]'")
+    db = tmp_path / "index.sqlite"
+    meaning = Path(__file__).parent / "fixtures" / "meaning"
+    built = runner.invoke(app, ["ingest", str(meaning), "--db", str(db), "--retrieval", "hybrid"])
+    assert built.exit_code == 0, built.output
+    assert "3/3 passages embedded" in built.output
+    found = runner.invoke(app, ["search", "pause my script briefly", "--db", str(db), "--json"])
+    assert json.loads(found.stdout)[0]["doc_id"] == "sleep"
+    lexical = runner.invoke(
+        app, ["search", "pause my script briefly", "--db", str(db), "--retrieval", "lexical"]
+    )
+    assert "No passage matches" in lexical.output
+
+
+def test_an_unknown_retrieval_mode_is_refused_with_the_choices(
+    tmp_path: Path, collection: Path
+) -> None:
+    db = tmp_path / "index.sqlite"
+    runner.invoke(app, ["ingest", str(collection), "--db", str(db)])
+    result = runner.invoke(app, ["search", "x", "--db", str(db), "--retrieval", "fuzzy"])
+    assert result.exit_code == 2
+    assert "is not one of lexical, dense, hybrid" in result.output

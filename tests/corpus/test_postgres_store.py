@@ -60,9 +60,13 @@ def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_documents(
     with Corpus.open(postgres_url) as corpus:
         corpus.ingest(collection)
         before = [(h.doc_id, h.score) for h in corpus.search("apoptosis pathway")]
-    # Back to schema version 1 as an older citeline left it: no totals table.
+    # Back to schema version 1 as an older citeline left it: no totals table, no vectors
+    # table and no title keys.
     with psycopg.connect(postgres_url) as connection:
         connection.execute("DROP TABLE corpus_totals")
+        connection.execute("DROP TABLE corpus_vectors")
+        connection.execute("ALTER TABLE corpus_documents DROP COLUMN title_key")
+        connection.execute("DELETE FROM corpus_meta WHERE key = 'vectors_version'")
         connection.execute("UPDATE citeline_schema SET version = 1 WHERE component = 'corpus'")
 
     with Corpus.open(postgres_url) as corpus:
@@ -74,7 +78,7 @@ def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_documents(
         version = connection.execute(
             "SELECT version FROM citeline_schema WHERE component = 'corpus'"
         ).fetchone()
-    assert version == (2,)
+    assert version == (3,)
 
 
 def test_a_database_migrated_by_a_newer_citeline_is_refused_with_what_to_do(

@@ -84,4 +84,4 @@ def test_processes_starting_together_migrate_one_fresh_database_once(postgres_ur
         list(pool.map(start_up, range(6)))
     with psycopg.connect(postgres_url) as connection:
         versions = dict(connection.execute("SELECT component, version FROM citeline_schema"))
-    assert versions == {"corpus": 2, "server": len(MIGRATIONS)}
+    assert versions == {"corpus": 3, "server": len(MIGRATIONS)}

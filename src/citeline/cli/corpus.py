@@ -22,6 +22,10 @@ from citeline.cli.index import IndexOption, index_location, shown, unusable_inde
 if TYPE_CHECKING:
     from citeline.corpus import Corpus, Hit, IngestProgress, IngestReport
 
+_RETRIEVAL_HELP = (
+    "lexical (BM25), dense (sentence vectors) or hybrid (both fused); dense and hybrid need "
+    "pip install 'citeline[dense]'."
+)
 # A search result shows this much of its passage on a terminal; --json gives it all.
 _SNIPPET_CHARS = 300
 
@@ -45,6 +49,16 @@ def ingest(
         str | None,
         typer.Option("--release", help="A label naming this version of the collection."),
     ] = None,
+    retrieval: Annotated[
+        str | None,
+        typer.Option(
+            "--retrieval",
+            envvar="CITELINE_RETRIEVAL",
+            help="What to build the collection for: "
+            + _RETRIEVAL_HELP
+            + " Default: what it was built for before, else lexical.",
+        ),
+    ] = None,
 ) -> None:
     """Index Markdown, HTML (built sites too), plain text and BEIR JSONL files; unchanged
     files cost nothing."""
@@ -59,12 +73,19 @@ def ingest(
     if not path.exists():
         _fail(f"{path} does not exist; give a file or folder to ingest.")
     try:
-        with Corpus.open(db) as corpus:
+        # Opened lexical: the collection's own mode may be the one this ingest changes.
+        with Corpus.open(db, retrieval="lexical") as corpus:
             if sys.stderr.isatty():
-                report = _ingest_with_bar(corpus, path, prune, release, base_url)
+                report = _ingest_with_bar(corpus, path, prune, release, base_url, retrieval)
             else:
                 report = corpus.ingest(
-                    path, prune=prune, release=release, progress=_plain_line, base_url=base_url
+                    path,
+                    prune=prune,
+                    release=release,
+                    progress=_plain_line,
+                    base_url=base_url,
+                    retrieval=retrieval,
+                    embed_progress=_plain_embed_line,
                 )
             for problem in report.skipped:
                 typer.echo(str(problem), err=True)
@@ -83,6 +104,14 @@ def search(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the hits as a JSON array.")
     ] = False,
+    retrieval: Annotated[
+        str | None,
+        typer.Option(
+            "--retrieval",
+            envvar="CITELINE_RETRIEVAL",
+            help=_RETRIEVAL_HELP + " Default: what the collection was ingested for.",
+        ),
+    ] = None,
 ) -> None:
     """Print the passages that best match QUERY, best first."""
     from citeline.corpus import Corpus, CorpusError
@@ -93,7 +122,7 @@ def search(
         reason = unusable_index(db)
         if reason is not None:
             _fail(reason)
-        with Corpus.open(db) as corpus:
+        with Corpus.open(db, retrieval=retrieval) as corpus:
             hits = corpus.search(query, k=k)
     except (CorpusError, DatabaseError) as error:
         _fail(str(error))
@@ -127,8 +156,17 @@ def _plain_line(progress: IngestProgress) -> None:
     )
 
 
+def _plain_embed_line(done: int, total: int) -> None:
+    typer.echo(f"[{done}/{total} passages embedded]", err=True)
+
+
 def _ingest_with_bar(
-    corpus: Corpus, path: Path, prune: bool, release: str | None, base_url: str | None
+    corpus: Corpus,
+    path: Path,
+    prune: bool,
+    release: str | None,
+    base_url: str | None,
+    retrieval: str | None,
 ) -> IngestReport:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -151,8 +189,17 @@ def _ingest_with_bar(
                 description=f"{progress.documents_done} documents, {progress.path.name}",
             )
 
+        def embedded(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, description="passages embedded")
+
         return corpus.ingest(
-            path, prune=prune, release=release, progress=advance, base_url=base_url
+            path,
+            prune=prune,
+            release=release,
+            progress=advance,
+            base_url=base_url,
+            retrieval=retrieval,
+            embed_progress=embedded,
         )
 
 

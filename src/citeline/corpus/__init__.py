@@ -8,23 +8,29 @@ from citeline.corpus.documents import Document, Hit, Passage
 from citeline.corpus.errors import (
     CorpusError,
     CorpusUnavailableError,
+    DenseUnavailableError,
+    EmbeddingModelError,
     IndexUnreadableError,
     SchemaVersionError,
     SourcePathError,
 )
 from citeline.corpus.ingest import IngestProblem, IngestProgress, IngestReport
+from citeline.corpus.retrieval import Retrieval
 
 __all__ = [
     "Corpus",
     "CorpusError",
     "CorpusUnavailableError",
+    "DenseUnavailableError",
     "Document",
+    "EmbeddingModelError",
     "Hit",
     "IndexUnreadableError",
     "IngestProblem",
     "IngestProgress",
     "IngestReport",
     "Passage",
+    "Retrieval",
     "SchemaVersionError",
     "SourcePathError",
 ]

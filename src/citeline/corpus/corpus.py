@@ -2,18 +2,29 @@
 
 The agent, the server and evaluation use only this class and the dataclasses it returns.
 It is safe to call from several threads at once (the store gives each thread its own
-connection). It deliberately holds no logic of its own beyond choosing the store and
-naming the release: ingestion is in ``ingest``, ranking in the store.
+connection). It deliberately holds no logic of its own beyond choosing the store, the
+retrieval mode and naming the release: ingestion is in ``ingest`` and ``embed``, ranking in
+the store, ``vectors`` and ``fusion`` (``retrieval`` says which).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
 from citeline.corpus.documents import Document, Hit
+from citeline.corpus.embed import EmbedProgressCallback
 from citeline.corpus.ingest import IngestReport, ProgressCallback, ingest
+from citeline.corpus.retrieval import (
+    RETRIEVAL_ENV,
+    Retrieval,
+    Retriever,
+    chosen_retrieval,
+    default_retrieval,
+    parse_retrieval,
+)
 from citeline.corpus.stores.base import CorpusStore
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.database import PostgresUrl, parse_database_url
@@ -26,23 +37,36 @@ _RELEASE_DIGITS = 12
 class Corpus:
     """A searchable collection of documents."""
 
-    def __init__(self, store: CorpusStore) -> None:
+    def __init__(self, store: CorpusStore, retrieval: Retrieval | str | None = None) -> None:
         self._store = store
+        self._requested = retrieval
+        try:
+            self._retriever = Retriever(store, chosen_retrieval(store, retrieval))
+        except BaseException:
+            store.close()
+            raise
 
     @classmethod
-    def open(cls, path: str | Path) -> Corpus:
+    def open(cls, path: str | Path, *, retrieval: Retrieval | str | None = None) -> Corpus:
         """Open the index at ``path``, creating its tables if missing.
 
         ``path`` is a SQLite file (or a ``sqlite:///`` URL), or a ``postgresql://`` URL
         (``CITELINE_DATABASE_URL``): the same corpus, shared by several processes.
+        ``retrieval`` (lexical, dense, hybrid) overrides ``CITELINE_RETRIEVAL``, which
+        overrides the mode the collection was ingested for.
         """
         location = parse_database_url(path)
         if isinstance(location, PostgresUrl):
             # Imported here so a default install never needs the PostgreSQL driver.
             from citeline.corpus.stores.postgres import PostgresStore
 
-            return cls(PostgresStore(location))
-        return cls(SQLiteStore(location.path))
+            return cls(PostgresStore(location), retrieval)
+        return cls(SQLiteStore(location.path), retrieval)
+
+    @property
+    def retrieval(self) -> Retrieval:
+        """The mode searches run in."""
+        return self._retriever.mode
 
     def ingest(
         self,
@@ -52,6 +76,8 @@ class Corpus:
         release: str | None = None,
         progress: ProgressCallback | None = None,
         base_url: str | None = None,
+        retrieval: Retrieval | str | None = None,
+        embed_progress: EmbedProgressCallback | None = None,
     ) -> IngestReport:
         """Index the documents under ``path``; see ``citeline.corpus.ingest``.
 
@@ -59,15 +85,41 @@ class Corpus:
         label is dropped as soon as any document changes and ``release`` falls back to a
         digest of the content. ``base_url`` is the address of the published site whose
         source ``path`` is: each document is linked at its page (and section) there.
+        ``retrieval`` is the mode the collection is built for (default:
+        ``CITELINE_RETRIEVAL``, else the mode it was built for before, else lexical); for
+        dense and hybrid, every passage without a vector is embedded after the documents are
+        stored (``citeline.corpus.embed``), and ``embed_progress`` is told (done, total).
         """
+        mode = self._ingest_mode(retrieval)
+        embedder = None
+        if mode is not Retrieval.LEXICAL:
+            from citeline.corpus.embedding import load_embedder
+
+            # Loaded before any document is read, so a missing extra costs no work.
+            embedder = load_embedder()
         report = ingest(self._store, Path(path), prune=prune, progress=progress, base_url=base_url)
+        if embedder is not None:
+            from citeline.corpus.embed import embed_missing
+
+            embed_missing(self._store, embedder, embed_progress)
+        elif self._store.setting("embedding_model") is not None:
+            self._store.clear_vectors()
+            self._store.set_setting("embedding_model", None)
+        self._store.set_setting("retrieval", mode.value)
         if release is not None:
             self._store.set_release_label(release)
+        self._retriever = Retriever(self._store, chosen_retrieval(self._store, self._requested))
         return report
 
+    def _ingest_mode(self, retrieval: Retrieval | str | None) -> Retrieval:
+        chosen = retrieval or os.environ.get(RETRIEVAL_ENV) or self._store.setting("retrieval")
+        if not chosen:
+            return default_retrieval()
+        return chosen if isinstance(chosen, Retrieval) else parse_retrieval(chosen)
+
     def search(self, query: str, k: int = 10) -> list[Hit]:
-        """The ``k`` best passages for ``query``, best first."""
-        return self._store.search(query, k)
+        """The ``k`` best passages for ``query``, best first, in the ``retrieval`` mode."""
+        return self._retriever.search(query, k)
 
     def get(self, doc_id: str) -> Document | None:
         """The document with this id, or None."""

@@ -24,3 +24,11 @@ class SourcePathError(CorpusError):
 
 class CorpusUnavailableError(CorpusError):
     """The corpus's database cannot be reached right now (down, restarting); later may work."""
+
+
+class DenseUnavailableError(CorpusError):
+    """Dense or hybrid retrieval was asked for where the embedding model is not installed."""
+
+
+class EmbeddingModelError(CorpusError):
+    """The embedding model's files are missing, altered or unreadable; nothing was embedded."""

@@ -1,9 +1,10 @@
-"""The one interface every corpus store implements (SQLite now, PostgreSQL later).
+"""The one interface every corpus store implements (SQLite and PostgreSQL).
 
-A store keeps documents, their passages and a text index, and answers ranked passage
-searches. It owns transactions: ``put`` and ``delete`` each change one document completely
-or not at all. Parsing, hashing and deciding what to (re)index belong to ``ingest``; a store
-deliberately does not read files.
+A store keeps documents, their passages, a text index and, for dense retrieval, one vector
+per passage; it answers ranked lexical searches and hands its vectors to the in-process
+vector index (``citeline.corpus.vectors``). It owns transactions: ``put`` and ``delete``
+each change one document completely or not at all. Parsing, hashing and deciding what to
+(re)index belong to ``ingest``; a store deliberately does not read files.
 """
 
 from __future__ import annotations
@@ -16,12 +17,27 @@ from citeline.corpus.documents import Document, Hit, Passage
 
 
 @dataclass(frozen=True, slots=True)
+class Candidate:
+    """One passage a ranking found: its store id, its score (higher is better), and whether
+    the query's terms are exactly its title's (``headings.title_key``)."""
+
+    passage: int
+    score: float
+    names_title: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class IndexedDocument:
     """What ingest needs to know about a document already in the store."""
 
     doc_id: str
     content_hash: str
     source: str
+
+
+def order_named_first(ranked: Sequence[Candidate]) -> list[Candidate]:
+    """``ranked`` with the passages whose title the query names moved first, order kept."""
+    return sorted(ranked, key=lambda candidate: not candidate.names_title)
 
 
 class CorpusStore(ABC):
@@ -42,8 +58,51 @@ class CorpusStore(ABC):
         """Remove one document and its passages in one transaction; absent ids are ignored."""
 
     @abstractmethod
+    def lexical(self, query: str, k: int) -> list[Candidate]:
+        """The ``k`` best passages for ``query`` by BM25, best first; [] when nothing matches.
+
+        A passage whose title the query names (``Candidate.names_title``) comes first.
+        """
+
+    @abstractmethod
+    def hits(self, candidates: Sequence[Candidate]) -> list[Hit]:
+        """The passages of ``candidates`` as hits, in the same order, scores kept."""
+
     def search(self, query: str, k: int) -> list[Hit]:
-        """The ``k`` best passages for ``query``, best first; [] when nothing matches."""
+        """The ``k`` best passages for ``query`` by BM25, best first."""
+        return self.hits(self.lexical(query, k))
+
+    @abstractmethod
+    def unembedded(self, limit: int) -> list[tuple[int, str]]:
+        """Up to ``limit`` passages that have no vector: (passage id, title and text)."""
+
+    @abstractmethod
+    def count_unembedded(self) -> int:
+        """How many passages have no vector."""
+
+    @abstractmethod
+    def put_vectors(self, rows: Sequence[tuple[int, bytes]]) -> None:
+        """Store each passage's vector in one transaction; a passage gone since is skipped."""
+
+    @abstractmethod
+    def clear_vectors(self) -> None:
+        """Remove every vector (another model's vectors cannot be compared with this one's)."""
+
+    @abstractmethod
+    def vectors(self) -> Iterator[tuple[int, bytes]]:
+        """Every stored (passage id, vector) pair."""
+
+    @abstractmethod
+    def vectors_version(self) -> int:
+        """A number that changes in the same transaction as any vector is added or removed."""
+
+    @abstractmethod
+    def setting(self, key: str) -> str | None:
+        """A value the collection keeps about itself (``retrieval``, ``embedding_model``)."""
+
+    @abstractmethod
+    def set_setting(self, key: str, value: str | None) -> None:
+        """Record (or, with None, forget) one of the collection's own values."""
 
     @abstractmethod
     def get(self, doc_id: str) -> Document | None:

@@ -13,7 +13,14 @@ question's rare, telling words count no more than its common ones: measured on S
 train split (809 queries, tsvector of title weighted A and text, OR of the query's
 lexemes), nDCG@10 was 0.451 with ``ts_rank`` and 0.426 with ``ts_rank_cd``, against 0.704
 for this store and the SQLite one alike. Sharing the analysis and the formula is what lets
-one suite of tests and one quality target hold for both backends.
+one suite of tests and one quality target hold for both backends. Headings over a passage
+(``headings.passage_headings``) are weighted ``HEADING_WEIGHT`` as in SQLite, and a query
+that names a section's title (``title_key``) puts that section first.
+
+Vectors (``citeline[dense]``) are ``bytea`` rows of ``corpus_vectors``, searched in each
+server process's memory (``citeline.corpus.vectors``), as for SQLite. pgvector is not used:
+Debian 12's PostgreSQL 15, this project's CI server, has no pgvector package, so a server
+without it must work, and one path for every server is one path to test.
 
 Deliberately not here: reading files and deciding what to re-index (``ingest``), the
 analysis itself (``analysis``), and the pool, retry and migration machinery
@@ -33,8 +40,14 @@ from citeline.corpus.errors import (
     IndexUnreadableError,
     SchemaVersionError,
 )
-from citeline.corpus.stores.base import CorpusStore, IndexedDocument
-from citeline.corpus.stores.sqlite import TITLE_WEIGHT, _member
+from citeline.corpus.headings import passage_headings, title_key
+from citeline.corpus.stores.base import (
+    Candidate,
+    CorpusStore,
+    IndexedDocument,
+    order_named_first,
+)
+from citeline.corpus.stores.sqlite import HEADING_WEIGHT, TITLE_WEIGHT, TITLE_WINDOW, _member
 from citeline.database import DatabaseError, PostgresUrl, SchemaTooNew
 from citeline.database.postgres import (
     Migration,
@@ -109,9 +122,22 @@ MIGRATIONS: tuple[Migration, ...] = (
                SELECT count(*), coalesce(sum(length), 0) FROM corpus_passages""",
         ),
     ),
+    # Version 3: passage vectors for dense retrieval, and each title's key for title
+    # matching (documents ingested before it keep an empty key until they change).
+    Migration(
+        3,
+        (
+            "ALTER TABLE corpus_documents ADD COLUMN title_key text NOT NULL DEFAULT ''",
+            """CREATE TABLE corpus_vectors (
+                passage bigint PRIMARY KEY REFERENCES corpus_passages (rowid) ON DELETE CASCADE,
+                vector bytea NOT NULL
+            )""",
+            "INSERT INTO corpus_meta (key, value) VALUES ('vectors_version', '0')",
+        ),
+    ),
 )
 
-_SEARCH = f"""
+_LEXICAL = f"""
 WITH hits AS MATERIALIZED (
     SELECT term, passage, freq, length FROM corpus_postings WHERE term = ANY(%(terms)s)
 ),
@@ -135,12 +161,19 @@ top AS (
     ORDER BY score DESC, hits.passage
     LIMIT %(k)s
 )
-SELECT d.id, d.url, d.title, top.score, substr(d.text, p.start + 1, p."end" - p.start),
-       p.start, p."end"
+SELECT top.passage, top.score, d.title_key = %(key)s
 FROM top
 JOIN corpus_passages AS p ON p.rowid = top.passage
 JOIN corpus_documents AS d ON d.rowid = p.document
 ORDER BY top.score DESC, top.passage
+"""
+
+_HITS = """
+SELECT p.rowid, d.id, d.url, d.title, substr(d.text, p.start + 1, p."end" - p.start),
+       p.start, p."end"
+FROM corpus_passages AS p
+JOIN corpus_documents AS d ON d.rowid = p.document
+WHERE p.rowid = ANY(%s)
 """
 
 _EMPTY_DIGEST = 0
@@ -201,7 +234,11 @@ class PostgresStore(CorpusStore):
         self, document: Document, passages: Sequence[Passage], content_hash: str, source: str
     ) -> None:
         title_terms = terms(document.title)
-        indexed = [(passage, _weighted(title_terms, terms(passage.text))) for passage in passages]
+        headings = passage_headings(document.text, passages)
+        indexed = [
+            (passage, _weighted(title_terms, terms(heading), terms(passage.text)))
+            for passage, heading in zip(passages, headings, strict=True)
+        ]
         metadata = json.dumps(dict(document.metadata), ensure_ascii=False, sort_keys=True)
 
         def write(connection: psycopg.Connection[Any]) -> None:
@@ -210,11 +247,19 @@ class PostgresStore(CorpusStore):
                 "SELECT rowid, content_hash FROM corpus_documents WHERE id = %s FOR UPDATE",
                 (document.id,),
             ).fetchone()
-            row = (document.title, document.url, document.text, metadata, source, content_hash)
+            row = (
+                document.title,
+                document.url,
+                document.text,
+                metadata,
+                source,
+                content_hash,
+                title_key(document.title),
+            )
             if old is None:
                 inserted = connection.execute(
                     "INSERT INTO corpus_documents (title, url, text, metadata, source, "
-                    "content_hash, id) VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s) "
+                    "content_hash, title_key, id) VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s, %s) "
                     "RETURNING rowid",
                     (*row, document.id),
                 ).fetchone()
@@ -226,7 +271,8 @@ class PostgresStore(CorpusStore):
                 digest ^= _member(document.id, old_hash)
                 connection.execute(
                     "UPDATE corpus_documents SET title = %s, url = %s, text = %s, "
-                    "metadata = %s::jsonb, source = %s, content_hash = %s WHERE rowid = %s",
+                    "metadata = %s::jsonb, source = %s, content_hash = %s, title_key = %s "
+                    "WHERE rowid = %s",
                     (*row, rowid),
                 )
             _index(connection, rowid, indexed)
@@ -267,18 +313,118 @@ class PostgresStore(CorpusStore):
 
     # -- reading -----------------------------------------------------------------------
 
-    def search(self, query: str, k: int) -> list[Hit]:
+    def lexical(self, query: str, k: int) -> list[Candidate]:
         wanted = query_terms(query)
         if not wanted or k < 1:
             return []
+        parameters = {"terms": wanted, "k": max(k, TITLE_WINDOW), "key": title_key(query)}
 
         def read(connection: psycopg.Connection[Any]) -> list[Any]:
-            return connection.execute(_SEARCH, {"terms": wanted, "k": k}).fetchall()
+            return connection.execute(_LEXICAL, parameters).fetchall()
 
+        ranked = [Candidate(p, float(s), bool(named)) for p, s, named in self._run(read)]
+        return order_named_first(ranked)[:k]
+
+    def hits(self, candidates: Sequence[Candidate]) -> list[Hit]:
+        if not candidates:
+            return []
+
+        def read(connection: psycopg.Connection[Any]) -> list[Any]:
+            return connection.execute(_HITS, ([c.passage for c in candidates],)).fetchall()
+
+        found = {row[0]: row[1:] for row in self._run(read)}
         return [
-            Hit(doc_id=i, url=u, title=t, score=float(s), text=x, start=a, end=b)
-            for i, u, t, s, x, a, b in self._run(read)
+            Hit(doc_id=i, url=u, title=t, score=c.score, text=x, start=a, end=b)
+            for c in candidates
+            if c.passage in found
+            for i, u, t, x, a, b in (found[c.passage],)
         ]
+
+    # -- vectors -----------------------------------------------------------------------
+
+    def unembedded(self, limit: int) -> list[tuple[int, str]]:
+        def read(connection: psycopg.Connection[Any]) -> list[Any]:
+            return connection.execute(
+                'SELECT p.rowid, d.title, substr(d.text, p.start + 1, p."end" - p.start) '
+                "FROM corpus_passages AS p JOIN corpus_documents AS d ON d.rowid = p.document "
+                "WHERE NOT EXISTS (SELECT 1 FROM corpus_vectors AS v WHERE v.passage = p.rowid) "
+                "ORDER BY p.rowid LIMIT %s",
+                (limit,),
+            ).fetchall()
+
+        return [(rowid, f"{title}\n{text}") for rowid, title, text in self._run(read)]
+
+    def count_unembedded(self) -> int:
+        def read(connection: psycopg.Connection[Any]) -> int:
+            row = connection.execute(
+                "SELECT count(*) FROM corpus_passages AS p WHERE NOT EXISTS "
+                "(SELECT 1 FROM corpus_vectors AS v WHERE v.passage = p.rowid)"
+            ).fetchone()
+            return int(row[0]) if row else 0
+
+        result: int = self._run(read)
+        return result
+
+    def put_vectors(self, rows: Sequence[tuple[int, bytes]]) -> None:
+        def write(connection: psycopg.Connection[Any]) -> None:
+            _locked_digest(connection)
+            with connection.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO corpus_vectors (passage, vector) "
+                    "SELECT %(p)s, %(v)s WHERE EXISTS "
+                    "(SELECT 1 FROM corpus_passages WHERE rowid = %(p)s) "
+                    "ON CONFLICT (passage) DO UPDATE SET vector = EXCLUDED.vector",
+                    [{"p": passage, "v": vector} for passage, vector in rows],
+                )
+            _bump_vectors(connection)
+
+        self._run(write)
+
+    def clear_vectors(self) -> None:
+        def write(connection: psycopg.Connection[Any]) -> None:
+            _locked_digest(connection)
+            connection.execute("DELETE FROM corpus_vectors")
+            _bump_vectors(connection)
+
+        self._run(write)
+
+    def vectors(self) -> Iterator[tuple[int, bytes]]:
+        def read(connection: psycopg.Connection[Any]) -> list[Any]:
+            return connection.execute("SELECT passage, vector FROM corpus_vectors").fetchall()
+
+        for passage, vector in self._run(read):
+            yield passage, bytes(vector)
+
+    def vectors_version(self) -> int:
+        def read(connection: psycopg.Connection[Any]) -> Any:
+            return connection.execute(
+                "SELECT value FROM corpus_meta WHERE key = 'vectors_version'"
+            ).fetchone()
+
+        row = self._run(read)
+        return 0 if row is None else int(row[0])
+
+    def setting(self, key: str) -> str | None:
+        def read(connection: psycopg.Connection[Any]) -> Any:
+            return connection.execute(
+                "SELECT value FROM corpus_meta WHERE key = %s", (f"setting:{key}",)
+            ).fetchone()
+
+        row = self._run(read)
+        return None if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str | None) -> None:
+        def write(connection: psycopg.Connection[Any]) -> None:
+            if value is None:
+                connection.execute("DELETE FROM corpus_meta WHERE key = %s", (f"setting:{key}",))
+            else:
+                connection.execute(
+                    "INSERT INTO corpus_meta (key, value) VALUES (%s, %s) "
+                    "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                    (f"setting:{key}", value),
+                )
+
+        self._run(write)
 
     def get(self, doc_id: str) -> Document | None:
         def read(connection: psycopg.Connection[Any]) -> Any:
@@ -351,7 +497,7 @@ class PostgresStore(CorpusStore):
 
 
 def _weighted(
-    title_terms: Sequence[str], body_terms: Sequence[str]
+    title_terms: Sequence[str], heading_terms: Sequence[str], body_terms: Sequence[str]
 ) -> tuple[dict[str, float], int]:
     """Each term's weighted frequency in one passage row, and the row's length in terms.
 
@@ -361,9 +507,11 @@ def _weighted(
     counts: dict[str, float] = {}
     for term in title_terms:
         counts[term] = counts.get(term, 0.0) + TITLE_WEIGHT
+    for term in heading_terms:
+        counts[term] = counts.get(term, 0.0) + HEADING_WEIGHT
     for term in body_terms:
         counts[term] = counts.get(term, 0.0) + 1.0
-    return counts, len(title_terms) + len(body_terms)
+    return counts, len(title_terms) + len(heading_terms) + len(body_terms)
 
 
 def _index(
@@ -407,20 +555,37 @@ def _unindex(connection: psycopg.Connection[Any], rowid: int) -> None:
     ).fetchone() or ("", "")
     title_terms = terms(title)
     rows = connection.execute(
-        'SELECT rowid, start, "end", length FROM corpus_passages WHERE document = %s', (rowid,)
+        'SELECT rowid, start, "end", length FROM corpus_passages WHERE document = %s '
+        "ORDER BY start",
+        (rowid,),
     ).fetchall()
+    headings = passage_headings(text, [Passage(s, e, text[s:e]) for _, s, e, _ in rows])
     # The postings are keyed by term first, so they are found again from the passage's own
     # terms rather than through a second index on the passage id that every insert would pay.
-    for passage_id, start, end, _ in rows:
-        counts, _ = _weighted(title_terms, terms(text[start:end]))
+    for (passage_id, start, end, _), heading in zip(rows, headings, strict=True):
+        counts, _ = _weighted(title_terms, terms(heading), terms(text[start:end]))
         connection.execute(
             "DELETE FROM corpus_postings WHERE term = ANY(%s) AND passage = %s",
             (list(counts), passage_id),
         )
+    # Their vectors go with the passages (ON DELETE CASCADE); the version tells every
+    # process's in-memory vector index to reload.
+    if connection.execute(
+        "SELECT 1 FROM corpus_vectors AS v JOIN corpus_passages AS p ON p.rowid = v.passage "
+        "WHERE p.document = %s LIMIT 1",
+        (rowid,),
+    ).fetchone():
+        _bump_vectors(connection)
     connection.execute("DELETE FROM corpus_passages WHERE document = %s", (rowid,))
     connection.execute(
         "UPDATE corpus_totals SET passages = passages - %s, tokens = tokens - %s",
         (len(rows), sum(row[3] for row in rows)),
+    )
+
+
+def _bump_vectors(connection: psycopg.Connection[Any]) -> None:
+    connection.execute(
+        "UPDATE corpus_meta SET value = (value::bigint + 1)::text WHERE key = 'vectors_version'"
     )
 
 

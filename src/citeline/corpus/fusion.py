@@ -1,0 +1,38 @@
+"""Fusing a lexical and a dense ranking into one: a normalised score mix.
+
+Each list's scores are scaled to [0, 1] (min-max over that list) and summed with weights
+``LEXICAL_WEIGHT`` and 1 - ``LEXICAL_WEIGHT``; a passage missing from one list scores 0
+there. Chosen by measurement on SciFact train (809 queries) and the development questions
+(``benchmarks/questions/python-docs.jsonl``, 82), each list 100 deep: the mix at 0.6 scored
+nDCG@10 0.741 and document hit@3 0.915, reciprocal rank fusion (k 10) 0.734 and 0.915,
+(k 60) 0.729 and 0.915; lexical weights 0.5 and 0.7 scored 0.740 and 0.734 on SciFact.
+A passage whose title the query names stays first, as in lexical search.
+
+It deliberately knows nothing about stores, models or text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citeline.corpus.stores.base import Candidate, order_named_first
+
+LEXICAL_WEIGHT = 0.6
+
+
+def fuse(lexical: Sequence[Candidate], dense: Sequence[Candidate], k: int) -> list[Candidate]:
+    """The ``k`` best passages of the two rankings, by their weighted normalised scores."""
+    scores: dict[int, float] = {}
+    named: set[int] = {c.passage for c in lexical if c.names_title}
+    for ranking, weight in ((lexical, LEXICAL_WEIGHT), (dense, 1.0 - LEXICAL_WEIGHT)):
+        if not ranking:
+            continue
+        low = min(c.score for c in ranking)
+        high = max(c.score for c in ranking)
+        span = high - low
+        for candidate in ranking:
+            share = (candidate.score - low) / span if span > 0 else 1.0
+            scores[candidate.passage] = scores.get(candidate.passage, 0.0) + weight * share
+    fused = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    ranked = [Candidate(passage, score, passage in named) for passage, score in fused]
+    return order_named_first(ranked)[:k]

