@@ -1,7 +1,8 @@
 """How fast the stream pipeline is on a long answer fed in small fragments.
 
 Run: ``.venv/bin/python benchmarks/stream.py``. Builds a realistic 1 MB answer (prose
-with HTML anchors and markdown links, bold terms, bullets, comparisons, headings, and a
+with HTML anchors, markdown links, autolinks and reference links with their definitions,
+inline code and fenced code blocks, bold terms, bullets, comparisons, headings, and a
 trailing source list), splits it into 1-8 character fragments as a model stream does,
 and times the pipeline against a baseline that only concatenates the fragments. A
 second row feeds the same amount of plain prose, the pipeline's fast path.
@@ -55,10 +56,19 @@ def realistic_answer(rng: random.Random) -> str:
             piece = f"\n* {word} {rng.choice(WORDS)}\n"
         elif roll < 0.14:
             piece = ".\n\n" if rng.random() < 0.3 else ". "
+        elif roll < 0.145:
+            piece = f"<{source_url(rng)}> "
+        elif roll < 0.15:
+            piece = f"[{word}][{rng.randrange(1, 20)}] "
+        elif roll < 0.16:
+            piece = f"`{word}()` "
+        elif roll < 0.161:
+            piece = f"\n\n```python\n{word} = [{word}](x)  # <{word}>\n```\n\n"
         else:
             piece = word + " "
         parts.append(piece)
         size += len(piece)
+    parts.extend(f"\n[{n}]: {source_url(rng)}" for n in range(1, 20))
     parts.append("\n\n## Sources\n")
     while size < ANSWER_CHARS:
         piece = f"- [{rng.choice(WORDS)}]({source_url(rng)})\n"
@@ -117,6 +127,7 @@ def main() -> None:
     fragments = fragments_of(answer, rng)
     output = run_pipeline(fragments)
     assert "## Sources" not in output and "href" not in output, "the pipeline left markup in"
+    assert "<https://" not in output and "]: https://" not in output, "a link form survived"
     prose_fragments = fragments_of(plain_prose(rng), rng)
 
     baseline = best_seconds(concatenate, fragments)

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import Any, ClassVar, Final, Literal, TypeAlias
+
+# React-to-Me's search panel shows at most twelve chips, and its server capped an answer at
+# twelve citations (issue 15); a model citing more is listing, not citing. The one place
+# this default and its variable live: the agent, the server's settings and the command line
+# read them from here.
+DEFAULT_MAX_CITATIONS: Final = 12
+MAX_CITATIONS_ENV: Final = "CITELINE_MAX_CITATIONS"
 
 DoneState: TypeAlias = Literal["answered", "nothing_found", "refused", "failed"]
 Provenance: TypeAlias = Literal["cited", "untrusted", "verified", "sourced", "none"]
@@ -93,11 +100,37 @@ class Citation:
 
 
 @dataclass(frozen=True, slots=True)
+class QuoteVerdict:
+    """What became of one quote block: the record a reviewer reads.
+
+    ``status`` is ``verified``, ``rejected`` or ``malformed``; ``reason`` says why when not
+    verified (``too_short``, ``not_found``, ``no_quote``, ``split_quote``, ``nested``,
+    ``too_long``, ``unterminated``); ``source`` is the trusted text's id when verified;
+    ``quote`` is the model's evidence (empty when the block never parsed).
+    """
+
+    quote: str
+    status: str
+    reason: str | None = None
+    source: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "quote": self.quote,
+            "status": self.status,
+            "reason": self.reason,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Done:
     """Closes every answer, whatever happened.
 
     A refusal is exactly ``{"state": "refused", "seconds": 0.0}``: optional keys
     are written only when they carry something, so that shape needs no special case.
+    ``verdicts`` (one per quote block) travels in process only, for the answer's log and
+    the evaluation report; it is not part of the JSON a client reads.
     """
 
     state: DoneState
@@ -105,6 +138,7 @@ class Done:
     answer_id: str | None = None
     provenance: Provenance | None = None
     dropped_anchors: int = 0
+    verdicts: tuple[QuoteVerdict, ...] = ()
 
     name: ClassVar[str] = "done"
 

@@ -159,7 +159,15 @@ async def test_a_quote_not_in_the_trusted_text_is_untrusted_and_never_reaches_th
     assert text == "Gentoo penguins weigh 5076 g.\n"
     assert "weighed at dawn" not in text and "Trust me" not in text and "citation" not in text
     assert done(events).provenance == "untrusted"
-    assert "quote block dropped: rejected (not_found)" in caplog.text
+    (logged,) = [record for record in caplog.records if hasattr(record, "verdicts")]
+    assert logged.verdicts == [
+        {
+            "quote": "Body mass in grams, weighed at dawn.",
+            "status": "rejected",
+            "reason": "not_found",
+            "source": None,
+        }
+    ]
 
 
 async def test_a_measure_definition_backs_an_ad_hoc_figure_as_a_definition(

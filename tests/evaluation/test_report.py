@@ -20,7 +20,7 @@ from citeline.evaluation import (
     write_report,
 )
 from citeline.evaluation.plot import write_distribution_plot
-from citeline.events import Citation, Done, Start, Token
+from citeline.events import Citation, Done, QuoteVerdict, Start, Token
 
 
 def evaluated(question: EvalQuestion, cited: str | None) -> EvaluatedAnswer:
@@ -79,3 +79,22 @@ def test_a_plot_of_nothing_is_still_drawn(tmp_path: Path) -> None:
 def test_percentiles_agree_with_numpy(values: list[float], q: int) -> None:
     numpy = pytest.importorskip("numpy")
     assert percentile(values, q) == pytest.approx(float(numpy.percentile(values, q)))
+
+
+def test_the_report_records_the_verdict_of_every_quote_block() -> None:
+    question = EvalQuestion("q4", "four?")
+    collector = AnswerCollector(question.id, started_at=0.0)
+    verdicts = (
+        QuoteVerdict("Body mass in grams.", "verified", None, "table:penguins"),
+        QuoteVerdict("Weighed at dawn.", "rejected", "not_found"),
+    )
+    collector.add(Done("answered", verdicts=verdicts), 0.01)
+    record = collector.finish(0.02)
+    result = EvaluatedAnswer(question, record, score_answer(question, record))
+    report = build_report([result], summarize([result.score]), {})
+    assert report["questions"][0]["verdicts"] == [
+        {"quote": "Body mass in grams.", "status": "verified", "reason": None,
+         "source": "table:penguins"},
+        {"quote": "Weighed at dawn.", "status": "rejected", "reason": "not_found",
+         "source": None},
+    ]  # fmt: skip

@@ -14,7 +14,10 @@ import httpx
 from tests.support.event_streams import post_stream
 from tests.support.server_processes import running
 
+from citeline.corpus import Corpus
+
 QUESTION = {"question": "What is apoptosis?"}
+COLLECTION = Path(__file__).parent / "fixtures" / "collection"
 
 
 def _state(client: httpx.Client, url: str, forwarded_for: str) -> str:
@@ -23,6 +26,9 @@ def _state(client: httpx.Client, url: str, forwarded_for: str) -> str:
 
 
 def _open_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    # serve refuses an empty index, so the scale tests' small collection is indexed first.
+    with Corpus.open(tmp_path / "citeline.db") as corpus:
+        assert corpus.ingest(COLLECTION).ok
     return {
         "CITELINE_DB": str(tmp_path / "citeline.db"),
         "CITELINE_OPEN": "1",

@@ -220,3 +220,24 @@ def test_the_first_answer_imports_no_model_library(
         "citeline.models.pydantic_ai_adapter",
     }
     assert imported & heavy == set()
+
+
+def test_serve_in_open_mode_warns_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import citeline.server.listen
+    from citeline.corpus import Corpus
+
+    database = tmp_path / "citeline.sqlite"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# Lists\n\nA list is a mutable sequence.\n")
+    with Corpus.open(database) as corpus:
+        assert corpus.ingest(tmp_path / "docs").ok
+    monkeypatch.setattr(citeline.server.listen, "serve", lambda app, settings: None)
+    # serve configures logging itself; the records are read where pytest's handler sees them.
+    monkeypatch.setattr("citeline.server.logs.configure_logging", lambda log_format: None)
+    caplog.set_level(logging.WARNING, logger="citeline.server.guard")
+    result = CliRunner().invoke(app, ["serve", "--open", "--db", str(database)])
+    assert result.exit_code == 0, result.output
+    warnings = [r for r in caplog.records if "OPEN MODE" in r.getMessage()]
+    assert len(warnings) == 1

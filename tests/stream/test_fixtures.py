@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from citeline.stream import AnchorStripper, Pipeline, SourcesSectionStripper
+from citeline.stream.sources_section import HeadingRule
 
 FIXTURES = Path(__file__).resolve().parents[2] / "contracts" / "fixtures" / "stream.json"
 CASES: list[dict[str, Any]] = json.loads(FIXTURES.read_text(encoding="utf-8"))["cases"]
@@ -34,12 +35,14 @@ def fragmentations(case: dict[str, Any]) -> list[list[str]]:
     return result
 
 
-def run(transform: str, fragments: list[str]) -> tuple[list[str], list[dict[str, Any]]]:
+def run(
+    transform: str, fragments: list[str], rule: HeadingRule = "strict"
+) -> tuple[list[str], list[dict[str, Any]]]:
     """Per-call outputs (the last one is flush) and every anchor, in order."""
     outputs: list[str] = []
     anchors: list[dict[str, Any]] = []
     if transform == "pipeline":
-        pipeline = Pipeline()
+        pipeline = Pipeline(heading_rule=rule)
         for chunk in [*(pipeline.feed(f) for f in fragments), pipeline.flush()]:
             outputs.append(chunk.text)
             anchors.extend(_as_dict(anchor) for anchor in chunk.anchors)
@@ -50,7 +53,7 @@ def run(transform: str, fragments: list[str]) -> tuple[list[str], list[dict[str,
             anchors.extend(_as_dict(anchor) for anchor in stripper.take_anchors())
     else:
         assert transform == "sources_section"
-        sources = SourcesSectionStripper()
+        sources = SourcesSectionStripper(rule)
         outputs = [*(sources.feed(f) for f in fragments), sources.flush()]
     return outputs, anchors
 
@@ -62,7 +65,7 @@ def _as_dict(anchor: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_every_fragmentation_gives_the_expected_output_and_anchors(case: dict[str, Any]) -> None:
     for fragments in fragmentations(case):
-        outputs, anchors = run(case["transform"], fragments)
+        outputs, anchors = run(case["transform"], fragments, case.get("heading_rule", "strict"))
         assert "".join(outputs) == case["output"], fragments
         assert anchors == case.get("anchors", []), fragments
 
@@ -71,7 +74,8 @@ def test_every_fragmentation_gives_the_expected_output_and_anchors(case: dict[st
     "case", [c for c in CASES if "feeds" in c], ids=[c["name"] for c in CASES if "feeds" in c]
 )
 def test_each_feed_releases_exactly_what_the_case_says(case: dict[str, Any]) -> None:
-    outputs, _ = run(case["transform"], case["feeds"]["fragments"])
+    rule = case.get("heading_rule", "strict")
+    outputs, _ = run(case["transform"], case["feeds"]["fragments"], rule)
     assert outputs == case["feeds"]["outputs"]
 
 

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citeline.stream import Anchor, AnchorStripper, Pipeline, SourcesSectionStripper
-from citeline.stream.anchors import MAX_LINK, MAX_TAG
-from citeline.stream.sources_section import MAX_HELD
+from citeline.stream.anchors import MAX_HELD as MAX_ANCHOR_HELD
+from citeline.stream.lookalikes import fold_lookalikes
+from citeline.stream.sources_section import MAX_HELD, HeadingRule
 
 # Pieces of real answers and of the markup the transforms look for, so random texts
 # hit the interesting states (half a tag, a heading at a line start, an image) often.
@@ -54,12 +55,45 @@ PIECES = [
     " of reactive oxygen species",
     "- Apoptosis\n",
     "CDK5 acts in ",
+    # Every other link form a model writes, and the code that keeps them verbatim.
+    "<https://e.org/auto>",
+    "<me@e.org>",
+    "<https:",
+    "[t][1]",
+    "[t][]",
+    "[1]: https://e.org/1\n",
+    "[1]: ",
+    "> ",
+    "( https://e.org ",
+    " 'title')",
+    " (title))",
+    "\n)",
+    "[[1]](https://e.org)",
+    "\\[",
+    "\\",
+    "`",
+    "```\n",
+    "~~~\n",
+    "`[a](b)`",
+    "(https://evil.example)",
+    ' href="https://evil.example">',
+    "<div>\n",
+    "  ## Sources",
+    "**Sources",
+    "** Sources **",
+    "## Sources**",
+    "## \u0405\u043eurces",
+    "\u200b",
 ]
 answers = st.lists(
-    st.one_of(st.sampled_from(PIECES), st.text(alphabet="ab <[]()#*!\n:", max_size=6)),
+    st.one_of(st.sampled_from(PIECES), st.text(alphabet="ab <[]()#*!\n:`\\>", max_size=6)),
     max_size=40,
 ).map("".join)
-PROSE_ALPHABET = st.characters(exclude_characters="<[#*", codec="utf-8", max_codepoint=0x2FFF)
+# Prose that no transform has a reason to hold: no "<" or "[", and no character that could
+# open a heading line, which after folding means "#", "*" and whatever folds to nothing.
+PROSE_ALPHABET = st.characters(
+    exclude_characters="<[#*", codec="utf-8", max_codepoint=0x2FFF
+).filter(lambda char: fold_lookalikes(char) not in ("", "#", "*"))
 prose = st.text(alphabet=PROSE_ALPHABET, max_size=80)
 
 
@@ -79,9 +113,13 @@ def answers_and_splits(draw: st.DrawFn) -> tuple[str, list[str]]:
 Run = Callable[[list[str]], tuple[str, list[Anchor]]]
 
 
-def run_sources(fragments: list[str]) -> tuple[str, list[Anchor]]:
-    stripper = SourcesSectionStripper()
+def run_sources(fragments: list[str], rule: HeadingRule = "strict") -> tuple[str, list[Anchor]]:
+    stripper = SourcesSectionStripper(rule)
     return "".join(stripper.feed(f) for f in fragments) + stripper.flush(), []
+
+
+def run_tolerant_sources(fragments: list[str]) -> tuple[str, list[Anchor]]:
+    return run_sources(fragments, "tolerant")
 
 
 def run_anchors(fragments: list[str]) -> tuple[str, list[Anchor]]:
@@ -105,7 +143,7 @@ def assert_split_invariant(run: Run, text: str, fragments: list[str]) -> None:
     assert run(list(text)) == whole
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(answers_and_splits())
 def test_the_sources_stripper_gives_the_same_result_however_the_text_is_split(
     case: tuple[str, list[str]],
@@ -113,7 +151,15 @@ def test_the_sources_stripper_gives_the_same_result_however_the_text_is_split(
     assert_split_invariant(run_sources, *case)
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
+@given(answers_and_splits())
+def test_the_tolerant_heading_rule_gives_the_same_result_however_the_text_is_split(
+    case: tuple[str, list[str]],
+) -> None:
+    assert_split_invariant(run_tolerant_sources, *case)
+
+
+@settings(max_examples=150, deadline=None)
 @given(answers_and_splits())
 def test_the_anchor_stripper_gives_the_same_text_and_anchors_however_split(
     case: tuple[str, list[str]],
@@ -121,7 +167,7 @@ def test_the_anchor_stripper_gives_the_same_text_and_anchors_however_split(
     assert_split_invariant(run_anchors, *case)
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(answers_and_splits())
 def test_the_pipeline_gives_the_same_text_and_anchors_however_split(
     case: tuple[str, list[str]],
@@ -129,7 +175,7 @@ def test_the_pipeline_gives_the_same_text_and_anchors_however_split(
     assert_split_invariant(run_pipeline, *case)
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(answers_and_splits())
 def test_anchor_offsets_locate_their_display_text_in_the_output(
     case: tuple[str, list[str]],
@@ -147,7 +193,7 @@ def test_anchor_offsets_locate_their_display_text_in_the_output(
         assert starts == sorted(starts)
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(answers_and_splits())
 def test_held_text_stays_within_the_stated_bounds(case: tuple[str, list[str]]) -> None:
     _, fragments = case
@@ -156,10 +202,10 @@ def test_held_text_stays_within_the_stated_bounds(case: tuple[str, list[str]]) -
         sources.feed(fragment)
         anchors.feed(fragment)
         assert sources.held_chars <= MAX_HELD
-        assert anchors.held_chars < max(MAX_TAG, MAX_LINK)
+        assert anchors.held_chars <= MAX_ANCHOR_HELD
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)
 @given(answers_and_splits())
 def test_the_pipeline_never_lags_its_input_by_more_than_both_holds(
     case: tuple[str, list[str]],
@@ -174,10 +220,10 @@ def test_the_pipeline_never_lags_its_input_by_more_than_both_holds(
         released += pipeline.feed(fragment).text
         could_give, _ = run_pipeline(["".join(fragments[:count])])
         assert could_give.startswith(released)
-        assert len(could_give) - len(released) <= MAX_LINK + MAX_HELD
+        assert len(could_give) - len(released) <= MAX_ANCHOR_HELD + MAX_HELD
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(prose, max_size=10))
 def test_prose_without_markup_characters_is_released_by_the_same_feed(
     fragments: list[str],

@@ -121,6 +121,11 @@ PIECES = st.sampled_from(
         " <citation> ",
         "\r\n",
         "\u201cquoted\u201d \u2014 ",
+        "<Citation>",
+        "</CITATION>",
+        "<CIT",
+        # Two of these overflow a body, so oversized bodies and their discarding are drawn.
+        "x" * 9000,
     ]
 )
 

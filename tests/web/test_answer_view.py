@@ -135,6 +135,21 @@ def test_script_html_and_javascript_links_in_the_text_stay_inert(module_page: Pa
     assert "click" in result["text"]
 
 
+def test_links_in_the_prose_are_shown_as_their_text(module_page: Page) -> None:
+    # The stream reduces every link form; the page holds the line for any it missed, and
+    # for autolinks and reference links that markdown-it would render.
+    texts = [
+        "See [the site](https://evil.example/a), <https://evil.example/b> and [r][1].\n\n",
+        "[1]: https://evil.example/c\n",
+    ]
+    result = render(module_page, texts, [cite(1, 0, 3, url="https://e.org/source")])
+    assert result["text"] == "See1 the site, https://evil.example/b and r.\n"
+    prose_links = module_page.eval_on_selector_all(
+        "#prose a", "links => links.map((a) => a.getAttribute('href'))"
+    )
+    assert prose_links == ["#" + result["chips"][0]["id"]]
+
+
 def test_a_source_whose_url_is_javascript_gets_a_chip_without_a_link(module_page: Page) -> None:
     citations = [
         cite(1, None, None, url="javascript:window.__pwned='chip'"),

@@ -101,6 +101,33 @@ def test_the_demo_index_lives_in_the_user_data_folder(monkeypatch: pytest.Monkey
     assert default_demo_db() == Path.home() / ".local/share/citeline/demo.sqlite"
 
 
+def test_the_demo_rebuilds_its_own_index_when_an_older_citeline_wrote_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    import citeline.cli.serve
+    from citeline.cli import app
+    from citeline.corpus import Corpus
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    path = default_demo_db()
+    path.parent.mkdir(parents=True)
+    Corpus.open(path).close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE corpus_meta SET value = '0' WHERE key = 'schema_version'")
+    served: list[str] = []
+    monkeypatch.setattr(citeline.cli.serve, "serve", lambda **kwargs: served.append(kwargs["db"]))
+    result = CliRunner().invoke(app, ["demo", "--no-data"])
+    assert result.exit_code == 0, result.output
+    assert "rebuilding it" in result.output
+    assert served == [str(path)]
+    with Corpus.open(path) as corpus:
+        assert len(corpus) > 500
+
+
 QUESTIONS = Path(__file__).parents[2] / "benchmarks" / "questions"
 
 

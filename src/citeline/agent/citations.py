@@ -6,25 +6,47 @@ a whole component of the url (last path segment, a query value or the fragment).
 A matched source is cited once, numbered by first appearance; an anchor that
 matches nothing is dropped from the events and counted (its display text stays in
 the prose). A verified quote block is a citation of its own (each quote is its own
-evidence), numbered with its source. This module reads anchors and quote outcomes,
-never prose.
+evidence), numbered with its source. An answer carries at most ``max_citations``
+citation events (``CITELINE_MAX_CITATIONS``, default 12, for every profile and wire);
+a source or quote past the cap is dropped and counted like an unresolved anchor. This
+module reads anchors and quote outcomes, never prose.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from citeline.agent.tools import Source
-from citeline.events import Citation
+from citeline.events import DEFAULT_MAX_CITATIONS, MAX_CITATIONS_ENV, Citation
 from citeline.stream import Anchor
 from citeline.stream.quotes import QuoteMatch
 
 
-class CitationResolver:
-    """Numbers and deduplicates the citations of one answer. Never shared."""
+def max_citations_from_env(environ: Mapping[str, str] | None = None) -> int:
+    """The citation cap set by ``CITELINE_MAX_CITATIONS``, else `DEFAULT_MAX_CITATIONS`."""
+    raw = (os.environ if environ is None else environ).get(MAX_CITATIONS_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_CITATIONS
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(
+            f"{MAX_CITATIONS_ENV}={raw!r} cannot be used: set it to a whole number of at "
+            f"least 1, or unset it for the default of {DEFAULT_MAX_CITATIONS}."
+        )
+    return value
 
-    def __init__(self, sources: Mapping[str, Source]) -> None:
+
+class CitationResolver:
+    """Numbers, deduplicates and caps the citations of one answer. Never shared."""
+
+    def __init__(
+        self, sources: Mapping[str, Source], max_citations: int = DEFAULT_MAX_CITATIONS
+    ) -> None:
         # A live view of the toolbox's record: a source returned later in the turn counts
         # for anchors decided after it.
         self._sources = sources
@@ -32,6 +54,8 @@ class CitationResolver:
         # Numbers by first appearance, shared by anchors and quotes: a document cited by an
         # anchor and quoted keeps one number.
         self._numbers: dict[str, int] = {}
+        self._max_citations = max_citations
+        self._events = 0
         self.dropped = 0
 
     @property
@@ -46,6 +70,10 @@ class CitationResolver:
             return None
         if source.href in self._cited:
             return None
+        if self._events >= self._max_citations:
+            self.dropped += 1
+            return None
+        self._events += 1
         n = self._cited[source.href] = self._number(source.href)
         return Citation(
             n=n,
@@ -56,9 +84,14 @@ class CitationResolver:
             end=anchor.end,
         )
 
-    def resolve_quote(self, match: QuoteMatch) -> Citation:
+    def resolve_quote(self, match: QuoteMatch) -> Citation | None:
         """The citation of a verified quote: its source's id and kind, the passage as the
-        trusted text writes it, and null offsets (the quote never reaches the prose)."""
+        trusted text writes it, and null offsets (the quote never reaches the prose);
+        ``None`` past the cap."""
+        if self._events >= self._max_citations:
+            self.dropped += 1
+            return None
+        self._events += 1
         key = match.id
         if match.kind in ("document", "result"):
             key = next((s.href for s in self._sources.values() if s.id == match.id), match.id)

@@ -5,7 +5,9 @@ through the stream pipeline, turns the anchors the pipeline finds into citations
 for sources the tools returned in this turn and each quote block that verifies
 against trusted text (the data's definitions and tables, then the documents the
 tools returned) into a quote citation, and closes with ``done`` and its
-provenance label. Every call
+provenance label. At most ``max_citations`` citation events are sent; a verdict for
+every quote block is logged once per answer and carried on ``done`` (in process only,
+for the evaluation report). Every call
 builds its own tools, citation request, pipeline and resolver, so two answers
 never share state. A runtime failure ends the stream with the held text and
 ``done{state: failed}``; cancellation propagates untouched. This module knows
@@ -22,22 +24,24 @@ from contextlib import aclosing
 from typing import TYPE_CHECKING
 
 from citeline.agent.citation_request import CitationRequest
-from citeline.agent.citations import CitationResolver
+from citeline.agent.citations import CitationResolver, max_citations_from_env
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.data_tools import data_tools
 from citeline.agent.prompts import Profile, load_prompt
 from citeline.agent.provenance import ProvenanceTag, answer_provenance, backs_figures
 from citeline.agent.tools import AgentTool, Toolbox
-from citeline.events import Done, DoneState, Event, Start, Token
+from citeline.events import Done, DoneState, Event, QuoteVerdict, Start, Token
 from citeline.models import ChatMessage, ModelHandle, resolve_model, stream_turn
 from citeline.stream import Pipeline, StreamChunk
 from citeline.stream.quotes import (
     QuoteMatch,
+    QuoteOutcome,
     QuoteVerifier,
     RejectReason,
     TrustedText,
     TrustedTexts,
 )
+from citeline.stream.sources_section import HeadingRule
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus
@@ -57,6 +61,8 @@ async def answer(
     release: str | None = None,
     extra_tools: Sequence[AgentTool] = (),
     timeout: float | None = None,
+    max_citations: int | None = None,
+    heading_rule: HeadingRule = "strict",
 ) -> AsyncIterator[Event]:
     """Answer ``question`` from a corpus, data or both: ``Start``, tokens, citations, ``Done``.
 
@@ -67,9 +73,12 @@ async def answer(
     With ``data``, the ``measure`` and ``sql`` tools are offered too; at least one of
     ``corpus`` and ``data`` is needed. Past ``timeout`` seconds the model call is
     cancelled and the answer ends like a failure: held text, then ``done{failed}``.
+    ``max_citations`` caps the citation events (default: ``CITELINE_MAX_CITATIONS``, else
+    12); ``heading_rule`` is the source-list heading rule (``strict`` or ``tolerant``).
     """
     if corpus is None and data is None:
         raise ValueError("answer needs a corpus, data, or both to answer from")
+    cap = max_citations_from_env() if max_citations is None else max_citations
     handle = model if isinstance(model, ModelHandle) else resolve_model(model)
     started = time.perf_counter()
     if release is None and corpus is not None:
@@ -82,11 +91,14 @@ async def answer(
         *extra_tools,
     ]
     toolbox = Toolbox(tools, CitationRequest.from_prompt())
-    resolver = CitationResolver(toolbox.sources)
+    resolver = CitationResolver(toolbox.sources, max_citations=cap)
     data_texts = data.trusted_texts() if data is not None else ()
-    pipeline = Pipeline(quotes=_quote_verifier(data_texts, toolbox.trusted))
+    pipeline = Pipeline(
+        quotes=_quote_verifier(data_texts, toolbox.trusted), heading_rule=heading_rule
+    )
     written: list[str] = []
     verified: list[QuoteMatch] = []
+    verdicts: list[QuoteVerdict] = []
     try:
         fragments = stream_turn(
             handle,
@@ -106,9 +118,11 @@ async def answer(
                         fragment = await anext(fragments)
                     except StopAsyncIteration:
                         break
-                for event in _events(pipeline.feed(fragment), resolver, written, verified):
+                for event in _events(
+                    pipeline.feed(fragment), resolver, written, verified, verdicts
+                ):
                     yield event
-        for event in _events(pipeline.flush(), resolver, written, verified):
+        for event in _events(pipeline.flush(), resolver, written, verified, verdicts):
             yield event
     except TimeoutError:
         logger.warning(
@@ -118,14 +132,14 @@ async def answer(
             timeout,
             handle.name,
         )
-        async for event in _failed(pipeline, resolver, started):
+        async for event in _failed(pipeline, resolver, started, verdicts):
             yield event
         return
     except Exception:
         logger.exception(
             "answer failed after %.1f s (broken upstream, model %s)", _since(started), handle.name
         )
-        async for event in _failed(pipeline, resolver, started):
+        async for event in _failed(pipeline, resolver, started, verdicts):
             yield event
         return
 
@@ -142,6 +156,7 @@ async def answer(
     relied_on = resolver.cited or verified or _DATA_TAGS & set(toolbox.tags)
     if not "".join(written).strip() or unbacked or (handle.extractive and not relied_on):
         state = "nothing_found"
+    _log_verdicts(verdicts)
     yield Done(
         state=state,
         seconds=_since(started),
@@ -149,6 +164,7 @@ async def answer(
             toolbox.tags, cited_sources=resolver.cited, quote_verified=backs_figures(verified)
         ),
         dropped_anchors=resolver.dropped,
+        verdicts=tuple(verdicts),
     )
 
 
@@ -167,32 +183,64 @@ def _quote_verifier(fixed: Sequence[TrustedText], returned: list[TrustedText]) -
 
 
 def _events(
-    chunk: StreamChunk, resolver: CitationResolver, written: list[str], verified: list[QuoteMatch]
+    chunk: StreamChunk,
+    resolver: CitationResolver,
+    written: list[str],
+    verified: list[QuoteMatch],
+    verdicts: list[QuoteVerdict],
 ) -> Iterator[Event]:
     # The token goes first, so a citation's offsets point into text the caller already has.
     if chunk.text:
         written.append(chunk.text)
         yield Token(chunk.text)
     for outcome in chunk.quotes:
+        verdicts.append(_verdict(outcome))
         if outcome.match is None:
-            logger.info("quote block dropped: %s (%s)", outcome.status, outcome.reason)
             continue
         verified.append(outcome.match)
-        yield resolver.resolve_quote(outcome.match)
+        quote = resolver.resolve_quote(outcome.match)
+        if quote is not None:
+            yield quote
     for anchor in chunk.anchors:
         citation = resolver.resolve(anchor)
         if citation is not None:
             yield citation
 
 
+def _verdict(outcome: QuoteOutcome) -> QuoteVerdict:
+    source = None if outcome.match is None else outcome.match.id
+    return QuoteVerdict(outcome.quote, outcome.status, outcome.reason, source)
+
+
+def _log_verdicts(verdicts: Sequence[QuoteVerdict]) -> None:
+    """One log record per answer with a quote block: every verdict, under ``verdicts``, so a
+    reviewer sees what was rejected and why, not only what was cited."""
+    if verdicts:
+        logger.info(
+            "quote blocks: %d verified of %d",
+            sum(verdict.status == "verified" for verdict in verdicts),
+            len(verdicts),
+            extra={"verdicts": [verdict.as_dict() for verdict in verdicts]},
+        )
+
+
 async def _failed(
-    pipeline: Pipeline, resolver: CitationResolver, started: float
+    pipeline: Pipeline,
+    resolver: CitationResolver,
+    started: float,
+    verdicts: list[QuoteVerdict],
 ) -> AsyncIterator[Event]:
     """How every failed answer ends: the text the pipeline held, then ``done{failed}``."""
     held = _flush_quietly(pipeline)
     if held:
         yield Token(held)
-    yield Done(state="failed", seconds=_since(started), dropped_anchors=resolver.dropped)
+    _log_verdicts(verdicts)
+    yield Done(
+        state="failed",
+        seconds=_since(started),
+        dropped_anchors=resolver.dropped,
+        verdicts=tuple(verdicts),
+    )
 
 
 def _flush_quietly(pipeline: Pipeline) -> str:

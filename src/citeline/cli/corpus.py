@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 _RETRIEVAL_HELP = (
     "lexical (BM25), dense (sentence vectors) or hybrid (both fused); dense and hybrid need "
-    "pip install 'citeline[dense]'."
+    "pip install 'citeline\\[dense]'."
 )
 # A search result shows this much of its passage on a terminal; --json gives it all.
 _SNIPPET_CHARS = 300

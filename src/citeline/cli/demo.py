@@ -67,7 +67,7 @@ def demo(
 ) -> None:
     """Index the bundled sample collection and serve the search page on it, no key needed."""
     from citeline.cli.serve import serve
-    from citeline.corpus import Corpus, CorpusError
+    from citeline.corpus import Corpus, CorpusError, SchemaVersionError
     from citeline.sample import (
         COLLECTION_NAME,
         LINK_TEMPLATE,
@@ -81,7 +81,18 @@ def demo(
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
-        with Corpus.open(path) as corpus:
+        try:
+            corpus = Corpus.open(path)
+        except SchemaVersionError:
+            if db is not None:
+                raise
+            # The default index is the demo's own cache of the bundled sample: one written by
+            # an older citeline is rebuilt rather than left in a newcomer's way.
+            typer.echo("The demo's index is from an older citeline; rebuilding it.")
+            for stale in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm"))):
+                stale.unlink(missing_ok=True)
+            corpus = Corpus.open(path)
+        with corpus:
             report = corpus.ingest(sample_path(), prune=True, release=RELEASE)
             documents = len(corpus)
     except (CorpusError, OSError) as error:

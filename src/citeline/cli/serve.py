@@ -123,7 +123,7 @@ def serve(
         configure_logging(settings.log_format)
         # The guard's settings first: a server that could never answer says so before it
         # says its index is empty.
-        Guard.from_settings(settings)
+        Guard.from_settings(settings, announce=False)
         reason = unusable_index(database)
         if reason is not None and project is None:
             fail("serve", reason)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citeline.events import Citation, Done, Event, Token
+from citeline.events import Citation, Done, Event, QuoteVerdict, Token
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +19,7 @@ class AnswerRecord:
 
     ``state`` is the ``done`` event's state, or ``failed`` when the stream broke off without
     one (``error`` then says why). ``first_token_seconds`` is ``None`` when no token carried
-    text.
+    text. ``verdicts`` is what became of each quote block (from ``done``).
     """
 
     question_id: str
@@ -31,6 +31,7 @@ class AnswerRecord:
     first_token_seconds: float | None
     total_seconds: float
     error: str | None = None
+    verdicts: tuple[QuoteVerdict, ...] = ()
 
 
 class AnswerCollector:
@@ -73,4 +74,5 @@ class AnswerCollector:
             ),
             total_seconds=at - self._started_at,
             error=error,
+            verdicts=done.verdicts if done is not None else (),
         )

@@ -59,6 +59,7 @@ def _question_entry(result: EvaluatedAnswer) -> dict[str, Any]:
         "quotes": score.quotes,
         "verified_quotes": score.verified_quotes,
         "quotes_in_evidence": score.quotes_in_evidence,
+        "verdicts": [verdict.as_dict() for verdict in result.record.verdicts],
         "leaks": list(score.leaks),
         "cites_gold": score.cites_gold,
         "answer_terms": list(result.question.answer_terms),

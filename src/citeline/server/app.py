@@ -75,6 +75,10 @@ def create_app(
             release=release,
             timeout_seconds=settings.answer_timeout,
             data=data,
+            max_citations=settings.max_citations,
+            # React-to-Me's readers saw its heading rule strip four shapes the strict rule
+            # keeps (issue 15): a site serving its front end gets the tolerant rule.
+            heading_rule="tolerant" if settings.wire == "reactome" else "strict",
         )
     if stores is None:
         stores = open_stores(settings)

@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
 
-from citeline.events import Event
+from citeline.events import DEFAULT_MAX_CITATIONS, Event
 from citeline.server.store import ConversationMessage
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus
     from citeline.data import DataCatalog
     from citeline.models import ModelHandle
+    from citeline.stream.sources_section import HeadingRule
 
 Profile: TypeAlias = Literal["search", "chat"]
 
@@ -54,12 +55,16 @@ class CorpusAnswerEngine:
         release: str | None,
         timeout_seconds: float | None = None,
         data: DataCatalog | None = None,
+        max_citations: int = DEFAULT_MAX_CITATIONS,
+        heading_rule: HeadingRule = "strict",
     ) -> None:
         self._corpus = corpus
         self._data = data
         self._model = model
         self._release = release
         self._timeout = timeout_seconds
+        self._max_citations = max_citations
+        self._heading_rule: HeadingRule = heading_rule
         import citeline.agent  # noqa: F401  (see the class docstring)
         from citeline.models import load_model_library
 
@@ -84,4 +89,6 @@ class CorpusAnswerEngine:
             history=[ChatMessage(role=message.role, text=message.text) for message in history],
             release=self._release,
             timeout=self._timeout,
+            max_citations=self._max_citations,
+            heading_rule=self._heading_rule,
         )

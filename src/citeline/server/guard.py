@@ -60,14 +60,19 @@ class Guard:
         self._limiter = limiter
 
     @classmethod
-    def from_settings(cls, settings: ServerSettings) -> Guard:
-        """The guard ``settings`` describe; raises ``StartupError`` with the fix when it cannot."""
+    def from_settings(cls, settings: ServerSettings, *, announce: bool = True) -> Guard:
+        """The guard ``settings`` describe; raises ``StartupError`` with the fix when it cannot.
+
+        ``announce=False`` checks the settings without the open-mode warning, for a caller
+        that builds the real guard later (``citeline serve`` checks first, then starts)."""
         limiter = RateLimiter(
             limit=settings.rate_limit,
             window_seconds=settings.rate_window,
             storage_url=settings.rate_limit_storage,
         )
         if settings.open:
+            if not announce:
+                return cls(verifier=None, limiter=limiter)
             logger.warning(
                 "OPEN MODE: caller tokens are not checked; anyone who can reach this server "
                 "can spend model calls (limited to %d answers per %d s per client address). "

@@ -23,6 +23,7 @@ from citeline.database import (
     SqliteUrl,
     parse_database_url,
 )
+from citeline.events import DEFAULT_MAX_CITATIONS, MAX_CITATIONS_ENV
 from citeline.server.errors import StartupError
 from citeline.server.upstream_settings import WIRES, Wire, default_audience, variable_names
 
@@ -261,6 +262,14 @@ class ServerSettings:
             "CITELINE_ANSWER_TIMEOUT",
             _positive_float,
             "Seconds an answer may take before it ends as failed.",
+        ),
+    )
+    max_citations: int = field(
+        default=DEFAULT_MAX_CITATIONS,
+        metadata=_about(
+            MAX_CITATIONS_ENV,
+            _positive_int,
+            "Citation events one answer may carry; later sources are dropped and counted.",
         ),
     )
     answer_ttl: int = field(

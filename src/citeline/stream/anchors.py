@@ -1,70 +1,209 @@
-"""Replace the model's inline anchors by their display text, fragment by fragment.
+"""Reduce every link the model writes to its text, fragment by fragment.
 
-Models cite inline in two forms: HTML ``<a href="URL">text</a>`` and markdown
-``[text](URL)``. A reader must see only ``text``; the link becomes an `Anchor` (href,
-display text, and where that text sits in the output) for the caller to map onto a
-source the server vouches for. Fragments split anywhere: measured on a live endpoint,
-one anchor arrived as twenty-odd pieces (``' <'``, ``'a'``, ``' href'``, ``'="'``, ...),
-so this holds back only text that could still become anchor markup, and nothing else.
+Prose carries no links: sources reach a reader only as ``citation`` events. A model links
+in many forms, and each one left in renders as a live link on some client (a probe found
+autolinks, reference links, spaced and titled destinations, a newline before ``)`` and
+nested brackets all reaching the page). This transform removes every CommonMark link form
+and the HTML anchor, keeps the text a reader would have seen, and reports each as an
+`Anchor` (href, display text, and where that text sits in the output) for the caller to
+map onto a source the server vouches for, or to count as dropped:
 
-It deliberately does not decide whether a link is a real source (the caller does),
-does not touch other HTML tags or markdown images (``![alt](src)`` passes through),
-and does not parse HTML beyond the ``a`` element.
+- inline links ``[text](url "title")``: blanks and one newline around the destination,
+  ``<url>`` destinations, any title quoting, balanced or escaped brackets in the text;
+- reference links ``[text][label]`` and ``[text][]``, and their definitions
+  ``[label]: url`` (the whole line goes; with no definitions left, a shortcut ``[label]``
+  renders as the bracketed text it is);
+- autolinks ``<https://...>`` and ``<name@host>``, reduced to the address as text;
+- HTML ``<a href>...</a>``.
+
+Code is verbatim: inside a fenced code block (``code_fences``) nothing is rewritten, since
+there a link is literal text on every renderer. An inline code span is not protected:
+whether a backtick pair makes a span depends on the renderer (raw HTML on or off, the
+paragraph's block structure, and runs that removed markup joins), and probes found each
+way to a span believed here but not rendered, sheltering a live link; so a link inside
+backticks is reduced like any other. Bare URLs are text, not links: a client renders prose
+without linkify (``contracts/stream.md``). Markdown images (``![alt](src)``) and other HTML
+tags pass through; what a client does with them is its own rule (the page shows neither).
+
+Fragments split anywhere: measured on a live endpoint, one anchor arrived as twenty-odd
+pieces (``' <'``, ``'a'``, ``' href'``, ``'="'``, ...), so this holds back only text that
+could still become link markup, and nothing else. It does not decide whether a link is a
+real source (the caller does).
 """
 
 from __future__ import annotations
 
+import copy
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 import regex
 
-# A complete opening or closing anchor tag: "<a" then a blank or ">", so "<abbr>" and
-# "<a-b>" are other tags; any attributes, either quote style, any case.
-_TAG: Final = regex.compile(r"<a(?:\s[^>]*)?>|</a\s*>", regex.IGNORECASE)
+from citeline.stream.code_fences import CodeFences
+
+# --- The forms, as CommonMark writes them -------------------------------------------------
+
+# Link text: anything but unescaped brackets, balanced bracket pairs nested to any depth,
+# backslash escapes, and newlines that do not make a blank line (a blank line ends the
+# paragraph, and a link cannot span two). Not code spans: a span binds tighter than the
+# brackets, so "[`]`](u)" is a link, but a span alternative here made matching backtrack
+# exponentially on runs of backticks (0.4 ms a match); an unbalanced bracket inside a code
+# span inside link text is the one form not reduced (contracts/stream.md).
+_TEXT_ITEM: Final = r"(?:[^\[\]\\\n]|\\.|\\(?=\n)|\n(?![ \t]*\r?\n)|(?&brackets))"
+_DEFINE: Final = (
+    rf"(?(DEFINE)(?P<brackets>\[{_TEXT_ITEM}*\])(?P<parens>\((?:[^\s()\\]|\\.|(?&parens))*\)))"
+)
+# Blanks with at most one newline, around a destination and a title.
+_GAP: Final = r"[ \t]*(?:\r?\n[ \t]*)?"
+_GAP_REQUIRED: Final = r"(?:[ \t]+(?:\r?\n[ \t]*)?|\r?\n[ \t]*)"
+# In a destination or a title a backslash takes the next character with it, whatever it
+# is: markdown-it reads "\\" and a newline inside a destination, and so must this.
+_ESCAPE: Final = r"\\[\s\S]"
+_DESTINATION: Final = (
+    rf"(?:<(?P<angled>(?:[^<>\n\\]|{_ESCAPE})*)>"
+    rf"|(?P<bare>(?:[^\s()\\]|{_ESCAPE}|(?&parens))+))"
+)
+_TITLE: Final = (
+    rf"""(?:"(?:[^"\\]|{_ESCAPE})*"|'(?:[^'\\]|{_ESCAPE})*'"""
+    rf"""|\((?:[^()\\]|{_ESCAPE})*\))"""
+)
+_LABEL: Final = r"(?P<label>(?:[^\[\]\\]|\\.){0,999})"
+_INLINE_OR_REFERENCE: Final = (
+    rf"\[(?P<text>{_TEXT_ITEM}*)\]"
+    rf"(?:\({_GAP}(?:{_DESTINATION}(?:{_GAP_REQUIRED}{_TITLE})?)?{_GAP}\)"
+    rf"|\[{_LABEL}\])"
+)
+# A definition is a whole line: "[label]:", the destination, an optional title, blanks.
+_DEFINITION_BODY: Final = (
+    rf"\[(?P<def_label>(?:[^\[\]\\]|\\.){{1,999}})\]:{_GAP}{_DESTINATION}"
+    rf"(?:{_GAP_REQUIRED}{_TITLE})?[ \t]*"
+)
+_LINK: Final = regex.compile(_DEFINE + _INLINE_OR_REFERENCE)
+_LINK_OR_DEFINITION: Final = regex.compile(
+    _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}\r?\n)"
+)
+# At the end of the stream a definition needs no newline.
+_LINK_OR_LAST_DEFINITION: Final = regex.compile(
+    _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}\r?(?:\n|\Z))"
+)
+# An anchor tag, any case, read as a browser reads one: "<a" then ">", or a blank or "/"
+# and attributes up to the first ">" outside a quoted value; a quote starts a value only
+# after "=" ("<a -'x href=u>" is a link with an attribute named "-'x"); or "</a" and ">".
+# "<abbr>", "<a-b>" and "x < y" are not. An autolink: a scheme of two to 32 characters,
+# ":", no blanks or angle brackets; or an e-mail address.
+_ANGLE: Final = regex.compile(
+    r"""(?P<tag><a(?:[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*)?>|</a\s*>)"""
+    r"|<(?P<uri>[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)>"
+    r"|<(?P<email>[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]+@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)*)>",
+    regex.IGNORECASE,
+)
 _HREF: Final = regex.compile(
     r"""\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", regex.IGNORECASE
 )
-# A complete markdown link: display text on one line without brackets, a non-empty URL
-# without whitespace (one level of balanced parentheses, as in Wikipedia URLs) and an
-# optional "title", which is dropped.
-_LINK: Final = regex.compile(
-    r"""\[(?P<text>[^\[\]\n]*)\]\((?P<url>(?:[^\s()]|\([^\s()]*\))+)(?:[ \t]+"[^"\n]*")?[ \t]*\)"""
+_ESCAPED: Final = regex.compile(r"\\([!-/:-@\[-`{-~])")
+# Where a definition may start: its line so far is blanks and container markers only
+# (block quotes, list items), as CommonMark lets a definition sit inside either.
+_CONTAINER_PREFIX: Final = regex.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*")
+# What the scanner stops at; everything between these goes out as it is.
+_SPECIAL: Final = regex.compile(r"[<\[\\\n]")
+_SPECIAL_CHARS: Final = frozenset("<[\\\n")
+_SPECIAL_IN_TEXT: Final = frozenset("<[]@")
+_SPECIAL_MARKUP: Final = regex.compile(r"[<\[]")
+# What `_inert` escapes: an unescaped "[" or "]" (after an even number of backslashes),
+# and any "<".
+_BLANK: Final = regex.compile(r"\s")
+_INERT_BRACKETS: Final = regex.compile(r"(?<!\\)(?:\\\\)*(?P<char>[\[\]])|(?P<char><)")
+_INERT: Final = regex.compile(
+    r"(?<!\\)(?:\\\\)*(?P<char>[\[\]])|(?P<char><)|(?P<char>@)"
+    r"|^[A-Za-z][A-Za-z0-9+.\-]{1,31}(?P<char>:)"
 )
-_MARKUP_START: Final = regex.compile(r"[<\[]")
 
-# While a held candidate is in one of these states, only the characters listed for it
-# can change its verdict; text without them just extends it. Re-matching the candidate
-# on every fragment was 40% of the pipeline's time on the benchmark answer (a link
-# arrives as a dozen fragments). Any other state is re-matched.
-_HOLD_STATE: Final = regex.compile(
-    r"(?P<tag_attributes><a\s[^>]*)"
-    r"|(?P<link_text>\[[^\[\]\n]*)"
-    r"|(?P<link_url>\[[^\[\]\n]*\]\((?:[^\s()]|\([^\s()]*\))+)",
-    regex.IGNORECASE,
-)
-_STATE_CHANGES_ON: Final = {
-    "tag_attributes": regex.compile(r">"),
-    "link_text": regex.compile(r"[\[\]\n]"),
-    "link_url": regex.compile(r"[\s()]"),
-}
+# --- Bounds ----------------------------------------------------------------------------
 
-# How long a candidate may grow before it is released as prose. Real anchor tags
-# are about seventy characters; holding forever would strand text that never
-# completes (an unclosed "<a" or a bracketed aside in prose).
+# How long a candidate may grow before it is given up. Real anchor tags are about seventy
+# characters; holding forever would strand text that never completes (an unclosed "<a" or a
+# bracketed aside in prose). A candidate given up while it could still have become markup
+# loses its first character ("<" or "["), so what follows can never complete it: releasing
+# that character instead would let a long link through.
 MAX_TAG: Final = 200
 # A markdown link holds its display text as well as its URL, so it gets more room.
 MAX_LINK: Final = 400
+# The most any candidate holds.
+MAX_HELD: Final = MAX_LINK
+# How deep the check that removed markup cannot revive a dead candidate nests: the text
+# after the candidate is reduced by a stripper that checks its own dead candidates, to this
+# depth. Probes needed two ("<<https:<https://..>>"); each level multiplies the worst
+# case by the candidates in a bound's worth of text, so the depth stays small.
+REVIVE_DEPTH: Final = 3
+# While a held candidate is in one of these states, only the characters listed for it can
+# change its verdict; text without them just extends it. Re-matching the candidate on
+# every fragment was 40% of the pipeline's time on the benchmark answer (a link arrives as
+# a dozen fragments). Any other state is re-matched.
+_HOLD_STATE: Final = regex.compile(
+    r"""(?P<tag_attributes><a[\s/][^>=]*)"""
+    r"""|(?P<tag_quoted><a[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*=\s*"[^"]*)"""
+    r"|(?P<autolink><[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)"
+    r"|(?P<link_text>\[[^\[\]\\\n]*)"
+    r"|(?P<link_url>\[[^\[\]\\\n]*\]\([^\s()\\<>\"']+)",
+    regex.IGNORECASE,
+)
+_STATE_CHANGES_ON: Final = {
+    "tag_attributes": regex.compile(r"[>=]"),
+    "tag_quoted": regex.compile(r'"'),
+    "autolink": regex.compile(r"[\s<>]"),
+    "link_text": regex.compile(r"[\[\]\\\n]"),
+    "link_url": regex.compile(r"""[\s()\\<>"']"""),
+}
+
+
+class _Verdict:
+    """A candidate's state when no match decides it: more text is needed, or it has
+    reached its bound while it could still have become markup."""
+
+
+_UNDECIDED: Final = _Verdict()
+_GIVE_UP: Final = _Verdict()
+
+
+def _settle(
+    pattern: regex.Pattern[str], text: str, start: int, end: int, *, final: bool, full: bool
+) -> regex.Match[str] | _Verdict | None:
+    """The match the whole text would give at ``start`` within ``text[:end]``, ``None`` when
+    there is none, or a `_Verdict` while that depends on text not yet seen (``full``: the
+    bound is reached, so nothing more will be seen).
+
+    A complete match is taken only once no longer one is still possible: "[1]: u" and a
+    newline make a complete definition, and a title on the next line a longer one; the
+    verdict must not depend on where the stream was split between them. The other
+    patterns cannot grow once complete (a tag or an autolink ends at its ">", a link at
+    its ")" or "]"), so only definitions pay for the check.
+    """
+    if final:
+        return pattern.match(text, start, end)
+    match = pattern.match(text, start, end, partial=True)
+    if match is None:
+        return None
+    if not match.partial:
+        if pattern is not _LINK_OR_DEFINITION:
+            return match
+        longer = pattern.fullmatch(text, start, end, partial=True)
+        if longer is None or not longer.partial or full:
+            return pattern.match(text, start, end)
+        return _UNDECIDED
+    return _GIVE_UP if full else _UNDECIDED
 
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
-    """One anchor the model wrote, as the reader saw it.
+    """One link the model wrote, as the reader saw it.
 
-    ``text`` is the display text as emitted; ``start``/``end`` are its offsets (in
-    code points) in the concatenated output. They are ``None`` only when, in a
-    `Pipeline`, the text fell in the dropped sources section.
+    ``text`` is the display text as emitted; ``start``/``end`` are its offsets (in code
+    points) in the concatenated output. They are ``None`` when no text of it reached the
+    reader: a reference definition (``text`` is then its label), or, in a `Pipeline`, text
+    that fell in the dropped sources section.
     """
 
     href: str
@@ -84,31 +223,48 @@ class _OpenAnchor:
 
 
 class AnchorStripper:
-    """Feed fragments in, get anchor-free text out; `take_anchors` for what was removed.
+    """Feed fragments in, get link-free text out; `take_anchors` for what was removed.
 
-    Text before a ``<`` or ``[`` passes at once. A ``<`` is held only while what follows
-    could still make an anchor tag (so ``x < y`` is never delayed), a ``[`` only while it
-    could still make a markdown link (a newline inside the brackets ends that). Held
-    text becomes prose when it can no longer become markup or outgrows `MAX_TAG` /
-    `MAX_LINK`; `flush` releases whatever is held, verbatim.
+    Text between the characters ``<``, ``[``, ``\\`` and newline passes at once. A ``<``
+    is held only while what follows could still make an anchor tag or an autolink (so
+    ``x < y`` is never delayed), a ``[`` only while it could still make a link or a
+    definition. Held text becomes prose when it can no longer become markup; a candidate
+    that outgrows `MAX_TAG` / `MAX_LINK`, or that markup removed where it died would bring
+    back, loses its first character. `flush` decides whatever is held as the end of the
+    text. Inside a fenced code block everything passes at once.
 
     An HTML anchor's display text streams as it arrives; the anchor is complete at its
-    ``</a>``, and a markdown link inside that text is reported after it. One never
-    closed ends where the next anchor tag opens or the stream ends, as an HTML parser
-    would end it. An orphan ``</a>`` is removed. An ``<a>`` without a non-empty ``href``
-    loses its tags but yields no anchor.
+    ``</a>``, and a link inside that text is reported after it. One never closed ends where
+    the next anchor tag opens or the stream ends, as an HTML parser would end it. An orphan
+    ``</a>`` is removed. A link with an empty destination, or an ``<a>`` without a
+    non-empty ``href``, loses its markup but yields no anchor; so does a reference whose
+    label has no definition yet (its definition, when it comes, is the anchor).
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self, *, mid_line: bool = False, after: str = "", revive_depth: int = REVIVE_DEPTH
+    ) -> None:
+        """``mid_line`` and ``after`` start it as if text ending in ``after`` had been read,
+        in the middle of a line, and ``revive_depth`` bounds how deep revival checks nest:
+        for reducing a piece of a longer text on its own, in bounded time."""
+        self._revive_depth = revive_depth
+        # The reduction of the text after a held candidate's first character, kept while
+        # the candidate is undecided: (that character, text fed, reducer, text reduced).
+        self._revival: tuple[str, str, AnchorStripper, str] | None = None
         self._held = ""
         self._held_bound = 0
         self._held_stops: regex.Pattern[str] | None = None
-        # The input character just before the held text: a "[" after "!" opens an
-        # image, not a link, even when the "!" came in an earlier fragment.
-        self._before_held = ""
+        # The last input character decided: a "[" after "!" opens an image, not a link.
+        self._prev = after
+        # The last decided character was an unescaped backslash: the next one is escaped.
+        self._escaped = False
         self._emitted = 0
         self._open: _OpenAnchor | None = None
         self._anchors: list[Anchor] = []
+        self._fences = CodeFences(mid_line=mid_line)
+        # The current line's decided text while it is only blanks and container markers.
+        self._line_prefix: str | None = None if mid_line else ""
+        self._definitions: dict[str, str] = {}
 
     @property
     def held_chars(self) -> int:
@@ -118,12 +274,18 @@ class AnchorStripper:
     def feed(self, text: str) -> str:
         held = self._held
         if not held:
-            if "<" not in text and "[" not in text:
+            if not self._escaped and _SPECIAL_CHARS.isdisjoint(text):
+                # The fast path, written out: most fragments are prose in the middle of a
+                # line, where nothing but the last character and the offset can change.
                 if text:
-                    self._before_held = text[-1]
+                    self._prev = text[-1]
+                    if not self._fences.settled:
+                        self._fences.feed(text)
                     self._emitted += len(text)
                     if self._open is not None:
                         self._open.pieces.append(text)
+                    if self._line_prefix is not None:
+                        self._track_line(text)
                 return text
         elif (
             self._held_stops is not None
@@ -132,13 +294,13 @@ class AnchorStripper:
         ):
             self._held = held + text
             return ""
-        return self._scan(held + text)
+        return self._scan(held + text, final=False)
 
     def flush(self) -> str:
         held, self._held = self._held, ""
-        self._emit(held)
+        out = self._scan(held, final=True) if held else ""
         self._close_open_anchor()
-        return held
+        return out
 
     def take_anchors(self) -> list[Anchor]:
         """The anchors completed since the last call, in order of appearance.
@@ -154,43 +316,168 @@ class AnchorStripper:
             self._open.position = 0
         return anchors
 
-    def _scan(self, text: str) -> str:
+    # --- Scanning ----------------------------------------------------------------------
+
+    def _scan(self, text: str, *, final: bool) -> str:
         out: list[str] = []
-        released = 0  # text[:released] is decided
-        search_from = 0
-        while (found := _MARKUP_START.search(text, search_from)) is not None:
-            at = found.start()
-            if text[at] == "[":
-                before = text[at - 1] if at else self._before_held
-                if before == "!":
-                    search_from = at + 1
-                    continue
-                pattern, bound = _LINK, MAX_LINK
-            else:
-                pattern, bound = _TAG, MAX_TAG
-            match = pattern.match(text, at, partial=True)
-            if match is None or (match.partial and len(text) - at >= bound):
-                search_from = at + 1
-                continue
-            if match.partial:
-                self._release(out, text[released:at])
-                self._before_held = text[at - 1] if at else self._before_held
-                self._hold(text[at:], bound)
-                return "".join(out)
-            if match.end() - at > bound:
-                search_from = at + 1
-                continue
-            self._release(out, text[released:at])
-            if pattern is _LINK:
-                self._take_link(out, match.group("text"), match.group("url"))
-            else:
-                self._take_tag(match.group())
-            released = search_from = match.end()
-        self._release(out, text[released:])
-        if text:
-            self._before_held = text[-1]
+        at = 0
         self._held = ""
+        self._held_stops = None
+        if self._escaped and at < len(text):
+            self._escaped = False
+            if text[at] not in "\n<":
+                self._pass(out, text[at])
+                self._prev = ""
+                at += 1
+        while at < len(text):
+            if self._fences.inside:
+                newline = text.find("\n", at)
+                end = len(text) if newline == -1 else newline + 1
+                self._pass(out, text[at:end])
+                at = end
+                continue
+            found = _SPECIAL.search(text, at)
+            if found is None:
+                self._pass(out, text[at:])
+                break
+            special = found.start()
+            self._pass(out, text[at:special])
+            at = special
+            char = text[at]
+            if char == "\n":
+                self._pass(out, "\n")
+                at += 1
+            elif char == "\\":
+                if at + 1 == len(text):
+                    self._pass(out, "\\")
+                    self._escaped = not final
+                    at += 1
+                elif text[at + 1] in "\n<":
+                    # A backslash escapes nothing inside raw HTML, where a "<a" after it is
+                    # still a tag: "<" is never taken as escaped.
+                    self._pass(out, "\\")
+                    at += 1
+                else:
+                    self._pass(out, text[at : at + 2])
+                    # An escaped "!" does not make the next "[" an image.
+                    self._prev = ""
+                    at += 2
+            else:
+                decided = self._candidate(out, text, at, final=final)
+                if decided is None:
+                    return "".join(out)
+                at = decided
         return "".join(out)
+
+    def _candidate(self, out: list[str], text: str, at: int, *, final: bool) -> int | None:
+        """Decide the "<" or "[" at ``text[at]``: the offset to go on from, or ``None`` once
+        the rest of ``text`` is held."""
+        if text[at] == "[":
+            if self._prev == "!":
+                self._pass(out, "[")
+                return at + 1
+            bound = MAX_LINK
+            definition_here = self._line_prefix is not None and _CONTAINER_PREFIX.fullmatch(
+                self._line_prefix
+            )
+            if not definition_here:
+                pattern = _LINK
+            else:
+                pattern = _LINK_OR_LAST_DEFINITION if final else _LINK_OR_DEFINITION
+        else:
+            bound, pattern = MAX_TAG, _ANGLE
+        # Matched within the bound only, so the verdict never depends on how much text
+        # happens to be buffered: a candidate still open at the bound is given up.
+        window = min(len(text), at + bound)
+        match = _settle(pattern, text, at, window, final=final, full=window - at >= bound)
+        if match is _UNDECIDED:
+            self._hold(text[at:], bound)
+            return None
+        if match is _GIVE_UP:
+            self._consume(text[at])
+            return at + 1
+        if match is None:
+            revives = (
+                self._revives(text, at, pattern, bound, final=final)
+                if self._revive_depth > 0
+                else False
+            )
+            if revives is None:
+                self._hold(text[at:], bound)
+                return None
+            self._revival = None
+            if revives:
+                self._consume(text[at])
+            else:
+                self._pass(out, text[at])
+            return at + 1
+        assert isinstance(match, regex.Match)
+        # A definition inside a quote or a list item keeps its line's newline, so the
+        # container's other lines stay apart.
+        contained = bool(self._line_prefix and self._line_prefix.strip())
+        self._consume(text[at : match.end()])
+        if pattern is _ANGLE:
+            self._take_angle(out, match)
+        else:
+            self._take_link(out, match, contained=contained)
+        return match.end()
+
+    def _revives(
+        self, text: str, at: int, pattern: regex.Pattern[str], bound: int, *, final: bool
+    ) -> bool | None:
+        """Whether a candidate that cannot complete as written would complete in the text a
+        reader gets, once the markup after its first character is reduced: ``True`` (give
+        it up), ``False`` (prose), ``None`` (undecided).
+
+        "[a]</a>(u)" cannot complete, but with "</a>" removed the reader's text is "[a](u)",
+        a live link; so can "<a" before a removed tag and " href=...>" after it, or a tag
+        read first as a destination and removed later. A candidate so revived is given up
+        like one past its bound. Only text within the bound is read, so the verdict does
+        not depend on how much was buffered.
+        """
+        window = min(len(text), at + bound)
+        markup = _SPECIAL_MARKUP.search(text, at + 1, window)
+        if markup is None:
+            return False
+        # Where it dies as written, found by doubling: most candidates ("x < y", "[1] ")
+        # die within a character or two, before any markup could change them.
+        viable, step = at + 1, 1
+        while viable < window:
+            probe = min(window, viable + step)
+            if pattern.match(text, at, probe, partial=True) is None:
+                break
+            viable, step = probe, step * 2
+        # text[at:viable] can still become markup; the candidate dies within the next
+        # `step` characters. Markup starting after that cannot have changed its fate.
+        if min(window, viable + step) <= markup.start():
+            return False
+        rest = text[at + 1 : window]
+        # While undecided, the held candidate comes back with a little more text on every
+        # fragment: the reduction so far is kept and only the new text is fed, so a
+        # candidate costs its length once, not once per fragment.
+        cached = self._revival
+        if cached is not None and cached[0] == text[at] and rest.startswith(cached[1]):
+            _, fed, inner, reduced = cached
+            reduced += inner.feed(rest[len(fed) :])
+        else:
+            inner = AnchorStripper(
+                mid_line=True, after=text[at], revive_depth=self._revive_depth - 1
+            )
+            reduced = inner.feed(rest)
+        self._revival = (text[at], rest, inner, reduced)
+        if inner.held_chars > 0 and not final and window - at < bound:
+            # The reduction's tail is itself undecided: any verdict now could differ from
+            # the one the whole text gives.
+            return None
+        reduced += copy.deepcopy(inner).flush()
+        if reduced == rest:
+            return False
+        again = pattern.match(text[at] + reduced, partial=not final)
+        if again is None:
+            return False
+        if again.partial:
+            return None if not final and window - at < bound else True
+        return True
 
     def _hold(self, candidate: str, bound: int) -> None:
         self._held = candidate
@@ -198,20 +485,56 @@ class AnchorStripper:
         state = _HOLD_STATE.fullmatch(candidate)
         self._held_stops = None if state is None else _STATE_CHANGES_ON[str(state.lastgroup)]
 
-    def _release(self, out: list[str], text: str) -> None:
-        if text:
-            out.append(text)
-            self._emit(text)
+    # --- Taking markup -------------------------------------------------------------------
 
-    def _emit(self, text: str) -> None:
-        self._emitted += len(text)
-        if self._open is not None and text:
-            self._open.pieces.append(text)
-
-    def _take_link(self, out: list[str], text: str, url: str) -> None:
+    def _take_link(self, out: list[str], match: regex.Match[str], *, contained: bool) -> None:
+        label = match.groupdict().get("def_label")
+        if label is not None:
+            if contained and match.group().endswith("\n"):
+                self._release(out, "\n")
+            href = _destination(match)
+            key = _label_key(label)
+            if key not in self._definitions:
+                self._definitions[key] = href
+                if href:
+                    self._anchors.append(Anchor(href=href, text=label, start=None, end=None))
+            return
+        text = match.group("text")
+        if match.group("label") is not None:
+            key = _label_key(match.group("label") or text)
+            href = self._definitions.get(key, "")
+        else:
+            href = _destination(match)
+        # The display text may hold links, code and tags of its own: it is reduced by a
+        # stripper of its own, and whatever links it held are reported after this one.
+        # Most display text is a word or two with nothing to reduce.
+        inner = None if _SPECIAL_CHARS.isdisjoint(text) else AnchorStripper()
+        reduced = text if inner is None else inner.feed(text) + inner.flush()
+        shown, moved = _inert(reduced)
         start = self._emitted
-        self._release(out, text)
-        self._anchors.append(Anchor(href=url, text=text, start=start, end=self._emitted))
+        self._release(out, shown)
+        if href:
+            self._anchors.append(Anchor(href=href, text=shown, start=start, end=self._emitted))
+        for anchor in inner.take_anchors() if inner is not None else ():
+            if anchor.start is None or anchor.end is None:
+                self._anchors.append(anchor)
+            else:
+                first, last = moved(anchor.start), moved(anchor.end)
+                self._anchors.append(
+                    Anchor(anchor.href, shown[first:last], first + start, last + start)
+                )
+
+    def _take_angle(self, out: list[str], match: regex.Match[str]) -> None:
+        tag = match.group("tag")
+        if tag is not None:
+            self._take_tag(tag)
+            return
+        address = match.group("uri") or match.group("email")
+        href = address if match.group("uri") else f"mailto:{address}"
+        shown, _ = _inert(address)
+        start = self._emitted
+        self._release(out, shown)
+        self._anchors.append(Anchor(href=href, text=shown, start=start, end=self._emitted))
 
     def _take_tag(self, tag: str) -> None:
         self._close_open_anchor()
@@ -233,3 +556,92 @@ class AnchorStripper:
             anchor.position,
             Anchor(href=anchor.href, text=text, start=anchor.start, end=anchor.start + len(text)),
         )
+
+    # --- Bookkeeping -----------------------------------------------------------------------
+
+    def _pass(self, out: list[str], text: str) -> None:
+        """Input that goes out unchanged."""
+        if text:
+            self._consume(text)
+            self._release(out, text)
+
+    def _release(self, out: list[str], text: str) -> None:
+        if text:
+            out.append(text)
+            self._emit(text)
+
+    def _emit(self, text: str) -> None:
+        self._emitted += len(text)
+        if self._open is not None:
+            self._open.pieces.append(text)
+        # Fences and line starts are the reader's: a "~~~" line inside a removed tag is no
+        # fence, and taken for one it sheltered the links after it (a fuzzed probe).
+        if not self._fences.settled or "\n" in text:
+            self._fences.feed(text)
+        if self._line_prefix is not None or "\n" in text:
+            self._track_line(text)
+
+    def _consume(self, text: str) -> None:
+        """Input that is decided (passed through or taken as markup): the character a "["
+        follows."""
+        self._prev = text[-1]
+
+    def _track_line(self, text: str) -> None:
+        """Output: where a definition may start is a matter of the text the reader's
+        renderer gets, so "<a>[1]: u" is a definition once the tag is gone."""
+        newline = text.rfind("\n")
+        if newline == -1:
+            if self._line_prefix is not None:
+                prefix = self._line_prefix + text
+                self._line_prefix = (
+                    prefix if len(prefix) <= 64 and _CONTAINER_PREFIX.fullmatch(prefix) else None
+                )
+        else:
+            rest = text[newline + 1 :]
+            self._line_prefix = rest if _CONTAINER_PREFIX.fullmatch(rest) else None
+
+
+def _inert(text: str) -> tuple[str, Callable[[int], int]]:
+    """Reduced text that cannot join the text around it into new markup, and where each
+    offset of ``text`` moved to in it: "[[1]](u)(v)" reduced to a bare "[1]" would have
+    made "[1](v)" a live link, and an address between a "<" and a ">" an autolink. Unescaped
+    "[" and "]", every "@" and a colon after a leading scheme get a backslash (a renderer
+    shows "\\[1\\]" as "[1]"); every "<" becomes "&lt;", since a backslash escapes
+    nothing inside raw HTML."""
+    if _SPECIAL_IN_TEXT.isdisjoint(text) and ":" not in text:
+        return text, _unmoved
+    # An autolink holds no blank, so text with one cannot become (part of) one.
+    pattern = _INERT if _BLANK.search(text) is None else _INERT_BRACKETS
+    pieces: list[str] = []
+    added = [0] * (len(text) + 1)
+    extra = 0
+    last = 0
+    for found in pattern.finditer(text):
+        at = found.start("char")
+        pieces.append(text[last:at])
+        escaped = "&lt;" if found.group("char") == "<" else "\\" + found.group("char")
+        pieces.append(escaped)
+        for offset in range(last, at + 1):
+            added[offset] = extra
+        extra += len(escaped) - 1
+        last = at + 1
+    pieces.append(text[last:])
+    for offset in range(last, len(text) + 1):
+        added[offset] = extra
+    return "".join(pieces), lambda offset: offset + added[offset]
+
+
+def _unmoved(offset: int) -> int:
+    return offset
+
+
+def _destination(match: regex.Match[str]) -> str:
+    raw = match.group("angled")
+    if raw is None:
+        raw = match.group("bare") or ""
+    return html.unescape(_ESCAPED.sub(r"\1", raw)).strip()
+
+
+def _label_key(label: str) -> str:
+    """CommonMark's label matching: case-folded, inner whitespace collapsed."""
+    return " ".join(label.split()).casefold()

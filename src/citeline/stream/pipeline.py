@@ -16,7 +16,7 @@ from typing import Protocol
 
 from citeline.stream.anchors import Anchor, AnchorStripper
 from citeline.stream.quotes import QuoteBlockScanner, QuoteOutcome, QuoteVerifier
-from citeline.stream.sources_section import SourcesSectionStripper
+from citeline.stream.sources_section import HeadingRule, SourcesSectionStripper
 
 
 class TextTransform(Protocol):
@@ -62,15 +62,19 @@ class Pipeline:
     Anchor offsets refer to the concatenated ``text`` of all chunks. An anchor is
     returned once its fate is decided, in order of appearance: with offsets when its
     display text has been released, with ``start = end = None`` when that text fell in
-    the dropped source list. Display text cut by the start of that list keeps only the
-    released part. With ``quotes`` (a verifier of quote text), ``<citation>`` elements
-    are taken out first and their outcomes returned in ``StreamChunk.quotes``.
+    the dropped source list, or when it never had any (a reference definition). Display
+    text cut by the start of that list keeps only the released part. ``heading_rule`` picks
+    the sources section's rule (``strict``, the native contract, or ``tolerant``). With
+    ``quotes`` (a verifier of quote text), ``<citation>`` elements are taken out first and
+    their outcomes returned in ``StreamChunk.quotes``.
     """
 
-    def __init__(self, quotes: QuoteVerifier | None = None) -> None:
+    def __init__(
+        self, quotes: QuoteVerifier | None = None, heading_rule: HeadingRule = "strict"
+    ) -> None:
         self._quotes = None if quotes is None else QuoteBlockScanner(quotes)
         self._anchors = AnchorStripper()
-        self._sources = SourcesSectionStripper()
+        self._sources = SourcesSectionStripper(heading_rule)
         # Text runs through these in order; a new stage is one more entry.
         self._stages: tuple[TextTransform, ...] = (self._anchors, self._sources)
         # Bound once, not looked up again on every fragment.
@@ -112,8 +116,10 @@ class Pipeline:
         while self._pending:
             anchor = self._pending[0]
             start, end = anchor.start, anchor.end
-            assert start is not None and end is not None
-            if dropped_at is not None and start >= dropped_at:
+            if start is None or end is None:
+                # A reference definition: no text of it reaches the reader, wherever it was.
+                pass
+            elif dropped_at is not None and start >= dropped_at:
                 anchor = Anchor(anchor.href, anchor.text, None, None)
             elif dropped_at is not None and end > dropped_at:
                 anchor = Anchor(anchor.href, anchor.text[: dropped_at - start], start, dropped_at)

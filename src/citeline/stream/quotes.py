@@ -21,6 +21,7 @@ corpus layers supply it as ``TrustedText`` entries) nor which events a verified 
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
@@ -48,6 +49,12 @@ MAX_BODY_CHARS = 16_384
 
 OPEN_TAG = "<citation>"
 CLOSE_TAG = "</citation>"
+# Tags match in any ASCII case: models write "<Citation>" as often as "<citation>", and a
+# tag missed in one case reached the reader with its whole body. ASCII only, so that no
+# look-alike (the Kelvin sign lower-cases to "k") turns prose into a tag.
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_CLOSE = re.compile(re.escape(CLOSE_TAG), re.IGNORECASE | re.ASCII)
+_NESTED_OPEN = re.compile("\n" + re.escape(OPEN_TAG), re.IGNORECASE | re.ASCII)
 
 # Markdown emphasis and code marks are formatting a model adds or drops at will; curly quotes
 # and long dashes are typography it changes at will. Neither changes what a passage says.
@@ -228,6 +235,7 @@ class QuoteBlockScanner:
 
     Rules, each there so the result is the same however the stream was split:
 
+    - Tags match in any ASCII case (``<Citation>``, ``</CITATION>``).
     - The opening tag counts only as the first characters of a line (``x <citation>`` is
       prose). At a line start the scanner holds back at most ``len(CLOSE_TAG) - 1`` characters
       while they could still become a tag; all other prose is released in the same ``feed``.
@@ -237,11 +245,12 @@ class QuoteBlockScanner:
       so removing a block leaves no extra blank line.
     - An opening tag at a line start inside a body is reserved markup: the element is
       abandoned (recorded as ``nested``) and the new tag opens the next element.
-    - A body longer than ``MAX_BODY_CHARS`` is abandoned (``too_long``): its first
-      ``MAX_BODY_CHARS + 1`` characters are dropped and scanning goes on as prose, so a block
-      the model never closed costs a bounded slice of the answer, not all the rest of it.
-      The body is therefore held to at most ``MAX_BODY_CHARS + len(CLOSE_TAG) - 1`` characters
-      plus the fragment that decides it.
+    - A body longer than ``MAX_BODY_CHARS`` is abandoned (``too_long``) and discarded through
+      its closing tag, wherever on a line that falls (or up to an opening tag at a line start,
+      or the end of the stream): the body is model markup, so none of it may reach the
+      reader. Up to the bound the body is held, to be judged whole; past it, text is dropped
+      as it arrives and only the last ``len(CLOSE_TAG) - 1`` characters are kept, in case
+      they are the start of the closing tag split across fragments.
     - At ``flush`` an unterminated element is dropped (``unterminated``); a held partial tag
       is released as the prose it turned out to be.
     """
@@ -250,6 +259,8 @@ class QuoteBlockScanner:
         self._verify = verify
         self._held = ""
         self._in_body = False
+        # Past MAX_BODY_CHARS: the body is being dropped up to its closing tag.
+        self._discarding = False
         self._after_close = False
         self._at_line_start = True
         # How far into the held body the tag searches have already looked, so feeding a long
@@ -269,6 +280,13 @@ class QuoteBlockScanner:
                     at += 1
                     self._at_line_start = True
                 continue
+            if self._discarding:
+                consumed = self._discard(buffer, at, outcomes)
+                if consumed is None:
+                    self._held = buffer[max(at, len(buffer) - (len(CLOSE_TAG) - 1)) :]
+                    break
+                at = consumed
+                continue
             if self._in_body:
                 consumed = self._scan_body(buffer, at, outcomes)
                 if consumed is None:
@@ -277,7 +295,7 @@ class QuoteBlockScanner:
                 at = consumed
                 continue
             if self._at_line_start:
-                rest = buffer[at : at + len(CLOSE_TAG)]
+                rest = buffer[at : at + len(CLOSE_TAG)].translate(_ASCII_LOWER)
                 if rest.startswith(OPEN_TAG):
                     self._in_body = True
                     self._searched = 0
@@ -291,7 +309,7 @@ class QuoteBlockScanner:
                 if at + len(rest) == len(buffer) and (
                     OPEN_TAG.startswith(rest) or CLOSE_TAG.startswith(rest)
                 ):
-                    self._held = rest
+                    self._held = buffer[at:]
                     break
             newline = buffer.find("\n", at)
             end = len(buffer) if newline == -1 else newline + 1
@@ -305,9 +323,10 @@ class QuoteBlockScanner:
         while undecided. Only the first ``MAX_BODY_CHARS + 1`` characters can hold the end."""
         body = buffer[at:]
         start = max(0, self._searched - len(CLOSE_TAG))
-        close = body.find(CLOSE_TAG, start)
-        nested = body.find("\n" + OPEN_TAG, max(0, start - 1))
-        nested = -1 if nested == -1 else nested + 1
+        found = _CLOSE.search(body, start)
+        close = -1 if found is None else found.start()
+        found = _NESTED_OPEN.search(body, max(0, start - 1))
+        nested = -1 if found is None else found.start() + 1
         self._searched = len(body)
         if nested != -1 and (close == -1 or nested < close) and nested <= MAX_BODY_CHARS:
             outcomes.append(QuoteOutcome("malformed", "nested"))
@@ -319,9 +338,32 @@ class QuoteBlockScanner:
             self._after_close = True
             return at + close + len(CLOSE_TAG)
         if len(body) >= MAX_BODY_CHARS + len(CLOSE_TAG):
+            # No tag starts within the bound: from here on the body is only dropped. A
+            # closing tag starting later, or an opening one whose line starts at the bound,
+            # is found by _discard.
+            self._leave_body(at_line_start=False)
+            self._discarding = True
+            return at + MAX_BODY_CHARS
+        return None
+
+    def _discard(self, buffer: str, at: int, outcomes: list[QuoteOutcome]) -> int | None:
+        """Drop an oversized body from ``buffer[at]`` to its end: the offset after its closing
+        tag, the start of an opening tag's line, or ``None`` when neither has arrived yet."""
+        found = _CLOSE.search(buffer, at)
+        close = -1 if found is None else found.start()
+        found = _NESTED_OPEN.search(buffer, at)
+        nested = -1 if found is None else found.start() + 1
+        if nested != -1 and (close == -1 or nested < close):
             outcomes.append(QuoteOutcome("malformed", "too_long"))
-            self._leave_body(at_line_start=body[MAX_BODY_CHARS] == "\n")
-            return at + MAX_BODY_CHARS + 1
+            self._discarding = False
+            self._at_line_start = True
+            return nested
+        if close != -1:
+            outcomes.append(QuoteOutcome("malformed", "too_long"))
+            self._discarding = False
+            self._after_close = True
+            self._at_line_start = False
+            return close + len(CLOSE_TAG)
         return None
 
     def _leave_body(self, *, at_line_start: bool) -> None:
@@ -331,12 +373,15 @@ class QuoteBlockScanner:
 
     def flush(self) -> QuoteScan:
         """End of stream: release a held partial tag, drop an unterminated element."""
-        held, in_body = self._held, self._in_body
+        held, in_body, discarding = self._held, self._in_body, self._discarding
         self._held = ""
         self._in_body = False
+        self._discarding = False
         self._after_close = False
         self._at_line_start = True
         self._searched = 0
+        if discarding:
+            return QuoteScan("", (QuoteOutcome("malformed", "too_long"),))
         if in_body:
             return QuoteScan("", (QuoteOutcome("malformed", "unterminated"),))
         return QuoteScan(held)

@@ -13,9 +13,12 @@ drops text that comes before the heading.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal, TypeAlias
 
 import regex
+
+from citeline.stream.code_fences import CodeFences
+from citeline.stream.lookalikes import fold_lookalikes
 
 # Measured before the prompts pinned one heading, these are the headings real answers
 # used: "## Sources", "### Sources", "## Most relevant sources", "**Most relevant
@@ -45,34 +48,56 @@ QUALIFIERS: Final = (
     "cited",
     "used",
 )
-_TITLE: Final = (
-    rf"(?:(?:{'|'.join(QUALIFIERS)})[ \t]+){{0,3}}(?:source|reference|citation)s?[ \t]*:?"
-)
-# A whole line: a markdown heading (one to six "#" then a space) or a bold-only line.
-# Trailing blanks and the "\r" of a "\r\n" ending belong to the line.
-_HEADING: Final = regex.compile(
-    rf"(?:\#{{1,6}}[ \t]+{_TITLE}|\*\*{_TITLE}\*\*:?)[ \t\r]*",
+_TITLE: Final = rf"(?:(?:{'|'.join(QUALIFIERS)})[ \t]+){{0,3}}(?:source|reference|citation)s?"
+# Punctuation may follow the title ("Sources:", "Sources.", "Sources —", "Sources ##"):
+# never a letter or a digit. The strict rule keeps "*" for its bold markers.
+_PUNCT: Final = r"(?:(?!\*)\p{P})"
+_STRICT: Final = regex.compile(
+    rf"(?:\#{{1,6}}[ \t]+{_TITLE}[ \t]*(?:{_PUNCT}[ \t]*)*"
+    rf"|\*\*{_TITLE}[ \t]*(?:{_PUNCT}[ \t]*)*\*\*[ \t]*(?:{_PUNCT}[ \t]*)*)\r?",
     regex.IGNORECASE,
 )
+# Measured against upstream's rule (issue 15), four shapes reached readers as duplicate
+# lists: an indented heading, an unclosed "**Sources", "** Sources **" and
+# "## Sources**". The tolerant rule takes them too: up to three blanks (four make a code
+# block), an optional "**" inside a "#" heading, and blanks, "*" and punctuation in any
+# order after the title. The strict rule (the native contract) keeps them, as it always
+# has: a site whose readers saw upstream's behaviour chooses the tolerant one.
+_TOLERANT: Final = regex.compile(
+    rf"[ ]{{0,3}}(?:\#{{1,6}}[ \t]+(?:\*\*[ \t]*)?|\*\*[ \t]*){_TITLE}[ \t*\p{{P}}]*\r?",
+    regex.IGNORECASE,
+)
+HeadingRule: TypeAlias = Literal["strict", "tolerant"]
+_RULES: Final[dict[str, regex.Pattern[str]]] = {"strict": _STRICT, "tolerant": _TOLERANT}
 
-# The longest partial line held back while it could still become a heading. The
-# longest heading the pattern accepts with single spaces is under 60 characters; the
-# bound leaves room for odd spacing and keeps the lag small. A line longer than this
-# is never a heading, whether it arrived whole or a character at a time.
-MAX_HELD: Final = 120
+# The longest heading the pattern accepts with single blanks is under 60 characters
+# once folded; a line longer than this, folded, is never a heading. The bound leaves room
+# for odd spacing and keeps the lag small.
+MAX_HEADING: Final = 120
+# The most a partial line is held, as written: invisible characters fold to nothing, so a
+# heading padded with zero-width spaces is longer written than folded (a probe padded
+# "## Sources" past 120 characters and escaped). Past this, a line is released as prose.
+MAX_HELD: Final = 1024
 
 
-def _is_heading(line: str) -> bool:
-    return len(line) <= MAX_HELD and _HEADING.fullmatch(line) is not None
+def _is_heading(line: str, rule: regex.Pattern[str]) -> bool:
+    if len(line) > MAX_HELD:
+        return False
+    folded = fold_lookalikes(line)
+    return len(folded) <= MAX_HEADING and rule.fullmatch(folded) is not None
 
 
-def _could_become_heading(partial_line: str) -> bool:
+def _could_become_heading(partial_line: str, rule: regex.Pattern[str]) -> bool:
     """True while more characters could still turn this partial line into a heading."""
     if not partial_line:
         return True
-    if partial_line[0] not in "#*" or len(partial_line) > MAX_HELD:
+    first = partial_line[0]
+    # Most lines start with an ASCII letter or digit, which no folding turns into a blank,
+    # "#" or "*": decided without folding.
+    if (first.isascii() and first not in " #*") or len(partial_line) > MAX_HELD:
         return False
-    return _HEADING.fullmatch(partial_line, partial=True) is not None
+    folded = fold_lookalikes(partial_line)
+    return len(folded) <= MAX_HEADING and (rule.fullmatch(folded, partial=True) is not None)
 
 
 class SourcesSectionStripper:
@@ -81,10 +106,12 @@ class SourcesSectionStripper:
     A heading is decided only when its line ends (or at `flush`): mid-stream,
     ``## Sources`` would match before `` of reactive oxygen species`` arrives. Until
     then only the partial line that could still become a heading is held, at most
-    `MAX_HELD` characters; everything else is released by the same `feed` call.
+    `MAX_HELD` characters; everything else is released by the same `feed` call. A line
+    inside a fenced code block is code (a ``# References`` comment), never a heading.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, rule: HeadingRule = "strict") -> None:
+        self._rule = _RULES[rule]
         self._held = ""
         # Whether the held text begins at a real line start. Once part of a line has
         # been released, the rest of that line cannot be a heading: a "^" test on the
@@ -93,6 +120,8 @@ class SourcesSectionStripper:
         self._at_line_start = True
         self._released = 0
         self._dropped_at: int | None = None
+        # Fed everything released, so at a line start it knows whether that line is code.
+        self._fences = CodeFences()
 
     @property
     def released(self) -> int:
@@ -113,7 +142,10 @@ class SourcesSectionStripper:
         if self._dropped_at is not None:
             return ""
         if not self._held and not self._at_line_start and "\n" not in text:
+            # _release written out: this runs for nearly every fragment.
             self._released += len(text)
+            if not self._fences.settled:
+                self._fences.feed(text)
             return text
         return self._scan(self._held + text)
 
@@ -121,34 +153,46 @@ class SourcesSectionStripper:
         held, self._held = self._held, ""
         if self._dropped_at is not None:
             return ""
-        if self._at_line_start and _is_heading(held):
+        if self._at_line_start and not self._fences.inside and _is_heading(held, self._rule):
             self._dropped_at = self._released
             return ""
-        self._released += len(held)
         self._at_line_start = held == "" and self._at_line_start
-        return held
+        return self._release(held)
 
     def _scan(self, text: str) -> str:
         at_line_start = self._at_line_start
         line_start = 0
+        out: list[str] = []
         newline = text.find("\n")
         while newline != -1:
-            if at_line_start and _is_heading(text[line_start:newline]):
-                self._dropped_at = self._released + line_start
+            if (
+                at_line_start
+                and not self._fences.inside
+                and _is_heading(text[line_start:newline], self._rule)
+            ):
+                self._dropped_at = self._released
                 self._held = ""
-                return self._release(text[:line_start])
+                return "".join(out)
+            out.append(self._release(text[line_start : newline + 1]))
             line_start = newline + 1
             at_line_start = True
             newline = text.find("\n", line_start)
         partial_line = text[line_start:]
-        if at_line_start and _could_become_heading(partial_line):
+        if (
+            at_line_start
+            and not self._fences.inside
+            and _could_become_heading(partial_line, self._rule)
+        ):
             self._held = partial_line
             self._at_line_start = True
-            return self._release(text[:line_start])
+            return "".join(out)
         self._held = ""
-        self._at_line_start = False
-        return self._release(text)
+        self._at_line_start = not partial_line and at_line_start
+        out.append(self._release(partial_line))
+        return "".join(out)
 
     def _release(self, text: str) -> str:
         self._released += len(text)
+        if not self._fences.settled or "\n" in text:
+            self._fences.feed(text)
         return text

@@ -4,7 +4,7 @@
  *
  * The search panel and every reply in the chat use it, so both show sources the same
  * way. It trusts nothing it is given: markdown-it renders with raw HTML off, DOMPurify
- * sanitises what it made, and any link left that is not http(s) loses its href. Chips
+ * sanitises what it made, and any link left in the prose is shown as its text. Chips
  * come from citation events only (never from the prose), their text set as text.
  * It fetches nothing and knows nothing about the stream it is fed from.
  */
@@ -119,13 +119,11 @@ export class AnswerView {
       FORBID_ATTR: ["style"],
       RETURN_DOM_FRAGMENT: true,
     });
+    // Prose carries no links: sources reach the reader only as chips from citation
+    // events. Any link the stream let through (the stream reduces every form it knows)
+    // is shown as its text; the markers placed next are the only links in the prose.
     for (const link of fragment.querySelectorAll("a")) {
-      const href = safeHref(link.getAttribute("href"));
-      if (href === null) {
-        link.removeAttribute("href");
-      } else {
-        link.setAttribute("rel", "noopener noreferrer nofollow");
-      }
+      link.replaceWith(...link.childNodes);
     }
     this.placeMarkers(fragment);
     this.prose.replaceChildren(fragment);
