@@ -2,13 +2,16 @@
 
 ``citeline.answer(question, corpus=...)`` streams the events of one answer; the
 rest of the public surface is in ``citeline.events``, ``citeline.corpus``,
-``citeline.agent`` and ``citeline.models``. Attributes here load on first use, so
-``import citeline.events`` does not pull in the model library.
+``citeline.agent`` and ``citeline.models``; every error it raises on purpose is a
+``citeline.CitelineError`` (the tree is drawn in ``citeline.errors``). Attributes here
+load on first use, so ``import citeline.events`` does not pull in the model library.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from citeline.errors import CitelineError
 
 if TYPE_CHECKING:
     from citeline.agent import ChatMessage, answer
@@ -30,4 +33,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'citeline' has no attribute {name!r}")
 
 
-__all__ = ["ChatMessage", "ModelHandle", "answer", "resolve_model"]
+__all__ = ["ChatMessage", "CitelineError", "ModelHandle", "answer", "resolve_model"]

@@ -8,9 +8,9 @@ import pytest
 from citeline.data import (
     DataCatalog,
     MeasureError,
-    QueryFailed,
+    QueryFailedError,
     QueryLimits,
-    QueryRefused,
+    QueryRefusedError,
     QueryResult,
     load_project,
 )
@@ -27,21 +27,21 @@ def test_results_past_the_row_bound_are_cut_and_say_so() -> None:
 
 def test_a_query_past_the_time_bound_is_stopped_with_a_sentence() -> None:
     with DataCatalog.open(load_project("sample"), limits=QueryLimits(seconds=0.2)) as catalog:
-        with pytest.raises(QueryFailed, match=r"ran past 0\.2 seconds and was stopped"):
+        with pytest.raises(QueryFailedError, match=r"ran past 0\.2 seconds and was stopped"):
             catalog.sql("SELECT count(*) FROM range(100000000000) a")
         # The connection is usable after an interrupted query.
         assert catalog.sql("SELECT count(*) FROM penguins").rows == ((344,),)
 
 
 def test_a_database_error_reaches_the_caller_as_one_line(sample: DataCatalog) -> None:
-    with pytest.raises(QueryFailed) as raised:
+    with pytest.raises(QueryFailedError) as raised:
         sample.sql("SELECT weight FROM penguins")
     message = str(raised.value)
     assert message.startswith("The query failed: Binder Error:") and "\n" not in message
 
 
 def test_text_that_does_not_parse_is_refused(sample: DataCatalog) -> None:
-    with pytest.raises(QueryRefused, match="does not parse"):
+    with pytest.raises(QueryRefusedError, match="does not parse"):
         sample.sql("SELEC species FROM penguins")
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from citeline.data import DataCatalog, Project, QueryFailed, QueryRefused, TableSpec
+from citeline.data import DataCatalog, Project, QueryFailedError, QueryRefusedError, TableSpec
 from citeline.data.readonly import open_read_only
 
 from .sources import write_all
@@ -76,7 +76,7 @@ def test_every_write_attempt_is_refused_and_the_files_are_byte_identical(
     folder = sources["csv"].parent
     before = snapshot(folder)
     for attempt in write_attempts(sources):
-        with pytest.raises(QueryRefused):
+        with pytest.raises(QueryRefusedError):
             catalog.sql(attempt)
     assert catalog.sql("SELECT count(*) FROM from_csv").rows == ((5,),)
     assert snapshot(folder) == before
@@ -84,10 +84,10 @@ def test_every_write_attempt_is_refused_and_the_files_are_byte_identical(
 
 def test_a_refusal_tells_the_model_what_is_allowed(catalog: DataCatalog) -> None:
     with pytest.raises(
-        QueryRefused, match=r"Only a read query \(SELECT\) is allowed; this is INSERT"
+        QueryRefusedError, match=r"Only a read query \(SELECT\) is allowed; this is INSERT"
     ):
         catalog.sql("INSERT INTO from_csv SELECT * FROM from_csv")
-    with pytest.raises(QueryRefused, match="exactly one query; this text holds 2 statements"):
+    with pytest.raises(QueryRefusedError, match="exactly one query; this text holds 2 statements"):
         catalog.sql("SELECT 1; SELECT 2")
 
 
@@ -102,7 +102,7 @@ def test_a_select_cannot_read_or_write_files(
         "SELECT * FROM glob('/*')",
         "SELECT * FROM read_text('/etc/hostname')",
     ]:
-        with pytest.raises(QueryFailed, match="file system operations are disabled"):
+        with pytest.raises(QueryFailedError, match="file system operations are disabled"):
             catalog.sql(query)
     assert snapshot(folder) == before
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from citeline.data import DataCatalog, QueryFailed, QueryLimits, load_project
+from citeline.data import DataCatalog, QueryFailedError, QueryLimits, load_project
 
 # Found by attack: one huge scalar passed 4 GB in the server's process, and 1.5 GB even under
 # DuckDB's own memory_limit with one thread.
@@ -39,7 +39,7 @@ def test_queries_run_in_a_worker_process_not_the_callers(sample: DataCatalog) ->
 
 
 def test_a_string_larger_than_the_memory_bound_fails_with_a_sentence(sample: DataCatalog) -> None:
-    with pytest.raises(QueryFailed, match="needed more than its 512 MB of memory"):
+    with pytest.raises(QueryFailedError, match="needed more than its 512 MB of memory"):
         sample.sql(HUGE_STRING)
     assert sample.sql("SELECT count(*) FROM penguins").rows == ((344,),)
 
@@ -48,14 +48,14 @@ def test_a_smaller_memory_bound_stops_a_smaller_query() -> None:
     limits = QueryLimits(memory_mb=256)
     with DataCatalog.open(load_project("sample"), limits=limits) as catalog:
         assert catalog.sql("SELECT length(repeat('x', 50000000))").rows == ((50_000_000,),)
-        with pytest.raises(QueryFailed, match="more than its 256 MB"):
+        with pytest.raises(QueryFailedError, match="more than its 256 MB"):
             catalog.sql("SELECT length(repeat('x', 300000000))")
 
 
 def test_a_query_that_ignores_the_interrupt_is_ended_by_killing_its_worker() -> None:
     with DataCatalog.open(load_project("sample"), limits=QueryLimits(seconds=0.2)) as catalog:
         (pid,) = catalog.worker_pids()
-        with pytest.raises(QueryFailed, match=r"ran past 0\.2 seconds and was stopped"):
+        with pytest.raises(QueryFailedError, match=r"ran past 0\.2 seconds and was stopped"):
             catalog.sql(SLOW_SCALAR)
         assert gone(pid)
         # A fresh worker takes the next query.
@@ -85,7 +85,7 @@ def test_two_queries_run_at_once_in_two_workers() -> None:
             )
 
         slow, fast = asyncio.run(both())
-        assert isinstance(slow, QueryFailed)
+        assert isinstance(slow, QueryFailedError)
         assert getattr(fast, "rows", None) == ((344,),)
 
 
@@ -95,5 +95,5 @@ def test_closing_the_catalog_ends_every_worker() -> None:
     pids = catalog.worker_pids()
     catalog.close()
     assert pids and all(gone(pid) for pid in pids)
-    with pytest.raises(QueryFailed, match="closed"):
+    with pytest.raises(QueryFailedError, match="closed"):
         catalog.sql("SELECT 1")

@@ -22,7 +22,7 @@ from citeline.server.store import (
     ConversationStore,
     StoredAnswer,
     Stores,
-    StoreUnavailable,
+    StoreUnavailableError,
 )
 
 
@@ -30,25 +30,25 @@ class _DownAnswers(AnswerStore):
     async def add(
         self, *, question: str, text: str, citations: Sequence[Citation], release: str | None
     ) -> StoredAnswer:
-        raise StoreUnavailable("down for the test")
+        raise StoreUnavailableError("down for the test")
 
     async def get(self, answer_id: str) -> StoredAnswer | None:
-        raise StoreUnavailable("down for the test")
+        raise StoreUnavailableError("down for the test")
 
 
 class _DownConversations(ConversationStore):
     async def create(
         self, messages: Sequence[ConversationMessage], *, identity: str
     ) -> Conversation:
-        raise StoreUnavailable("down for the test")
+        raise StoreUnavailableError("down for the test")
 
     async def get(self, conversation_id: str) -> Conversation | None:
-        raise StoreUnavailable("down for the test")
+        raise StoreUnavailableError("down for the test")
 
     async def append(
         self, conversation_id: str, messages: Sequence[ConversationMessage]
     ) -> Conversation | None:
-        raise StoreUnavailable("down for the test")
+        raise StoreUnavailableError("down for the test")
 
 
 def _down() -> Stores:

@@ -1,11 +1,43 @@
-"""The Typer application that every ``citeline`` sub-command registers on."""
+"""The Typer application that every ``citeline`` sub-command registers on, and where a
+refusal becomes a sentence on standard error.
+
+Every error citeline raises on purpose derives from ``citeline.errors.CitelineError`` and
+says what to do next, so it is caught here, once, for every command: its sentence is printed
+after the command's name and the process exits with status 2, never with a traceback. Any
+other exception is a bug and keeps its traceback. Deliberately not here: the commands.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
+from typer.core import TyperGroup
+
+from citeline.errors import CitelineError
+
+# The exit status of a command that could not do what was asked (status 1 is kept for
+# "ran, and found a problem": a skipped file, a failed answer, a leak in an evaluation).
+REFUSED = 2
+
+
+class _CitelineGroup(TyperGroup):
+    """The root command group: runs a sub-command and turns a ``CitelineError`` into its
+    sentence and exit status 2."""
+
+    # ``Any``: the context's class is the click copy that Typer vendors privately.
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CitelineError as error:
+            command = " ".join(part for part in ("citeline", ctx.invoked_subcommand) if part)
+            typer.echo(f"{command}: {error}", err=True)
+            raise typer.Exit(REFUSED) from None
+
 
 app = typer.Typer(
     name="citeline",
+    cls=_CitelineGroup,
     help="An answer engine whose citations the server, not the model, decides.",
     no_args_is_help=True,
     add_completion=False,

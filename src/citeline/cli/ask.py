@@ -54,25 +54,20 @@ def ask(
     import asyncio
 
     from citeline.corpus import Corpus
-    from citeline.corpus.errors import CorpusError
-    from citeline.data import DataCatalog, DataError, project_from_options
-    from citeline.database import DatabaseError
-    from citeline.models import ModelSpecError, resolve_model
+    from citeline.data import DataCatalog, project_from_options
+    from citeline.models import resolve_model
 
     tables_only = db is None and (project is not None or bool(data))
     database = index_location(db)
-    try:
-        reason = unusable_index(database)
-        if reason is not None and not tables_only:
-            _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
-        handle = resolve_model(model)
-        declared = project_from_options(project, data)
-        catalog = DataCatalog.open(declared) if declared is not None else None
-        # With tables named and no index named, the default index joins in only if it holds
-        # documents: a first `citeline ask --project sample` needs no index at all.
-        corpus = Corpus.open(database) if reason is None else None
-    except (ModelSpecError, CorpusError, DataError, DatabaseError) as error:
-        _fail(str(error))
+    reason = unusable_index(database)
+    if reason is not None and not tables_only:
+        _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
+    handle = resolve_model(model)
+    declared = project_from_options(project, data)
+    catalog = DataCatalog.open(declared) if declared is not None else None
+    # With tables named and no index named, the default index joins in only if it holds
+    # documents: a first `citeline ask --project sample` needs no index at all.
+    corpus = Corpus.open(database) if reason is None else None
     state = asyncio.run(
         _print_answer(question, corpus, handle, json_lines=json_lines, data=catalog)
     )

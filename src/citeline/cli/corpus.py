@@ -62,8 +62,7 @@ def ingest(
 ) -> None:
     """Index Markdown, HTML (built sites too), plain text and BEIR JSONL files; unchanged
     files cost nothing."""
-    from citeline.corpus import Corpus, CorpusError
-    from citeline.database import DatabaseError
+    from citeline.corpus import Corpus
 
     db = index_location(db)
     if base_url is not None and not base_url.startswith(("http://", "https://", "/")):
@@ -72,26 +71,23 @@ def ingest(
         )
     if not path.exists():
         _fail(f"{path} does not exist; give a file or folder to ingest.")
-    try:
-        # Opened lexical: the collection's own mode may be the one this ingest changes.
-        with Corpus.open(db, retrieval="lexical") as corpus:
-            if sys.stderr.isatty():
-                report = _ingest_with_bar(corpus, path, prune, release, base_url, retrieval)
-            else:
-                report = corpus.ingest(
-                    path,
-                    prune=prune,
-                    release=release,
-                    progress=_plain_line,
-                    base_url=base_url,
-                    retrieval=retrieval,
-                    embed_progress=_plain_embed_line,
-                )
-            for problem in report.skipped:
-                typer.echo(str(problem), err=True)
-            typer.echo(f"{report.summary()} ({len(corpus)} documents in {shown(db)})")
-    except (CorpusError, DatabaseError) as error:
-        _fail(str(error))
+    # Opened lexical: the collection's own mode may be the one this ingest changes.
+    with Corpus.open(db, retrieval="lexical") as corpus:
+        if sys.stderr.isatty():
+            report = _ingest_with_bar(corpus, path, prune, release, base_url, retrieval)
+        else:
+            report = corpus.ingest(
+                path,
+                prune=prune,
+                release=release,
+                progress=_plain_line,
+                base_url=base_url,
+                retrieval=retrieval,
+                embed_progress=_plain_embed_line,
+            )
+        for problem in report.skipped:
+            typer.echo(str(problem), err=True)
+        typer.echo(f"{report.summary()} ({len(corpus)} documents in {shown(db)})")
     if not report.ok:
         raise typer.Exit(code=1)
 
@@ -114,18 +110,14 @@ def search(
     ] = None,
 ) -> None:
     """Print the passages that best match QUERY, best first."""
-    from citeline.corpus import Corpus, CorpusError
-    from citeline.database import DatabaseError
+    from citeline.corpus import Corpus
 
     db = index_location(db)
-    try:
-        reason = unusable_index(db)
-        if reason is not None:
-            _fail(reason)
-        with Corpus.open(db, retrieval=retrieval) as corpus:
-            hits = corpus.search(query, k=k)
-    except (CorpusError, DatabaseError) as error:
-        _fail(str(error))
+    reason = unusable_index(db)
+    if reason is not None:
+        _fail(reason)
+    with Corpus.open(db, retrieval=retrieval) as corpus:
+        hits = corpus.search(query, k=k)
     if as_json:
         typer.echo(json.dumps([asdict(hit) for hit in hits], ensure_ascii=False, indent=2))
         return

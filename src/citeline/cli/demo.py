@@ -68,6 +68,7 @@ def demo(
     """Index the bundled sample collection and serve the search page on it, no key needed."""
     from citeline.cli.serve import serve
     from citeline.corpus import Corpus, CorpusError, SchemaVersionError
+    from citeline.errors import PathUnusableError
     from citeline.sample import (
         COLLECTION_NAME,
         LINK_TEMPLATE,
@@ -96,9 +97,9 @@ def demo(
             report = corpus.ingest(sample_path(), prune=True, release=RELEASE)
             documents = len(corpus)
     except (CorpusError, OSError) as error:
-        typer.echo(f"citeline demo: {error}", err=True)
-        typer.echo(f"To start afresh, delete {path} or pass --db with another file.", err=True)
-        raise typer.Exit(2) from None
+        raise PathUnusableError(
+            f"{error}\nTo start afresh, delete {path} or pass --db with another file."
+        ) from None
     seconds = time.perf_counter() - started
     typer.echo(
         f"Sample collection: {documents} sections of the Python 3.11 documentation "

@@ -101,54 +101,37 @@ def citations(
     from rich.console import Console
 
     from citeline import answer
-    from citeline.corpus import Corpus, CorpusError
-    from citeline.data import DataCatalog, DataError, project_from_options
-    from citeline.database import DatabaseError
+    from citeline.corpus import Corpus
+    from citeline.data import DataCatalog, project_from_options
     from citeline.evaluation import (
-        QuestionFileError,
         build_report,
         evaluate_answers,
         load_questions,
         summarize,
         write_report,
     )
-    from citeline.evaluation.plot import (
-        PlotUnavailableError,
-        ensure_plot_available,
-        write_distribution_plot,
-    )
+    from citeline.evaluation.plot import ensure_plot_available, write_distribution_plot
     from citeline.evaluation.terminal import EvaluationProgress, summary_table
-    from citeline.models import ModelSpecError, resolve_model
+    from citeline.models import resolve_model
 
     console = Console()
     tables_only = db is None and (project is not None or bool(data))
-    try:
-        handle = resolve_model(model)
-        asked = load_questions(questions, limit=limit)
-        if plot is not None:
-            ensure_plot_available()
-        declared = project_from_options(project, data or ())
-    except (ModelSpecError, QuestionFileError, PlotUnavailableError, DataError) as error:
-        _fail(str(error))
+    handle = resolve_model(model)
+    asked = load_questions(questions, limit=limit)
+    if plot is not None:
+        ensure_plot_available()
+    declared = project_from_options(project, data or ())
     if not asked:
         _fail(f"{questions} holds no questions; add one JSON object per line (see docs/eval.md).")
     index = index_location(db)
-    try:
-        reason = unusable_index(index)
-    except (CorpusError, DatabaseError) as error:
-        _fail(str(error))
+    reason = unusable_index(index)
     if reason is not None and not tables_only:
         _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
     with ExitStack() as opened:
-        try:
-            # With tables named and no index named, the default index joins in only if it
-            # holds documents, as with `citeline ask`.
-            corpus = opened.enter_context(Corpus.open(index)) if reason is None else None
-            catalog = (
-                opened.enter_context(DataCatalog.open(declared)) if declared is not None else None
-            )
-        except (CorpusError, DataError) as error:
-            _fail(str(error))
+        # With tables named and no index named, the default index joins in only if it
+        # holds documents, as with `citeline ask`.
+        corpus = opened.enter_context(Corpus.open(index)) if reason is None else None
+        catalog = opened.enter_context(DataCatalog.open(declared)) if declared is not None else None
 
         def answer_from_sources(
             question: str, history: Sequence[ChatMessage]
@@ -230,19 +213,16 @@ def retrieval(
     from rich.console import Console
     from rich.table import Table
 
-    from citeline.corpus import Corpus, CorpusError
+    from citeline.corpus import Corpus
     from citeline.corpus.evaluation import load_beir_queries, ndcg_at, rank_documents, recall_at
     from citeline.evaluation.percentiles import percentile
 
     db = index_location(db)
-    try:
-        queries = load_beir_queries(beir, split)[:limit]
-        reason = unusable_index(db)
-        if reason is not None:
-            _fail(reason)
-        corpus = Corpus.open(db)
-    except (OSError, ValueError, KeyError, CorpusError) as error:
-        _fail(f"{error} Check --beir and --db.")
+    queries = load_beir_queries(beir, split)[:limit]
+    reason = unusable_index(db)
+    if reason is not None:
+        _fail(reason)
+    corpus = Corpus.open(db)
     if not queries:
         _fail(f"{beir} has no {split} queries with a relevant document; check --split.")
     ndcg: list[float] = []

@@ -93,42 +93,35 @@ def serve(
     ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
-    from citeline.corpus.errors import CorpusError
-    from citeline.database import DatabaseError
-    from citeline.models import ModelSpecError
-    from citeline.server import StartupError, create_app
+    from citeline.server import create_app
     from citeline.server.guard import Guard
     from citeline.server.listen import serve as listen
     from citeline.server.logs import configure_logging
     from citeline.server.settings import ServerSettings
 
     database = index_location(db)
-    try:
-        settings = ServerSettings.from_env(
-            database_url=database,
-            host=host,
-            port=port,
-            model=model,
-            open=True if open_mode else None,
-            wire=wire,
-            project=project,
-            release=release,
-            link_template=link_template,
-            examples=examples,
-            collection_name=collection_name,
-            rate_limit=rate_limit,
-            forwarded_allow_ips=forwarded_allow_ips,
-            max_tokens=max_tokens,
-        )
-        configure_logging(settings.log_format)
-        # The guard's settings first: a server that could never answer says so before it
-        # says its index is empty.
-        Guard.from_settings(settings, announce=False)
-        reason = unusable_index(database)
-        if reason is not None and project is None:
-            fail("serve", reason)
-        server_app = create_app(settings)
-    except (StartupError, CorpusError, ModelSpecError, DatabaseError) as error:
-        typer.echo(f"citeline serve: {error}", err=True)
-        raise typer.Exit(2) from None
+    settings = ServerSettings.from_env(
+        database_url=database,
+        host=host,
+        port=port,
+        model=model,
+        open=True if open_mode else None,
+        wire=wire,
+        project=project,
+        release=release,
+        link_template=link_template,
+        examples=examples,
+        collection_name=collection_name,
+        rate_limit=rate_limit,
+        forwarded_allow_ips=forwarded_allow_ips,
+        max_tokens=max_tokens,
+    )
+    configure_logging(settings.log_format)
+    # The guard's settings first: a server that could never answer says so before it
+    # says its index is empty.
+    Guard.from_settings(settings, announce=False)
+    reason = unusable_index(database)
+    if reason is not None and project is None:
+        fail("serve", reason)
+    server_app = create_app(settings)
     listen(server_app, settings)

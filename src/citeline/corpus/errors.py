@@ -5,8 +5,10 @@ Messages are sentences a user can act on; the CLI prints them as they are.
 
 from __future__ import annotations
 
+from citeline.errors import CitelineError
 
-class CorpusError(Exception):
+
+class CorpusError(CitelineError):
     """Base class of every error the corpus layer raises on purpose."""
 
 
@@ -23,7 +25,16 @@ class SourcePathError(CorpusError):
 
 
 class CorpusUnavailableError(CorpusError):
-    """The corpus's database cannot be reached right now (down, restarting); later may work."""
+    """The corpus's database cannot serve right now (down, restarting, out of disk, a statement
+    timed out); later may work."""
+
+
+class JudgedQueriesError(CorpusError):
+    """A BEIR folder's queries or relevance judgements cannot be read."""
+
+
+class JudgedQueriesMissingError(JudgedQueriesError, FileNotFoundError):
+    """The folder has no relevance judgements for the split asked for."""
 
 
 class DenseUnavailableError(CorpusError):

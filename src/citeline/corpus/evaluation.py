@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citeline.corpus.corpus import Corpus
+from citeline.corpus.errors import JudgedQueriesError, JudgedQueriesMissingError
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +29,26 @@ class JudgedQuery:
 
 
 def load_beir_queries(folder: Path, split: str) -> list[JudgedQuery]:
-    """The queries of ``split`` that have at least one relevant document, in qrels order."""
+    """The queries of ``split`` that have at least one relevant document, in qrels order.
+
+    Raises ``JudgedQueriesError`` when the folder's files are missing or not in BEIR's
+    layout, with a sentence that names the file.
+    """
     qrels_path = folder / "qrels" / f"{split}.tsv"
     if not qrels_path.is_file():
-        raise FileNotFoundError(f"{qrels_path} is missing; name a split that this folder has.")
+        raise JudgedQueriesMissingError(
+            f"{qrels_path} is missing; name a split that this folder has."
+        )
+    try:
+        return _read_judged_queries(folder, qrels_path)
+    except (OSError, ValueError, KeyError) as error:
+        raise JudgedQueriesError(
+            f"{folder} cannot be read as a BEIR folder ({type(error).__name__}: {error}); "
+            "check --beir: it needs queries.jsonl and qrels/<split>.tsv."
+        ) from None
+
+
+def _read_judged_queries(folder: Path, qrels_path: Path) -> list[JudgedQuery]:
     judgements: dict[str, dict[str, int]] = {}
     with qrels_path.open(encoding="utf-8", newline="") as handle:
         rows = csv.reader(handle, delimiter="\t")

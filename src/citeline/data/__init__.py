@@ -7,7 +7,17 @@ Declare tables and measures in a ``citeline.toml`` (``load_project``) or with
 """
 
 from citeline.data.catalog import Column, DataCatalog, TableInfo, definition_text, table_text
-from citeline.data.errors import DataError, MeasureError, ProjectError, QueryFailed, QueryRefused
+from citeline.data.errors import (
+    DataError,
+    MeasureError,
+    ProjectError,
+    QueryFailedError,
+    QueryRefusedError,
+)
+
+# The names from before every error was called ``...Error``, kept for code written against them.
+from citeline.data.errors import QueryFailed as QueryFailed
+from citeline.data.errors import QueryRefused as QueryRefused
 from citeline.data.project import (
     SAMPLE_PROJECT,
     MeasureSpec,
@@ -33,9 +43,9 @@ __all__ = [
     "ParamSpec",
     "Project",
     "ProjectError",
-    "QueryFailed",
+    "QueryFailedError",
     "QueryLimits",
-    "QueryRefused",
+    "QueryRefusedError",
     "QueryResult",
     "TableInfo",
     "TableSpec",

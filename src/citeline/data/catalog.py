@@ -29,7 +29,7 @@ from typing import Any
 
 import duckdb
 
-from citeline.data.errors import MeasureError, ProjectError, QueryRefused
+from citeline.data.errors import MeasureError, ProjectError, QueryRefusedError
 from citeline.data.loading import load_table, open_loader, quote_identifier
 from citeline.data.measures import bind_arguments, signature
 from citeline.data.project import MeasureSpec, Project
@@ -184,7 +184,7 @@ class DataCatalog:
     def _check_measure(self, measure: MeasureSpec) -> None:
         try:
             self._sandbox.check(measure.sql)
-        except QueryRefused as refusal:
+        except QueryRefusedError as refusal:
             raise ProjectError(f"Measure {measure.name!r}: {refusal}") from None
 
 

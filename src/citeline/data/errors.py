@@ -7,8 +7,10 @@ module holds no logic.
 
 from __future__ import annotations
 
+from citeline.errors import CitelineError
 
-class DataError(Exception):
+
+class DataError(CitelineError):
     """Anything the data layer refuses or fails at."""
 
 
@@ -16,13 +18,19 @@ class ProjectError(DataError):
     """The project file or a ``--data`` option is wrong; nothing is opened until it is fixed."""
 
 
-class QueryRefused(DataError):
+class QueryRefusedError(DataError):
     """Ad-hoc SQL that is not exactly one read-only query; it was never run."""
 
 
-class QueryFailed(DataError):
+class QueryFailedError(DataError):
     """A query that ran and failed: a database error, or it ran past its time bound."""
 
 
 class MeasureError(DataError):
     """An unknown measure, or arguments that do not fit its parameters."""
+
+
+# The names these had before every error was called ``...Error``, kept so that code written
+# against them still runs.
+QueryRefused = QueryRefusedError
+QueryFailed = QueryFailedError

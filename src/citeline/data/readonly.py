@@ -21,7 +21,7 @@ from typing import Any
 
 import duckdb
 
-from citeline.data.errors import QueryFailed, QueryRefused
+from citeline.data.errors import QueryFailedError, QueryRefusedError
 from citeline.data.results import QueryResult
 
 # 200 rows of 200-character cells pickle to well under 1 MB; 16 MB leaves room for wide
@@ -77,14 +77,16 @@ def check_single_query(connection: duckdb.DuckDBPyConnection, sql: str) -> None:
     try:
         statements = connection.extract_statements(sql)
     except duckdb.Error as error:
-        raise QueryRefused(
+        raise QueryRefusedError(
             f"The SQL does not parse: {_first_line(error)} Fix it and try again."
         ) from None
     if len(statements) != 1:
-        raise QueryRefused(f"Send exactly one query; this text holds {len(statements)} statements.")
+        raise QueryRefusedError(
+            f"Send exactly one query; this text holds {len(statements)} statements."
+        )
     kind = statements[0].type
     if kind != duckdb.StatementType.SELECT:
-        raise QueryRefused(
+        raise QueryRefusedError(
             f"Only a read query (SELECT) is allowed; this is {kind.name}. The data is read-only."
         )
 
@@ -102,9 +104,9 @@ def run_query(
         description = cursor.description or []
         rows = cursor.fetchmany(limits.max_rows + 1)
     except duckdb.OutOfMemoryException:
-        raise QueryFailed(out_of_memory(limits)) from None
+        raise QueryFailedError(out_of_memory(limits)) from None
     except duckdb.Error as error:
-        raise QueryFailed(f"The query failed: {_first_line(error)}") from None
+        raise QueryFailedError(f"The query failed: {_first_line(error)}") from None
     return QueryResult(
         columns=tuple(column[0] for column in description),
         types=tuple(str(column[1]) for column in description),

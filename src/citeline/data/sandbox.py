@@ -7,7 +7,7 @@ with ``threads=1`` (a string is not allocated through DuckDB's buffer manager). 
 query runs in a child process (``citeline.data.worker``) that bounds its own memory with
 ``RLIMIT_DATA``, and this side kills it with ``SIGKILL`` the moment the query passes its
 time limit or the caller stops waiting (``run_async`` cancelled: the answer ended). A killed
-worker is replaced on the next query; the answer that killed it gets a ``QueryFailed``.
+worker is replaced on the next query; the answer that killed it gets a ``QueryFailedError``.
 
 ``QuerySandbox`` keeps up to ``limits.workers`` worker processes, each running one query at a
 time, and reuses an idle one (starting a worker costs about 0.2 s of Python and DuckDB
@@ -30,7 +30,7 @@ from multiprocessing import Pipe
 from pathlib import Path
 from typing import Any
 
-from citeline.data.errors import QueryFailed, QueryRefused
+from citeline.data.errors import QueryFailedError, QueryRefusedError
 from citeline.data.readonly import MAX_REPLY_BYTES, QueryLimits, out_of_memory
 from citeline.data.results import QueryResult
 
@@ -66,7 +66,7 @@ class QueryWorker:
         reply = self._receive(time.monotonic() + STARTUP_SECONDS, limits)
         if reply != ("ready",):
             self.kill()
-            raise QueryFailed("The query worker did not start; the data tools cannot run now.")
+            raise QueryFailedError("The query worker did not start; the data tools cannot run now.")
 
     @property
     def pid(self) -> int:
@@ -86,7 +86,7 @@ class QueryWorker:
             ready = self._connection.poll(max(deadline - time.monotonic(), 0.0))
             if not ready:
                 self.kill()
-                raise QueryFailed(
+                raise QueryFailedError(
                     f"The query ran past {limits.seconds:g} seconds and was stopped;"
                     " filter or aggregate more, or query fewer rows."
                 )
@@ -95,7 +95,7 @@ class QueryWorker:
             # The worker ended mid-query: killed by a cancelled caller, by the kernel at its
             # CPU or memory bound, or by a crash. Either way this query has no result.
             self.kill()
-            raise QueryFailed(
+            raise QueryFailedError(
                 "The query was stopped before it finished (it was cancelled, or needed more"
                 f" than {limits.memory_mb} MB or {limits.seconds:g} seconds)."
             ) from None
@@ -155,11 +155,12 @@ class QuerySandbox:
             raise
 
     def check(self, sql: str) -> None:
-        """Refuse ``sql`` (``QueryRefused``) unless it is exactly one read query; runs nothing."""
+        """Refuse ``sql`` (``QueryRefusedError``) unless it is exactly one read query; runs
+        nothing."""
         QueryJob(self, ("check", sql)).run()
 
     def close(self) -> None:
-        """Kill every worker, a busy one too (its caller gets a ``QueryFailed``)."""
+        """Kill every worker, a busy one too (its caller gets a ``QueryFailedError``)."""
         with self._lock:
             self._closed = True
             idle, self._idle = self._idle, []
@@ -177,7 +178,7 @@ class QuerySandbox:
 
     def _acquire(self) -> QueryWorker:
         if not self._slots.acquire(timeout=self.limits.seconds):
-            raise QueryFailed(
+            raise QueryFailedError(
                 f"Every query worker was busy for {self.limits.seconds:g} seconds; try again."
             )
         try:
@@ -185,7 +186,7 @@ class QuerySandbox:
             found: QueryWorker | None = None
             with self._lock:
                 if self._closed:
-                    raise QueryFailed("The data catalog is closed; open it again to query.")
+                    raise QueryFailedError("The data catalog is closed; open it again to query.")
                 while self._idle and found is None:
                     worker = self._idle.pop()
                     if worker.alive():
@@ -230,7 +231,7 @@ class QueryJob:
         try:
             with self._lock:
                 if self._cancelled:
-                    raise QueryFailed("The query was cancelled before it started.")
+                    raise QueryFailedError("The query was cancelled before it started.")
                 self._worker = worker
             reply = worker.ask(self._request, time.monotonic() + limits.seconds, limits)
         finally:
@@ -241,10 +242,10 @@ class QueryJob:
         if status == "ok":
             return value  # type: ignore[no-any-return]
         if status == "refused":
-            raise QueryRefused(value)
+            raise QueryRefusedError(value)
         if value == out_of_memory(limits):
             logger.warning("a query needed more than %d MB and was stopped", limits.memory_mb)
-        raise QueryFailed(value)
+        raise QueryFailedError(value)
 
     def cancel(self) -> None:
         """Kill the worker running this job, or stop it from starting."""

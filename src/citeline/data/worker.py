@@ -25,7 +25,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from citeline.data.errors import DataError, QueryFailed, QueryRefused
+from citeline.data.errors import DataError, QueryFailedError, QueryRefusedError
 from citeline.data.readonly import (
     MAX_REPLY_BYTES,
     QueryLimits,
@@ -56,11 +56,11 @@ def serve(connection: Connection, database: Path, max_rows: int, memory_mb: int)
                 reply = ("ok", run_query(duck, request[1], request[2], limits))
             payload = pickle.dumps(reply)
             if len(payload) > MAX_REPLY_BYTES:
-                raise QueryFailed(
+                raise QueryFailedError(
                     f"The result is larger than {MAX_REPLY_BYTES // 2**20} MB;"
                     " select fewer or shorter values."
                 )
-        except QueryRefused as refusal:
+        except QueryRefusedError as refusal:
             payload = pickle.dumps(("refused", str(refusal)))
         except DataError as error:
             payload = pickle.dumps(("failed", str(error)))

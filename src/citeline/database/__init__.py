@@ -13,11 +13,17 @@ from __future__ import annotations
 
 from citeline.database.errors import (
     DatabaseError,
-    DatabaseTooOld,
-    DatabaseUnreachable,
-    DriverMissing,
-    SchemaTooNew,
+    DatabaseTooOldError,
+    DatabaseUnreachableError,
+    DriverMissingError,
+    SchemaTooNewError,
 )
+
+# The names from before every error was called ``...Error``, kept for code written against them.
+from citeline.database.errors import DatabaseTooOld as DatabaseTooOld
+from citeline.database.errors import DatabaseUnreachable as DatabaseUnreachable
+from citeline.database.errors import DriverMissing as DriverMissing
+from citeline.database.errors import SchemaTooNew as SchemaTooNew
 from citeline.database.url import (
     DEFAULT_DATABASE,
     DatabaseUrl,
@@ -29,12 +35,12 @@ from citeline.database.url import (
 __all__ = [
     "DEFAULT_DATABASE",
     "DatabaseError",
-    "DatabaseTooOld",
-    "DatabaseUnreachable",
+    "DatabaseTooOldError",
+    "DatabaseUnreachableError",
     "DatabaseUrl",
-    "DriverMissing",
+    "DriverMissingError",
     "PostgresUrl",
-    "SchemaTooNew",
+    "SchemaTooNewError",
     "SqliteUrl",
     "parse_database_url",
 ]

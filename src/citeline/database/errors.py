@@ -6,22 +6,32 @@ during an answer is a driver error that ends that one stream as failed.
 
 from __future__ import annotations
 
+from citeline.errors import CitelineError
 
-class DatabaseError(Exception):
+
+class DatabaseError(CitelineError):
     """The database named by the settings cannot be used; ``str(error)`` says how to fix it."""
 
 
-class DriverMissing(DatabaseError):
+class DriverMissingError(DatabaseError):
     """A PostgreSQL or Redis URL was given but its Python driver is not installed."""
 
 
-class DatabaseUnreachable(DatabaseError):
+class DatabaseUnreachableError(DatabaseError):
     """No connection could be made to the database server."""
 
 
-class DatabaseTooOld(DatabaseError):
+class DatabaseTooOldError(DatabaseError):
     """The database server is an older release than citeline needs."""
 
 
-class SchemaTooNew(DatabaseError):
+class SchemaTooNewError(DatabaseError):
     """The database was migrated by a newer citeline than this one."""
+
+
+# The names these had before every error was called ``...Error``, kept so that code written
+# against them still runs.
+DriverMissing = DriverMissingError
+DatabaseUnreachable = DatabaseUnreachableError
+DatabaseTooOld = DatabaseTooOldError
+SchemaTooNew = SchemaTooNewError

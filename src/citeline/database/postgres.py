@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from citeline.database.errors import (
-    DatabaseTooOld,
-    DatabaseUnreachable,
-    DriverMissing,
-    SchemaTooNew,
+    DatabaseTooOldError,
+    DatabaseUnreachableError,
+    DriverMissingError,
+    SchemaTooNewError,
 )
 from citeline.database.url import PostgresUrl
 
@@ -74,7 +74,7 @@ def _driver() -> Any:
     try:
         import psycopg
     except ImportError:
-        raise DriverMissing(
+        raise DriverMissingError(
             "a postgresql:// database needs the PostgreSQL driver: "
             "install it with pip install 'citeline[scale]'."
         ) from None
@@ -86,37 +86,59 @@ def _pool_module() -> Any:
     try:
         import psycopg_pool
     except ImportError:
-        raise DriverMissing(
+        raise DriverMissingError(
             "a postgresql:// database needs psycopg_pool: "
             "install it with pip install 'citeline[scale]'."
         ) from None
     return psycopg_pool
 
 
+# SQLSTATEs that mean the server ended the session, not that the statement failed: an
+# administrator or a restart shut it down, the server crashed, it is starting up, or the
+# session sat idle past idle_session_timeout. Class 08 (connection exception) is matched as
+# a class below.
+_SESSION_ENDED = frozenset({"57P01", "57P02", "57P03", "57P05"})
+
+
 def is_connection_lost(error: BaseException) -> bool:
-    """Whether ``error`` means the connection (not the statement) failed: worth a retry."""
+    """Whether ``error`` means the connection (not the statement) failed: worth a retry.
+
+    Only connection loss: psycopg's ``OperationalError`` also covers a statement timeout
+    (57014), a full disk (53100) and a deadlock (40P01), and those ran on a live connection:
+    retried they fail again, and reported as "cannot be reached" they send the operator to
+    the network instead of the query. An ``OperationalError`` without a SQLSTATE is libpq's
+    own (the socket closed, the server refused the connection): the server never answered.
+    """
     psycopg = _driver()
-    if isinstance(error, psycopg.errors.AdminShutdown | psycopg.errors.CannotConnectNow):
-        return True
     if isinstance(error, psycopg.OperationalError):
-        return True
+        sqlstate = error.sqlstate
+        return sqlstate is None or sqlstate.startswith("08") or sqlstate in _SESSION_ENDED
     # A pool that cannot hand out a connection in time: the server is down or restarting.
     pool_module = _pool_module()
     return isinstance(error, pool_module.PoolTimeout)
 
 
+def is_database_failure(error: BaseException) -> bool:
+    """Whether ``error`` is the database failing work on a live connection (a statement
+    timeout, a full disk, a deadlock, out of memory): not worth an immediate retry, and not
+    an outage of the network, but not a fault in citeline's SQL either, so a caller reports
+    it as the database's state (see the server's log) rather than as a bug."""
+    psycopg = _driver()
+    return isinstance(error, psycopg.OperationalError) and not is_connection_lost(error)
+
+
 def prepare(url: PostgresUrl, component: str, migrations: Sequence[Migration]) -> None:
     """Check the server is reachable and recent enough, then migrate ``component`` in place.
 
-    Raises ``DatabaseUnreachable``, ``DatabaseTooOld`` or ``SchemaTooNew`` with a sentence
-    that says what to do.
+    Raises ``DatabaseUnreachableError``, ``DatabaseTooOldError`` or ``SchemaTooNewError``
+    with a sentence that says what to do.
     """
     psycopg = _driver()
     try:
         connection = psycopg.connect(url.url, connect_timeout=CONNECT_TIMEOUT_S)
     except psycopg.OperationalError as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise DatabaseUnreachable(
+        raise DatabaseUnreachableError(
             f"cannot connect to the database at {url.redacted} ({reason}); check that "
             "PostgreSQL is running and that CITELINE_DATABASE_URL names the right host, "
             "port, user and database."
@@ -124,7 +146,7 @@ def prepare(url: PostgresUrl, component: str, migrations: Sequence[Migration]) -
     with connection:
         version = connection.info.server_version
         if version < MIN_SERVER_VERSION:
-            raise DatabaseTooOld(
+            raise DatabaseTooOldError(
                 f"the database at {url.redacted} runs PostgreSQL {_release(version)}; citeline "
                 f"needs {_release(MIN_SERVER_VERSION)} or newer: upgrade the server or point "
                 "CITELINE_DATABASE_URL at a newer one."
@@ -150,7 +172,7 @@ def migrate(
         ).fetchone()
         current = int(row[0]) if row else 0
         if current > latest:
-            raise SchemaTooNew(
+            raise SchemaTooNewError(
                 f"the {component} tables at {url.redacted} are at schema version {current}, "
                 f"made by a newer citeline than this one (which knows up to {latest}): "
                 "upgrade citeline, or use a fresh database."

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from citeline.errors import CitelineError
 from citeline.evaluation.metrics import QuestionScore
 
 
-class PlotUnavailableError(RuntimeError):
+class PlotUnavailableError(CitelineError, RuntimeError):
     """matplotlib is not installed; the message says how to install it."""
 
 

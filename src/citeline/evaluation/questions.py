@@ -30,13 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias
 
+from citeline.errors import CitelineError
 from citeline.evaluation.answer_checks import FIGURE_FORMAT
 
 ExpectedOutcome: TypeAlias = Literal["measure", "sql", "nothing_found"]
 EXPECTED_OUTCOMES: Final[tuple[ExpectedOutcome, ...]] = ("measure", "sql", "nothing_found")
 
 
-class QuestionFileError(ValueError):
+class QuestionFileError(CitelineError, ValueError):
     """A question file that cannot be read; the message says where and how to fix it."""
 
 

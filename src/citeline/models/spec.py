@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from citeline.errors import CitelineError
+
 Provider: TypeAlias = Literal["embedded", "openai", "ollama", "anthropic"]
 
 DEFAULT_MODEL = "embedded"
@@ -23,7 +25,7 @@ DEFAULT_OLLAMA_BASE_URL = "http://localhost:11434/v1"
 _PROVIDERS: tuple[Provider, ...] = ("openai", "ollama", "anthropic")
 
 
-class ModelSpecError(ValueError):
+class ModelSpecError(CitelineError, ValueError):
     """The model setting cannot be used; the message says what to change."""
 
 

@@ -9,9 +9,11 @@ the engine's task and waits for it to finish, so no model call outlives its read
 What reaches the caller: the server's own ``start`` first (the engine's is dropped, so
 ``release`` and ``conversation_id`` are the server's), every ``token`` and ``citation``
 as the engine decided them (up to the answer's character cap, where the answer ends
-``answered`` with the text so far), and exactly one ``done``, timed from admission, carrying an
-``answer_id`` once the answer is stored. Deliberately not here: the guard (refusals never
-reach this module), HTTP and SSE encoding, which store is used.
+``answered`` with the text so far), and exactly one ``done``: the engine's as it decided it
+(state, provenance, and whether anything was found are the engine's alone), given only what
+the server owns, ``seconds`` timed from admission and an ``answer_id`` once it is stored.
+Deliberately not here: the guard (refusals never reach this module), HTTP and SSE
+encoding, which store is used.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import anyio
 
@@ -203,21 +205,15 @@ class AnswerRunner:
         citations: Sequence[Citation],
         record: RecordAnswer,
     ) -> Done:
-        """The engine's ``done``, completed: stored and given its id when it was answered."""
+        """The engine's ``done`` as it decided it, with the ``answer_id`` the server owns once
+        an answered answer is stored."""
         if done.state == "failed":
             logger.error(
                 "answer failed: the engine reported a failure (broken upstream)",
                 extra={"outcome": "engine_failed"},
             )
         if done.state != "answered":
-            return Done(
-                state=done.state,
-                provenance=done.provenance,
-                dropped_anchors=done.dropped_anchors,
-            )
-        if not text.strip():
-            # The contract has no "answered with nothing": an empty answer found nothing.
-            return Done(state="nothing_found", dropped_anchors=done.dropped_anchors)
+            return done
         answer_id: str | None
         try:
             answer_id = await record(StreamedAnswer(job.question, text, tuple(citations)))
@@ -226,24 +222,14 @@ class AnswerRunner:
             # "Continue in chat", so the stream still ends answered, without an id.
             logger.exception("answer could not be stored", extra={"outcome": "store_error"})
             answer_id = None
-        return Done(
-            state="answered",
-            answer_id=answer_id,
-            provenance=done.provenance,
-            dropped_anchors=done.dropped_anchors,
-        )
+        return replace(done, answer_id=answer_id)
 
     def _finish(self, done: Done, started: float) -> Done:
+        # Timed from admission, not from the engine's start: the server owns ``seconds``.
         seconds = time.monotonic() - started
         self._metrics.answers.labels(state=done.state).inc()
         self._metrics.answer_seconds.observe(seconds)
-        return Done(
-            state=done.state,
-            seconds=seconds,
-            answer_id=done.answer_id,
-            provenance=done.provenance,
-            dropped_anchors=done.dropped_anchors,
-        )
+        return replace(done, seconds=seconds)
 
     async def _run_engine(self, job: AnswerJob, queue: asyncio.Queue[Event | _EngineEnded]) -> None:
         events = self._engine.answer(job.question, profile=job.profile, history=job.history)

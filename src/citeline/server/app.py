@@ -27,7 +27,7 @@ from citeline.server.guard import Guard
 from citeline.server.metrics import ServerMetrics
 from citeline.server.routes import ServerState, build_router
 from citeline.server.settings import ServerSettings
-from citeline.server.store import Stores, StoreUnavailable, open_stores
+from citeline.server.store import Stores, StoreUnavailableError, open_stores
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
@@ -122,7 +122,7 @@ def create_app(
     app.include_router(build_router(state))
     if settings.wire == "reactome":
         app.include_router(_reactome_router(state, static_dir))
-    app.add_exception_handler(StoreUnavailable, _store_unavailable)
+    app.add_exception_handler(StoreUnavailableError, _store_unavailable)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     if static_dir.is_dir():
         # Last, so every API route above wins; html=True serves index.html at "/".

@@ -7,6 +7,8 @@ never raises this: that ends one stream with ``done{state: failed}`` instead.
 
 from __future__ import annotations
 
+from citeline.errors import CitelineError
 
-class StartupError(Exception):
+
+class StartupError(CitelineError):
     """The server cannot start as configured; ``str(error)`` says how to fix it."""

@@ -36,7 +36,7 @@ from citeline.server.schemas import (
 )
 from citeline.server.settings import ServerSettings
 from citeline.server.sse import event_stream, refusal_stream, unavailable_stream
-from citeline.server.store import ConversationMessage, Stores, StoreUnavailable
+from citeline.server.store import ConversationMessage, Stores, StoreUnavailableError
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus
@@ -115,7 +115,7 @@ def build_router(state: ServerState) -> APIRouter:
     async def chat(body: ChatRequest, request: Request) -> Response:
         try:
             return await open_chat(body, request)
-        except StoreUnavailable:
+        except StoreUnavailableError:
             # The page must not break because the store is down: the chat ends like any
             # failed answer, and the next message, once the store is back, works.
             logger.exception("chat failed: the conversation store is unavailable")

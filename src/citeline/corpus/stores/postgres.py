@@ -48,10 +48,11 @@ from citeline.corpus.stores.base import (
     order_named_first,
 )
 from citeline.corpus.stores.sqlite import HEADING_WEIGHT, TITLE_WEIGHT, TITLE_WINDOW, _member
-from citeline.database import DatabaseError, PostgresUrl, SchemaTooNew
+from citeline.database import DatabaseError, PostgresUrl, SchemaTooNewError
 from citeline.database.postgres import (
     Migration,
     is_connection_lost,
+    is_database_failure,
     open_pool,
     prepare,
     with_retry,
@@ -187,7 +188,7 @@ class PostgresStore(CorpusStore):
         try:
             prepare(url, COMPONENT, MIGRATIONS)
             self._pool: ConnectionPool = open_pool(url, max_size=pool_size, name="citeline-corpus")
-        except SchemaTooNew as error:
+        except SchemaTooNewError as error:
             raise SchemaVersionError(str(error)) from None
         except DatabaseError as error:
             raise IndexUnreadableError(str(error)) from None
@@ -216,6 +217,12 @@ class PostgresStore(CorpusStore):
         try:
             return with_retry(self._pool, work)
         except Exception as error:
+            if is_database_failure(error):
+                raise CorpusUnavailableError(
+                    f"the corpus database at {self._url.redacted} failed the work ({error}): a "
+                    "statement timeout, a full disk or a deadlock; check the PostgreSQL server's "
+                    "log, then try again."
+                ) from error
             if not is_connection_lost(error):
                 raise
             raise CorpusUnavailableError(

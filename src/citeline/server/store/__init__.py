@@ -15,8 +15,11 @@ from citeline.server.store.base import (
     Retention,
     StoredAnswer,
     Stores,
-    StoreUnavailable,
+    StoreUnavailableError,
 )
+
+# The names from before every error was called ``...Error``, kept for code written against them.
+from citeline.server.store.base import StoreUnavailable as StoreUnavailable
 from citeline.server.store.sqlite import open_sqlite_stores
 
 
@@ -54,7 +57,7 @@ __all__ = [
     "Handoff",
     "HandoffStore",
     "Retention",
-    "StoreUnavailable",
+    "StoreUnavailableError",
     "StoredAnswer",
     "Stores",
     "open_sqlite_stores",

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from citeline.errors import CitelineError
 from citeline.events import Citation
 
 Role: TypeAlias = Literal["user", "assistant"]
@@ -33,12 +34,17 @@ def new_id() -> str:
     return secrets.token_urlsafe(_ID_BYTES)
 
 
-class StoreUnavailable(Exception):
+class StoreUnavailableError(CitelineError):
     """The store could not be reached (its database is down or restarting).
 
     Raised by every backend for an outage, never for a missing entry, so the endpoints
     can end a request softly (a ``failed`` stream, a 503) instead of with a 500.
     """
+
+
+# Its name before every error was called ``...Error``, kept so that code written against it
+# still runs.
+StoreUnavailable = StoreUnavailableError
 
 
 @dataclass(frozen=True, slots=True)

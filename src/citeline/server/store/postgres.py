@@ -6,51 +6,33 @@ corpus's ``corpus_*`` tables when both use one database; their schema is version
 start-up. Work
 runs on worker threads over a pooled connection and is retried on a fresh connection when
 the server drops one (a restart), except appending to a conversation, which is not safe to
-run twice. Expired and surplus entries are removed when a new one is written, so the bound
-holds without a background task. Deliberately not here: what is stored (``base``), its JSON
-form (``records``) or when it is stored (the server).
+run twice. This module holds the schema, the PostgreSQL dialect and the runner; the stores
+themselves are ``sql``'s, shared with SQLite. Deliberately not here: what is stored
+(``base``), the queries (``sql``), its JSON form (``records``) or when it is stored (the
+server).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from citeline.database import PostgresUrl
 from citeline.database.postgres import (
     RETRY_ATTEMPTS,
     Migration,
     is_connection_lost,
+    is_database_failure,
     open_pool,
     prepare,
     with_retry,
 )
-from citeline.events import Citation
-from citeline.server.store.base import (
-    AnswerStore,
-    Conversation,
-    ConversationMessage,
-    ConversationStore,
-    Handoff,
-    HandoffStore,
-    Retention,
-    StoredAnswer,
-    Stores,
-    StoreUnavailable,
-    owner_key,
-)
-from citeline.server.store.records import (
-    citations_from_data,
-    citations_to_data,
-    messages_from_data,
-    messages_to_data,
-)
+from citeline.server.store.base import Retention, Stores, StoreUnavailableError
+from citeline.server.store.sql import Dialect, Runner, Work, sql_stores
 
 if TYPE_CHECKING:
-    import psycopg
     from psycopg_pool import ConnectionPool
 
 _T = TypeVar("_T")
@@ -114,258 +96,47 @@ HANDOFF_MIGRATIONS: tuple[Migration, ...] = (
 POOL_SIZE = 8
 
 
-def _json(data: Any) -> str:
-    # Sent as text and cast in SQL, so importing this module does not need the driver.
-    return json.dumps(data, ensure_ascii=False)
+POSTGRES = Dialect(
+    param="%s",
+    # JSON is sent as text and cast here, so the driver needs no JSON type of its own.
+    json_param="%s::jsonb",
+    # psycopg parses jsonb on the way out.
+    load_json=lambda data: data,
+    row_key="id",
+    no_limit="LIMIT ALL",
+    # An append reads then rewrites a conversation: another process's append waits for it.
+    lock_row=" FOR UPDATE",
+)
 
 
-def _trim(
-    connection: psycopg.Connection[Any],
-    table: str,
-    age_column: str,
-    retention: Retention,
-    now: float,
-) -> None:
-    connection.execute(
-        f"DELETE FROM {table} WHERE {age_column} < %s", (now - retention.ttl_seconds,)
-    )
-    connection.execute(
-        f"DELETE FROM {table} WHERE id IN (SELECT id FROM {table} "
-        f"ORDER BY {age_column} DESC, id DESC OFFSET %s)",
-        (retention.max_entries,),
-    )
-
-
-class _Database:
+class PostgresRunner(Runner):
     """A pool and a way to run one transaction on it off the event loop."""
+
+    dialect = POSTGRES
 
     def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
 
-    async def run(self, work: Callable[[psycopg.Connection[Any]], _T], *, retry: bool = True) -> _T:
+    async def read(self, work: Work[_T]) -> _T:
+        return await self.write(work)
+
+    async def write(self, work: Work[_T], *, retry: bool = True) -> _T:
+        # A pooled connection runs ``work`` in one transaction, committed as it goes back.
         attempts = RETRY_ATTEMPTS if retry else 1
         try:
             return await asyncio.to_thread(with_retry, self._pool, work, attempts=attempts)
         except Exception as error:
             if is_connection_lost(error):
-                raise StoreUnavailable(f"PostgreSQL could not be reached: {error}") from error
+                raise StoreUnavailableError(f"PostgreSQL could not be reached: {error}") from error
+            if is_database_failure(error):
+                raise StoreUnavailableError(
+                    f"PostgreSQL failed the work (SQLSTATE {getattr(error, 'sqlstate', None)}: "
+                    f"{error}); its log says why"
+                ) from error
             raise
 
     def close(self) -> None:
         self._pool.close()
-
-
-class PostgresAnswerStore(AnswerStore):
-    def __init__(
-        self, database: _Database, retention: Retention, clock: Callable[[], float]
-    ) -> None:
-        self._database = database
-        self._retention = retention
-        self._clock = clock
-
-    async def add(
-        self,
-        *,
-        question: str,
-        text: str,
-        citations: Sequence[Citation],
-        release: str | None,
-    ) -> StoredAnswer:
-        answer = StoredAnswer.fresh(
-            question=question,
-            text=text,
-            citations=citations,
-            release=release,
-            created_at=self._clock(),
-        )
-
-        def write(connection: psycopg.Connection[Any]) -> None:
-            # ON CONFLICT makes a retry after a lost reply a no-op instead of an error.
-            connection.execute(
-                "INSERT INTO answers (id, question, text, citations, release, created_at) "
-                "VALUES (%s, %s, %s, %s::jsonb, %s, %s) ON CONFLICT (id) DO NOTHING",
-                (
-                    answer.id,
-                    answer.question,
-                    answer.text,
-                    _json(citations_to_data(answer.citations)),
-                    answer.release,
-                    answer.created_at,
-                ),
-            )
-            _trim(connection, "answers", "created_at", self._retention, answer.created_at)
-
-        await self._database.run(write)
-        return answer
-
-    async def get(self, answer_id: str) -> StoredAnswer | None:
-        oldest = self._clock() - self._retention.ttl_seconds
-
-        def read(connection: psycopg.Connection[Any]) -> Any:
-            return connection.execute(
-                "SELECT id, question, text, citations, release, created_at FROM answers "
-                "WHERE id = %s AND created_at >= %s",
-                (answer_id, oldest),
-            ).fetchone()
-
-        row = await self._database.run(read)
-        if row is None:
-            return None
-        return StoredAnswer(
-            id=row[0],
-            question=row[1],
-            text=row[2],
-            citations=citations_from_data(row[3]),
-            release=row[4],
-            created_at=row[5],
-        )
-
-
-class PostgresConversationStore(ConversationStore):
-    def __init__(
-        self, database: _Database, retention: Retention, clock: Callable[[], float]
-    ) -> None:
-        self._database = database
-        self._retention = retention
-        self._clock = clock
-
-    async def create(
-        self, messages: Sequence[ConversationMessage], *, identity: str
-    ) -> Conversation:
-        now = self._clock()
-        conversation = Conversation.fresh(messages, now, owner=owner_key(identity))
-
-        def write(connection: psycopg.Connection[Any]) -> None:
-            connection.execute(
-                "INSERT INTO conversations (id, messages, created_at, updated_at, owner) "
-                "VALUES (%s, %s::jsonb, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
-                (
-                    conversation.id,
-                    _json(messages_to_data(conversation.messages)),
-                    now,
-                    now,
-                    conversation.owner,
-                ),
-            )
-            _trim(connection, "conversations", "updated_at", self._retention, now)
-
-        await self._database.run(write)
-        return conversation
-
-    async def get(self, conversation_id: str) -> Conversation | None:
-        oldest = self._clock() - self._retention.ttl_seconds
-
-        def read(connection: psycopg.Connection[Any]) -> Any:
-            return connection.execute(
-                "SELECT messages, created_at, updated_at, owner FROM conversations "
-                "WHERE id = %s AND updated_at >= %s",
-                (conversation_id, oldest),
-            ).fetchone()
-
-        row = await self._database.run(read)
-        if row is None:
-            return None
-        return Conversation(
-            id=conversation_id,
-            messages=messages_from_data(row[0]),
-            created_at=row[1],
-            updated_at=row[2],
-            owner=row[3],
-        )
-
-    async def append(
-        self, conversation_id: str, messages: Sequence[ConversationMessage]
-    ) -> Conversation | None:
-        now = self._clock()
-
-        def write(connection: psycopg.Connection[Any]) -> Any:
-            # One statement appends, so two processes appending to one conversation at once
-            # both land, in commit order, instead of one overwriting the other.
-            row = connection.execute(
-                "UPDATE conversations SET messages = messages || %s::jsonb, updated_at = %s "
-                "WHERE id = %s AND updated_at >= %s "
-                "RETURNING messages, created_at, updated_at, owner",
-                (
-                    _json(messages_to_data(messages)),
-                    now,
-                    conversation_id,
-                    now - self._retention.ttl_seconds,
-                ),
-            ).fetchone()
-            if row is not None:
-                _trim(connection, "conversations", "updated_at", self._retention, now)
-            return row
-
-        # Not retried: if the reply to a committed append is lost, running it again would
-        # put the messages in the conversation twice.
-        row = await self._database.run(write, retry=False)
-        if row is None:
-            return None
-        return Conversation(
-            id=conversation_id,
-            messages=messages_from_data(row[0]),
-            created_at=row[1],
-            updated_at=row[2],
-            owner=row[3],
-        )
-
-
-class PostgresHandoffStore(HandoffStore):
-    def __init__(
-        self, database: _Database, retention: Retention, clock: Callable[[], float]
-    ) -> None:
-        self._database = database
-        self._retention = retention
-        self._clock = clock
-
-    async def add(self, answer: StoredAnswer) -> Handoff:
-        handoff = Handoff.fresh(answer, self._clock())
-
-        def write(connection: psycopg.Connection[Any]) -> None:
-            # ON CONFLICT makes a retry after a lost reply a no-op instead of an error.
-            connection.execute(
-                "INSERT INTO handoffs (id, answer_id, question, text, citations, release, "
-                "answered_at, created_at) VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s, %s) "
-                "ON CONFLICT (id) DO NOTHING",
-                (
-                    handoff.id,
-                    answer.id,
-                    answer.question,
-                    answer.text,
-                    _json(citations_to_data(answer.citations)),
-                    answer.release,
-                    answer.created_at,
-                    handoff.created_at,
-                ),
-            )
-            _trim(connection, "handoffs", "created_at", self._retention, handoff.created_at)
-
-        await self._database.run(write)
-        return handoff
-
-    async def get(self, handoff_id: str) -> Handoff | None:
-        # Strictly newer than the cut-off: at its time-to-live exactly, a handoff has expired.
-        oldest = self._clock() - self._retention.ttl_seconds
-
-        def read(connection: psycopg.Connection[Any]) -> Any:
-            return connection.execute(
-                "SELECT id, answer_id, question, text, citations, release, answered_at, "
-                "created_at FROM handoffs WHERE id = %s AND created_at > %s",
-                (handoff_id, oldest),
-            ).fetchone()
-
-        row = await self._database.run(read)
-        if row is None:
-            return None
-        answer = StoredAnswer(
-            id=row[1],
-            question=row[2],
-            text=row[3],
-            citations=citations_from_data(row[4]),
-            release=row[5],
-            created_at=row[6],
-        )
-        return Handoff(id=row[0], answer=answer, created_at=row[7])
 
 
 def open_postgres_stores(
@@ -386,10 +157,7 @@ def open_postgres_stores(
     prepare(url, COMPONENT, MIGRATIONS)
     if handoffs is not None:
         prepare(url, HANDOFF_COMPONENT, HANDOFF_MIGRATIONS)
-    database = _Database(open_pool(url, max_size=pool_size, name="citeline-stores"))
-    return Stores(
-        answers=PostgresAnswerStore(database, answers, clock),
-        conversations=PostgresConversationStore(database, conversations, clock),
-        close=database.close,
-        handoffs=None if handoffs is None else PostgresHandoffStore(database, handoffs, clock),
+    runner = PostgresRunner(open_pool(url, max_size=pool_size, name="citeline-stores"))
+    return sql_stores(
+        runner, answers=answers, conversations=conversations, handoffs=handoffs, clock=clock
     )
