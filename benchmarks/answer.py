@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import os
 import tempfile
 import time
@@ -38,7 +37,7 @@ from citeline.agent.citations import CitationResolver
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.tools import Source
 from citeline.corpus import Corpus
-from citeline.evaluation.summary import percentile as linear_percentile
+from citeline.evaluation.percentiles import percentile
 from citeline.events import Citation, Done, Start, Token, encode_sse
 from citeline.models import embedded
 from citeline.stream import Pipeline
@@ -161,12 +160,6 @@ async def floor_run(corpus: Corpus, questions: list[str]) -> None:
     print(
         f"targets: {'met' if met else 'MISSED'}; same events as the floor: all {len(questions)}\n"
     )
-
-
-def percentile(values: list[float], p: float) -> float:
-    """The project's one percentile (numpy's linear interpolation), as eval reports use."""
-    found = linear_percentile(values, p)
-    return math.nan if found is None else found
 
 
 async def run(corpus: Corpus, questions: list[str], model: str) -> None:

@@ -1,6 +1,9 @@
 """Hostile probes: what the worst inputs cost under citeline's bounds. One command, one table:
 
-    .venv/bin/python benchmarks/hostile.py [--only NAME ...]
+    .venv/bin/python -m benchmarks.hostile [--only NAME ...]
+
+(as a module from the repository root, so the tests' scripted model server,
+``tests.support.openai_stub``, imports as the tests import it).
 
 Each probe is one function below that returns rows of the table (probe, case, what was
 measured, target, whether it held). Add a probe by writing a function and listing it in
@@ -43,12 +46,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from tests.support.openai_stub import ScriptedOpenAIServer
 
 from citeline.data import DataCatalog, DataError, QueryLimits, load_project
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-from support.openai_stub import ScriptedOpenAIServer  # noqa: E402
 
 TARGET_PEAK_MB = 600.0
 TARGET_GROWTH_MB = 50.0

@@ -45,6 +45,7 @@ from citeline.corpus.minilm import DIMENSION, MODEL_ID
 from citeline.corpus.retrieval import Retrieval
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.corpus.vectors import to_bytes
+from citeline.evaluation.percentiles import percentile
 
 sys.path.insert(0, str(Path(__file__).parent))
 from scale_corpus import synthetic_collection
@@ -177,8 +178,9 @@ def _query_cpu(db: Path, mode: Retrieval, queries: Sequence[str]) -> tuple[float
             started = time.process_time()
             corpus.search(query, k=10)
             cpu.append((time.process_time() - started) * 1000)
-    p50, p95 = np.percentile(cpu, [50, 95])
-    return float(p50), float(p95)
+    p50, p95 = percentile(cpu, 50), percentile(cpu, 95)
+    assert p50 is not None and p95 is not None, "no queries were timed"
+    return p50, p95
 
 
 def _timed(work: Callable[[], object]) -> tuple[float, float]:

@@ -3,7 +3,10 @@ and retrieval latency at a large synthetic collection for SQLite and PostgreSQL.
 
 One command, prints a table (PostgreSQL and Redis from ``eval "$(.ci/services start)"``):
 
-    .venv/bin/python benchmarks/scale.py [--passages 100000] [--seconds 20] [--rounds 2]
+    .venv/bin/python -m benchmarks.scale [--passages 100000] [--seconds 20] [--rounds 2]
+
+(as a module from the repository root: the server processes are the scale tests' own,
+``tests.support.server_processes``, and the collection is ``benchmarks.scale_corpus``'s).
 
 1. Answers: the bundled sample collection is ingested into a fresh PostgreSQL schema; then
    ``citeline serve`` runs as one process, and again as two, each on its own port, sharing
@@ -30,8 +33,6 @@ import itertools
 import json
 import os
 import secrets
-import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -41,8 +42,13 @@ from pathlib import Path
 
 import httpx
 import psycopg
+
+# The server-process helper of the scale tests and the corpus benchmark's generator are
+# reused as they are, so the benchmark runs servers and builds collections the same way.
+from benchmarks.scale_corpus import PASSAGES_PER_DOCUMENT, QUERIES, synthetic_collection
 from rich.console import Console
 from rich.table import Table
+from tests.support.server_processes import running
 
 from citeline.corpus import Corpus
 from citeline.corpus.ingest import content_hash
@@ -50,15 +56,10 @@ from citeline.corpus.stores.base import CorpusStore
 from citeline.corpus.stores.postgres import PostgresStore
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.database import PostgresUrl
+from citeline.evaluation.percentiles import percentile
 from citeline.server.tokens import generate_key_pair, mint_token
 
 ROOT = Path(__file__).resolve().parents[1]
-# The server-process helper of the scale tests and the corpus benchmark's generator are
-# reused as they are, so the benchmark runs servers and builds collections the same way.
-sys.path[:0] = [str(ROOT / "tests" / "scale"), str(ROOT / "benchmarks")]
-
-from scale_corpus import PASSAGES_PER_DOCUMENT, QUERIES, synthetic_collection  # noqa: E402
-from server_processes import running  # noqa: E402
 
 SAMPLE = ROOT / "src" / "citeline" / "sample" / "python-docs"
 QUESTIONS = (
@@ -255,10 +256,6 @@ def measure_retrieval(postgres: str, total: int, scratch: Path) -> list[Retrieva
     return results
 
 
-def _p(values: list[float], fraction: float) -> float:
-    return values[min(len(values) - 1, int(fraction * len(values)))] if values else float("nan")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -296,8 +293,8 @@ def main() -> None:
                     "answers (embedded model)",
                     f"{processes} process{'es' if processes > 1 else ''}, PostgreSQL + Redis",
                     f"{load.answered / load.seconds:,.1f}/s",
-                    f"{statistics.median(load.latencies_ms):.0f}",
-                    f"{_p(load.latencies_ms, 0.95):.0f}",
+                    f"{percentile(load.latencies_ms, 50):.0f}",
+                    f"{percentile(load.latencies_ms, 95):.0f}",
                     f"{args.concurrency} in flight, {args.rounds} x {args.seconds:.0f} s, "
                     f"{load.answered} answered, "
                     f"{load.other_states} other states, {load.errors} errors",
@@ -308,8 +305,8 @@ def main() -> None:
                     "retrieval, search(k=10)",
                     f"{result.backend}, {result.passages:,} passages",
                     f"{result.passages / result.build_seconds:,.0f} passages/s built",
-                    f"{statistics.median(result.latencies_ms):.1f}",
-                    f"{_p(result.latencies_ms, 0.95):.1f}",
+                    f"{percentile(result.latencies_ms, 50):.1f}",
+                    f"{percentile(result.latencies_ms, 95):.1f}",
                     f"index {result.size_mb:,.0f} MB, {QUERIES} queries",
                 )
     Console(width=160).print(table)

@@ -13,7 +13,6 @@ and prints query p50/p95 (wall and CPU), index size and build rate as one table.
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
 import time
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from rich.table import Table
 from citeline.corpus.documents import Document, Passage
 from citeline.corpus.ingest import content_hash
 from citeline.corpus.stores.sqlite import SQLiteStore
+from citeline.evaluation.percentiles import percentile
 
 SEED = 20261130
 VOCABULARY = 100_000
@@ -127,17 +127,16 @@ def main() -> None:
                 store.search(query, 10)
                 cpu.append((time.thread_time() - started_cpu) * 1000)
                 wall.append((time.perf_counter() - started) * 1000)
-            wall.sort()
             size_mb = sum(p.stat().st_size for p in db.parent.glob(db.name + "*")) / 1e6
             table.add_row(
                 f"{written:,}",
                 f"{size_mb:,.0f}",
                 f"{written / build_seconds:,.0f}",
-                f"{statistics.median(wall):.1f}",
-                f"{wall[int(0.95 * len(wall))]:.1f}",
-                f"{statistics.median(cpu):.1f}",
+                f"{percentile(wall, 50):.1f}",
+                f"{percentile(wall, 95):.1f}",
+                f"{percentile(cpu, 50):.1f}",
             )
-            console.print(f"{written:,} passages indexed; p50 {statistics.median(wall):.1f} ms")
+            console.print(f"{written:,} passages indexed; p50 {percentile(wall, 50):.1f} ms")
         store.close()
     console.print(table)
 

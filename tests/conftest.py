@@ -18,8 +18,7 @@ from collections.abc import Iterator
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
-
-from .support.openai_stub import ScriptedOpenAIServer
+from tests.support.openai_stub import ScriptedOpenAIServer
 
 POSTGRES_ENV = "CITELINE_TEST_POSTGRES_URL"
 REDIS_ENV = "CITELINE_TEST_REDIS_URL"

@@ -6,16 +6,11 @@ without them every test here is skipped with a reason that says so.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-# The helper beside this file is imported by name; pytest's importlib mode does not put
-# test folders on the path.
-sys.path.insert(0, str(Path(__file__).parent))
 
 from citeline.corpus import Corpus
 from citeline.server.tokens import generate_key_pair, mint_token

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_processes import post_stream, running
+from tests.support.event_streams import post_stream
+from tests.support.server_processes import running
 
 SERVICES = Path(__file__).parents[2] / ".ci" / "services"
 # How long PostgreSQL stays down: longer than the 6.8 s one search spends waiting and
@@ -53,7 +54,7 @@ def test_a_postgres_outage_fails_what_is_in_flight_then_recovers_and_loses_nothi
 
         def ask(server_url: str) -> dict[str, object]:
             body = {"question": "What do caspases do?", "caller_token": token(next(readers))}
-            done: dict[str, object] = post_stream(client, server_url, "/v1/answer", body).done()
+            done: dict[str, object] = post_stream(client, f"{server_url}/v1/answer", body).done()
             return done
 
         before = [ask(server.url) for server in servers]
@@ -108,7 +109,7 @@ def test_a_quick_postgres_restart_is_ridden_out_without_a_failed_answer(
         def keep_asking() -> None:
             while not stop.is_set():
                 body = {"question": "What do caspases do?", "caller_token": token(next(readers))}
-                outcomes.append(post_stream(client, server.url, "/v1/answer", body).done())
+                outcomes.append(post_stream(client, f"{server.url}/v1/answer", body).done())
 
         asker = threading.Thread(target=keep_asking)
         asker.start()

@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-from server_processes import post_stream, running
+from tests.support.event_streams import post_stream
+from tests.support.server_processes import running
 
 from citeline.corpus import Corpus
 
@@ -21,7 +22,7 @@ COLLECTION = Path(__file__).parent / "fixtures" / "collection"
 
 def _state(client: httpx.Client, url: str, forwarded_for: str) -> str:
     client.headers["x-forwarded-for"] = forwarded_for
-    return str(post_stream(client, url, "/v1/answer", QUESTION).done()["state"])
+    return str(post_stream(client, f"{url}/v1/answer", QUESTION).done()["state"])
 
 
 def _open_env(tmp_path: Path, **extra: str) -> dict[str, str]:

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 import httpx
-from server_processes import post_stream, running
+from tests.support.event_streams import post_stream
+from tests.support.server_processes import running
 
 from citeline.server.tokens import mint_token
 
@@ -40,8 +41,7 @@ def test_a_handoff_made_by_one_server_is_redeemed_by_the_other(
     with running(env, tmp_path, 2) as (first, second), httpx.Client() as client:
         answer = post_stream(
             client,
-            first.url,
-            "/chat/api/answer",
+            f"{first.url}/chat/api/answer",
             {"question": QUESTION, "caller_token": token("r1")},
         )
         assert answer.start() == {"release": None, "answered": True}

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import pytest
 import redis
-from server_processes import free_port
+from tests.support.server_processes import free_port
 
 from citeline.server.rate_limit import RateLimiter
 

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-from server_processes import post_stream, running
+from tests.support.event_streams import post_stream
+from tests.support.server_processes import running
 
 QUESTION = "What do caspases do during apoptosis?"
 
@@ -21,7 +22,7 @@ def test_an_answer_from_one_server_is_continued_in_chat_on_the_other(
 ) -> None:
     with running(shared_env, tmp_path, 2) as (first, second), httpx.Client() as client:
         answer = post_stream(
-            client, first.url, "/v1/answer", {"question": QUESTION, "caller_token": token("r1")}
+            client, f"{first.url}/v1/answer", {"question": QUESTION, "caller_token": token("r1")}
         )
         done = answer.done()
         assert done["state"] == "answered", answer.events
@@ -34,8 +35,7 @@ def test_an_answer_from_one_server_is_continued_in_chat_on_the_other(
 
         chat = post_stream(
             client,
-            second.url,
-            "/v1/chat",
+            f"{second.url}/v1/chat",
             {
                 "message": "And which pathway releases cytochrome c?",
                 "answer_id": done["answer_id"],
@@ -47,8 +47,7 @@ def test_an_answer_from_one_server_is_continued_in_chat_on_the_other(
 
         follow_up = post_stream(
             client,
-            first.url,
-            "/v1/chat",
+            f"{first.url}/v1/chat",
             {
                 "message": "What is necroptosis?",
                 "conversation_id": conversation_id,
@@ -78,7 +77,7 @@ def test_the_rate_limit_is_counted_once_across_both_servers(
 
         def ask(server_url: str, sub: str) -> str:
             body = {"question": QUESTION, "caller_token": token(sub)}
-            state: str = post_stream(client, server_url, "/v1/answer", body).done()["state"]
+            state: str = post_stream(client, f"{server_url}/v1/answer", body).done()["state"]
             return state
 
         assert [ask(first.url, "r1"), ask(first.url, "r1")] == ["answered", "answered"]

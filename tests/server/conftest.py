@@ -1,8 +1,12 @@
-"""Fixtures of the server tests: signing keys, tokens, and real servers on loopback."""
+"""Fixtures of the server tests: signing keys, tokens, and the app served.
+
+``serve`` runs the app in process (no socket: most contract tests only read a status, a
+body or a stream that ends); ``serve_live`` runs it under uvicorn on loopback, for the
+tests that need a real socket (a hang-up, raw bytes on the wire, a fuzzer over HTTP).
+"""
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -10,13 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-# The helpers beside this file are imported by name; pytest's importlib mode does not
-# put test folders on the path.
-sys.path.insert(0, str(Path(__file__).parent))
-
-from caller_keys import Keys, make_keys
-from live_server import LiveServer, live_server
+from tests.support.app_servers import Served, in_process, live_server
+from tests.support.caller_keys import Keys, make_keys
 
 from citeline.server import AnswerEngine, ServerSettings, create_app
 from citeline.server.tokens import mint_token
@@ -78,11 +77,25 @@ def settings(keys: Keys, db_path: Path, backend: dict[str, Any]) -> Callable[...
 @pytest.fixture
 def serve(
     settings: Callable[..., ServerSettings],
-) -> Iterator[Callable[..., LiveServer]]:
-    """``serve(engine, **settings)``: a live server, stopped at the end of the test."""
+) -> Iterator[Callable[..., Served]]:
+    """``serve(engine, **settings)``: the app in process, its lifespan ended after the test."""
     with ExitStack() as stack:
 
-        def start(engine: AnswerEngine | None = None, **overrides: Any) -> LiveServer:
+        def start(engine: AnswerEngine | None = None, **overrides: Any) -> Served:
+            app = create_app(settings(**overrides), engine=engine)
+            return stack.enter_context(in_process(app))
+
+        yield start
+
+
+@pytest.fixture
+def serve_live(
+    settings: Callable[..., ServerSettings],
+) -> Iterator[Callable[..., Served]]:
+    """``serve_live(engine, **settings)``: a live server on loopback, stopped after the test."""
+    with ExitStack() as stack:
+
+        def start(engine: AnswerEngine | None = None, **overrides: Any) -> Served:
             app = create_app(settings(**overrides), engine=engine)
             return stack.enter_context(live_server(app))
 

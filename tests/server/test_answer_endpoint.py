@@ -1,29 +1,29 @@
-"""POST /v1/answer over real HTTP: the events, their shapes, and every way an answer ends."""
+"""POST /v1/answer, in process: the events, their shapes, and every way an answer ends."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 
-import httpx
 import pytest
-from engine_doubles import (
+from tests.support.app_servers import Served
+from tests.support.engine_doubles import (
     ANSWER_CITATIONS,
     ANSWER_TOKENS,
     CountingEngine,
     RaisingEngine,
     SlowEngine,
 )
-from live_server import LiveServer, post_stream
+from tests.support.event_streams import post_stream
 
 
 def test_an_answer_is_start_tokens_citations_and_one_done(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     engine = CountingEngine()
     server = serve(engine, release="2026-09")
     streamed = post_stream(
-        server.url, "/v1/answer", {"question": "What is apoptosis?", "caller_token": token()}
+        server.client, "/v1/answer", {"question": "What is apoptosis?", "caller_token": token()}
     )
     assert streamed.status == 200
     assert streamed.content_type.startswith("text/event-stream")
@@ -42,10 +42,10 @@ def test_an_answer_is_start_tokens_citations_and_one_done(
 
 
 def test_a_citation_carries_exactly_one_nonempty_identifier(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     server = serve(CountingEngine())
-    streamed = post_stream(server.url, "/v1/answer", {"question": "q", "caller_token": token()})
+    streamed = post_stream(server.client, "/v1/answer", {"question": "q", "caller_token": token()})
     for citation in streamed.payloads("citation"):
         keys = {"id", "url"} & citation.keys()
         assert len(keys) == 1
@@ -53,30 +53,30 @@ def test_a_citation_carries_exactly_one_nonempty_identifier(
 
 
 def test_the_release_defaults_to_none_for_an_index_without_one(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     server = serve(CountingEngine())
-    streamed = post_stream(server.url, "/v1/answer", {"question": "q", "caller_token": token()})
+    streamed = post_stream(server.client, "/v1/answer", {"question": "q", "caller_token": token()})
     assert streamed.events[0] == ("start", {"release": None})
 
 
 def test_nothing_found_has_no_answer_id(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     server = serve(CountingEngine(state="nothing_found"))
-    streamed = post_stream(server.url, "/v1/answer", {"question": "q", "caller_token": token()})
+    streamed = post_stream(server.client, "/v1/answer", {"question": "q", "caller_token": token()})
     assert streamed.names() == ["start", "done"]
     assert "answer_id" not in streamed.done()
     assert streamed.done()["state"] == "nothing_found"
 
 
 def test_the_search_profile_is_the_default_and_chat_can_be_asked_for(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     engine = CountingEngine()
     server = serve(engine)
     body = {"question": "q", "caller_token": token(), "profile": "chat"}
-    post_stream(server.url, "/v1/answer", body)
+    post_stream(server.client, "/v1/answer", body)
     assert engine.calls[0].profile == "chat"
 
 
@@ -94,38 +94,38 @@ def test_the_search_profile_is_the_default_and_chat_can_be_asked_for(
     ids=["missing", "empty", "blank", "too-long", "number", "null-token", "unknown-profile"],
 )
 def test_a_body_that_breaks_the_schema_gets_422_json_and_no_model_call(
-    serve: Callable[..., LiveServer], body: dict[str, object]
+    serve: Callable[..., Served], body: dict[str, object]
 ) -> None:
     engine = CountingEngine()
     server = serve(engine)
-    response = httpx.post(f"{server.url}/v1/answer", json=body)
+    response = server.client.post("/v1/answer", json=body)
     assert response.status_code == 422
     assert "detail" in response.json()
     assert engine.calls == []
 
 
-def test_a_body_that_is_not_json_gets_422(serve: Callable[..., LiveServer]) -> None:
+def test_a_body_that_is_not_json_gets_422(serve: Callable[..., Served]) -> None:
     server = serve(CountingEngine())
-    response = httpx.post(
-        f"{server.url}/v1/answer", content=b"question=q", headers={"content-type": "text/plain"}
+    response = server.client.post(
+        "/v1/answer", content=b"question=q", headers={"content-type": "text/plain"}
     )
     assert response.status_code == 422
 
 
 def test_a_question_of_exactly_2000_characters_is_answered(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     server = serve(CountingEngine())
     body = {"question": "x" * 2000, "caller_token": token()}
-    assert post_stream(server.url, "/v1/answer", body).done()["state"] == "answered"
+    assert post_stream(server.client, "/v1/answer", body).done()["state"] == "answered"
 
 
 def test_an_engine_that_raises_flushes_what_it_sent_then_fails_quietly(
-    serve: Callable[..., LiveServer], token: Callable[..., str], caplog: pytest.LogCaptureFixture
+    serve: Callable[..., Served], token: Callable[..., str], caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="citeline.server")
     server = serve(RaisingEngine())
-    streamed = post_stream(server.url, "/v1/answer", {"question": "q", "caller_token": token()})
+    streamed = post_stream(server.client, "/v1/answer", {"question": "q", "caller_token": token()})
     assert streamed.status == 200
     assert streamed.names() == ["start", "token", "done"]
     assert streamed.done() == {"state": "failed", "seconds": streamed.done()["seconds"]}
@@ -133,12 +133,12 @@ def test_an_engine_that_raises_flushes_what_it_sent_then_fails_quietly(
 
 
 def test_a_timeout_ends_failed_and_is_logged_as_a_slow_upstream(
-    serve: Callable[..., LiveServer], token: Callable[..., str], caplog: pytest.LogCaptureFixture
+    serve: Callable[..., Served], token: Callable[..., str], caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="citeline.server")
     engine = SlowEngine()
     server = serve(engine, answer_timeout=0.3)
-    streamed = post_stream(server.url, "/v1/answer", {"question": "q", "caller_token": token()})
+    streamed = post_stream(server.client, "/v1/answer", {"question": "q", "caller_token": token()})
     assert streamed.names() == ["start", "token", "done"]
     assert streamed.done()["state"] == "failed"
     assert "answer_id" not in streamed.done()

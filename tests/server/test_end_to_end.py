@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
-from live_server import LiveServer, post_stream
+from tests.support.app_servers import Served
+from tests.support.event_streams import post_stream
 
 from citeline.corpus import Corpus
 
@@ -16,15 +16,15 @@ SAMPLE_IDS = {"R-HSA-109581", "R-HSA-5213460", "R-HSA-9612973"}
 
 
 def test_the_embedded_model_answers_with_citations_and_continues_in_chat(
-    serve: Callable[..., LiveServer], token: Callable[..., str], database: str
+    serve: Callable[..., Served], token: Callable[..., str], database: str
 ) -> None:
     with Corpus.open(database) as corpus:
         corpus.ingest(SAMPLE, release="sample-1")
     server = serve(model="embedded")
-    assert httpx.get(f"{server.url}/v1/info").json()["model"] == server.state.engine.model_name
+    assert server.client.get("/v1/info").json()["model"] == server.state.engine.model_name
 
     streamed = post_stream(
-        server.url,
+        server.client,
         "/v1/answer",
         {"question": "What do caspases do during apoptosis?", "caller_token": token()},
     )
@@ -42,11 +42,11 @@ def test_the_embedded_model_answers_with_citations_and_continues_in_chat(
             span = text[citation["start"] : citation["end"]]
             assert span and span in text and citation["display_name"] not in {"", span}
 
-    stored = httpx.get(f"{server.url}/v1/answers/{streamed.done()['answer_id']}").json()
+    stored = server.client.get(f"/v1/answers/{streamed.done()['answer_id']}").json()
     assert stored["text"] == text
 
     chat = post_stream(
-        server.url,
+        server.client,
         "/v1/chat",
         {
             "message": "How is necroptosis different?",
@@ -56,8 +56,8 @@ def test_the_embedded_model_answers_with_citations_and_continues_in_chat(
     )
     assert chat.done()["state"] in {"answered", "nothing_found"}
     conversation_id = chat.events[0][1]["conversation_id"]
-    conversation = httpx.get(
-        f"{server.url}/v1/conversations/{conversation_id}",
+    conversation = server.client.get(
+        f"/v1/conversations/{conversation_id}",
         headers={"authorization": f"Bearer {token()}"},
     ).json()
     assert conversation["messages"][1]["text"] == text

@@ -11,21 +11,21 @@ from pathlib import Path
 
 import pytest
 import schemathesis
-from engine_doubles import CountingEngine
 from hypothesis import HealthCheck, given, settings
-from live_server import LiveServer
 from schemathesis.checks import not_a_server_error
+from tests.support.app_servers import Served
+from tests.support.engine_doubles import CountingEngine
 
 SAMPLE = Path(__file__).parent / "fixtures" / "collection"
 
 
 @pytest.fixture
-def api_schema(serve: Callable[..., LiveServer], database: str) -> schemathesis.BaseSchema:
+def api_schema(serve_live: Callable[..., Served], database: str) -> schemathesis.BaseSchema:
     from citeline.corpus import Corpus
 
     with Corpus.open(database) as corpus:
         corpus.ingest(SAMPLE)
-    server = serve(CountingEngine(), open=True, caller_key_file=None, rate_limit=100_000)
+    server = serve_live(CountingEngine(), open=True, caller_key_file=None, rate_limit=100_000)
     return schemathesis.openapi.from_url(f"{server.url}/openapi.json")
 
 

@@ -1,4 +1,4 @@
-"""The guard over real HTTP: which caller tokens are answered, which refused, and the limit.
+"""The guard, in process: which caller tokens are answered, which refused, and the limit.
 
 Every refusal must happen before any model call, so each case checks the engine double's
 call count, and must be the single event ``done {"state": "refused", "seconds": 0.0}``.
@@ -16,9 +16,10 @@ from hashlib import sha256
 
 import jwt
 import pytest
-from caller_keys import Keys
-from engine_doubles import CountingEngine
-from live_server import LiveServer, Streamed, post_stream
+from tests.support.app_servers import Served
+from tests.support.caller_keys import Keys
+from tests.support.engine_doubles import CountingEngine
+from tests.support.event_streams import Streamed, post_stream
 
 REFUSAL = [("done", {"state": "refused", "seconds": 0.0})]
 
@@ -37,14 +38,14 @@ def _claims(**extra: object) -> dict[str, object]:
     return {"sub": "reader-1", "aud": "citeline", "exp": int(time.time()) + 120, **extra}
 
 
-def _ask(server: LiveServer, caller_token: str, question: str = "What is apoptosis?") -> Streamed:
+def _ask(server: Served, caller_token: str, question: str = "What is apoptosis?") -> Streamed:
     return post_stream(
-        server.url, "/v1/answer", {"question": question, "caller_token": caller_token}
+        server.client, "/v1/answer", {"question": question, "caller_token": caller_token}
     )
 
 
 def test_an_eddsa_token_is_answered(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     engine = CountingEngine()
     assert _ask(serve(engine), token()).done()["state"] == "answered"
@@ -52,7 +53,7 @@ def test_an_eddsa_token_is_answered(
 
 
 def test_an_rs256_token_is_answered(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     engine = CountingEngine()
     assert _ask(serve(engine), token(rsa=True)).done()["state"] == "answered"
@@ -137,7 +138,7 @@ def _tampered(good: str) -> str:
 @pytest.mark.parametrize("case", sorted(REFUSED_TOKENS))
 def test_a_bad_token_is_refused_before_any_model_call(
     case: str,
-    serve: Callable[..., LiveServer],
+    serve: Callable[..., Served],
     token: Callable[..., str],
     keys: Keys,
     caplog: pytest.LogCaptureFixture,
@@ -158,7 +159,7 @@ def test_a_bad_token_is_refused_before_any_model_call(
 
 
 def test_a_refusal_says_nothing_of_its_reason(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     server = serve(CountingEngine())
     expired = _ask(server, token(ttl=-60))
@@ -167,7 +168,7 @@ def test_a_refusal_says_nothing_of_its_reason(
 
 
 def test_the_audience_setting_is_honoured_and_a_blank_one_means_citeline(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     from citeline.server.settings import ServerSettings
 
@@ -178,7 +179,7 @@ def test_the_audience_setting_is_honoured_and_a_blank_one_means_citeline(
 
 
 def test_a_rate_limit_of_two_answers_twice_then_refuses(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     engine = CountingEngine()
     server = serve(engine, rate_limit=2)
@@ -189,7 +190,7 @@ def test_a_rate_limit_of_two_answers_twice_then_refuses(
 
 
 def test_the_limit_counts_per_sub_and_a_fresh_token_does_not_reset_it(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     engine = CountingEngine()
     server = serve(engine, rate_limit=2)
@@ -202,7 +203,7 @@ def test_the_limit_counts_per_sub_and_a_fresh_token_does_not_reset_it(
 
 
 def test_refused_tokens_do_not_spend_anyones_budget(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     server = serve(CountingEngine(), rate_limit=1)
     for _ in range(3):
@@ -249,9 +250,7 @@ def test_every_spelling_of_one_token_is_one_identity(keys: Keys) -> None:
     assert len({verdict.identity for verdict in verdicts}) == 1  # type: ignore[union-attr]
 
 
-def test_a_respelled_token_gets_no_second_budget(
-    serve: Callable[..., LiveServer], keys: Keys
-) -> None:
+def test_a_respelled_token_gets_no_second_budget(serve: Callable[..., Served], keys: Keys) -> None:
     engine = CountingEngine()
     server = serve(engine, rate_limit=1)
     token = _anonymous_token(keys)
@@ -262,7 +261,7 @@ def test_a_respelled_token_gets_no_second_budget(
 
 
 def test_open_mode_answers_without_tokens_and_limits_by_address(
-    serve: Callable[..., LiveServer], caplog: pytest.LogCaptureFixture
+    serve: Callable[..., Served], caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger="citeline.server.guard")
     engine = CountingEngine()
@@ -274,7 +273,7 @@ def test_open_mode_answers_without_tokens_and_limits_by_address(
 
 
 def test_a_burst_of_twenty_spends_exactly_the_limit_and_forged_tokens_spend_nothing(
-    serve: Callable[..., LiveServer], token: Callable[..., str], keys: Keys
+    serve: Callable[..., Served], token: Callable[..., str], keys: Keys
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from engine_doubles import SlowEngine
-from live_server import LiveServer
+from tests.support.app_servers import Served
+from tests.support.engine_doubles import SlowEngine
 
 
 def _wait_for(condition: Callable[[], bool], seconds: float) -> bool:
@@ -22,11 +22,13 @@ def _wait_for(condition: Callable[[], bool], seconds: float) -> bool:
 
 
 def test_a_hang_up_cancels_the_model_call_within_a_second(
-    serve: Callable[..., LiveServer], token: Callable[..., str], caplog: pytest.LogCaptureFixture
+    serve_live: Callable[..., Served],
+    token: Callable[..., str],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, logger="citeline.server.answers")
     engine = SlowEngine()
-    server = serve(engine)
+    server = serve_live(engine)
     body = {"question": "q", "caller_token": token()}
     with (
         httpx.Client(base_url=server.url, timeout=30) as client,
@@ -47,7 +49,7 @@ def test_a_hang_up_cancels_the_model_call_within_a_second(
     ]
     assert len(abandoned) == 1
     assert abandoned[0].endswith("s and 1 token events")
-    metrics = httpx.get(f"{server.url}/metrics").text
+    metrics = server.client.get("/metrics").text
     assert "citeline_abandoned_streams_total 1.0" in metrics
     assert 'citeline_answers_total{state="failed"} 0.0' in metrics
 

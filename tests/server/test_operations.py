@@ -5,27 +5,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
-from engine_doubles import CountingEngine
-from live_server import LiveServer, live_server, post_stream
+from tests.support.app_servers import Served, in_process
+from tests.support.engine_doubles import CountingEngine
+from tests.support.event_streams import post_stream
 
 from citeline.server import ServerSettings, create_app
 
 
-def test_healthz_says_ok(serve: Callable[..., LiveServer]) -> None:
-    response = httpx.get(f"{serve(CountingEngine()).url}/healthz")
+def test_healthz_says_ok(serve: Callable[..., Served]) -> None:
+    response = serve(CountingEngine()).client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
 
 
 def test_metrics_count_answers_by_state_and_refusals_by_cause(
-    serve: Callable[..., LiveServer], token: Callable[..., str]
+    serve: Callable[..., Served], token: Callable[..., str]
 ) -> None:
     server = serve(CountingEngine())
-    post_stream(server.url, "/v1/answer", {"question": "q", "caller_token": token()})
-    post_stream(server.url, "/v1/answer", {"question": "q", "caller_token": "garbage"})
-    post_stream(server.url, "/v1/answer", {"question": "q", "caller_token": ""})
-    response = httpx.get(f"{server.url}/metrics")
+    post_stream(server.client, "/v1/answer", {"question": "q", "caller_token": token()})
+    post_stream(server.client, "/v1/answer", {"question": "q", "caller_token": "garbage"})
+    post_stream(server.client, "/v1/answer", {"question": "q", "caller_token": ""})
+    response = server.client.get("/metrics")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")
     text = response.text
@@ -39,8 +39,8 @@ def test_metrics_count_answers_by_state_and_refusals_by_cause(
     assert "citeline_answers_in_flight 0.0" in text
 
 
-def test_the_openapi_schema_lists_every_endpoint(serve: Callable[..., LiveServer]) -> None:
-    schema = httpx.get(f"{serve(CountingEngine()).url}/openapi.json").json()
+def test_the_openapi_schema_lists_every_endpoint(serve: Callable[..., Served]) -> None:
+    schema = serve(CountingEngine()).client.get("/openapi.json").json()
     assert {
         "/v1/answer",
         "/v1/chat",
@@ -54,14 +54,14 @@ def test_the_openapi_schema_lists_every_endpoint(serve: Callable[..., LiveServer
 
 
 def test_info_names_the_model_release_mode_and_link_template(
-    serve: Callable[..., LiveServer],
+    serve: Callable[..., Served],
 ) -> None:
     server = serve(
         CountingEngine(),
         release="2026-09",
         link_template="https://reactome.org/content/detail/{id}",
     )
-    assert httpx.get(f"{server.url}/v1/info").json() == {
+    assert server.client.get("/v1/info").json() == {
         "model": "counting double",
         "release": "2026-09",
         "open": False,
@@ -80,19 +80,19 @@ def test_the_page_is_served_at_the_root(tmp_path: Path, keys: object) -> None:
     (static / "vendor" / "lib.js").write_text("export {}")
     settings = ServerSettings(db=tmp_path / "c.db", open=True)
     app = create_app(settings, engine=CountingEngine(), corpus=None, static_dir=static)
-    with live_server(app) as server:
-        page = httpx.get(f"{server.url}/")
+    with in_process(app) as server:
+        page = server.client.get("/")
         assert page.status_code == 200
         assert "<title>citeline</title>" in page.text
-        assert httpx.get(f"{server.url}/vendor/lib.js").status_code == 200
-        assert httpx.get(f"{server.url}/healthz").json() == {"status": "ok"}
+        assert server.client.get("/vendor/lib.js").status_code == 200
+        assert server.client.get("/healthz").json() == {"status": "ok"}
 
 
 def test_without_a_page_the_root_says_so(tmp_path: Path) -> None:
     settings = ServerSettings(db=tmp_path / "c.db", open=True)
     app = create_app(settings, engine=CountingEngine(), static_dir=tmp_path / "none")
-    with live_server(app) as server:
-        response = httpx.get(f"{server.url}/")
+    with in_process(app) as server:
+        response = server.client.get("/")
         assert response.status_code == 404
         assert "no search page" in response.text
 
@@ -109,11 +109,11 @@ def _ingested(db: str) -> None:
 
 
 def test_search_returns_passages_with_id_title_snippet_link_and_offsets(
-    serve: Callable[..., LiveServer], database: str
+    serve: Callable[..., Served], database: str
 ) -> None:
     _ingested(database)
     server = serve(CountingEngine())
-    response = httpx.get(f"{server.url}/v1/search", params={"q": "caspases apoptosis", "k": 2})
+    response = server.client.get("/v1/search", params={"q": "caspases apoptosis", "k": 2})
     assert response.status_code == 200
     results = response.json()
     assert 1 <= len(results) <= 2
@@ -126,24 +126,22 @@ def test_search_returns_passages_with_id_title_snippet_link_and_offsets(
     assert "apoptosis" in first["snippet"].lower()
 
 
-def test_search_caps_k_and_refuses_nonsense_k(
-    serve: Callable[..., LiveServer], database: str
-) -> None:
+def test_search_caps_k_and_refuses_nonsense_k(serve: Callable[..., Served], database: str) -> None:
     _ingested(database)
     server = serve(CountingEngine(), search_max_k=1)
-    capped = httpx.get(f"{server.url}/v1/search", params={"q": "cell death", "k": 1000})
+    capped = server.client.get("/v1/search", params={"q": "cell death", "k": 1000})
     assert len(capped.json()) == 1
     for params in ({"q": "cell", "k": 0}, {"q": ""}, {"k": 3}):
-        assert httpx.get(f"{server.url}/v1/search", params=params).status_code == 422
+        assert server.client.get("/v1/search", params=params).status_code == 422
 
 
 def test_the_release_is_the_indexs_own_unless_a_setting_names_one(
-    serve: Callable[..., LiveServer], database: str
+    serve: Callable[..., Served], database: str
 ) -> None:
     _ingested(database)
-    assert httpx.get(f"{serve(CountingEngine()).url}/v1/info").json()["release"] == "sample-1"
+    assert serve(CountingEngine()).client.get("/v1/info").json()["release"] == "sample-1"
     named = serve(CountingEngine(), release="2026-09")
-    assert httpx.get(f"{named.url}/v1/info").json()["release"] == "2026-09"
+    assert named.client.get("/v1/info").json()["release"] == "2026-09"
 
 
 def test_a_snippet_drops_code_fences_and_markdown_escapes_but_keeps_the_code() -> None:

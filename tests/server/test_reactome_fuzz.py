@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import schemathesis
-from engine_doubles import CountingEngine
 from hypothesis import HealthCheck, given, settings
-from live_server import LiveServer
 from schemathesis.checks import not_a_server_error
+from tests.support.app_servers import Served
+from tests.support.engine_doubles import CountingEngine
 
 REACTOME_PATHS = {"/chat/api/answer", "/api/handoff", "/api/handoff/{handoff_id}"}
 
 
 def test_no_generated_reactome_request_gets_a_server_error(
-    serve: Callable[..., LiveServer],
+    serve_live: Callable[..., Served],
 ) -> None:
-    server = serve(
+    server = serve_live(
         CountingEngine(), wire="reactome", open=True, caller_key_file=None, rate_limit=100_000
     )
     schema = schemathesis.openapi.from_url(f"{server.url}/openapi.json")

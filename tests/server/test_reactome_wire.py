@@ -1,4 +1,4 @@
-"""The reactome wire profile over real HTTP: its answer stream, its handoff, its settings.
+"""The reactome wire profile, in process: its answer stream, its handoff, its settings.
 
 The cases are ``contracts/fixtures/reactome-wire.json``'s, read here as a front end's test
 suite would read them; every test runs on each backend (``backend`` fixture).
@@ -15,9 +15,10 @@ from typing import Any
 
 import httpx
 import pytest
-from engine_doubles import CountingEngine
-from live_server import LiveServer, live_server, post_stream
-from scripted_engine import ScriptedEngine
+from tests.support.app_servers import Served, in_process
+from tests.support.engine_doubles import CountingEngine
+from tests.support.event_streams import post_stream
+from tests.support.scripted_engine import ScriptedEngine
 
 from citeline.corpus import Corpus
 from citeline.database import PostgresUrl
@@ -34,7 +35,7 @@ FIXTURES = json.loads(
 COLLECTION = Path(__file__).parent / "fixtures" / "collection"
 STREAMS = {case["name"]: case for case in FIXTURES["streams"]}
 HANDOFF = FIXTURES["handoff"]
-Serve = Callable[..., LiveServer]
+Serve = Callable[..., Served]
 
 
 def native_events(case: dict[str, Any]) -> list[Event]:
@@ -53,13 +54,13 @@ def filled(template: Any, **values: str) -> Any:
     return json.loads(text)
 
 
-def ask(server: LiveServer, caller_token: str) -> Any:
+def ask(server: Served, caller_token: str) -> Any:
     body = filled(FIXTURES["answer_request"], caller_token=caller_token)
-    return post_stream(server.url, "/chat/api/answer", body)
+    return post_stream(server.client, "/chat/api/answer", body)
 
 
-def hand_off(server: LiveServer, body: dict[str, Any]) -> httpx.Response:
-    return httpx.post(f"{server.url}/api/handoff", json=body, timeout=10)
+def hand_off(server: Served, body: dict[str, Any]) -> httpx.Response:
+    return server.client.post("/api/handoff", json=body)
 
 
 # ---------------------------------------------------------------- the encoding, as data
@@ -87,7 +88,7 @@ def test_an_answer_citing_a_reactome_document_carries_st_id_a_numeric_release_an
         corpus.ingest(COLLECTION, release="97")
     server = serve(model="embedded", wire="reactome", token_audience="citeline")
     streamed = post_stream(
-        server.url,
+        server.client,
         "/chat/api/answer",
         {"question": "What do caspases do during apoptosis?", "caller_token": token()},
     )
@@ -102,7 +103,7 @@ def test_an_answer_citing_a_reactome_document_carries_st_id_a_numeric_release_an
     done = streamed.done()
     assert done["state"] == "answered"
     # The same engine, the same store: the native record of this answer is what streamed.
-    stored = httpx.get(f"{server.url}/v1/answers/{done['answer_id']}").json()
+    stored = server.client.get(f"/v1/answers/{done['answer_id']}").json()
     assert stored["text"] == streamed.text()
     assert [c.get("id", c.get("url")) for c in stored["citations"]] == [
         c.get("st_id", c.get("url")) for c in citations
@@ -142,7 +143,7 @@ def test_the_native_routes_are_unchanged_in_the_reactome_profile(
     serve: Serve, token: Callable[..., str]
 ) -> None:
     server = serve(CountingEngine(), wire="reactome", token_audience="citeline", release="97")
-    streamed = post_stream(server.url, "/v1/answer", {"question": "q", "caller_token": token()})
+    streamed = post_stream(server.client, "/v1/answer", {"question": "q", "caller_token": token()})
     assert streamed.events[0] == ("start", {"release": "97"})
     assert all("id" in c or "url" in c for c in streamed.payloads("citation"))
     assert all("st_id" not in c for c in streamed.payloads("citation"))
@@ -153,11 +154,11 @@ def test_the_native_profile_serves_none_of_the_reactome_routes(
 ) -> None:
     engine = CountingEngine()
     server = serve(engine)
-    answer = httpx.post(f"{server.url}/chat/api/answer", json={"question": "q"})
-    handoff = httpx.post(f"{server.url}/api/handoff", json={"kind": "search", "answer_id": "x"})
+    answer = server.client.post("/chat/api/answer", json={"question": "q"})
+    handoff = server.client.post("/api/handoff", json={"kind": "search", "answer_id": "x"})
     # Only the search page's static files answer there, and they take no POST.
     assert (answer.status_code, handoff.status_code) == (405, 405)
-    assert httpx.get(f"{server.url}/chat/guest/").status_code == 404
+    assert server.client.get("/chat/guest/").status_code == 404
     assert engine.calls == []
 
 
@@ -171,14 +172,14 @@ def test_a_malformed_answer_body_gets_422_and_no_model_call(
 ) -> None:
     engine = CountingEngine()
     server = serve(engine, wire="reactome")
-    assert httpx.post(f"{server.url}/chat/api/answer", json=body).status_code == 422
+    assert server.client.post("/chat/api/answer", json=body).status_code == 422
     assert engine.calls == []
 
 
 # ---------------------------------------------------------------- the handoff
 
 
-def answered(server: LiveServer, caller_token: str) -> str:
+def answered(server: Served, caller_token: str) -> str:
     done = ask(server, caller_token).done()
     assert done["state"] == "answered"
     return str(done["answer_id"])
@@ -202,12 +203,12 @@ def test_a_handoff_for_a_stored_answer_returns_a_path_under_the_chat_prefix(
 
     # Redeemable repeatedly while it lives, always the answer the reader saw.
     for _ in range(3):
-        redeemed = httpx.get(f"{server.url}/api/handoff/{made['id']}")
+        redeemed = server.client.get(f"/api/handoff/{made['id']}")
         assert redeemed.status_code == 200
         assert redeemed.json() == filled(
             HANDOFF["redeemed"]["body"], handoff_id=made["id"], answer_id=answer_id
         )
-    page = httpx.get(server.url + made["path"].split("#")[0])
+    page = server.client.get(made["path"].split("#")[0])
     assert page.status_code == 200 and "<title>citeline</title>" in page.text
 
 
@@ -229,8 +230,8 @@ def test_the_chat_prefix_setting_decides_the_path_and_where_the_page_is(
     body = filled(HANDOFF["request"], answer_id=answered(server, token()), caller_token=token())
     made = hand_off(server, body).json()
     assert made["path"] == f"/help/chat/#handoff={made['id']}"
-    assert httpx.get(f"{server.url}/help/chat/").status_code == 200
-    bare = httpx.get(f"{server.url}/help/chat")
+    assert server.client.get("/help/chat/").status_code == 200
+    bare = server.client.get("/help/chat")
     assert (bare.status_code, bare.headers["location"]) == (308, "/help/chat/")
 
 
@@ -287,13 +288,13 @@ def test_a_handoff_refused_for_its_token_does_not_spend_the_budget(
 
 def test_an_unknown_handoff_id_is_404_no_handoff(serve: Serve) -> None:
     server = serve(CountingEngine(), wire="reactome")
-    response = httpx.get(f"{server.url}/api/handoff/AAAAAAAAAAAAAAAAAAAAAAAA")
+    response = server.client.get("/api/handoff/AAAAAAAAAAAAAAAAAAAAAAAA")
     assert (response.status_code, response.json()) == (
         HANDOFF["expired"]["status"],
         HANDOFF["expired"]["body"],
     )
-    assert httpx.get(f"{server.url}/api/handoff/{'A' * 65}").status_code == 422
-    assert httpx.get(f"{server.url}/api/handoff/A%00A").status_code == 422
+    assert server.client.get(f"/api/handoff/{'A' * 65}").status_code == 422
+    assert server.client.get("/api/handoff/A%00A").status_code == 422
 
 
 class Clock:
@@ -329,21 +330,21 @@ def test_a_handoff_id_never_redeems_after_it_expires(
     stores = stores_on(configured, clock)
     app = create_app(configured, engine=CountingEngine(), stores=stores)
     try:
-        with live_server(app) as server:
+        with in_process(app) as server:
             answer_id = answered(server, token())
             body = filled(HANDOFF["request"], answer_id=answer_id, caller_token=token())
             made = hand_off(server, body).json()
-            redeem = f"{server.url}/api/handoff/{made['id']}"
+            redeem = f"/api/handoff/{made['id']}"
             clock.now += made["expires_in"] - 0.5
-            assert httpx.get(redeem).status_code == 200
+            assert server.client.get(redeem).status_code == 200
             clock.now += 0.5
             for _ in range(2):
-                gone = httpx.get(redeem)
+                gone = server.client.get(redeem)
                 assert (gone.status_code, gone.json()) == (404, {"reason": "no_handoff"})
             # A new handoff of the same answer is a new id; the old one stays dead.
             fresh = hand_off(server, body).json()
-            assert httpx.get(f"{server.url}/api/handoff/{fresh['id']}").status_code == 200
-            assert httpx.get(redeem).status_code == 404
+            assert server.client.get(f"/api/handoff/{fresh['id']}").status_code == 200
+            assert server.client.get(redeem).status_code == 404
     finally:
         stores.close()
 
@@ -398,7 +399,7 @@ def test_reactome_chatbot_tokens_are_answered_by_a_server_built_from_the_environ
         {"CITELINE_WIRE": "reactome", "CALLER_TOKEN_PUBLIC_KEY_PATH": str(keys.public_file)},
         db=db_path,
     )
-    with live_server(create_app(configured, engine=CountingEngine())) as server:
+    with in_process(create_app(configured, engine=CountingEngine())) as server:
         assert ask(server, token(audience="reactome-chatbot")).done()["state"] == "answered"
         assert ask(server, token(audience="citeline")).done()["state"] == "refused"
 
@@ -457,6 +458,6 @@ def test_a_refused_handoff_is_counted_as_a_refusal_but_not_as_a_refused_answer(
     answer_id = answered(server, token())
     body = filled(HANDOFF["request"], answer_id=answer_id, caller_token="")
     assert hand_off(server, body).status_code == 403
-    metrics = httpx.get(f"{server.url}/metrics").text
+    metrics = server.client.get("/metrics").text
     assert 'citeline_refusals_total{cause="no_token"} 1.0' in metrics
     assert 'citeline_answers_total{state="refused"} 0.0' in metrics

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from caller_keys import Keys
+from tests.support.caller_keys import Keys
 from typer.testing import CliRunner
 
 from citeline.cli import app

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import httpx
-from engine_doubles import CountingEngine
-from live_server import live_server, post_stream
+from tests.support.app_servers import in_process
+from tests.support.engine_doubles import CountingEngine
+from tests.support.event_streams import post_stream
 
 from citeline.events import Citation
 from citeline.server import create_app
@@ -59,12 +59,12 @@ def test_a_chat_on_a_store_that_is_down_ends_failed_without_a_model_call(
     settings: Callable[..., ServerSettings], token: Callable[..., str]
 ) -> None:
     engine = CountingEngine()
-    with live_server(create_app(settings(), engine=engine, stores=_down())) as server:
+    with in_process(create_app(settings(), engine=engine, stores=_down())) as server:
         for body in (
             {"message": "And autophagy?", "answer_id": "a" * 24, "caller_token": token()},
             {"message": "And autophagy?", "caller_token": token()},
         ):
-            streamed = post_stream(server.url, "/v1/chat", body)
+            streamed = post_stream(server.client, "/v1/chat", body)
             assert streamed.status == 200
             assert streamed.names() == ["done"]
             assert streamed.done()["state"] == "failed"
@@ -74,9 +74,9 @@ def test_a_chat_on_a_store_that_is_down_ends_failed_without_a_model_call(
 def test_a_stored_answer_asked_for_while_the_store_is_down_is_a_503_that_says_why(
     settings: Callable[..., ServerSettings],
 ) -> None:
-    with live_server(create_app(settings(), engine=CountingEngine(), stores=_down())) as server:
+    with in_process(create_app(settings(), engine=CountingEngine(), stores=_down())) as server:
         for path in ("/v1/answers/" + "a" * 24, "/v1/conversations/" + "c" * 24):
-            response = httpx.get(server.url + path)
+            response = server.client.get(path)
             assert response.status_code == 503
             assert response.json() == {"reason": "store_unavailable"}
             assert response.headers["retry-after"] == "5"
@@ -85,9 +85,9 @@ def test_a_stored_answer_asked_for_while_the_store_is_down_is_a_503_that_says_wh
 def test_an_answer_is_still_streamed_when_its_record_cannot_be_kept(
     settings: Callable[..., ServerSettings], token: Callable[..., str]
 ) -> None:
-    with live_server(create_app(settings(), engine=CountingEngine(), stores=_down())) as server:
+    with in_process(create_app(settings(), engine=CountingEngine(), stores=_down())) as server:
         streamed = post_stream(
-            server.url, "/v1/answer", {"question": "What is apoptosis?", "caller_token": token()}
+            server.client, "/v1/answer", {"question": "What is apoptosis?", "caller_token": token()}
         )
     assert streamed.done()["state"] == "answered"
     assert "answer_id" not in streamed.done()

@@ -1,1 +1,10 @@
-"""Helpers shared by several test folders."""
+"""Helpers shared by the test folders and the benchmarks, imported as ``tests.support.*``.
+
+- ``app_servers``: the app served in process (no socket) or by uvicorn on loopback.
+- ``event_streams``: one answer's event stream, read to its end.
+- ``server_processes``: real ``citeline serve`` processes (the scale tests and benchmark).
+- ``caller_keys``: real signing keys for caller tokens.
+- ``engine_doubles``, ``scripted_engine``, ``replay_engine``: answer engines that stand in
+  for ``citeline.answer`` where a test must count calls, hold a stream, or replay one.
+- ``openai_stub``: a local server speaking the OpenAI streaming protocol.
+"""

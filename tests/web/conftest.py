@@ -11,7 +11,6 @@ from __future__ import annotations
 import mimetypes
 import os
 import re
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -19,13 +18,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, Route, expect, sync_playwright
-
-# The server tests' loopback server and engine doubles are reused, not copied, beside
-# this folder's own helpers; pytest's importlib mode does not put test folders on the path.
-sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
-sys.path.insert(0, str(Path(__file__).parent))
-
-from live_server import LiveServer, live_server
+from tests.support.app_servers import Served, live_server
 
 from citeline.server import AnswerEngine, ServerSettings, create_app
 from citeline.server.app import STATIC_DIR
@@ -143,7 +136,7 @@ def collection_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def serve(collection_db: Path) -> Iterator[Callable[..., LiveServer]]:
+def serve(collection_db: Path) -> Iterator[Callable[..., Served]]:
     """``serve(engine=None, **settings)``: the real app on loopback, stopped after the test.
 
     Open mode and the sample's link template unless the test says otherwise; the engine
@@ -154,7 +147,7 @@ def serve(collection_db: Path) -> Iterator[Callable[..., LiveServer]]:
 
     with ExitStack() as stack:
 
-        def start(engine: AnswerEngine | None = None, **overrides: Any) -> LiveServer:
+        def start(engine: AnswerEngine | None = None, **overrides: Any) -> Served:
             values: dict[str, Any] = {
                 "db": collection_db,
                 "open": True,

@@ -11,23 +11,24 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from engine_doubles import ANSWER_CITATIONS, ANSWER_TOKENS, CountingEngine
-from live_server import LiveServer, live_server, post_stream
 from playwright.sync_api import Page, expect
+from tests.support.app_servers import Served, live_server
+from tests.support.engine_doubles import ANSWER_CITATIONS, ANSWER_TOKENS, CountingEngine
+from tests.support.event_streams import post_stream
 
 from citeline.corpus import Corpus
 from citeline.sample import LINK_TEMPLATE
 from citeline.server import ServerSettings, create_app
 from citeline.server.store import Retention, open_sqlite_stores
 
-Serve = Callable[..., LiveServer]
+Serve = Callable[..., Served]
 QUESTION = "What is apoptosis?"
 
 
-def handoff_path(server: LiveServer) -> tuple[str, str]:
+def handoff_path(server: Served) -> tuple[str, str]:
     """Answer QUESTION on the reactome route, hand it off; the answer id and the handoff path."""
     streamed = post_stream(
-        server.url, "/chat/api/answer", {"question": QUESTION, "caller_token": ""}
+        server.client, "/chat/api/answer", {"question": QUESTION, "caller_token": ""}
     )
     answer_id = streamed.done()["answer_id"]
     made = httpx.post(

@@ -14,15 +14,15 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
-from live_server import LiveServer
 from playwright.sync_api import Page, expect
+from tests.support.app_servers import Served
 
 from citeline.events import Done, Event, Start
 from citeline.server.store import ConversationMessage
 
 QUESTION = "How do I sort a list of dictionaries by a key?"
 REFUSED = "The answer service is busy or declined this request; try again in a minute."
-Serve = Callable[..., LiveServer]
+Serve = Callable[..., Served]
 
 
 def search(page: Page, query: str) -> None:

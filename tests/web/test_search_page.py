@@ -3,7 +3,8 @@
 Each test starts the app on loopback over the bundled sample collection (plus the
 hostile fixture documents) and drives the page as a reader would: typing, clicking,
 pressing keys. Where a test must look at one exact moment of a stream, the answer is a
-real one recorded from the embedded model and replayed with a pause (replay_engine.py).
+real one recorded from the embedded model and replayed with a pause
+(``tests/support/replay_engine.py``).
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from urllib.parse import quote, urlencode, urlsplit
 
 import httpx
 import pytest
-from engine_doubles import SlowEngine
-from live_server import LiveServer
 from playwright.sync_api import Locator, Page, expect
-from replay_engine import ReplayEngine
+from tests.support.app_servers import Served
+from tests.support.engine_doubles import SlowEngine
+from tests.support.replay_engine import ReplayEngine
 
 from citeline.events import Citation, Done, Event
 from citeline.sample import LINK_TEMPLATE
@@ -32,7 +33,7 @@ QUESTION = "How do I sort a list of dictionaries by a key?"
 FOLLOW_UP = "How do I sort in reverse order?"
 # Answered from the two documents in fixtures/hostile/, which attack the page.
 HOSTILE_QUESTION = "How do zebra crossings and pelican crossings differ?"
-Serve = Callable[..., LiveServer]
+Serve = Callable[..., Served]
 
 
 def expected_href(citation: dict[str, Any]) -> str:
@@ -42,7 +43,7 @@ def expected_href(citation: dict[str, Any]) -> str:
     return LINK_TEMPLATE.replace("{id}", quote(citation["id"], safe="/#:?&=;,@+$!'()*~-._"))
 
 
-def stored_answer(server: LiveServer, answer_id: str) -> dict[str, Any]:
+def stored_answer(server: Served, answer_id: str) -> dict[str, Any]:
     response = httpx.get(f"{server.url}/v1/answers/{answer_id}", timeout=10)
     response.raise_for_status()
     record: dict[str, Any] = response.json()
@@ -61,7 +62,7 @@ def search(page: Page, query: str) -> None:
     page.keyboard.press("Enter")
 
 
-def record_answer(server: LiveServer, question: str) -> list[Event]:
+def record_answer(server: Served, question: str) -> list[Event]:
     """The real engine's events for ``question``, as the server would have streamed them."""
     engine = server.state.engine
 

@@ -215,7 +215,7 @@ def retrieval(
 
     from citeline.corpus import Corpus
     from citeline.corpus.evaluation import load_beir_queries, ndcg_at, rank_documents, recall_at
-    from citeline.evaluation.summary import percentile
+    from citeline.evaluation.percentiles import percentile
 
     db = index_location(db)
     queries = load_beir_queries(beir, split)[:limit]

@@ -17,6 +17,7 @@ from citeline.evaluation.metrics import (
     cited_sources,
     score_answer,
 )
+from citeline.evaluation.percentiles import percentile
 from citeline.evaluation.questions import (
     EvalQuestion,
     EvidenceSentence,
@@ -26,7 +27,7 @@ from citeline.evaluation.questions import (
 from citeline.evaluation.report import build_report, write_report
 from citeline.evaluation.runner import AnswerStream, EvaluatedAnswer, evaluate_answers
 from citeline.evaluation.scifact import load_scifact_claims
-from citeline.evaluation.summary import CitationSummary, percentile, summarize
+from citeline.evaluation.summary import CitationSummary, summarize
 
 __all__ = [
     "LEAK_KINDS",

@@ -8,13 +8,13 @@ measure" is never read as "measured and bad" (or good). It does not format anyth
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citeline.evaluation.leaks import LEAK_KINDS
 from citeline.evaluation.metrics import QuestionScore
+from citeline.evaluation.percentiles import percentile
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,22 +125,6 @@ def summarize(scores: Sequence[QuestionScore]) -> CitationSummary:
         total_p50=percentile(totals, 50),
         total_p95=percentile(totals, 95),
     )
-
-
-def percentile(values: Sequence[float], q: float) -> float | None:
-    """The ``q``-th percentile (0-100) by linear interpolation between closest ranks.
-
-    The method numpy uses by default, so a report's p95 can be recomputed from its
-    per-question times with ``numpy.percentile``; ``None`` for no values.
-    """
-    if not 0 <= q <= 100:
-        raise ValueError(f"a percentile is between 0 and 100, not {q}")
-    ordered = sorted(values)
-    if not ordered:
-        return None
-    rank = (len(ordered) - 1) * q / 100
-    low, high = math.floor(rank), math.ceil(rank)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
 def _mean(values: Sequence[float]) -> float | None:

@@ -1,4 +1,4 @@
-"""Real ``citeline serve`` processes for the scale tests and benchmark, and their streams.
+"""Real ``citeline serve`` processes for the scale tests and benchmark.
 
 Each server is its own operating-system process started from the command line, exactly as
 an operator behind a load balancer would run it, so nothing is shared between servers but
@@ -7,7 +7,6 @@ PostgreSQL and Redis. Deliberately not here: starting those services (``.ci/serv
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -17,10 +16,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx
-from httpx_sse import connect_sse
 
 # A server that has not answered /healthz by then is not starting: the log says why.
 _START_SECONDS = 60
@@ -34,26 +31,6 @@ class ServerProcess:
 
     def log_text(self) -> str:
         return self.log.read_text("utf-8", errors="replace")
-
-
-@dataclass(frozen=True)
-class Streamed:
-    """One event stream read to its end: (name, payload) pairs."""
-
-    events: list[tuple[str, dict[str, Any]]]
-
-    def done(self) -> dict[str, Any]:
-        name, payload = self.events[-1]
-        assert name == "done", self.events
-        return payload
-
-    def start(self) -> dict[str, Any]:
-        name, payload = self.events[0]
-        assert name == "start", self.events
-        return payload
-
-    def text(self) -> str:
-        return "".join(payload["text"] for name, payload in self.events if name == "token")
 
 
 def free_port() -> int:
@@ -113,12 +90,3 @@ def running(env: Mapping[str, str], logs: Path, count: int) -> Iterator[list[Ser
 
 def log_text(log: Path) -> str:
     return log.read_text("utf-8", errors="replace")[-4000:]
-
-
-def post_stream(
-    client: httpx.Client, url: str, path: str, body: Mapping[str, Any], timeout: float = 60
-) -> Streamed:
-    """POST ``body`` to ``url + path`` and read its whole event stream."""
-    with connect_sse(client, "POST", f"{url}{path}", json=dict(body), timeout=timeout) as source:
-        source.response.raise_for_status()
-        return Streamed([(sse.event, json.loads(sse.data)) for sse in source.iter_sse()])

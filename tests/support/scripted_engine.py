@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
-from engine_doubles import Call
+from tests.support.engine_doubles import Call
 
 from citeline.events import Event
 from citeline.server import Profile
