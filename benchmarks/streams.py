@@ -77,10 +77,19 @@ async def _upstream_reply(
         for line in head.split(b"\r\n"):
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":", 1)[1])
-        await reader.readexactly(length)
+        body = json.loads(await reader.readexactly(length))
         writer.write(
             b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
         )
+        if not any(message.get("role") == "tool" for message in body["messages"]):
+            # A first request searches, as a model does: an answer that called no tool is
+            # nothing_found, whatever it says.
+            call = {"index": 0, "id": "call_0", "type": "function"}
+            call["function"] = {"name": "search", "arguments": '{"query": "generator"}'}
+            writer.write(_chunk({"role": "assistant", "tool_calls": [call]}))
+            writer.write(_chunk({}, "tool_calls") + b"data: [DONE]\n\n")
+            await writer.drain()
+            return
         writer.write(_chunk({"role": "assistant", "content": ""}))
         for _ in range(tokens):
             await asyncio.sleep(gap)
