@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
+from pydantic import Field
+
+from citeline.agent.prompts import load_prompt
 from citeline.agent.provenance import ProvenanceTag
-from citeline.agent.tools import AgentTool, Source, ToolOutput, source_href, text_argument
+from citeline.agent.tool_arguments import (
+    Expect,
+    Text,
+    ToolArguments,
+    arguments_schema,
+    parse_arguments,
+)
+from citeline.agent.tools import AgentTool, Source, ToolOutput, source_href
 from citeline.stream.quotes import TrustedText
 
 if TYPE_CHECKING:
@@ -26,14 +36,30 @@ MAX_K = 20
 READ_CHARS = 12_000
 
 
+class SearchArguments(ToolArguments):
+    """What ``search`` takes."""
+
+    query: Annotated[Text, Field(description="What to look for."), Expect("a non-empty string")]
+    # Strict: "5" or true is a model's mistake to be told about, not guessed at.
+    k: Annotated[
+        int,
+        Field(strict=True, ge=1, le=MAX_K, description=f"How many passages (default {DEFAULT_K})."),
+        Expect(f"a whole number from 1 to {MAX_K}"),
+    ] = DEFAULT_K
+
+
+class ReadArguments(ToolArguments):
+    """What ``read`` takes."""
+
+    id: Annotated[Text, Field(description="The document's id."), Expect("a non-empty string")]
+
+
 def corpus_tools(corpus: Corpus) -> list[AgentTool]:
     """``search`` and ``read`` over ``corpus``."""
 
     async def search(args: Mapping[str, Any]) -> ToolOutput:
-        query = text_argument(args, "query", expected="a non-empty string")
-        k = args.get("k", DEFAULT_K)
-        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= MAX_K:
-            raise ValueError(f"k must be a whole number from 1 to {MAX_K}")
+        arguments = parse_arguments(SearchArguments, args)
+        query, k = arguments.query, arguments.k
         hits = await asyncio.to_thread(corpus.search, query, k)
         results = []
         sources = []
@@ -63,7 +89,7 @@ def corpus_tools(corpus: Corpus) -> list[AgentTool]:
         return ToolOutput(value, tuple(sources), tuple(passages))
 
     async def read(args: Mapping[str, Any]) -> ToolOutput:
-        doc_id = text_argument(args, "id", expected="a non-empty string")
+        doc_id = parse_arguments(ReadArguments, args).id
         document = await asyncio.to_thread(corpus.get, doc_id)
         if document is None:
             raise LookupError(f"no document has id {doc_id!r}; use an id from the search results")
@@ -88,39 +114,15 @@ def corpus_tools(corpus: Corpus) -> list[AgentTool]:
     return [
         AgentTool(
             name="search",
-            description=(
-                "Search the collection. Returns the best passages, each with the document's "
-                "id, title and the href to cite."
-            ),
-            parameters={
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string", "description": "What to look for."},
-                    "k": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": MAX_K,
-                        "description": f"How many passages (default {DEFAULT_K}).",
-                    },
-                },
-                "required": ["query"],
-                "additionalProperties": False,
-            },
+            description=load_prompt("search-tool"),
+            parameters=arguments_schema(SearchArguments),
             provenance=ProvenanceTag.CORPUS,
             run=search,
         ),
         AgentTool(
             name="read",
-            description=(
-                "Read one document of the collection by its id (from search results). "
-                "Returns its title, text and the href to cite."
-            ),
-            parameters={
-                "type": "object",
-                "properties": {"id": {"type": "string", "description": "The document's id."}},
-                "required": ["id"],
-                "additionalProperties": False,
-            },
+            description=load_prompt("read-tool"),
+            parameters=arguments_schema(ReadArguments),
             provenance=ProvenanceTag.CORPUS,
             run=read,
         ),

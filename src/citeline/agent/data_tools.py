@@ -19,33 +19,73 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode
+
+from pydantic import BeforeValidator, Field
 
 from citeline.agent.prompts import load_prompt
 from citeline.agent.provenance import ProvenanceTag
-from citeline.agent.tools import AgentTool, Source, ToolOutput, text_argument
+from citeline.agent.tool_arguments import (
+    Expect,
+    Text,
+    ToolArguments,
+    arguments_schema,
+    parse_arguments,
+)
+from citeline.agent.tools import AgentTool, Source, ToolOutput
 from citeline.stream.quotes import TrustedText
 
 if TYPE_CHECKING:
     from citeline.data import DataCatalog, QueryResult
 
 
+class MeasureArguments(ToolArguments):
+    """What ``measure`` takes. The schema the model sees also lists the project's measure
+    names (``enum``); an unknown name is refused by the catalog, which names the known ones."""
+
+    name: Annotated[
+        Text,
+        Field(description="The measure to run."),
+        Expect("the name of one of the measures listed"),
+    ]
+    # Null read as {}: models often send "args": null for a measure without parameters.
+    args: Annotated[
+        dict[str, Any],
+        BeforeValidator(lambda value: {} if value is None else value),
+        Field(default_factory=dict, description="The measure's arguments by parameter name."),
+        Expect('an object such as {"species": "Gentoo"}'),
+    ]
+
+
+class SqlArguments(ToolArguments):
+    """What ``sql`` takes."""
+
+    query: Annotated[
+        Text, Field(description="One SELECT query."), Expect("one SQL SELECT statement")
+    ]
+
+
+def measure_schema(names: list[str]) -> dict[str, Any]:
+    """``MeasureArguments``' schema with ``name`` limited to the project's ``names``."""
+    schema = arguments_schema(MeasureArguments)
+    schema["properties"]["name"]["enum"] = names
+    return schema
+
+
 def data_tools(catalog: DataCatalog) -> list[AgentTool]:
     """``measure`` (when the project defines any) and ``sql`` over ``catalog``."""
 
     async def measure(args: Mapping[str, Any]) -> ToolOutput:
-        name = text_argument(args, "name", expected="the name of one of the measures listed")
-        arguments = args.get("args") or {}
-        if not isinstance(arguments, Mapping):
-            raise ValueError('args must be an object such as {"species": "Gentoo"}')
+        parsed = parse_arguments(MeasureArguments, args)
+        name, arguments = parsed.name, parsed.args
         result = await catalog.measure_async(name, arguments)
         call = ", ".join(f"{key}={value!r}" for key, value in sorted(arguments.items()))
         source_id = f"measure:{name}" + (f"?{urlencode(sorted(arguments.items()))}" if call else "")
         return result_output(result, Source(f"cite:{source_id}", f"{name}({call})", source_id))
 
     async def sql(args: Mapping[str, Any]) -> ToolOutput:
-        query = text_argument(args, "query", expected="one SQL SELECT statement")
+        query = parse_arguments(SqlArguments, args).query
         result = await catalog.sql_async(query)
         shown = " ".join(query.split())
         # The query's own hash: the same query cited twice is one source.
@@ -60,22 +100,7 @@ def data_tools(catalog: DataCatalog) -> list[AgentTool]:
                 description=load_prompt("measure-tool").replace(
                     "{measures}", catalog.describe_measures()
                 ),
-                parameters={
-                    "type": "object",
-                    "properties": {
-                        "name": {
-                            "type": "string",
-                            "enum": [spec.name for spec in catalog.measures],
-                            "description": "The measure to run.",
-                        },
-                        "args": {
-                            "type": "object",
-                            "description": "The measure's arguments by parameter name.",
-                        },
-                    },
-                    "required": ["name"],
-                    "additionalProperties": False,
-                },
+                parameters=measure_schema([spec.name for spec in catalog.measures]),
                 provenance=ProvenanceTag.GOVERNED,
                 run=measure,
             )
@@ -88,12 +113,7 @@ def data_tools(catalog: DataCatalog) -> list[AgentTool]:
             .replace("{seconds}", f"{catalog.limits.seconds:g}")
             .replace("{memory_mb}", str(catalog.limits.memory_mb))
             .replace("{tables}", catalog.describe_tables()),
-            parameters={
-                "type": "object",
-                "properties": {"query": {"type": "string", "description": "One SELECT query."}},
-                "required": ["query"],
-                "additionalProperties": False,
-            },
+            parameters=arguments_schema(SqlArguments),
             provenance=ProvenanceTag.AD_HOC,
             run=sql,
         )

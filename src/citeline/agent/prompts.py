@@ -12,7 +12,9 @@ from importlib.resources import files
 from typing import Literal, TypeAlias
 
 Profile: TypeAlias = Literal["search", "chat"]
-PromptName: TypeAlias = Literal["search", "chat", "citation-request", "measure-tool", "sql-tool"]
+PromptName: TypeAlias = Literal[
+    "search", "chat", "citation-request", "measure-tool", "sql-tool", "search-tool", "read-tool"
+]
 
 
 @functools.cache

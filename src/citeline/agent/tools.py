@@ -45,15 +45,6 @@ def source_href(doc_id: str, url: str | None) -> str:
     return url or f"cite:{doc_id}"
 
 
-def text_argument(args: Mapping[str, Any], name: str, *, expected: str) -> str:
-    """The model's string argument ``name``, stripped; a ``ValueError`` the model reads as a
-    tool error ("NAME must be EXPECTED") when it is missing, blank or not a string."""
-    value = args.get(name)
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{name} must be {expected}")
-    return value.strip()
-
-
 @dataclass(frozen=True, slots=True)
 class ToolOutput:
     """What a tool's work produced: the value the model reads, the sources in it, and the
