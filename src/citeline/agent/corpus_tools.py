@@ -4,8 +4,7 @@ Results give the model, for every source, the ``href`` to cite and its title, an
 never more text than a bound. Corpus calls are synchronous SQLite, so they run in
 a worker thread. Each tool's arguments are one pydantic model (its schema and its check);
 its description is ``prompts/search-tool.md`` or ``prompts/read-tool.md``. These tools do
-not rank, rewrite or filter: retrieval is the
-corpus layer's.
+not rank, rewrite or filter: retrieval is the corpus layer's.
 """
 
 from __future__ import annotations
