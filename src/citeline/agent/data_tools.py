@@ -10,7 +10,8 @@ trusted text of kind ``result`` that a quote block may be checked against. A ref
 failure (a write attempt, a bad column, a timeout) raises, so the toolbox sends it to the
 model as a tool error. The tool descriptions are ``prompts/measure-tool.md`` and
 ``prompts/sql-tool.md`` with the catalog's trusted text filled in, so the model is shown
-exactly the words of the descriptions. Queries run in the catalog's worker processes; when
+exactly the words of the descriptions. Each tool's arguments are one pydantic model, the
+source of both its schema and its check. Queries run in the catalog's worker processes; when
 the answer ends mid-query, the cancelled call kills its worker. This module does not decide
 what is read-only or how a result is bounded: ``citeline.data`` does.
 """
