@@ -27,8 +27,8 @@ import pytest
 
 from citeline.evaluation import (
     AnswerCollector,
-    AnswerRecord,
     EvalQuestion,
+    ObservedAnswer,
     QuestionScore,
     score_answer,
     summarize,
@@ -37,7 +37,7 @@ from citeline.evaluation.metrics import answer_outcome
 from citeline.events import Citation, Done, Event, Start, Token
 
 
-def answer_of(question_id: str, events: list[Event]) -> AnswerRecord:
+def answer_of(question_id: str, events: list[Event]) -> ObservedAnswer:
     collector = AnswerCollector(question_id, started_at=0.0)
     for moment, event in enumerate(events, start=1):
         collector.add(event, float(moment))
@@ -48,7 +48,7 @@ def cite(source: str) -> Citation:
     return Citation(n=1, display_name=source, id=source, start=0, end=1)
 
 
-def data_answer(question_id: str, text: str, provenance: str) -> AnswerRecord:
+def data_answer(question_id: str, text: str, provenance: str) -> ObservedAnswer:
     return answer_of(question_id, [Start(), Token(text), Done("answered", provenance=provenance)])  # type: ignore[arg-type]
 
 

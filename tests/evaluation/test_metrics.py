@@ -20,9 +20,9 @@ import pytest
 
 from citeline.evaluation import (
     AnswerCollector,
-    AnswerRecord,
     EvalQuestion,
     EvidenceSentence,
+    ObservedAnswer,
     QuestionScore,
     score_answer,
     summarize,
@@ -30,7 +30,7 @@ from citeline.evaluation import (
 from citeline.events import Citation, Done, Event, Start, Token
 
 
-def answer_of(question_id: str, events: list[Event]) -> AnswerRecord:
+def answer_of(question_id: str, events: list[Event]) -> ObservedAnswer:
     """The record of ``events``, the i-th observed i seconds after the question was asked."""
     collector = AnswerCollector(question_id, started_at=0.0)
     for moment, event in enumerate(events, start=1):

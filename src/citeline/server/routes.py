@@ -16,8 +16,8 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from sse_starlette import EventSourceResponse
 
+from citeline.server.answer_engine import AnswerEngine
 from citeline.server.answer_stream import AnswerJob, AnswerRunner, StreamedAnswer
-from citeline.server.engine import AnswerEngine
 from citeline.server.guard import Guard, Refused
 from citeline.server.metrics import ServerMetrics
 from citeline.server.schemas import (
