@@ -24,9 +24,9 @@ wrong verified 3 of 5 data questions.
 from __future__ import annotations
 
 import pytest
+from tests.support.observed_answers import answer_of
 
 from citeline.evaluation import (
-    AnswerCollector,
     EvalQuestion,
     ObservedAnswer,
     QuestionScore,
@@ -34,14 +34,7 @@ from citeline.evaluation import (
     summarize,
 )
 from citeline.evaluation.metrics import answer_outcome
-from citeline.events import Citation, Done, Event, Start, Token
-
-
-def answer_of(question_id: str, events: list[Event]) -> ObservedAnswer:
-    collector = AnswerCollector(question_id, started_at=0.0)
-    for moment, event in enumerate(events, start=1):
-        collector.add(event, float(moment))
-    return collector.finish(float(len(events) + 1))
+from citeline.events import Citation, Done, Start, Token
 
 
 def cite(source: str) -> Citation:
