@@ -39,8 +39,8 @@ from rich.console import Console
 from rich.table import Table
 
 from citeline.corpus import Corpus
-from citeline.corpus.evaluation import load_beir_queries, ndcg_at, rank_documents, recall_at
 from citeline.corpus.ingest import content_hash
+from citeline.corpus.judged_queries import load_beir_queries, ndcg_at, rank_documents, recall_at
 from citeline.corpus.minilm import DIMENSION, MODEL_ID
 from citeline.corpus.retrieval import Retrieval
 from citeline.corpus.stores.sqlite import SQLiteStore

@@ -24,31 +24,24 @@ wrong verified 3 of 5 data questions.
 from __future__ import annotations
 
 import pytest
+from tests.support.observed_answers import answer_of
 
 from citeline.evaluation import (
-    AnswerCollector,
-    AnswerRecord,
     EvalQuestion,
+    ObservedAnswer,
     QuestionScore,
     score_answer,
     summarize,
 )
 from citeline.evaluation.metrics import answer_outcome
-from citeline.events import Citation, Done, Event, Start, Token
-
-
-def answer_of(question_id: str, events: list[Event]) -> AnswerRecord:
-    collector = AnswerCollector(question_id, started_at=0.0)
-    for moment, event in enumerate(events, start=1):
-        collector.add(event, float(moment))
-    return collector.finish(float(len(events) + 1))
+from citeline.events import Citation, Done, Start, Token
 
 
 def cite(source: str) -> Citation:
     return Citation(n=1, display_name=source, id=source, start=0, end=1)
 
 
-def data_answer(question_id: str, text: str, provenance: str) -> AnswerRecord:
+def data_answer(question_id: str, text: str, provenance: str) -> ObservedAnswer:
     return answer_of(question_id, [Start(), Token(text), Done("answered", provenance=provenance)])  # type: ignore[arg-type]
 
 

@@ -17,25 +17,16 @@ recall = (1/2 + 1 + 0 + 0) / 4 = 3/8.
 from __future__ import annotations
 
 import pytest
+from tests.support.observed_answers import answer_of
 
 from citeline.evaluation import (
-    AnswerCollector,
-    AnswerRecord,
     EvalQuestion,
     EvidenceSentence,
     QuestionScore,
     score_answer,
     summarize,
 )
-from citeline.events import Citation, Done, Event, Start, Token
-
-
-def answer_of(question_id: str, events: list[Event]) -> AnswerRecord:
-    """The record of ``events``, the i-th observed i seconds after the question was asked."""
-    collector = AnswerCollector(question_id, started_at=0.0)
-    for moment, event in enumerate(events, start=1):
-        collector.add(event, float(moment))
-    return collector.finish(float(len(events) + 1))
+from citeline.events import Citation, Done, Start, Token
 
 
 def cite(n: int, source: str, **quote: object) -> Citation:

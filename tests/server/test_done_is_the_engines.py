@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from citeline.events import Citation, Done, Event, Start, Token
+from citeline.server.answer_engine import Profile
 from citeline.server.answer_stream import AnswerJob, AnswerRunner, StreamedAnswer
-from citeline.server.engine import Profile
 from citeline.server.metrics import ServerMetrics
 from citeline.server.store import ConversationMessage
 

@@ -12,8 +12,8 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
+from citeline.agent import Profile
 from citeline.events import Citation, Done, Event, Start, Token
-from citeline.server import Profile
 from citeline.server.store import ConversationMessage
 
 

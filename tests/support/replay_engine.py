@@ -13,8 +13,8 @@ import threading
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
+from citeline.agent import Profile
 from citeline.events import Event
-from citeline.server import Profile
 from citeline.server.store import ConversationMessage
 
 # A hold the test never releases ends here, so a failing test cannot hang the run.

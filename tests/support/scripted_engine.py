@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from tests.support.engine_doubles import Call
 
+from citeline.agent import Profile
 from citeline.events import Event
-from citeline.server import Profile
 from citeline.server.store import ConversationMessage
 
 

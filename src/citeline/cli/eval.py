@@ -214,7 +214,7 @@ def retrieval(
     from rich.table import Table
 
     from citeline.corpus import Corpus
-    from citeline.corpus.evaluation import load_beir_queries, ndcg_at, rank_documents, recall_at
+    from citeline.corpus.judged_queries import load_beir_queries, ndcg_at, rank_documents, recall_at
     from citeline.evaluation.percentiles import percentile
 
     db = index_location(db)

@@ -9,7 +9,7 @@ no-citation, quote and markup-leak rates, and time percentiles. The definitions 
 
 from __future__ import annotations
 
-from citeline.evaluation.answers import AnswerCollector, AnswerRecord
+from citeline.evaluation.answers import AnswerCollector, ObservedAnswer
 from citeline.evaluation.leaks import LEAK_KINDS, find_leaks
 from citeline.evaluation.metrics import (
     QuestionScore,
@@ -32,12 +32,12 @@ from citeline.evaluation.summary import CitationSummary, summarize
 __all__ = [
     "LEAK_KINDS",
     "AnswerCollector",
-    "AnswerRecord",
     "AnswerStream",
     "CitationSummary",
     "EvalQuestion",
     "EvaluatedAnswer",
     "EvidenceSentence",
+    "ObservedAnswer",
     "QuestionFileError",
     "QuestionScore",
     "build_report",

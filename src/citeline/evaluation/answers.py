@@ -1,7 +1,7 @@
 """What one answer produced, gathered from its event stream as the events arrive.
 
 :class:`AnswerCollector` folds ``start``/``token``/``citation``/``done`` events into one
-:class:`AnswerRecord`, with the times the caller observed. It takes the clock readings as
+:class:`ObservedAnswer`, with the times the caller observed. It takes the clock readings as
 arguments, so it is pure and the runner alone owns the clock; it does not judge the answer
 (that is :mod:`citeline.evaluation.metrics`).
 """
@@ -14,7 +14,7 @@ from citeline.events import Citation, Done, Event, QuoteVerdict, Token
 
 
 @dataclass(frozen=True, slots=True)
-class AnswerRecord:
+class ObservedAnswer:
     """One question's answer: its prose, its citations, how it ended and how long it took.
 
     ``state`` is the ``done`` event's state, or ``failed`` when the stream broke off without
@@ -57,12 +57,12 @@ class AnswerCollector:
         elif isinstance(event, Done):
             self._done = event
 
-    def finish(self, at: float, error: str | None = None) -> AnswerRecord:
+    def finish(self, at: float, error: str | None = None) -> ObservedAnswer:
         """The record, with the stream over at clock reading ``at``."""
         done = self._done
         if done is None and error is None:
             error = "the answer stream ended without a done event"
-        return AnswerRecord(
+        return ObservedAnswer(
             question_id=self._question_id,
             text="".join(self._text),
             citations=tuple(self._citations),

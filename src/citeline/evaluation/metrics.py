@@ -1,6 +1,6 @@
 """Per-question citation scores: one answer judged against its question's gold.
 
-Pure functions over an :class:`EvalQuestion` and an :class:`AnswerRecord`; the conventions
+Pure functions over an :class:`EvalQuestion` and an :class:`ObservedAnswer`; the conventions
 below are the definitions ``docs/eval.md`` gives, and a change to one is a change to both.
 Aggregating over questions is :mod:`citeline.evaluation.summary`; running the answers is
 :mod:`citeline.evaluation.runner`.
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from citeline.evaluation.answer_checks import contains_expected_term, missing_figures
-from citeline.evaluation.answers import AnswerRecord
+from citeline.evaluation.answers import ObservedAnswer
 from citeline.evaluation.leaks import find_leaks
 from citeline.evaluation.questions import EvalQuestion
 from citeline.events import Citation
@@ -83,7 +83,7 @@ class QuestionScore:
         return tuple(source for source in self.cited_ids if source in gold)
 
 
-def score_answer(question: EvalQuestion, record: AnswerRecord) -> QuestionScore:
+def score_answer(question: EvalQuestion, record: ObservedAnswer) -> QuestionScore:
     """Judge ``record`` against ``question``'s gold sources and evidence."""
     if record.question_id != question.id:
         raise ValueError(
@@ -134,7 +134,7 @@ def score_answer(question: EvalQuestion, record: AnswerRecord) -> QuestionScore:
     )
 
 
-def answer_outcome(record: AnswerRecord) -> AnswerOutcome:
+def answer_outcome(record: ObservedAnswer) -> AnswerOutcome:
     """How an answer was produced, read from its end state and provenance label."""
     if record.state == "failed":
         return "failed"

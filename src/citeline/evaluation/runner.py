@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from citeline.evaluation.answers import AnswerCollector, AnswerRecord
+from citeline.evaluation.answers import AnswerCollector, ObservedAnswer
 from citeline.evaluation.metrics import QuestionScore, score_answer
 from citeline.evaluation.questions import EvalQuestion
 from citeline.events import Event
@@ -40,7 +40,7 @@ class EvaluatedAnswer:
     """
 
     question: EvalQuestion
-    record: AnswerRecord
+    record: ObservedAnswer
     score: QuestionScore
     conversation: tuple[ChatMessage, ...] = ()
 
@@ -109,7 +109,7 @@ async def _record_answer(
     answer: AnswerStream,
     timeout_seconds: float | None,
     clock: Callable[[], float],
-) -> AnswerRecord:
+) -> ObservedAnswer:
     collector = AnswerCollector(question_id, started_at=clock())
     error: str | None = None
     stream = answer(text, conversation)

@@ -6,15 +6,14 @@ corpus and stores can be injected. The HTTP contract is ``contracts/answer_endpo
 
 from __future__ import annotations
 
+from citeline.server.answer_engine import AnswerEngine, CorpusAnswerEngine
 from citeline.server.app import create_app
-from citeline.server.engine import AnswerEngine, CorpusAnswerEngine, Profile
 from citeline.server.errors import StartupError
 from citeline.server.settings import ServerSettings
 
 __all__ = [
     "AnswerEngine",
     "CorpusAnswerEngine",
-    "Profile",
     "ServerSettings",
     "StartupError",
     "create_app",

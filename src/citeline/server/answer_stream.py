@@ -26,8 +26,9 @@ from dataclasses import dataclass, replace
 
 import anyio
 
+from citeline.agent import Profile
 from citeline.events import Citation, Done, Event, Start, Token
-from citeline.server.engine import AnswerEngine, Profile
+from citeline.server.answer_engine import AnswerEngine
 from citeline.server.metrics import ServerMetrics
 from citeline.server.store import ConversationMessage
 

@@ -19,8 +19,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
+from citeline.server.answer_engine import AnswerEngine, CorpusAnswerEngine
 from citeline.server.answer_stream import AnswerRunner
-from citeline.server.engine import AnswerEngine, CorpusAnswerEngine
 from citeline.server.errors import StartupError
 from citeline.server.examples import load_examples
 from citeline.server.guard import Guard

@@ -29,7 +29,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Red
 from fastapi.responses import Response as HTTPResponse
 from pydantic import BaseModel, Field
 
-from citeline.server.answer_stream import AnswerJob, StreamedAnswer
+from citeline.server.answer_stream import AnswerJob
 from citeline.server.guard import Refused
 from citeline.server.reactome_wire import encode_reactome_sse
 from citeline.server.routes import ServerState, client_address
@@ -131,15 +131,8 @@ def build_reactome_router(
             state.metrics.answers.labels(state="refused").inc()
         return verdict
 
-    async def record(streamed: StreamedAnswer) -> str:
-        # Into the native answer store, as natively: GET /v1/answers/{id} returns it.
-        stored = await state.stores.answers.add(
-            question=streamed.question,
-            text=streamed.text,
-            citations=streamed.citations,
-            release=state.release,
-        )
-        return stored.id
+    # Into the native answer store, as natively: GET /v1/answers/{id} returns it.
+    record = state.record
 
     @router.post(
         "/chat/api/answer",

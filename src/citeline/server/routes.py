@@ -16,8 +16,8 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from sse_starlette import EventSourceResponse
 
+from citeline.server.answer_engine import AnswerEngine
 from citeline.server.answer_stream import AnswerJob, AnswerRunner, StreamedAnswer
-from citeline.server.engine import AnswerEngine
 from citeline.server.guard import Guard, Refused
 from citeline.server.metrics import ServerMetrics
 from citeline.server.schemas import (
@@ -59,6 +59,16 @@ class ServerState:
     metrics: ServerMetrics
     examples: tuple[str, ...] = ()
 
+    async def record(self, streamed: StreamedAnswer) -> str:
+        """Keep a streamed answer in the answer store; its id, for ``GET /v1/answers/{id}``."""
+        stored = await self.stores.answers.add(
+            question=streamed.question,
+            text=streamed.text,
+            citations=streamed.citations,
+            release=self.release,
+        )
+        return stored.id
+
 
 _SSE: dict[int | str, dict[str, Any]] = {
     200: {"content": {"text/event-stream": {}}, "description": "The answer's events."}
@@ -84,14 +94,7 @@ def build_router(state: ServerState) -> APIRouter:
         state.metrics.answers.labels(state="refused").inc()
         return refusal_stream()
 
-    async def record(streamed: StreamedAnswer) -> str:
-        stored = await stores.answers.add(
-            question=streamed.question,
-            text=streamed.text,
-            citations=streamed.citations,
-            release=state.release,
-        )
-        return stored.id
+    record = state.record
 
     @router.post(
         "/v1/answer",

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from citeline.agent import Profile
 from citeline.server.store import Conversation, ConversationMessage, StoredAnswer
 
 # The search page sends what a reader typed; 2,000 characters is several paragraphs,
@@ -39,7 +40,7 @@ class AnswerRequest(BaseModel):
 
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     caller_token: str = Field(default="", max_length=MAX_TOKEN_CHARS)
-    profile: Literal["search", "chat"] = "search"
+    profile: Profile = "search"
 
     _question_not_blank = field_validator("question")(_not_blank)
 

@@ -11,8 +11,9 @@ storing (the server's), prompts and the turn loop (the agent's).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Protocol
 
+from citeline.agent import Profile
 from citeline.events import DEFAULT_MAX_CITATIONS, Event
 from citeline.server.store import ConversationMessage
 
@@ -21,8 +22,6 @@ if TYPE_CHECKING:
     from citeline.data import DataCatalog
     from citeline.models import ModelHandle
     from citeline.stream.sources_section import HeadingRule
-
-Profile: TypeAlias = Literal["search", "chat"]
 
 
 class AnswerEngine(Protocol):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citeline.corpus import Corpus
-from citeline.corpus.evaluation import load_beir_queries, ndcg_at, rank_documents, recall_at
+from citeline.corpus.judged_queries import load_beir_queries, ndcg_at, rank_documents, recall_at
 
 
 def test_ndcg_is_one_for_a_perfect_ranking_and_discounts_a_late_hit() -> None:
