@@ -189,46 +189,19 @@ def sql_server() -> list[Row]:
     rows: list[Row] = []
     model = ScriptedOpenAIServer()
     model.start()
-    port = _free_port()
     folder = Path(tempfile.mkdtemp(prefix="citeline-hostile-"))
-    environment = {
-        **os.environ,
-        "OPENAI_BASE_URL": model.base_url,
-        "OPENAI_API_KEY": "not-a-secret",
-        "CITELINE_ANSWER_TIMEOUT": str(SERVER_ANSWER_TIMEOUT_S),
-    }
-    log = (folder / "server.log").open("w")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "citeline",
-            "serve",
-            "--db",
-            str(folder / "empty.db"),
-            "--project",
-            "sample",
-            "--open",
-            "--model",
-            "openai:scripted",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        env=environment,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+    server, url = _serve(
+        folder,
+        ["--db", str(folder / "empty.db"), "--project", "sample", "--open"],
+        ["--model", "openai:scripted"],
+        env={
+            "OPENAI_BASE_URL": model.base_url,
+            "OPENAI_API_KEY": "not-a-secret",
+            "CITELINE_ANSWER_TIMEOUT": str(SERVER_ANSWER_TIMEOUT_S),
+        },
     )
-    url = f"http://127.0.0.1:{port}"
     try:
         with httpx.Client(timeout=60) as client:
-            for _ in range(300):
-                try:
-                    if client.get(f"{url}/healthz").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
             # One answer first: the first answer pays for imports, which is not the query's cost.
             model.script = [{"text": ["Warm."]}]
             _answer(client, url, "Warm up.")
@@ -277,16 +250,15 @@ def sql_server() -> list[Row]:
         server.terminate()
         server.wait(timeout=10)
         model.stop()
-        log.close()
     return rows
 
 
 def _memory_mb(pid: int, field: str = "VmRSS") -> float:
     """``VmRSS`` (resident now) or ``VmHWM`` (the most it has ever been resident)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(f"{field}:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError(f"no {field} for process {pid}")
+    kb = _status_kb(pid, field)
+    if kb is None:
+        raise RuntimeError(f"no {field} for process {pid}")
+    return kb / 1024
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -296,36 +268,22 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _serve(
+    folder: Path, *arguments: list[str], env: dict[str, str]
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``citeline serve`` with ``arguments`` on a free loopback port, logging to ``folder``,
+    once it answers ``/healthz``; a server that exits or never answers stops the probe with
+    the end of its log."""
     port = _free_port()
-    # serve refuses an empty index, so one small page is indexed first.
-    (folder / "docs").mkdir()
-    (folder / "docs" / "lists.md").write_text("# Lists\n\nA list is a mutable sequence.\n")
-    subprocess.run(
-        [sys.executable, "-m", "citeline", "ingest", str(folder / "docs")],
-        env={**os.environ, "CITELINE_DATABASE_URL": str(folder / "citeline.db")},
-        check=True,
-        capture_output=True,
-    )
-    env = {
-        **os.environ,
-        "CITELINE_DB": str(folder / "citeline.db"),
-        "CITELINE_OPEN": "1",
-        "CITELINE_RATE_LIMIT": "1000",
-        "CITELINE_LOG_FORMAT": "json",
-    }
     log = (folder / "server.log").open("wb")
+    command = [sys.executable, "-m", "citeline", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), *(item for group in arguments for item in group)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "citeline", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+        command, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError((folder / "server.log").read_text()[-2000:])
+    while time.monotonic() < deadline and process.poll() is None:
         try:
             if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
                 return process, url
@@ -334,6 +292,20 @@ def _start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
         time.sleep(0.1)
     process.kill()
     raise RuntimeError("citeline serve did not start: " + (folder / "server.log").read_text())
+
+
+def _start_open_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    # serve refuses an empty index, so one small page is indexed first.
+    (folder / "docs").mkdir()
+    (folder / "docs" / "lists.md").write_text("# Lists\n\nA list is a mutable sequence.\n")
+    database = str(folder / "citeline.db")
+    subprocess.run(
+        [sys.executable, "-m", "citeline", "ingest", str(folder / "docs"), "--db", database],
+        check=True,
+        capture_output=True,
+    )
+    env = {"CITELINE_OPEN": "1", "CITELINE_RATE_LIMIT": "1000", "CITELINE_LOG_FORMAT": "json"}
+    return _serve(folder, ["--db", database], env=env)
 
 
 def _post_large(url: str, megabytes: int, *, announced: bool) -> tuple[int | None, int]:
@@ -381,7 +353,7 @@ def server_posts() -> list[Row]:
     posts, post_mb = LARGE_POSTS, LARGE_POST_MB
     name = "server_posts"
     with tempfile.TemporaryDirectory() as folder:
-        process, url = _start_server(Path(folder))
+        process, url = _start_open_server(Path(folder))
         try:
             # One honest answer first, so what it loads is in the baseline, not the growth.
             httpx.post(f"{url}/v1/answer", json={"question": "What is a list?"}, timeout=60)
