@@ -25,7 +25,7 @@ import numpy.typing as npt
 from citeline.corpus.embedding import Embedder, dense_installed, load_embedder
 from citeline.models import Similarity
 
-__all__ = ["MEANING_ENV", "embedded_similarity"]
+__all__ = ["MEANING_ENV", "embedded_similarity", "new_similarity"]
 
 # "0" turns the embedded model's reading for meaning off: its answers then depend on words
 # alone, as without the extra (a comparison, or a machine where the extra's CPU is dear).
@@ -48,6 +48,14 @@ def embedded_similarity() -> Similarity | None:
         if _similarity is None:
             _similarity = _CachedSimilarity(load_embedder())
         return _similarity
+
+
+def new_similarity() -> Similarity | None:
+    """A similarity with a cache of its own (a benchmark's, to pay as a fresh process does),
+    or ``None`` as ``embedded_similarity`` would be."""
+    if os.environ.get(MEANING_ENV, "1").strip() == "0" or not dense_installed():
+        return None
+    return _CachedSimilarity(load_embedder())
 
 
 class _CachedSimilarity:
