@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from citeline.cli import app
@@ -316,3 +318,68 @@ def test_search_index_folder_is_beside_a_sqlite_file_and_private_per_postgres_da
     assert one != two and one.parent == two.parent
     monkeypatch.setenv(search_index_module.SEARCH_INDEX_ENV, str(tmp_path / "chosen"))
     assert folder("postgresql://h/one", None) == tmp_path / "chosen"
+
+
+def test_while_another_process_writes_the_index_a_search_reads_its_last_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tantivy
+
+    monkeypatch.setattr(search_index_module, "FOLLOW_SECONDS", 0.0)
+    export = tmp_path / "export.jsonl"
+    _write_jsonl(export, _records("meadow", 2))
+    db = tmp_path / "index.sqlite"
+    with Corpus.open(db) as corpus:
+        corpus.ingest(export)
+        document = Document(id="new", title="New", text="A meadow in spring.")
+        corpus._store.put(document, split_passages(document.text), "h", "new.md")
+    # Another writer (an ingest elsewhere) holds tantivy's lock on the folder.
+    holder = tantivy.Index.open(str(tmp_path / "index.sqlite.search-index")).writer()
+    with Corpus.open(db) as corpus:
+        assert _found(corpus, "meadow") == {"0", "1"}
+        del holder
+        assert _found(corpus, "meadow") == {"0", "1", "new"}
+
+
+_WORDS = ["amber", "basalt", "cobalt", "dune", "ember", "fjord"]
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["put", "delete", "follow"]), st.integers(0, 4), st.integers(0, 5)
+        ),
+        max_size=25,
+    )
+)
+def test_any_sequence_of_writes_and_catch_ups_ends_with_the_index_matching_the_store(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int, int]]
+) -> None:
+    from citeline.corpus.search_index import SearchIndex
+    from citeline.corpus.stores.sqlite import SQLiteStore
+
+    folder = tmp_path_factory.mktemp("sequence")
+    store = SQLiteStore(folder / "index.sqlite")
+    index = SearchIndex(folder / "search-index", store)
+    expected: dict[str, str] = {}
+    for action, number, word in steps:
+        doc_id = f"d{number}"
+        if action == "put":
+            text = f"{_WORDS[word]} stone {doc_id}"
+            document = Document(id=doc_id, title=doc_id, text=text)
+            store.put(document, split_passages(text), text, "s")
+            expected[doc_id] = _WORDS[word]
+        elif action == "delete":
+            store.delete(doc_id)
+            expected.pop(doc_id, None)
+        else:
+            index.follow()
+    index.follow()
+    for word in _WORDS:
+        found = {hit.doc_id for hit in store.hits(index.lexical(word, 50))}
+        assert found == {d for d, w in expected.items() if w == word}
+    assert index.count() == len(expected)
+    store.close()
