@@ -44,7 +44,7 @@ import tantivy
 from citeline.corpus.analysis import ANALYSIS_VERSION, query_terms, terms
 from citeline.corpus.documents import Passage
 from citeline.corpus.errors import IndexUnreadableError
-from citeline.corpus.headings import passage_headings, title_key
+from citeline.corpus.headings import passage_headings, query_title_keys, title_key
 from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocument
 
 # Bump when what is indexed for a passage changes: an index of another format is rebuilt.
@@ -313,24 +313,28 @@ class SearchIndex:
             Candidate(_passage(searcher, address), score)
             for score, address in searcher.search(matching, k, count=False).hits
         ]
-        named = self._named(searcher, matching, title_key(query))
+        named = self._named(searcher, matching, query_title_keys(query))
         if not named:
             return ranked
         first = [Candidate(passage, score, True) for passage, score in named]
         rest = [c for c in ranked if c.passage not in {passage for passage, _ in named}]
         return (first + rest)[:k]
 
-    def _named(self, searcher: Any, matching: Any, key: str) -> list[tuple[int, float]]:
-        """The passages titled exactly as the query asks, among the ``TITLE_WINDOW`` best."""
+    def _named(
+        self, searcher: Any, matching: Any, keys: tuple[str, ...]
+    ) -> list[tuple[int, float]]:
+        """The passages titled exactly as the query asks (by any of ``keys``: see
+        ``headings.query_title_keys``), among the ``TITLE_WINDOW`` best."""
+        title_is = tantivy.Query.boolean_query(
+            [
+                (tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "title_key", key))
+                for key in dict.fromkeys(keys)
+            ]
+        )
         titled = tantivy.Query.boolean_query(
             [
                 (tantivy.Occur.Must, matching),
-                (
-                    tantivy.Occur.Must,
-                    tantivy.Query.const_score_query(
-                        tantivy.Query.term_query(self._schema, "title_key", key), 0.0
-                    ),
-                ),
+                (tantivy.Occur.Must, tantivy.Query.const_score_query(title_is, 0.0)),
             ]
         )
         found = searcher.search(titled, TITLE_WINDOW, count=False).hits
