@@ -136,7 +136,10 @@ def main() -> None:
                 store.hits(index.lexical(query, 10))
                 cpu.append((time.thread_time() - started_cpu) * 1000)
                 wall.append((time.perf_counter() - started) * 1000)
-            size_mb = sum(p.stat().st_size for p in db.parent.glob(db.name + "*")) / 1e6
+            # The store's file (and its WAL) and the search index's folder beside it.
+            files = [p for p in db.parent.glob(db.name + "*") if p.is_file()]
+            files += [p for p in db.parent.glob(db.name + ".search-index/*") if p.is_file()]
+            size_mb = sum(p.stat().st_size for p in files) / 1e6
             table.add_row(
                 f"{written:,}",
                 f"{size_mb:,.0f}",
