@@ -383,3 +383,21 @@ def test_any_sequence_of_writes_and_catch_ups_ends_with_the_index_matching_the_s
         assert found == {d for d, w in expected.items() if w == word}
     assert index.count() == len(expected)
     store.close()
+
+
+def test_an_index_ahead_of_its_store_is_built_again(tmp_path: Path) -> None:
+    db = tmp_path / "index.sqlite"
+    export = tmp_path / "export.jsonl"
+    _write_jsonl(export, _records("tide", 1))
+    with Corpus.open(db) as corpus:
+        corpus.ingest(export)
+    backup = db.read_bytes()
+    _write_jsonl(export, _records("tide", 3))
+    with Corpus.open(db) as corpus:
+        corpus.ingest(export)
+    # The file goes back to its backup; the search index beside it stays as it was.
+    for leftover in tmp_path.glob("index.sqlite-*"):
+        leftover.unlink()
+    db.write_bytes(backup)
+    with Corpus.open(db) as corpus:
+        assert _found(corpus, "tide") == {"0"}

@@ -203,8 +203,11 @@ class SearchIndex:
             writer = self._writer()
             if writer is None:
                 return False
+            # An index ahead of its store (the database restored from an older backup) holds
+            # passages the store lost: only a whole rebuild can say which.
+            since = self._generation if self._generation <= wanted else 0
             try:
-                self._generation = self._catch_up(writer, self._generation)
+                self._generation = self._catch_up(writer, since)
             finally:
                 del writer
             self._index.reload()
