@@ -317,6 +317,24 @@ def test_a_section_alike_in_meaning_is_cited_before_one_sharing_more_of_the_word
     assert by_meaning[0].href == "cite:k"
 
 
+def test_a_follow_up_is_read_for_meaning_with_its_conversations_subject() -> None:
+    asked: list[str] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        asked.append(question)
+        return [0.0 for _ in texts]
+
+    view = TurnView(
+        "How do I install packages into it?",
+        earlier_questions=("How do I create a virtual environment?",),
+        outcomes=(_search(["101", "202"]), _read("101"), _read("202")),
+        similarity=similarity,
+    )
+    _answer(view)
+    assert asked
+    assert all({"virtual", "environment"} <= set(q.lower().split()) for q in asked)
+
+
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:
     view = TurnView(
         "What does converting raise for text that is not a number?",
