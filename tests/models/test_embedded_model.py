@@ -335,6 +335,29 @@ def test_a_follow_up_is_read_for_meaning_with_its_conversations_subject() -> Non
     assert all({"virtual", "environment"} <= set(q.lower().split()) for q in asked)
 
 
+def test_code_of_keywords_without_symbols_and_a_bare_heading_are_not_quoted_as_sentences() -> None:
+    # As a built site's reader stores them: the heading a bare line, the example's lines
+    # kept without fences, and an import block holding almost no symbols.
+    docs = {
+        "c": (
+            "Command Line Interface: Custom Commands",
+            "Custom Commands With Click Groups\n\n"
+            "You can add your own commands to the flask command with click groups:\n\n"
+            "import click\nfrom flask import Flask\nfrom flask.cli import AppGroup\n\n"
+            "Each command is then called as flask user create.",
+        )
+    }
+    view = TurnView(
+        "How do I add my own commands to the flask command?",
+        outcomes=(_search(["c"], docs), _read("c", docs)),
+    )
+    prose, _ = _prose(_answer(view))
+    imports = "import click\nfrom flask import Flask\nfrom flask.cli import AppGroup"
+    assert f"```\n{imports}\n```" in prose
+    assert "Custom Commands With Click Groups" not in prose
+    assert prose.startswith("You can add your own commands")
+
+
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:
     view = TurnView(
         "What does converting raise for text that is not a number?",
