@@ -54,7 +54,7 @@ def default_retrieval() -> Retrieval:
 
     Measured on the 2-core build machine (docs/benchmarks.md, docs/corpus.md): hybrid lifts
     the development questions' hit@3 from 0.890 to 0.951, but embedding the bundled sample
-    costs about 18 s of CPU against a second, and the extra adds 215 MB to the install. A
+    costs about 16 s of CPU against a second, and the extra adds 215 MB to the install. A
     first-time user gets the one-second demo; hybrid is one flag away, and a default that
     followed whatever happens to be installed would build different collections from one
     command on two machines.
