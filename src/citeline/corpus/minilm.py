@@ -86,10 +86,10 @@ class MiniLM:
         options.inter_op_num_threads = 1
         if threads > 1:
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        # Basic graph optimisations (constant folding, redundant nodes) only: the extended
-        # level's fusions made the int8 graph slower here, measured three times each (CPU
-        # time, one thread): a SciFact claim 3.2-3.9 ms against 3.7-4.3 ms, an abstract
-        # at 256 tokens 54-55 ms against 62 ms.
+        # Basic graph optimisations (constant folding, redundant nodes) only: onnxruntime's
+        # default (all levels, with their fusions) ran the int8 graph slower here, measured
+        # three times each (CPU time, one thread): a SciFact claim 3.2-3.9 ms against
+        # 3.7-4.3 ms, an abstract at 256 tokens 54-55 ms against 62 ms.
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
         options.log_severity_level = 3
         try:
