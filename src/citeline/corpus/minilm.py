@@ -58,6 +58,8 @@ QUERY_THREADS = 1
 # time a passage, load 7 on 2 cores): one thread 20.6-24.4 ms, two non-spinning threads
 # 22.7-23.3 ms (two spinning ones 29.6-40.4 ms); the work is the same, the wall time less.
 PASSAGE_THREADS = 8
+# Texts per call past which the threaded session is used: more than two model batches.
+THREADED_FROM = 2 * BATCH_SIZE
 
 
 class MiniLM:
@@ -72,8 +74,9 @@ class MiniLM:
         self._tokenizer = tokenizer
         self._model_path = model_path
         # The query session is made now, so a file that cannot run fails at load; the
-        # passage session only when a process first embeds passages (ingest): a server
-        # never does, and each session holds its own copy of the weights.
+        # threaded one only when a process first embeds a batch of ingest's size (a server
+        # embeds a few sections at a time for the answerer, on the query session), since
+        # each session holds its own copy of the weights.
         self._query_session = self._session(QUERY_THREADS)
         self._passage_session: onnxruntime.InferenceSession | None = None
         self._inputs = {item.name for item in self._query_session.get_inputs()}
@@ -128,7 +131,9 @@ class MiniLM:
         # Sorting by length first puts texts of like length in one batch, so little of a
         # batch is padding: on SciFact this halves the work against the file's order.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        session = self._passages()
+        # Ingest hands over hundreds of passages at once; fewer (the answerer's few
+        # sections, on a server running requests side by side) stay on one thread.
+        session = self._passages() if len(texts) > THREADED_FROM else self._query_session
         for begin in range(0, len(order), BATCH_SIZE):
             chunk = order[begin : begin + BATCH_SIZE]
             result[chunk] = self._run(session, [texts[i] for i in chunk])

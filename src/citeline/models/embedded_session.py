@@ -16,16 +16,21 @@ from collections.abc import AsyncGenerator, Sequence
 
 from citeline.models import embedded, embedded_data
 from citeline.models.tool_loop import ToolCall
-from citeline.models.turn import ChatMessage, ToolReply, ToolSpec, TurnContent
+from citeline.models.turn import ChatMessage, Similarity, ToolReply, ToolSpec, TurnContent
 
 
 class EmbeddedSession:
     """One user turn with the embedded model."""
 
     def __init__(
-        self, question: str, history: Sequence[ChatMessage], tools: Sequence[ToolSpec]
+        self,
+        question: str,
+        history: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        similarity: Similarity | None = None,
     ) -> None:
         self._question = question
+        self._similarity = similarity
         self._earlier = tuple(m.text for m in history if m.role == "user")
         self._tools = frozenset(tool.name for tool in tools)
         self._descriptions = {tool.name: tool.description for tool in tools}
@@ -44,6 +49,7 @@ class EmbeddedSession:
             outcomes=tuple(self._outcomes),
             tools=self._tools,
             descriptions=self._descriptions,
+            similarity=self._similarity,
         )
         step = embedded_data.next_step(view) or embedded.next_step(view)
         if isinstance(step, tuple):
