@@ -38,11 +38,6 @@ class IndexedDocument:
     source: str
 
 
-def order_named_first(ranked: Sequence[Candidate]) -> list[Candidate]:
-    """``ranked`` with the passages whose title the query names moved first, order kept."""
-    return sorted(ranked, key=lambda candidate: not candidate.names_title)
-
-
 @dataclass(frozen=True, slots=True)
 class DocumentVersion:
     """One document as ingest hands it to the store: its text split, hashed and sourced."""
