@@ -15,14 +15,18 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from citeline.corpus.documents import Document, Hit, Passage
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     """One passage a ranking found: its store id, its score (higher is better), and whether
-    the query's terms are exactly its title's (``headings.title_key``)."""
+    the query's terms are exactly its title's (``headings.title_key``).
+
+    A named tuple rather than a frozen dataclass: a hybrid search makes about 210 of them,
+    and a frozen dataclass's ``__init__`` (``object.__setattr__`` per field) measured 405 ns
+    against 201 ns (about 0.04 ms of a SciFact query)."""
 
     passage: int
     score: float
