@@ -60,6 +60,28 @@ def test_a_query_naming_a_title_ranks_that_section_first(corpus: Corpus, tmp_pat
     assert corpus.search("keyword argument", k=1)[0].title == "Glossary: keyword argument"
 
 
+def test_a_question_about_a_title_ranks_that_section_first(corpus: Corpus, tmp_path: Path) -> None:
+    # "What does VACUUM do?" names the reference page titled "VACUUM"; the question words
+    # are no part of that title, and sections repeating the word are about something else.
+    (tmp_path / "vacuum.md").write_text(
+        "---\ntitle: VACUUM\n---\n\nGarbage-collect and optionally analyze a database.\n",
+        "utf-8",
+    )
+    (tmp_path / "progress.md").write_text(
+        "---\ntitle: Progress of VACUUM\n---\n\nWhile VACUUM runs, each vacuum worker "
+        "reports the phase of its vacuum in a view.\n",
+        "utf-8",
+    )
+    (tmp_path / "faq.md").write_text(
+        "---\ntitle: How do I vacuum?\n---\n\nRun VACUUM, or let the vacuum daemon do it.\n",
+        "utf-8",
+    )
+    corpus.ingest(tmp_path)
+    assert corpus.search("What does VACUUM do?", k=3)[0].title == "VACUUM"
+    # A title that is itself a question is still named by that question, whole.
+    assert corpus.search("How do I vacuum?", k=3)[0].title == "How do I vacuum?"
+
+
 def test_a_heading_counts_for_passages_that_come_long_after_it(
     corpus: Corpus, tmp_path: Path
 ) -> None:

@@ -1,16 +1,14 @@
 """The held-out PostgreSQL set: it loads, its gold addresses are sections of the installed
 manual whose text holds an expected term, and its gold addresses become the ids an index
-gives the sections at them (benchmarks/questions/heldout/gold_ids.py)."""
+gives the sections at them (benchmarks/questions/gold_ids.py)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from selectolax.lexbor import LexborHTMLParser
+from tests.support.gold_addresses import gold_ids_module
 
 from citeline.evaluation.answer_checks import contains_expected_term
 from citeline.evaluation.questions import load_questions
@@ -20,16 +18,6 @@ FILES = ("postgresql-docs.jsonl", "postgresql-docs-followups.jsonl")
 BASE_URL = "https://www.postgresql.org/docs/15/"
 # Debian's postgresql-doc-15, which .ci/run installs; the set's gold is read against it.
 MANUAL = Path("/usr/share/doc/postgresql-doc-15/html")
-
-
-def _gold_ids_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("heldout_gold_ids", HELDOUT / "gold_ids.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # dataclasses resolve the module's string annotations through sys.modules.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_held_out_set_loads_with_gold_addresses_and_terms() -> None:
@@ -65,7 +53,7 @@ def test_every_gold_address_is_a_section_of_the_manual_that_holds_an_expected_te
 
 
 def test_a_gold_address_becomes_every_id_indexed_at_it() -> None:
-    gold_ids = _gold_ids_module()
+    gold_ids = gold_ids_module()
     page = BASE_URL + "sql-createindex.html"
     sections = [
         gold_ids.IndexedSection("sql-createindex", page, "CREATE INDEX — define a new index"),
@@ -95,7 +83,7 @@ def test_a_gold_address_becomes_every_id_indexed_at_it() -> None:
 
 
 def test_an_address_missing_from_the_index_is_named_and_absent_terms_are_flagged() -> None:
-    gold_ids = _gold_ids_module()
+    gold_ids = gold_ids_module()
     sections = [gold_ids.IndexedSection("sql-vacuum", BASE_URL + "sql-vacuum.html", "VACUUM")]
     record = {
         "id": "q",

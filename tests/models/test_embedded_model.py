@@ -246,6 +246,50 @@ def test_code_stored_as_bare_lines_is_quoted_as_a_code_block() -> None:
     ) in prose
 
 
+def test_a_sentence_with_inline_code_stored_bare_is_quoted_as_prose() -> None:
+    # Stored without backticks (as the readers store inline code), this lead holds as many
+    # symbols as code does; it is still the sentence that answers, and reads as one.
+    docs = {
+        "n": (
+            "How do I convert a string to a number?",
+            "For integers, use the built-in int() type constructor, e.g. int('144') == 144.\n"
+            "Similarly, float() converts to floating-point, e.g. float('144') == 144.0.\n\n"
+            "Do not use the built-in function eval() if all you need is to convert strings to\n"
+            "numbers: it is slower and a security risk.",
+        )
+    }
+    view = TurnView(
+        "How do I convert a string to an integer?",
+        outcomes=(_search(["n"], docs), _read("n", docs)),
+    )
+    prose, anchors = _prose(_answer(view))
+    assert prose.startswith("For integers, use the built-in int() type constructor")
+    assert "```" not in prose
+    assert anchors and anchors[0].href == "cite:n"
+
+
+def test_a_section_titled_as_the_question_is_cited_before_one_holding_its_words() -> None:
+    docs = {
+        "g": (
+            "Glossary: parameter",
+            "A named entity in a function definition that specifies an argument the function "
+            "can accept. Parameters and arguments differ: a parameter is named in the "
+            "definition, an argument is the value passed. Arguments, parameters, arguments.",
+        ),
+        "f": (
+            "What is the difference between arguments and parameters?",
+            "Parameters are defined by the names that appear in a function definition, whereas "
+            "arguments are the values actually passed to a function when calling it.",
+        ),
+    }
+    view = TurnView(
+        "What is the difference between arguments and parameters?",
+        outcomes=(_search(["g", "f"], docs), _read("g", docs), _read("f", docs)),
+    )
+    _, anchors = _prose(_answer(view))
+    assert anchors[0].href == "cite:f"
+
+
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:
     view = TurnView(
         "What does converting raise for text that is not a number?",

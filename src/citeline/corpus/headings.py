@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citeline.corpus.analysis import terms
+from citeline.corpus.analysis import query_terms, terms
 from citeline.corpus.documents import Passage
 
 _ATX = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
@@ -64,3 +64,10 @@ def passage_headings(text: str, passages: Sequence[Passage]) -> list[str]:
 def title_key(text: str) -> str:
     """The distinct index terms of ``text``, sorted: equal keys mean the same words."""
     return " ".join(sorted(set(terms(text))))
+
+
+def query_title_keys(query: str) -> tuple[str, str]:
+    """The keys a query names a title by: all its words ("How do I convert a string to a
+    number?" is the FAQ entry titled so), and its words less the question words, as search
+    reads it ("What does VACUUM do?" names the reference page titled "VACUUM")."""
+    return title_key(query), " ".join(sorted(set(query_terms(query))))

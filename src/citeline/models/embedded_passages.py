@@ -59,6 +59,13 @@ _CODE_SYMBOLS = frozenset("=(){}[];<>:#\"'_.*/\\|&+-,@")
 # Measured on the Python-docs sample as its readers store it: prose paragraphs hold 3 to 8 %
 # of these symbols among their non-blank characters, code blocks 15 % and more.
 CODE_SYMBOL_SHARE = 0.15
+# A block of at least this many words, half of them plain words, that opens on a capitalised
+# word and ends on a stop is prose however many symbols its inline code brings: code lines
+# open on keywords, names or prompts and rarely end on a full stop.
+PROSE_MIN_WORDS = 6
+PROSE_WORD_SHARE = 0.5
+_OPENING_WORD = re.compile(r"[A-Z][a-z]+,?$")
+_PLAIN_WORD = re.compile(r"[\"'(]*[A-Za-z][a-z]*(?:[-'][a-z]+)*[\"')]*[,.;:!?]?$")
 # Headings, tables, block quotes, HTML and thematic breaks: structure a passage stops at.
 _STRUCTURE = re.compile(r"[ \t]*(?:#|\||>|<|[-*_]{3,}\s*$|={3,}|-{3,})")
 _MARKDOWN_LINK = re.compile(
@@ -199,9 +206,25 @@ def _looks_like_code(lines: list[str]) -> bool:
     large share of its characters."""
     if _PROMPT.match(lines[0]):
         return True
+    if _reads_as_prose(lines):
+        return False
     text = "".join("".join(line.split()) for line in lines)
     symbols = sum(1 for c in text if c in _CODE_SYMBOLS)
     return bool(text) and symbols / len(text) >= CODE_SYMBOL_SHARE
+
+
+def _reads_as_prose(lines: list[str]) -> bool:
+    """Whether a block is sentences with inline code in them ("For integers, use the built-in
+    int() type constructor, e.g. int('144') == 144."): it opens on a capitalised word, ends
+    as a sentence ends, and most of its words are plain words. Stored without backticks,
+    such a paragraph holds as many symbols as code does, and was quoted as a code block."""
+    tokens = " ".join(lines).split()
+    if len(tokens) < PROSE_MIN_WORDS or not _OPENING_WORD.match(tokens[0]):
+        return False
+    if tokens[-1][-1:] not in ".!?:":
+        return False
+    plain = sum(1 for token in tokens if _PLAIN_WORD.match(token))
+    return plain / len(tokens) >= PROSE_WORD_SHARE
 
 
 def is_dangling(sentence: str) -> bool:

@@ -40,7 +40,7 @@ from citeline.corpus.errors import (
     IndexUnreadableError,
     SchemaVersionError,
 )
-from citeline.corpus.headings import passage_headings, title_key
+from citeline.corpus.headings import passage_headings, query_title_keys, title_key
 from citeline.corpus.stores.base import (
     Candidate,
     CorpusStore,
@@ -162,7 +162,7 @@ top AS (
     ORDER BY score DESC, hits.passage
     LIMIT %(k)s
 )
-SELECT top.passage, top.score, d.title_key = %(key)s
+SELECT top.passage, top.score, d.title_key IN (%(key)s, %(asked)s)
 FROM top
 JOIN corpus_passages AS p ON p.rowid = top.passage
 JOIN corpus_documents AS d ON d.rowid = p.document
@@ -324,7 +324,8 @@ class PostgresStore(CorpusStore):
         wanted = query_terms(query)
         if not wanted or k < 1:
             return []
-        parameters = {"terms": wanted, "k": max(k, TITLE_WINDOW), "key": title_key(query)}
+        key, asked = query_title_keys(query)
+        parameters = {"terms": wanted, "k": max(k, TITLE_WINDOW), "key": key, "asked": asked}
 
         def read(connection: psycopg.Connection[Any]) -> list[Any]:
             return connection.execute(_LEXICAL, parameters).fetchall()

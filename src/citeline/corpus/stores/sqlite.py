@@ -31,7 +31,7 @@ from pathlib import Path
 from citeline.corpus.analysis import ANALYSIS_VERSION, query_terms, terms
 from citeline.corpus.documents import Document, Hit, Passage
 from citeline.corpus.errors import IndexUnreadableError, SchemaVersionError
-from citeline.corpus.headings import passage_headings, title_key
+from citeline.corpus.headings import passage_headings, query_title_keys, title_key
 from citeline.corpus.stores.base import (
     Candidate,
     CorpusStore,
@@ -90,7 +90,7 @@ _LEXICAL = """
 WITH top AS (
     SELECT rowid, rank FROM corpus_fts WHERE corpus_fts MATCH ? ORDER BY rank LIMIT ?
 )
-SELECT top.rowid, top.rank, d.title_key = ?
+SELECT top.rowid, top.rank, d.title_key IN (?, ?)
 FROM top
 JOIN corpus_passages AS p ON p.rowid = top.rowid
 JOIN corpus_documents AS d ON d.rowid = p.document
@@ -337,7 +337,7 @@ class SQLiteStore(CorpusStore):
         expression = " OR ".join(f'"{term}"' for term in wanted)
         rows = (
             self._connection()
-            .execute(_LEXICAL, (expression, max(k, TITLE_WINDOW), title_key(query)))
+            .execute(_LEXICAL, (expression, max(k, TITLE_WINDOW), *query_title_keys(query)))
             .fetchall()
         )
         # FTS5's bm25() is negative, lower being better; a candidate's score is higher-is-better.

@@ -1,8 +1,8 @@
-"""Turn a held-out question file's gold URLs into the ids an index gives those sections.
+"""Turn a question file's gold URLs into the ids an index gives those sections.
 
-Run: ``.venv/bin/python benchmarks/questions/heldout/gold_ids.py --db INDEX QUESTIONS OUT``
-(``run.sh`` beside this file does it for both held-out files). The held-out files name each
-gold section by the address the published manual gives it
+Run: ``.venv/bin/python benchmarks/questions/gold_ids.py --db INDEX --base-url URL QUESTIONS OUT``
+(``heldout/run.sh`` and ``flask/run.sh`` beside this file do it for their files). Those files
+name each gold section by the address the published site gives it
 (``https://www.postgresql.org/docs/15/sql-createindex.html#SQL-CREATEINDEX-CONCURRENTLY``),
 which does not depend on how citeline names documents. ``citeline eval citations`` compares
 gold against what a citation names, and a citation names a document's id (its url only when
@@ -12,12 +12,12 @@ section and a section without an anchor of its own (a reference page's Synopsis)
 page's address, both are gold.
 
 A gold address that no indexed document has stops the run (exit 1, naming each one): the
-index was built without ``--base-url https://www.postgresql.org/docs/15/`` or names sections
+index was built without the ``--base-url`` the file's addresses start with, or names sections
 otherwise, and scores against it would be meaningless. It also reports, without stopping,
 each question none of whose answer terms occurs in the text of its gold documents, which
-means the index keeps a section's text differently from the manual.
+means the index keeps a section's text differently from the site.
 
-It does not answer or score anything, and it never edits the held-out files themselves.
+It does not answer or score anything, and it never edits the question files themselves.
 """
 
 from __future__ import annotations
@@ -83,9 +83,15 @@ def rewrite(record: Mapping[str, Any], by_url: Mapping[str, list[IndexedSection]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("questions", type=Path, help="A held-out file with gold URLs.")
+    parser.add_argument("questions", type=Path, help="A question file with gold URLs.")
     parser.add_argument("out", type=Path, help="Where to write the copy with gold ids.")
     parser.add_argument("--db", required=True, help="The index the questions are asked of.")
+    parser.add_argument(
+        "--base-url",
+        required=True,
+        help="The address the site was ingested under (ingest's --base-url), named when a "
+        "gold address is missing.",
+    )
     options = parser.parse_args(argv)
     with Corpus.open(options.db) as corpus:
         by_url = sections_by_url(
@@ -97,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(
             f"{len(missing)} gold addresses of {options.questions} are not in the index "
-            f"{options.db}; ingest the manual with --base-url https://www.postgresql.org/docs/15/ "
-            "and check that each section keeps the manual's own anchor:",
+            f"{options.db}; ingest the site with --base-url {options.base_url} "
+            "and check that each section keeps the site's own anchor:",
             *missing,
             sep="\n  ",
             file=sys.stderr,
