@@ -20,6 +20,11 @@ CPU time is ``time.process_time`` (every thread of this process), so a shared ma
 waiting is left out; the wall-clock ingest time is printed beside it with the load average.
 Targets (issue #16): hybrid nDCG@10 >= 0.73 with query CPU p50 < 5 ms; document hit@3 >=
 0.95; SciFact ingest with embeddings < 3 min.
+
+``--peers`` prints a second table (issue #17): citeline's lexical search against bm25s and
+tantivy with their own default English analysis (``peers.py``), on the same text, queries
+timed interleaved in one process, as ratios; on SciFact and on ``--peer-passages`` synthetic
+collections (default 10,000 and 100,000).
 """
 
 from __future__ import annotations
@@ -69,7 +74,21 @@ def main() -> None:
     parser.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS)
     parser.add_argument("--passages", type=int, default=100_000, help="synthetic scale")
     parser.add_argument("--work", type=Path, help="folder for the indexes (default: temporary)")
+    parser.add_argument("--peers", action="store_true", help="only the table against peers")
+    parser.add_argument(
+        "--peer-passages",
+        type=lambda text: [int(n) for n in text.split(",") if n],
+        default=[10_000, 100_000],
+        help="synthetic sizes for --peers, comma-separated (default: 10000,100000)",
+    )
     args = parser.parse_args()
+    if args.peers:
+        from peers import compare_peers
+
+        with tempfile.TemporaryDirectory() as scratch:
+            work = args.work or Path(scratch)
+            compare_peers(args.data, args.split, work, args.peer_passages, _load())
+        return
 
     table = Table(title=f"Retrieval: lexical, dense and hybrid (load {_load()})")
     for column in ("collection", "mode", "quality", "CPU p50 ms", "CPU p95 ms", "ingest", "size"):

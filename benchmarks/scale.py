@@ -51,8 +51,9 @@ from rich.table import Table
 from tests.support.server_processes import running
 
 from citeline.corpus import Corpus
-from citeline.corpus.ingest import content_hash
-from citeline.corpus.stores.base import CorpusStore
+from citeline.corpus.ingest import INGEST_BATCH, content_hash
+from citeline.corpus.search_index import SearchIndex
+from citeline.corpus.stores.base import CorpusStore, DocumentVersion
 from citeline.corpus.stores.postgres import PostgresStore
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.database import PostgresUrl
@@ -202,24 +203,35 @@ class RetrievalResult:
     latencies_ms: list[float]
 
 
-def _build(store: CorpusStore, total: int) -> tuple[float, list[str]]:
+def _build(store: CorpusStore, total: int, folder: Path) -> tuple[float, list[str]]:
     documents, queries = synthetic_collection(total)
     started = time.perf_counter()
+    batch: list[DocumentVersion] = []
     for done, (document, passages) in enumerate(documents, start=1):
-        store.put(document, passages, content_hash(document), "synthetic")
+        batch.append(DocumentVersion(document, passages, content_hash(document), "synthetic"))
+        if len(batch) == INGEST_BATCH:
+            store.put_many(batch)
+            batch.clear()
         if done % 10_000 == 0:
-            print(f"  {done * PASSAGES_PER_DOCUMENT:,} passages indexed", flush=True)
+            print(f"  {done * PASSAGES_PER_DOCUMENT:,} passages stored", flush=True)
+    store.put_many(batch)
+    SearchIndex(folder, store)
     return time.perf_counter() - started, queries
 
 
-def _time_queries(store: CorpusStore, queries: list[str]) -> list[float]:
-    store.search(queries[0], 10)
+def _time_queries(store: CorpusStore, folder: Path, queries: list[str]) -> list[float]:
+    index = SearchIndex(folder, store)
+    store.hits(index.lexical(queries[0], 10))
     latencies = []
     for query in queries:
         started = time.perf_counter()
-        store.search(query, 10)
+        store.hits(index.lexical(query, 10))
         latencies.append((time.perf_counter() - started) * 1000)
     return sorted(latencies)
+
+
+def _folder_mb(folder: Path) -> float:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
 
 
 def measure_retrieval(postgres: str, total: int, scratch: Path) -> list[RetrievalResult]:
@@ -227,18 +239,20 @@ def measure_retrieval(postgres: str, total: int, scratch: Path) -> list[Retrieva
     print(f"SQLite: indexing {total:,} passages", flush=True)
     path = scratch / "retrieval.sqlite"
     store: CorpusStore = SQLiteStore(path)
-    build, queries = _build(store, total)
-    latencies = _time_queries(store, queries)
+    folder = scratch / "sqlite.search-index"
+    build, queries = _build(store, total, folder)
+    latencies = _time_queries(store, folder, queries)
     store.close()
-    size = sum(p.stat().st_size for p in scratch.glob(path.name + "*")) / 1e6
-    results.append(RetrievalResult("SQLite (FTS5)", total, build, size, latencies))
+    size = _folder_mb(folder) + sum(p.stat().st_size for p in scratch.glob(path.name + "*")) / 1e6
+    results.append(RetrievalResult("SQLite + tantivy", total, build, size, latencies))
 
     print(f"PostgreSQL: indexing {total:,} passages", flush=True)
     with fresh_schema(postgres) as database:
         # Bulk load without waiting for each commit to reach the disk: a crash mid-load
         # loses the last commits, never consistency, and the benchmark starts over anyway.
         loader = PostgresStore(PostgresUrl(f"{database}%20-csynchronous_commit%3Doff"))
-        build, queries = _build(loader, total)
+        folder = scratch / "postgres.search-index"
+        build, queries = _build(loader, total, folder)
         loader.close()
         with psycopg.connect(database, autocommit=True) as connection:
             # What an operator runs after a bulk load, so searches read the index alone.
@@ -250,9 +264,11 @@ def measure_retrieval(postgres: str, total: int, scratch: Path) -> list[Retrieva
             ).fetchone()
             size = float(row[0]) / 1e6 if row and row[0] else 0.0
         store = PostgresStore(PostgresUrl(database))
-        latencies = _time_queries(store, queries)
+        latencies = _time_queries(store, folder, queries)
         store.close()
-    results.append(RetrievalResult("PostgreSQL", total, build, size, latencies))
+    results.append(
+        RetrievalResult("PostgreSQL + tantivy", total, build, size + _folder_mb(folder), latencies)
+    )
     return results
 
 

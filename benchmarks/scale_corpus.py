@@ -23,7 +23,9 @@ from rich.console import Console
 from rich.table import Table
 
 from citeline.corpus.documents import Document, Passage
-from citeline.corpus.ingest import content_hash
+from citeline.corpus.ingest import INGEST_BATCH, content_hash
+from citeline.corpus.search_index import SearchIndex
+from citeline.corpus.stores.base import DocumentVersion
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.evaluation.percentiles import percentile
 
@@ -111,23 +113,33 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         db = args.db or Path(scratch) / "scale.sqlite"
         store = SQLiteStore(db)
+        index = SearchIndex(db.with_name(db.name + ".search-index"), store)
         written = 0
         build_seconds = 0.0
         for checkpoint in checkpoints:
             started = time.perf_counter()
+            batch: list[DocumentVersion] = []
             while written < checkpoint:
                 document, passages = next(documents)
-                store.put(document, passages, content_hash(document), "synthetic")
+                batch.append(DocumentVersion(document, passages, content_hash(document), "x"))
                 written += len(passages)
+                if len(batch) == INGEST_BATCH:
+                    store.put_many(batch)
+                    batch.clear()
+            store.put_many(batch)
+            index.follow()
             build_seconds += time.perf_counter() - started
-            store.search(queries[0], 10)
+            store.hits(index.lexical(queries[0], 10))
             wall, cpu = [], []
             for query in queries:
                 started, started_cpu = time.perf_counter(), time.thread_time()
-                store.search(query, 10)
+                store.hits(index.lexical(query, 10))
                 cpu.append((time.thread_time() - started_cpu) * 1000)
                 wall.append((time.perf_counter() - started) * 1000)
-            size_mb = sum(p.stat().st_size for p in db.parent.glob(db.name + "*")) / 1e6
+            # The store's file (and its WAL) and the search index's folder beside it.
+            files = [p for p in db.parent.glob(db.name + "*") if p.is_file()]
+            files += [p for p in db.parent.glob(db.name + ".search-index/*") if p.is_file()]
+            size_mb = sum(p.stat().st_size for p in files) / 1e6
             table.add_row(
                 f"{written:,}",
                 f"{size_mb:,.0f}",

@@ -40,6 +40,15 @@ def postgres_url_in_schema(base_url: str, schema: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(query)))
 
 
+@pytest.fixture(autouse=True)
+def _private_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test's search indexes of PostgreSQL collections (kept under the user's cache
+    folder) go to a folder of its own, never the real ~/.cache."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+
+
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A PostgreSQL URL whose connections all work in a fresh, empty schema."""

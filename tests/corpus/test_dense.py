@@ -92,7 +92,7 @@ def test_hybrid_search_finds_a_passage_that_shares_no_word_with_the_query(
     assert not set(terms(QUERY)) & set(terms(f"{answer.title} {answer.text}"))
     assert corpus.retrieval is Retrieval.HYBRID
     assert corpus.search(QUERY, k=3)[0].doc_id == "sleep"
-    assert corpus._store.search(QUERY, 3) == []
+    assert corpus._index.lexical(QUERY, 3) == []
 
 
 def test_a_changed_passage_is_embedded_again_and_a_removed_one_loses_its_vector(

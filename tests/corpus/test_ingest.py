@@ -120,7 +120,7 @@ def test_a_duplicate_id_is_skipped_and_the_first_document_kept(
     assert document is not None and document.title == "First"
 
 
-def test_a_crash_mid_ingest_leaves_the_index_as_it_was_before_that_document(
+def test_a_crash_mid_ingest_leaves_the_index_as_it_was_before_that_batch(
     corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     export = tmp_path / "export.jsonl"
@@ -132,22 +132,25 @@ def test_a_crash_mid_ingest_leaves_the_index_as_it_was_before_that_document(
     records = [{**r, "text": f"revised wording {r['_id']}"} for r in records]
     _write_jsonl(export, records)
 
+    import citeline.corpus.ingest as ingest_module
     import citeline.corpus.stores.postgres as postgres_store
     import citeline.corpus.stores.sqlite as sqlite_store
 
-    real_terms = sqlite_store.terms
-    passages_indexed = 0
+    real_title_key = sqlite_store.title_key
+    documents_written = 0
 
-    def crash_on_third_document(text: str) -> list[str]:
-        nonlocal passages_indexed
-        if text.startswith("revised wording"):
-            passages_indexed += 1
-            if passages_indexed == 3:
-                raise RuntimeError("simulated crash")
-        return real_terms(text)
+    def crash_on_third_document(title: str) -> str:
+        nonlocal documents_written
+        documents_written += 1
+        if documents_written == 3:
+            raise RuntimeError("simulated crash")
+        return real_title_key(title)
 
+    # Two documents per transaction: the crash falls in the second batch, which is lost
+    # whole, and the first stays whole.
+    monkeypatch.setattr(ingest_module, "INGEST_BATCH", 2)
     for store_module in (sqlite_store, postgres_store):
-        monkeypatch.setattr(store_module, "terms", crash_on_third_document)
+        monkeypatch.setattr(store_module, "title_key", crash_on_third_document)
     with pytest.raises(RuntimeError, match="simulated crash"):
         corpus.ingest(export)
     monkeypatch.undo()

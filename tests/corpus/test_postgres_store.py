@@ -55,30 +55,43 @@ def test_only_corpus_tables_and_the_schema_ledger_are_created(postgres_url: str)
 
 
 def test_a_version_1_database_is_upgraded_in_place_and_keeps_its_documents(
-    postgres_url: str, collection: Path
+    postgres_url: str,
 ) -> None:
-    with Corpus.open(postgres_url) as corpus:
-        corpus.ingest(collection)
-        before = [(h.doc_id, h.score) for h in corpus.search("apoptosis pathway")]
-    # Back to schema version 1 as an older citeline left it: no totals table, no vectors
-    # table and no title keys.
+    from citeline.corpus.stores.postgres import MIGRATIONS
+
+    # Schema version 1 as an older citeline left it: its own postings, no totals, no
+    # vectors, no title keys and no generations.
     with psycopg.connect(postgres_url) as connection:
-        connection.execute("DROP TABLE corpus_totals")
-        connection.execute("DROP TABLE corpus_vectors")
-        connection.execute("ALTER TABLE corpus_documents DROP COLUMN title_key")
-        connection.execute("DELETE FROM corpus_meta WHERE key = 'vectors_version'")
-        connection.execute("UPDATE citeline_schema SET version = 1 WHERE component = 'corpus'")
+        for statement in MIGRATIONS[0].statements:
+            connection.execute(statement)
+        connection.execute(
+            "CREATE TABLE citeline_schema (component text PRIMARY KEY, version integer NOT "
+            "NULL, migrated_at timestamptz NOT NULL DEFAULT now())"
+        )
+        connection.execute("INSERT INTO citeline_schema (component, version) VALUES ('corpus', 1)")
+        connection.execute(
+            "INSERT INTO corpus_documents (id, title, text, metadata, source, content_hash) "
+            "VALUES ('old', 'Apoptosis', 'The apoptosis pathway ends a cell.', '{}', 'o', 'h')"
+        )
+        connection.execute(
+            'INSERT INTO corpus_passages (document, start, "end", length) VALUES (1, 0, 34, 5)'
+        )
+        connection.execute(
+            "INSERT INTO corpus_postings (term, passage, freq, length) VALUES "
+            "('apoptosi', 1, 3, 5), ('pathway', 1, 1, 5)"
+        )
 
     with Corpus.open(postgres_url) as corpus:
-        assert len(corpus) == 8
-        after = [(h.doc_id, h.score) for h in corpus.search("apoptosis pathway")]
-    assert before and [d for d, _ in after] == [d for d, _ in before]
-    assert [s for _, s in after] == pytest.approx([s for _, s in before])
+        assert len(corpus) == 1
+        [hit] = corpus.search("apoptosis pathway")
+        assert (hit.doc_id, hit.text) == ("old", "The apoptosis pathway ends a cell.")
     with psycopg.connect(postgres_url) as connection:
         version = connection.execute(
             "SELECT version FROM citeline_schema WHERE component = 'corpus'"
         ).fetchone()
-    assert version == (3,)
+        postings = connection.execute("SELECT to_regclass('corpus_postings')").fetchone()
+    assert version == (len(MIGRATIONS),)
+    assert postings == (None,)
 
 
 def test_a_database_migrated_by_a_newer_citeline_is_refused_with_what_to_do(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
@@ -288,6 +289,32 @@ def test_a_section_titled_as_the_question_is_cited_before_one_holding_its_words(
     )
     _, anchors = _prose(_answer(view))
     assert anchors[0].href == "cite:f"
+
+
+def test_a_section_alike_in_meaning_is_cited_before_one_sharing_more_of_the_words() -> None:
+    docs = {
+        "d": (
+            "Data Structures: Dictionaries",
+            "A dictionary maps keys to values. Performing list(d) on a dictionary returns a "
+            "list of its keys; to have them sorted, use sorted(d).",
+        ),
+        "k": (
+            "Sorting HOW TO: Key Functions",
+            "Both list.sort() and sorted() have a key parameter to specify a function to be "
+            "called on each list element prior to making comparisons.",
+        ),
+    }
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        # As the sentence model measures it: the key functions are the question's point.
+        return [0.6 if text.startswith("Sorting") else 0.2 for text in texts]
+
+    question = "How do I sort a list of dictionaries by a key?"
+    outcomes = (_search(["d", "k"], docs), _read("d", docs), _read("k", docs))
+    _, by_words = _prose(_answer(TurnView(question, outcomes=outcomes)))
+    assert by_words[0].href == "cite:d"
+    _, by_meaning = _prose(_answer(TurnView(question, outcomes=outcomes, similarity=similarity)))
+    assert by_meaning[0].href == "cite:k"
 
 
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:

@@ -169,12 +169,6 @@ def _ask_on_the_page(page: Page, base: str, question: str) -> list[tuple[str, di
     return _events(body)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="search puts 'Sorting HOW TO: Key Functions' 7th (lexical) for this question, and "
-    "the embedded model's own ranking of the results prefers 'Data Structures: Dictionaries', "
-    "which holds all four of its words; issue #12 stays open on it",
-)
 def test_the_readme_documents_example_cites_a_gold_section_and_shows_its_code(
     demo: tuple[str, Path], page: Page, artifacts: Path
 ) -> None:

@@ -27,6 +27,7 @@ from citeline.agent.citation_request import CitationRequest
 from citeline.agent.citations import CitationResolver, max_citations_from_env
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.data_tools import data_tools
+from citeline.agent.meaning import embedded_similarity
 from citeline.agent.prompts import Profile, load_prompt
 from citeline.agent.provenance import ProvenanceTag, answer_provenance, backs_figures
 from citeline.agent.tools import AgentTool, Toolbox
@@ -107,6 +108,7 @@ async def answer(
             history=tuple(history or ()),
             tools=toolbox.specs(),
             on_request=toolbox.on_request,
+            similarity=embedded_similarity() if handle.provider == "embedded" else None,
         )
         deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
         async with aclosing(fragments):

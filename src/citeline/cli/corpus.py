@@ -1,4 +1,5 @@
-"""``citeline ingest`` and ``citeline search``: build an index from files and query it.
+"""``citeline ingest``, ``search`` and ``reindex``: build an index from files, query it, and
+build this machine's search index again from the collection.
 
 Thin wiring over ``citeline.corpus``: the commands parse options, show progress and print;
 every decision about documents is the corpus layer's. Exit status 0: all went well; 1: some
@@ -17,7 +18,14 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from citeline.cli.app import app
-from citeline.cli.index import IndexOption, index_location, shown, unusable_index
+from citeline.cli.index import (
+    IndexOption,
+    build_command,
+    index_location,
+    shown,
+    unusable_index,
+)
+from citeline.database import SqliteUrl, parse_database_url
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus, Hit, IngestProgress, IngestReport
@@ -126,6 +134,24 @@ def search(
         return
     for rank, hit in enumerate(hits, start=1):
         typer.echo(_format_hit(rank, hit))
+
+
+@app.command()
+def reindex(db: IndexOption = None) -> None:
+    """Build this machine's search index again from the collection (SQLite or PostgreSQL).
+
+    Opening a collection already catches its search index up with every write, after a
+    crash too; run this when the index's files are damaged or were deleted in part.
+    """
+    from citeline.corpus import Corpus
+
+    db = index_location(db)
+    location = parse_database_url(db)
+    if isinstance(location, SqliteUrl) and not location.path.is_file():
+        _fail(f"There is no index at {db}: build one with `{build_command(db)}` first.")
+    with Corpus.open(db, retrieval="lexical", rebuild_index=True) as corpus:
+        passages, documents = corpus.indexed_passages, len(corpus)
+    typer.echo(f"indexed {passages} passages of {documents} documents ({shown(db)})")
 
 
 def _format_hit(rank: int, hit: Hit) -> str:

@@ -44,6 +44,13 @@ QUESTION_WORDS = frozenset(
 _WORD = re.compile(r"\w+")
 # PyStemmer's Stemmer keeps a cache and is not safe to share between threads.
 _local = threading.local()
+# Each folded word's term ("" for a stop word), remembered per process: measured on SciFact's
+# 5,183 abstracts (800,000 terms, 35,530 distinct words), analysis took 0.95 s of CPU
+# stemming word by word and 0.68 s stemming each distinct word once, and it is most of an
+# ingest's CPU. Bounded because hostile text can bring any number of distinct words: past
+# this many the memo starts again (a SciFact-sized vocabulary is a twentieth of it).
+_MEMO_WORDS = 500_000
+_memo: dict[str, str] = {}
 
 
 def _stemmer() -> Stemmer.Stemmer:
@@ -58,20 +65,55 @@ def _question_terms() -> frozenset[str]:
     return frozenset(_stemmer().stemWords(sorted(QUESTION_WORDS)))
 
 
+class _CombiningMarks(dict[int, str | None]):
+    """``str.translate``'s table that deletes combining marks, filled as characters are met:
+    measured on SciFact, asking ``unicodedata.combining`` of every character of its 1,108
+    non-ASCII abstracts cost more than the rest of folding."""
+
+    def __missing__(self, code: int) -> str | None:
+        character = chr(code)
+        kept = None if unicodedata.combining(character) else character
+        self[code] = kept
+        return kept
+
+
+_COMBINING_MARKS = _CombiningMarks()
+
+
 def fold(text: str) -> str:
     """Case-fold and strip diacritics, so ``Naïve`` and ``naive`` are one word."""
     folded = text.casefold()
     if folded.isascii():
         return folded
-    decomposed = unicodedata.normalize("NFKD", folded)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return unicodedata.normalize("NFKD", folded).translate(_COMBINING_MARKS)
 
 
 def terms(text: str) -> list[str]:
     """The index terms of ``text``, in order, repeats kept (term frequency matters)."""
-    words = [w for w in _WORD.findall(fold(text)) if w not in STOP_WORDS]
-    stemmed: list[str] = _stemmer().stemWords(words)
-    return stemmed
+    words = _WORD.findall(fold(text))
+    memo = _memo
+    try:
+        # map and filter loop in C: half the CPU of the same list comprehension.
+        return list(filter(None, map(memo.__getitem__, words)))
+    except KeyError:
+        pass
+    missing = list({word for word in words if word not in memo})
+    if missing:
+        if len(memo) + len(missing) > _MEMO_WORDS:
+            memo.clear()
+        stems: list[str] = _stemmer().stemWords(missing)
+        # One update per text: a dict update is atomic under the GIL, so threads share it.
+        memo.update(
+            (word, "" if word in STOP_WORDS else stem)
+            for word, stem in zip(missing, stems, strict=True)
+        )
+    try:
+        return list(filter(None, map(memo.__getitem__, words)))
+    except KeyError:
+        # Another thread cleared the memo between the update and this read: stem afresh.
+        kept = [word for word in words if word not in STOP_WORDS]
+        stemmed: list[str] = _stemmer().stemWords(kept)
+        return stemmed
 
 
 _QUESTION_TERMS = _question_terms()

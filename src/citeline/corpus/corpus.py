@@ -2,9 +2,10 @@
 
 The agent, the server and evaluation use only this class and the dataclasses it returns.
 It is safe to call from several threads at once (the store gives each thread its own
-connection). It deliberately holds no logic of its own beyond choosing the store, the
-retrieval mode and naming the release: ingestion is in ``ingest`` and ``embed``, ranking in
-the store, ``vectors`` and ``fusion`` (``retrieval`` says which).
+connection). It deliberately holds no logic of its own beyond choosing the store, its
+search index's folder, the retrieval mode and naming the release: ingestion is in
+``ingest`` and ``embed``, ranking in ``search_index``, ``vectors`` and ``fusion``
+(``retrieval`` says which).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from citeline.corpus.retrieval import (
     default_retrieval,
     parse_retrieval,
 )
+from citeline.corpus.search_index import SearchIndex, search_index_folder
 from citeline.corpus.stores.base import CorpusStore
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.database import PostgresUrl, parse_database_url
@@ -37,31 +39,52 @@ _RELEASE_DIGITS = 12
 class Corpus:
     """A searchable collection of documents."""
 
-    def __init__(self, store: CorpusStore, retrieval: Retrieval | str | None = None) -> None:
+    def __init__(
+        self,
+        store: CorpusStore,
+        search_index: Path,
+        retrieval: Retrieval | str | None = None,
+        *,
+        rebuild_index: bool = False,
+    ) -> None:
         self._store = store
         self._requested = retrieval
         try:
-            self._retriever = Retriever(store, chosen_retrieval(store, retrieval))
+            self._index = SearchIndex(search_index, store, rebuild=rebuild_index)
+            self._retriever = Retriever(store, self._index, chosen_retrieval(store, retrieval))
         except BaseException:
             store.close()
             raise
 
     @classmethod
-    def open(cls, path: str | Path, *, retrieval: Retrieval | str | None = None) -> Corpus:
+    def open(
+        cls,
+        path: str | Path,
+        *,
+        retrieval: Retrieval | str | None = None,
+        search_index: Path | None = None,
+        rebuild_index: bool = False,
+    ) -> Corpus:
         """Open the index at ``path``, creating its tables if missing.
 
         ``path`` is a SQLite file (or a ``sqlite:///`` URL), or a ``postgresql://`` URL
         (``CITELINE_DATABASE_URL``): the same corpus, shared by several processes.
         ``retrieval`` (lexical, dense, hybrid) overrides ``CITELINE_RETRIEVAL``, which
-        overrides the mode the collection was ingested for.
+        overrides the mode the collection was ingested for. ``search_index`` is the folder
+        of this machine's search index (default: ``search_index.search_index_folder``); it
+        is brought up to date with the collection here, built whole if missing. With
+        ``rebuild_index`` (``citeline reindex``) it is built whole again, even from damaged
+        files.
         """
         location = parse_database_url(path)
         if isinstance(location, PostgresUrl):
             # Imported here so a default install never needs the PostgreSQL driver.
             from citeline.corpus.stores.postgres import PostgresStore
 
-            return cls(PostgresStore(location), retrieval)
-        return cls(SQLiteStore(location.path), retrieval)
+            folder = search_index or search_index_folder(location.redacted, None)
+            return cls(PostgresStore(location), folder, retrieval, rebuild_index=rebuild_index)
+        folder = search_index or search_index_folder(str(location.path), location.path)
+        return cls(SQLiteStore(location.path), folder, retrieval, rebuild_index=rebuild_index)
 
     @property
     def retrieval(self) -> Retrieval:
@@ -97,7 +120,18 @@ class Corpus:
 
             # Loaded before any document is read, so a missing extra costs no work.
             embedder = load_embedder()
-        report = ingest(self._store, Path(path), prune=prune, progress=progress, base_url=base_url)
+        try:
+            report = ingest(
+                self._store,
+                Path(path),
+                prune=prune,
+                progress=progress,
+                base_url=base_url,
+                after_batch=self._index.after_batch,
+            )
+        finally:
+            # Also when the ingest failed part way: the batches it stored are searchable.
+            self._index.follow()
         if embedder is not None:
             from citeline.corpus.embed import embed_missing
 
@@ -108,8 +142,15 @@ class Corpus:
         self._store.set_setting("retrieval", mode.value)
         if release is not None:
             self._store.set_release_label(release)
-        self._retriever = Retriever(self._store, chosen_retrieval(self._store, self._requested))
+        self._retriever = Retriever(
+            self._store, self._index, chosen_retrieval(self._store, self._requested)
+        )
         return report
+
+    @property
+    def indexed_passages(self) -> int:
+        """How many passages this machine's search index holds."""
+        return self._index.count()
 
     def _ingest_mode(self, retrieval: Retrieval | str | None) -> Retrieval:
         chosen = retrieval or os.environ.get(RETRIEVAL_ENV) or self._store.setting("retrieval")
@@ -142,6 +183,7 @@ class Corpus:
         return self._store.count()
 
     def close(self) -> None:
+        self._index.close()
         self._store.close()
 
     def __enter__(self) -> Corpus:

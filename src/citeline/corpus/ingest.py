@@ -1,4 +1,4 @@
-"""Ingestion: from a path to stored documents, incrementally, one document per transaction.
+"""Ingestion: from a path to stored documents, incrementally, in batched transactions.
 
 Reads each source file (``formats``), splits documents into passages (``passages``) and
 stores only what changed, judged by a content hash. A bad file or record is reported with
@@ -7,6 +7,8 @@ documents no longer found under the path are removed, except those whose source 
 still there but could not be read this time: a file that fails to parse loses nothing.
 Parts a reader left out on purpose (include directives it cannot resolve) are counted in
 the report. With a ``base_url``, each document is linked at its page on the published site.
+Changed documents are written ``INGEST_BATCH`` at a time, one transaction each, and
+``after_batch`` is called after each (the search index catches up there).
 It deliberately knows nothing about how a store keeps or ranks documents.
 """
 
@@ -22,7 +24,7 @@ from citeline.corpus.documents import Document
 from citeline.corpus.errors import SourcePathError
 from citeline.corpus.formats import Omitted, Rejected, read_source, source_files
 from citeline.corpus.passages import MAX_PASSAGE_CHARS, split_passages
-from citeline.corpus.stores.base import CorpusStore
+from citeline.corpus.stores.base import CorpusStore, DocumentVersion
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,13 @@ PROGRESS_EVERY_DOCUMENTS = 500
 
 ProgressCallback = Callable[[IngestProgress], None]
 
+# Documents per store transaction, and the text that closes a batch early. Measured on
+# SciFact (5,183 abstracts): one transaction per document wrote 400 MB of WAL for a 15 MB
+# file; a batch bounds what a crash loses to redo (the search index follows each batch)
+# and the memory a batch of large documents holds.
+INGEST_BATCH = 500
+INGEST_BATCH_CHARS = 16_000_000
+
 
 def content_hash(document: Document) -> str:
     """A digest of everything that is indexed about ``document``, and how it is split."""
@@ -104,6 +113,7 @@ def ingest(
     prune: bool = False,
     progress: ProgressCallback | None = None,
     base_url: str | None = None,
+    after_batch: Callable[[], object] | None = None,
 ) -> IngestReport:
     """Bring ``store`` up to date with the documents under ``path``; with ``base_url``,
     the folder is a published site's and each document is linked at its page there."""
@@ -122,6 +132,18 @@ def ingest(
     problems: list[IngestProblem] = []
     omitted: dict[str, int] = {}
     added = updated = unchanged = documents_done = 0
+    pending: list[DocumentVersion] = []
+    pending_chars = 0
+
+    def flush() -> None:
+        nonlocal pending_chars
+        if pending:
+            store.put_many(pending)
+            pending.clear()
+            pending_chars = 0
+            if after_batch is not None:
+                after_batch()
+
     for done, source_file in enumerate(files, start=1):
         source = str(source_file.path.resolve())
         shown = str(source_file.path)
@@ -156,13 +178,17 @@ def ingest(
             if before is not None and before.content_hash == digest:
                 unchanged += 1
                 continue
-            store.put(item, split_passages(item.text), digest, source)
+            pending.append(DocumentVersion(item, split_passages(item.text), digest, source))
+            pending_chars += len(item.text)
+            if len(pending) >= INGEST_BATCH or pending_chars >= INGEST_BATCH_CHARS:
+                flush()
             if before is None:
                 added += 1
             else:
                 updated += 1
         if progress is not None:
             progress(IngestProgress(source_file.path, done, len(files), documents_done))
+    flush()
     removed = 0
     if prune:
         for doc_id, before in indexed.items():
@@ -170,4 +196,6 @@ def ingest(
                 continue
             store.delete(doc_id)
             removed += 1
+        if removed and after_batch is not None:
+            after_batch()
     return IngestReport(added, updated, unchanged, removed, tuple(problems), omitted)

@@ -6,8 +6,8 @@ overridden per process by ``CITELINE_RETRIEVAL`` or ``Corpus.open(retrieval=...)
 and hybrid need the passages' vectors, so asking for them on a collection ingested lexical,
 or where the extra is missing, is refused at open with the command that fixes it.
 
-It deliberately holds no ranking of its own: BM25 is the store's, vectors ``vectors``',
-fusion ``fusion``'s.
+It deliberately holds no ranking of its own: BM25 is the search index's (``search_index``),
+vectors ``vectors``', fusion ``fusion``'s; the store turns the winners into hits.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from citeline.corpus.documents import Hit
 from citeline.corpus.embedding import Embedder, load_embedder
 from citeline.corpus.errors import CorpusError, DenseUnavailableError
 from citeline.corpus.fusion import fuse
+from citeline.corpus.search_index import SearchIndex
 from citeline.corpus.stores.base import CorpusStore
 
 RETRIEVAL_ENV = "CITELINE_RETRIEVAL"
@@ -63,8 +64,9 @@ def default_retrieval() -> Retrieval:
 class Retriever:
     """Searches one store in one mode; the model and the vectors load when it is made."""
 
-    def __init__(self, store: CorpusStore, mode: Retrieval) -> None:
+    def __init__(self, store: CorpusStore, lexical: SearchIndex, mode: Retrieval) -> None:
         self._store = store
+        self._lexical = lexical
         self.mode = mode
         self._embedder: Embedder | None = None
         if mode is not Retrieval.LEXICAL:
@@ -90,11 +92,11 @@ class Retriever:
         if k < 1 or not query.strip():
             return []
         if self._embedder is None:
-            return self._store.search(query, k)
+            return self._store.hits(self._lexical.lexical(query, k))
         dense = self._vectors.search(self._embed_query(query), max(k, FUSION_DEPTH))
         if self.mode is Retrieval.DENSE:
             return self._store.hits(dense[:k])
-        lexical = self._store.lexical(query, max(k, FUSION_DEPTH))
+        lexical = self._lexical.lexical(query, max(k, FUSION_DEPTH))
         return self._store.hits(fuse(lexical, dense, k))
 
 

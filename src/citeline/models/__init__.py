@@ -24,6 +24,7 @@ from citeline.models.spec import (
 from citeline.models.turn import (
     ChatMessage,
     RequestObserver,
+    Similarity,
     ToolReply,
     ToolSpec,
     TurnContent,
@@ -51,8 +52,12 @@ def stream_turn(
     history: Sequence[ChatMessage] = (),
     tools: Sequence[ToolSpec] = (),
     on_request: RequestObserver | None = None,
+    similarity: Similarity | None = None,
 ) -> AsyncGenerator[str, None]:
     """Run one user turn of the tool loop with ``handle`` and yield its text fragments.
+
+    ``similarity`` lets the embedded model read for meaning as well as for words (real
+    models read for meaning already, and ignore it).
 
     Close the iterator (``contextlib.aclosing``) when done with it early, so the
     model call ends with it.
@@ -61,7 +66,7 @@ def stream_turn(
         from citeline.models.embedded_session import EmbeddedSession
         from citeline.models.tool_loop import run_turn
 
-        session = EmbeddedSession(question, history, tools)
+        session = EmbeddedSession(question, history, tools, similarity)
         return run_turn(session, tools, on_request=on_request)
     from citeline.models import pydantic_ai_adapter
 
@@ -82,6 +87,7 @@ __all__ = [
     "ModelHandle",
     "ModelSpecError",
     "RequestObserver",
+    "Similarity",
     "ToolReply",
     "ToolSpec",
     "TurnContent",

@@ -36,6 +36,7 @@ from citeline.models.embedded_ranking import (
     rank,
 )
 from citeline.models.embedded_terms import content_terms
+from citeline.models.turn import Similarity
 
 __all__ = [
     "FRAGMENT_CHARS",
@@ -115,6 +116,8 @@ class TurnView:
     tools: frozenset[str] = frozenset({"search", "read"})
     # Each offered tool's description, as a model reads it (the data path picks a measure).
     descriptions: Mapping[str, str] = field(default_factory=dict)
+    # How alike in meaning the question is to a text, when the agent gives a way to tell.
+    similarity: Similarity | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +144,12 @@ class SourceText:
         """What the model knows of the source: the whole text read, else its passages."""
         return self.texts[0] if self.read and self.texts else "\n\n".join(self.texts)
 
+    @property
+    def passage(self) -> str:
+        """The first passage the search returned of it (the read text comes before them)."""
+        found = self.texts[1:] if self.read else self.texts
+        return found[0] if found else ""
+
 
 def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str]:
     """Either the tool calls to make next, or the answer's text fragments."""
@@ -157,14 +166,15 @@ def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str]:
             return stream_fragments(TOOLS_FAILED, view.question)
         return stream_fragments(NOTHING_FOUND, view.question)
     if not reads and "read" in view.tools:
-        ranked = _ranked(view.question, view.earlier_questions, sources)
+        ranked = _ranked(view.question, view.earlier_questions, sources, view.similarity)
         ids = [sources[r.index].id for r in ranked[:DOCUMENTS_TO_READ]]
         requests = tuple(ToolRequest("read", {"id": i}) for i in ids if i)
         if requests:
             return requests
-    return stream_fragments(
-        write_answer(view.question, sources, earlier=view.earlier_questions), view.question
+    answer = write_answer(
+        view.question, sources, earlier=view.earlier_questions, similarity=view.similarity
     )
+    return stream_fragments(answer, view.question)
 
 
 def _records(content: object) -> Iterator[Mapping[str, Any]]:
@@ -219,12 +229,18 @@ def _search_rank(outcomes: Sequence[ToolOutcome]) -> dict[str, int]:
 
 
 def _candidates(sources: Sequence[SourceText]) -> list[Candidate]:
-    return [Candidate(s.title, s.text) for s in sources]
+    return [Candidate(s.title, s.text, s.passage) for s in sources]
 
 
-def _ranked(question: str, earlier: Sequence[str], sources: Sequence[SourceText]) -> list[Ranked]:
+def _ranked(
+    question: str,
+    earlier: Sequence[str],
+    sources: Sequence[SourceText],
+    similarity: Similarity | None = None,
+) -> list[Ranked]:
     candidates = _candidates(sources)
-    return rank(candidates, question_weights(question, earlier, candidates), question)
+    weights = question_weights(question, earlier, candidates)
+    return rank(candidates, weights, question, similarity)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +252,11 @@ class Quoted:
 
 
 def choose_passages(
-    question: str, sources: Sequence[SourceText], *, earlier: Sequence[str] = ()
+    question: str,
+    sources: Sequence[SourceText],
+    *,
+    earlier: Sequence[str] = (),
+    similarity: Similarity | None = None,
 ) -> list[Quoted]:
     """The one or two passages that answer, best first; empty when none is confident."""
     candidates = _candidates(sources)
@@ -247,7 +267,7 @@ def choose_passages(
     covered: set[str] = set()
     first_score = 0.0
     floor, untitled_floor = _floors(weights)
-    for ranked in rank(candidates, weights, question):
+    for ranked in rank(candidates, weights, question, similarity):
         if ranked.coverage < floor:
             continue
         if chosen:
@@ -296,11 +316,15 @@ def _share(terms: set[str], weights: Mapping[str, float]) -> float:
 
 
 def write_answer(
-    question: str, sources: Sequence[SourceText], *, earlier: Sequence[str] = ()
+    question: str,
+    sources: Sequence[SourceText],
+    *,
+    earlier: Sequence[str] = (),
+    similarity: Similarity | None = None,
 ) -> str:
     """The answer's full text: the cited passages, then the ``## Sources`` list; or, when no
     section is confident, one uncited line naming the closest results."""
-    chosen = choose_passages(question, sources, earlier=earlier)
+    chosen = choose_passages(question, sources, earlier=earlier, similarity=similarity)
     if not chosen:
         return _nothing_found(question, sources, earlier)
     seed = zlib.crc32(question.encode("utf-8"))

@@ -17,7 +17,7 @@ from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
 
 from citeline.models import embedded, embedded_data
 from citeline.models.tool_loop import ToolCall
-from citeline.models.turn import ChatMessage, ToolReply, ToolSpec, TurnContent
+from citeline.models.turn import ChatMessage, Similarity, ToolReply, ToolSpec, TurnContent
 
 # The model writes its whole answer at once, in fragments of 1 to 8 characters as a
 # provider streams them; sent one by one, each was an event through the pipeline, the
@@ -48,9 +48,14 @@ class EmbeddedSession:
     """One user turn with the embedded model."""
 
     def __init__(
-        self, question: str, history: Sequence[ChatMessage], tools: Sequence[ToolSpec]
+        self,
+        question: str,
+        history: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        similarity: Similarity | None = None,
     ) -> None:
         self._question = question
+        self._similarity = similarity
         self._earlier = tuple(m.text for m in history if m.role == "user")
         self._tools = frozenset(tool.name for tool in tools)
         self._descriptions = {tool.name: tool.description for tool in tools}
@@ -69,6 +74,7 @@ class EmbeddedSession:
             outcomes=tuple(self._outcomes),
             tools=self._tools,
             descriptions=self._descriptions,
+            similarity=self._similarity,
         )
         step = embedded_data.next_step(view) or embedded.next_step(view)
         if isinstance(step, tuple):

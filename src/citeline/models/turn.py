@@ -7,7 +7,7 @@ adapter (``pydantic_ai_adapter``) translates them. This module runs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -52,3 +52,8 @@ TurnContent = Literal["text", "tool_result"]
 
 RequestObserver = Callable[[tuple[TurnContent, ...]], None]
 """Told, before each model request, what the newest request message holds."""
+
+# How alike in meaning a question is to each of some texts, one number per text (cosine
+# similarity of sentence embeddings, -1 to 1). The embedded model reads with it when the
+# agent gives one (the ``citeline[dense]`` extra installed); it never loads one itself.
+Similarity = Callable[[str, Sequence[str]], Sequence[float]]

@@ -29,7 +29,10 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected]:
     for number, line in enumerate(source.splitlines(), start=1):
         if not line.strip():
             continue
-        if _bracket_depth(line) > MAX_NESTING:
+        # Counting brackets is C-fast and bounds the depth from above: the walk below cost
+        # 1.2 s of SciFact's ingest (5,183 lines) when run on every line.
+        brackets = line.count("[") + line.count("{")
+        if brackets > MAX_NESTING and _bracket_depth(line) > MAX_NESTING:
             yield Rejected(
                 f"line {number} nests deeper than {MAX_NESTING} levels; flatten that record"
             )

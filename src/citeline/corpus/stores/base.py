@@ -1,10 +1,13 @@
 """The one interface every corpus store implements (SQLite and PostgreSQL).
 
-A store keeps documents, their passages, a text index and, for dense retrieval, one vector
-per passage; it answers ranked lexical searches and hands its vectors to the in-process
-vector index (``citeline.corpus.vectors``). It owns transactions: ``put`` and ``delete``
-each change one document completely or not at all. Parsing, hashing and deciding what to
-(re)index belong to ``ingest``; a store deliberately does not read files.
+A store keeps documents, their passages and, for dense retrieval, one vector per passage;
+it is the source of truth that the lexical search index (``citeline.corpus.search_index``)
+is derived from, and it hands its vectors to the in-process vector index
+(``citeline.corpus.vectors``). It owns transactions: ``put_many`` changes a batch of
+documents completely or not at all, and every write bumps the store's generation in the
+same transaction, which is how the search index knows what it has not seen. Parsing,
+hashing and deciding what to (re)index belong to ``ingest``; ranking to the search index; a
+store deliberately does not read files.
 """
 
 from __future__ import annotations
@@ -40,6 +43,37 @@ def order_named_first(ranked: Sequence[Candidate]) -> list[Candidate]:
     return sorted(ranked, key=lambda candidate: not candidate.names_title)
 
 
+@dataclass(frozen=True, slots=True)
+class DocumentVersion:
+    """One document as ingest hands it to the store: its text split, hashed and sourced."""
+
+    document: Document
+    passages: Sequence[Passage]
+    content_hash: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class IndexableDocument:
+    """What the search index needs of a stored document: its passages' store ids and spans
+    (``(passage id, start, end)``) over its text."""
+
+    doc_id: str
+    title: str
+    text: str
+    passages: tuple[tuple[int, int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StoreChanges:
+    """The documents written (``changed``) and removed since a generation, up to
+    ``generation``; ``since`` 0 lists every stored document."""
+
+    generation: int
+    changed: list[str]
+    removed: list[str]
+
+
 class CorpusStore(ABC):
     """Documents, passages and a ranked text index behind one small interface."""
 
@@ -48,29 +82,39 @@ class CorpusStore(ABC):
         """Every stored document's id, content hash and source, keyed by id."""
 
     @abstractmethod
+    def put_many(self, versions: Sequence[DocumentVersion]) -> None:
+        """Add or replace each document and its passages, all in one transaction."""
+
     def put(
         self, document: Document, passages: Sequence[Passage], content_hash: str, source: str
     ) -> None:
         """Add or replace one document and its passages in one transaction."""
+        self.put_many([DocumentVersion(document, passages, content_hash, source)])
 
     @abstractmethod
     def delete(self, doc_id: str) -> None:
         """Remove one document and its passages in one transaction; absent ids are ignored."""
 
     @abstractmethod
-    def lexical(self, query: str, k: int) -> list[Candidate]:
-        """The ``k`` best passages for ``query`` by BM25, best first; [] when nothing matches.
+    def identity(self) -> str:
+        """A random name the collection was given when its tables were made: an index of
+        another collection (a database emptied and ingested again) is told apart by it."""
 
-        A passage whose title the query names (``Candidate.names_title``) comes first.
-        """
+    @abstractmethod
+    def generation(self) -> int:
+        """A number bumped in the same transaction as any document is written or removed."""
+
+    @abstractmethod
+    def changes_since(self, generation: int) -> StoreChanges:
+        """The ids written and removed after ``generation``, read in one snapshot."""
+
+    @abstractmethod
+    def indexable(self, doc_ids: Sequence[str]) -> Iterator[IndexableDocument]:
+        """The stored documents among ``doc_ids`` with their passages; absent ids skipped."""
 
     @abstractmethod
     def hits(self, candidates: Sequence[Candidate]) -> list[Hit]:
         """The passages of ``candidates`` as hits, in the same order, scores kept."""
-
-    def search(self, query: str, k: int) -> list[Hit]:
-        """The ``k`` best passages for ``query`` by BM25, best first."""
-        return self.hits(self.lexical(query, k))
 
     @abstractmethod
     def unembedded(self, limit: int) -> list[tuple[int, str]]:

@@ -5,17 +5,16 @@ server processes on several machines search one collection. Tables are prefixed
 ``corpus_``; their schema is versioned in the ``citeline_schema`` ledger (component
 ``corpus``) and migrated in place when the store opens.
 
-Ranking: an inverted index (``corpus_postings``: term, passage, weighted frequency, passage
-length) scored in SQL with exactly the formula of SQLite's FTS5 ``bm25()`` (k1 1.2, b 0.75,
-title terms weighted ``TITLE_WEIGHT``, the idf floor of 1e-6), over the terms of
-``analysis.terms``. PostgreSQL's own ``ts_rank`` has no inverse document frequency, so a
-question's rare, telling words count no more than its common ones: measured on SciFact's
-train split (809 queries, tsvector of title weighted A and text, OR of the query's
-lexemes), nDCG@10 was 0.451 with ``ts_rank`` and 0.426 with ``ts_rank_cd``, against 0.704
-for this store and the SQLite one alike. Sharing the analysis and the formula is what lets
-one suite of tests and one quality target hold for both backends. Headings over a passage
-(``headings.passage_headings``) are weighted ``HEADING_WEIGHT`` as in SQLite, and a query
-that names a section's title (``title_key``) puts that section first.
+Ranking is not here: the lexical search index (``citeline.corpus.search_index``) of each
+process's machine is derived from these tables. Every write takes the ``corpus_totals`` row
+lock first, bumps ``generation`` in ``corpus_meta`` and stamps the documents it writes with
+it; a removed document leaves its id and generation in ``corpus_removed``. Because writers
+queue on that lock, generations commit in order, so a process that holds generation g
+catches up by reading what is stamped after g (``changes_since``). Up to schema 3 the store
+kept its own postings table scored in SQL (PostgreSQL's ``ts_rank`` has no inverse
+document frequency: nDCG@10 0.451 on SciFact train against 0.704 for BM25); migration 4
+drops it, because scoring every matching posting before the ``LIMIT`` cost 266 ms per query
+at 1,000,000 passages.
 
 Vectors (``citeline[dense]``) are ``bytea`` rows of ``corpus_vectors``, searched in each
 server process's memory (``citeline.corpus.vectors``), as for SQLite. pgvector is not used:
@@ -30,24 +29,27 @@ analysis itself (``analysis``), and the pool, retry and migration machinery
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from citeline.corpus.analysis import ANALYSIS_VERSION, query_terms, terms
-from citeline.corpus.documents import Document, Hit, Passage
+from citeline.corpus.analysis import ANALYSIS_VERSION
+from citeline.corpus.documents import Document, Hit
 from citeline.corpus.errors import (
     CorpusUnavailableError,
     IndexUnreadableError,
     SchemaVersionError,
 )
-from citeline.corpus.headings import passage_headings, query_title_keys, title_key
+from citeline.corpus.headings import title_key
 from citeline.corpus.stores.base import (
     Candidate,
     CorpusStore,
+    DocumentVersion,
+    IndexableDocument,
     IndexedDocument,
-    order_named_first,
+    StoreChanges,
 )
-from citeline.corpus.stores.sqlite import HEADING_WEIGHT, TITLE_WEIGHT, TITLE_WINDOW, _member
+from citeline.corpus.stores.sqlite import _member
 from citeline.database import DatabaseError, PostgresUrl, SchemaTooNewError
 from citeline.database.postgres import (
     Migration,
@@ -63,12 +65,6 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
 COMPONENT = "corpus"
-
-# FTS5's bm25() constants; changing them here would part the two backends' rankings.
-BM25_K1 = 1.2
-BM25_B = 0.75
-# FTS5 floors a term's idf here, so a word in more than half the passages still counts a bit.
-_IDF_FLOOR = 1e-6
 
 # Connections one process holds for searches; the server runs searches on worker threads,
 # and a search holds its connection for one statement.
@@ -136,38 +132,26 @@ MIGRATIONS: tuple[Migration, ...] = (
             "INSERT INTO corpus_meta (key, value) VALUES ('vectors_version', '0')",
         ),
     ),
+    # Version 4: generations for the search index that each machine derives (documents
+    # already stored are generation 1), and the in-database postings and counts it replaces.
+    # corpus_totals stays as the row every writer locks first.
+    Migration(
+        4,
+        (
+            "ALTER TABLE corpus_documents ADD COLUMN generation bigint NOT NULL DEFAULT 1",
+            "CREATE INDEX corpus_documents_generation ON corpus_documents (generation)",
+            """CREATE TABLE corpus_removed (
+                id text PRIMARY KEY,
+                generation bigint NOT NULL
+            )""",
+            "CREATE INDEX corpus_removed_generation ON corpus_removed (generation)",
+            "INSERT INTO corpus_meta (key, value) VALUES ('generation', '1')",
+            "DROP TABLE corpus_postings",
+            "ALTER TABLE corpus_totals DROP COLUMN passages, DROP COLUMN tokens",
+            "ALTER TABLE corpus_passages DROP COLUMN length",
+        ),
+    ),
 )
-
-_LEXICAL = f"""
-WITH hits AS MATERIALIZED (
-    SELECT term, passage, freq, length FROM corpus_postings WHERE term = ANY(%(terms)s)
-),
-totals AS (
-    SELECT passages::float8 AS n, tokens::float8 / greatest(passages, 1) AS avgdl
-    FROM corpus_totals
-),
-idf AS (
-    SELECT hits.term,
-           greatest(ln((totals.n - count(*) + 0.5) / (count(*) + 0.5)), {_IDF_FLOOR}) AS idf
-    FROM hits CROSS JOIN totals
-    GROUP BY hits.term, totals.n
-),
-top AS (
-    SELECT hits.passage,
-           sum(idf.idf * hits.freq * {BM25_K1 + 1}
-               / (hits.freq + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * hits.length / totals.avgdl)))
-           AS score
-    FROM hits JOIN idf USING (term) CROSS JOIN totals
-    GROUP BY hits.passage
-    ORDER BY score DESC, hits.passage
-    LIMIT %(k)s
-)
-SELECT top.passage, top.score, d.title_key IN (%(key)s, %(asked)s)
-FROM top
-JOIN corpus_passages AS p ON p.rowid = top.passage
-JOIN corpus_documents AS d ON d.rowid = p.document
-ORDER BY top.score DESC, top.passage
-"""
 
 _HITS = """
 SELECT p.rowid, d.id, d.url, d.title, substr(d.text, p.start + 1, p."end" - p.start),
@@ -237,55 +221,26 @@ class PostgresStore(CorpusStore):
 
     # -- writing -----------------------------------------------------------------------
 
-    def put(
-        self, document: Document, passages: Sequence[Passage], content_hash: str, source: str
-    ) -> None:
-        title_terms = terms(document.title)
-        headings = passage_headings(document.text, passages)
-        indexed = [
-            (passage, _weighted(title_terms, terms(heading), terms(passage.text)))
-            for passage, heading in zip(passages, headings, strict=True)
+    def put_many(self, versions: Sequence[DocumentVersion]) -> None:
+        if not versions:
+            return
+        rows = [
+            (
+                version,
+                json.dumps(dict(version.document.metadata), ensure_ascii=False, sort_keys=True),
+                title_key(version.document.title),
+            )
+            for version in versions
         ]
-        metadata = json.dumps(dict(document.metadata), ensure_ascii=False, sort_keys=True)
 
         def write(connection: psycopg.Connection[Any]) -> None:
             digest = _locked_digest(connection)
-            old = connection.execute(
-                "SELECT rowid, content_hash FROM corpus_documents WHERE id = %s FOR UPDATE",
-                (document.id,),
-            ).fetchone()
-            row = (
-                document.title,
-                document.url,
-                document.text,
-                metadata,
-                source,
-                content_hash,
-                title_key(document.title),
-            )
-            if old is None:
-                inserted = connection.execute(
-                    "INSERT INTO corpus_documents (title, url, text, metadata, source, "
-                    "content_hash, title_key, id) VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s, %s) "
-                    "RETURNING rowid",
-                    (*row, document.id),
-                ).fetchone()
-                assert inserted is not None
-                rowid = inserted[0]
-            else:
-                rowid, old_hash = old
-                _unindex(connection, rowid)
-                digest ^= _member(document.id, old_hash)
-                connection.execute(
-                    "UPDATE corpus_documents SET title = %s, url = %s, text = %s, "
-                    "metadata = %s::jsonb, source = %s, content_hash = %s, title_key = %s "
-                    "WHERE rowid = %s",
-                    (*row, rowid),
-                )
-            _index(connection, rowid, indexed)
-            _changed(connection, digest ^ _member(document.id, content_hash))
+            generation = _next_generation(connection)
+            for version, metadata, key in rows:
+                digest = _put(connection, version, metadata, key, generation, digest)
+            _changed(connection, digest)
 
-        # Safe to retry: the whole document is one transaction, and a retry finds either
+        # Safe to retry: the whole batch is one transaction, and a retry finds either
         # nothing (rolled back) or this very content (committed) and writes it again.
         self._run(write)
 
@@ -301,6 +256,11 @@ class PostgresStore(CorpusStore):
             rowid, old_hash = old
             _unindex(connection, rowid)
             connection.execute("DELETE FROM corpus_documents WHERE rowid = %s", (rowid,))
+            connection.execute(
+                "INSERT INTO corpus_removed (id, generation) VALUES (%s, %s) "
+                "ON CONFLICT (id) DO UPDATE SET generation = EXCLUDED.generation",
+                (doc_id, _next_generation(connection)),
+            )
             _changed(connection, digest ^ _member(doc_id, old_hash))
 
         self._run(write)
@@ -320,18 +280,65 @@ class PostgresStore(CorpusStore):
 
     # -- reading -----------------------------------------------------------------------
 
-    def lexical(self, query: str, k: int) -> list[Candidate]:
-        wanted = query_terms(query)
-        if not wanted or k < 1:
-            return []
-        key, asked = query_title_keys(query)
-        parameters = {"terms": wanted, "k": max(k, TITLE_WINDOW), "key": key, "asked": asked}
+    def identity(self) -> str:
+        def read(connection: psycopg.Connection[Any]) -> Any:
+            connection.execute(
+                "INSERT INTO corpus_meta (key, value) VALUES ('identity', %s) "
+                "ON CONFLICT (key) DO NOTHING",
+                (secrets.token_hex(16),),
+            )
+            return connection.execute(
+                "SELECT value FROM corpus_meta WHERE key = 'identity'"
+            ).fetchone()
 
+        row = self._run(read)
+        return str(row[0])
+
+    def generation(self) -> int:
+        def read(connection: psycopg.Connection[Any]) -> Any:
+            return connection.execute(
+                "SELECT value FROM corpus_meta WHERE key = 'generation'"
+            ).fetchone()
+
+        row = self._run(read)
+        return 0 if row is None else int(row[0])
+
+    def changes_since(self, generation: int) -> StoreChanges:
+        def read(connection: psycopg.Connection[Any]) -> StoreChanges:
+            row = connection.execute(
+                "SELECT value FROM corpus_meta WHERE key = 'generation'"
+            ).fetchone()
+            now = 0 if row is None else int(row[0])
+            # Bounded above by the generation read first: a write committed after it is
+            # left for the next look, whatever this statement's snapshot shows.
+            window = (generation, now)
+            changed = connection.execute(
+                "SELECT id FROM corpus_documents WHERE generation > %s AND generation <= %s "
+                "ORDER BY rowid",
+                window,
+            ).fetchall()
+            removed = connection.execute(
+                "SELECT id FROM corpus_removed WHERE generation > %s AND generation <= %s",
+                window,
+            ).fetchall()
+            return StoreChanges(now, [r[0] for r in changed], [r[0] for r in removed])
+
+        changes: StoreChanges = self._run(read)
+        return changes
+
+    def indexable(self, doc_ids: Sequence[str]) -> Iterator[IndexableDocument]:
         def read(connection: psycopg.Connection[Any]) -> list[Any]:
-            return connection.execute(_LEXICAL, parameters).fetchall()
+            return connection.execute(
+                'SELECT d.id, d.title, d.text, array_agg(ARRAY[p.rowid, p.start, p."end"] '
+                "ORDER BY p.start) FILTER (WHERE p.rowid IS NOT NULL) "
+                "FROM corpus_documents AS d LEFT JOIN corpus_passages AS p "
+                "ON p.document = d.rowid WHERE d.id = ANY(%s) GROUP BY d.rowid",
+                (list(doc_ids),),
+            ).fetchall()
 
-        ranked = [Candidate(p, float(s), bool(named)) for p, s, named in self._run(read)]
-        return order_named_first(ranked)[:k]
+        for doc_id, title, text, spans in self._run(read):
+            passages = tuple((int(p), int(a), int(b)) for p, a, b in spans or ())
+            yield IndexableDocument(doc_id, title, text, passages)
 
     def hits(self, candidates: Sequence[Candidate]) -> list[Hit]:
         if not candidates:
@@ -504,78 +511,59 @@ class PostgresStore(CorpusStore):
         return None if row is None else str(row[0])
 
 
-def _weighted(
-    title_terms: Sequence[str], heading_terms: Sequence[str], body_terms: Sequence[str]
-) -> tuple[dict[str, float], int]:
-    """Each term's weighted frequency in one passage row, and the row's length in terms.
-
-    As in FTS5: every occurrence counts its column's weight, and the length counts every
-    term of both columns once.
-    """
-    counts: dict[str, float] = {}
-    for term in title_terms:
-        counts[term] = counts.get(term, 0.0) + TITLE_WEIGHT
-    for term in heading_terms:
-        counts[term] = counts.get(term, 0.0) + HEADING_WEIGHT
-    for term in body_terms:
-        counts[term] = counts.get(term, 0.0) + 1.0
-    return counts, len(title_terms) + len(heading_terms) + len(body_terms)
-
-
-def _index(
+def _put(
     connection: psycopg.Connection[Any],
-    rowid: int,
-    indexed: Sequence[tuple[Passage, tuple[dict[str, float], int]]],
-) -> None:
-    if not indexed:
-        return
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            'INSERT INTO corpus_passages (document, start, "end", length) '
-            "VALUES (%s, %s, %s, %s) RETURNING rowid",
-            [(rowid, passage.start, passage.end, length) for passage, (_, length) in indexed],
-            returning=True,
-        )
-        passage_ids = []
-        while True:
-            found = cursor.fetchone()
-            assert found is not None
-            passage_ids.append(found[0])
-            if not cursor.nextset():
-                break
-    # COPY, because a passage brings dozens of postings and a document can bring hundreds.
-    with connection.cursor().copy(
-        "COPY corpus_postings (term, passage, freq, length) FROM STDIN"
-    ) as copy:
-        for passage_id, (_, (counts, length)) in zip(passage_ids, indexed, strict=True):
-            for term, freq in counts.items():
-                copy.write_row((term, passage_id, freq, length))
-    tokens = sum(length for _, (_, length) in indexed)
-    connection.execute(
-        "UPDATE corpus_totals SET passages = passages + %s, tokens = tokens + %s",
-        (len(indexed), tokens),
+    version: DocumentVersion,
+    metadata: str,
+    key: str,
+    generation: int,
+    digest: int,
+) -> int:
+    """Write one document of a batch; the content digest with it counted in."""
+    document = version.document
+    old = connection.execute(
+        "SELECT rowid, content_hash FROM corpus_documents WHERE id = %s FOR UPDATE",
+        (document.id,),
+    ).fetchone()
+    row = (
+        document.title,
+        document.url,
+        document.text,
+        metadata,
+        version.source,
+        version.content_hash,
+        key,
+        generation,
     )
+    if old is None:
+        inserted = connection.execute(
+            "INSERT INTO corpus_documents (title, url, text, metadata, source, content_hash, "
+            "title_key, generation, id) VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s, %s, %s) "
+            "RETURNING rowid",
+            (*row, document.id),
+        ).fetchone()
+        assert inserted is not None
+        rowid = inserted[0]
+        connection.execute("DELETE FROM corpus_removed WHERE id = %s", (document.id,))
+    else:
+        rowid, old_hash = old
+        _unindex(connection, rowid)
+        digest ^= _member(document.id, old_hash)
+        connection.execute(
+            "UPDATE corpus_documents SET title = %s, url = %s, text = %s, metadata = %s::jsonb, "
+            "source = %s, content_hash = %s, title_key = %s, generation = %s WHERE rowid = %s",
+            (*row, rowid),
+        )
+    if version.passages:
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                'INSERT INTO corpus_passages (document, start, "end") VALUES (%s, %s, %s)',
+                [(rowid, passage.start, passage.end) for passage in version.passages],
+            )
+    return digest ^ _member(document.id, version.content_hash)
 
 
 def _unindex(connection: psycopg.Connection[Any], rowid: int) -> None:
-    title, text = connection.execute(
-        "SELECT title, text FROM corpus_documents WHERE rowid = %s", (rowid,)
-    ).fetchone() or ("", "")
-    title_terms = terms(title)
-    rows = connection.execute(
-        'SELECT rowid, start, "end", length FROM corpus_passages WHERE document = %s '
-        "ORDER BY start",
-        (rowid,),
-    ).fetchall()
-    headings = passage_headings(text, [Passage(s, e, text[s:e]) for _, s, e, _ in rows])
-    # The postings are keyed by term first, so they are found again from the passage's own
-    # terms rather than through a second index on the passage id that every insert would pay.
-    for (passage_id, start, end, _), heading in zip(rows, headings, strict=True):
-        counts, _ = _weighted(title_terms, terms(heading), terms(text[start:end]))
-        connection.execute(
-            "DELETE FROM corpus_postings WHERE term = ANY(%s) AND passage = %s",
-            (list(counts), passage_id),
-        )
     # Their vectors go with the passages (ON DELETE CASCADE); the version tells every
     # process's in-memory vector index to reload.
     if connection.execute(
@@ -585,10 +573,16 @@ def _unindex(connection: psycopg.Connection[Any], rowid: int) -> None:
     ).fetchone():
         _bump_vectors(connection)
     connection.execute("DELETE FROM corpus_passages WHERE document = %s", (rowid,))
-    connection.execute(
-        "UPDATE corpus_totals SET passages = passages - %s, tokens = tokens - %s",
-        (len(rows), sum(row[3] for row in rows)),
-    )
+
+
+def _next_generation(connection: psycopg.Connection[Any]) -> int:
+    # Called with the corpus_totals row locked, so generations commit in the order taken.
+    row = connection.execute(
+        "UPDATE corpus_meta SET value = (value::bigint + 1)::text WHERE key = 'generation' "
+        "RETURNING value"
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
 
 
 def _bump_vectors(connection: psycopg.Connection[Any]) -> None:
