@@ -317,6 +317,47 @@ def test_a_section_alike_in_meaning_is_cited_before_one_sharing_more_of_the_word
     assert by_meaning[0].href == "cite:k"
 
 
+def test_a_follow_up_is_read_for_meaning_with_its_conversations_subject() -> None:
+    asked: list[str] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        asked.append(question)
+        return [0.0 for _ in texts]
+
+    view = TurnView(
+        "How do I install packages into it?",
+        earlier_questions=("How do I create a virtual environment?",),
+        outcomes=(_search(["101", "202"]), _read("101"), _read("202")),
+        similarity=similarity,
+    )
+    _answer(view)
+    assert asked
+    assert all({"virtual", "environment"} <= set(q.lower().split()) for q in asked)
+
+
+def test_code_of_keywords_without_symbols_and_a_bare_heading_are_not_quoted_as_sentences() -> None:
+    # As a built site's reader stores them: the heading a bare line, the example's lines
+    # kept without fences, and an import block holding almost no symbols.
+    docs = {
+        "c": (
+            "Command Line Interface: Custom Commands",
+            "Custom Commands With Click Groups\n\n"
+            "You can add your own commands to the flask command with click groups:\n\n"
+            "import click\nfrom flask import Flask\nfrom flask.cli import AppGroup\n\n"
+            "Each command is then called as flask user create.",
+        )
+    }
+    view = TurnView(
+        "How do I add my own commands to the flask command?",
+        outcomes=(_search(["c"], docs), _read("c", docs)),
+    )
+    prose, _ = _prose(_answer(view))
+    imports = "import click\nfrom flask import Flask\nfrom flask.cli import AppGroup"
+    assert f"```\n{imports}\n```" in prose
+    assert "Custom Commands With Click Groups" not in prose
+    assert prose.startswith("You can add your own commands")
+
+
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:
     view = TurnView(
         "What does converting raise for text that is not a number?",

@@ -240,7 +240,7 @@ def _ranked(
 ) -> list[Ranked]:
     candidates = _candidates(sources)
     weights = question_weights(question, earlier, candidates)
-    return rank(candidates, weights, question, similarity)
+    return rank(candidates, weights, question, similarity, earlier)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +267,7 @@ def choose_passages(
     covered: set[str] = set()
     first_score = 0.0
     floor, untitled_floor = _floors(weights)
-    for ranked in rank(candidates, weights, question, similarity):
+    for ranked in rank(candidates, weights, question, similarity, earlier):
         if ranked.coverage < floor:
             continue
         if chosen:

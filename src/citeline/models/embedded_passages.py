@@ -66,6 +66,15 @@ PROSE_MIN_WORDS = 6
 PROSE_WORD_SHARE = 0.5
 _OPENING_WORD = re.compile(r"[A-Z][a-z]+,?$")
 _PLAIN_WORD = re.compile(r"[\"'(]*[A-Za-z][a-z]*(?:[-'][a-z]+)*[\"')]*[,.;:!?]?$")
+# Lines that open as code does and prose never does: a Python statement's keyword or a
+# decorator. A block made only of them ("import click" / "from flask import
+# Flask") is code though it holds few symbols.
+_CODE_LINE = re.compile(
+    r"[ \t]*(?:(?:import|from|def|class|return|raise|async|await|yield|elif|except|pass)\s"
+    r"|@\w)"
+)
+# Of a line's words longer than three letters, this share capitalised makes it a heading.
+HEADING_CAPITALS = 0.6
 # Headings, tables, block quotes, HTML and thematic breaks: structure a passage stops at.
 _STRUCTURE = re.compile(r"[ \t]*(?:#|\||>|<|[-*_]{3,}\s*$|={3,}|-{3,})")
 _MARKDOWN_LINK = re.compile(
@@ -195,9 +204,20 @@ def _classify(lines: list[str], introduced: bool = False) -> tuple[str, str]:
     if _LIST_ITEM.match(first):
         return "list", "\n".join(line.rstrip() for line in lines)
     paragraph = " ".join(line.strip() for line in lines)
-    if len(paragraph.split()) <= LABEL_WORDS and paragraph[-1:] not in ".!?:":
+    if paragraph[-1:] not in ".!?:" and (
+        len(paragraph.split()) <= LABEL_WORDS or (len(lines) == 1 and _title_cased(paragraph))
+    ):
         return "structure", paragraph
     return "paragraph", paragraph
+
+
+def _title_cased(line: str) -> bool:
+    """Whether a line reads as a heading ("Sending Requests with the Test Client"): most of
+    its longer words capitalised. A site's reader can keep a heading inside a section's text
+    as a bare line; quoted, it reads as a sentence that never ends."""
+    longer = [w for w in line.split() if len(w) > 3 and w[:1].isalpha()]
+    capitals = sum(1 for w in longer if w[:1].isupper())
+    return len(longer) >= 2 and capitals / len(longer) >= HEADING_CAPITALS
 
 
 def _looks_like_code(lines: list[str]) -> bool:
@@ -205,6 +225,8 @@ def _looks_like_code(lines: list[str]) -> bool:
     keeping its lines but not its fences) is code: it opens on a prompt, or symbols are a
     large share of its characters."""
     if _PROMPT.match(lines[0]):
+        return True
+    if all(_CODE_LINE.match(line) for line in lines):
         return True
     if _reads_as_prose(lines):
         return False

@@ -138,12 +138,15 @@ def rank(
     weights: Mapping[str, float],
     question: str = "",
     similarity: Similarity | None = None,
+    earlier: Sequence[str] = (),
 ) -> list[Ranked]:
     """The candidates, best first, by BM25F over heading, page title and text, plus the
     search's order, plus (given ``similarity``) how alike in meaning each one's title and
-    opening are to the question."""
+    opening are to the question (in a chat, to the question with the subject of the
+    ``earlier`` questions, as it was searched: "How do I install packages into it?" means
+    into the virtual environment the last question made)."""
     total = sum(weights.values()) or 1.0
-    meaning = _meaning(candidates, question, similarity)
+    meaning = _meaning(candidates, follow_up_query(question, earlier), similarity)
     bodies = [term_counts(c.text) for c in candidates]
     split = [split_title(c.title) for c in candidates]
     headings = [term_counts(heading) for _, heading in split]
