@@ -158,3 +158,20 @@ def test_past_its_size_bound_the_vector_index_searches_approximately_and_still_f
         [best, *_] = index.search(matrix[row], 5)
         assert best.passage == rows[row][0]
     store.close()
+
+
+def test_words_past_the_trained_length_do_not_change_a_passage_vector() -> None:
+    import numpy as np
+
+    from citeline.corpus.minilm import MAX_TOKENS
+
+    model = embedding.load_embedder()
+    # Each word here is one word piece, so this passage is past the cut already.
+    long = " ".join(["sleep"] * (MAX_TOKENS + 10))
+    early = "volcano " + " ".join(["sleep"] * (MAX_TOKENS + 9))
+    same, longer, changed = model.embed_passages(
+        [long, long + " entirely different closing words", early]
+    )
+    assert np.allclose(same, longer, atol=1e-6)
+    # A word inside the cut still counts, so the equality above is the cut's doing.
+    assert not np.allclose(same, changed, atol=1e-3)

@@ -1,0 +1,110 @@
+"""The int8 rewrite of the model's graph: the same products, within activation rounding.
+
+Each test builds a small ONNX graph in the shipped file's own pattern (an int8 matrix turned
+float by ``Cast`` and a per-column ``Mul`` before ``MatMul``, then a bias ``Add``) and runs
+it before and after the rewrite.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("onnx", reason="the int8 rewrite needs pip install 'citeline[dense]'")
+
+import onnx
+import onnxruntime
+from onnx import helper, numpy_helper
+
+from citeline.corpus.errors import EmbeddingModelError
+from citeline.corpus.int8_graph import int8_graph
+
+
+def _model(
+    path: Path, weights: npt.NDArray[np.int8], scale: npt.NDArray[np.float32], bias_read_twice: bool
+) -> Path:
+    rows, columns = weights.shape
+    bias = np.linspace(-1, 1, columns, dtype=np.float32)
+    nodes = [
+        helper.make_node("Cast", ["w_q"], ["w_f"], to=onnx.TensorProto.FLOAT),
+        helper.make_node("Mul", ["w_f", "w_scale"], ["w"]),
+        helper.make_node("MatMul", ["x", "w"], ["product"]),
+        helper.make_node("Add", ["product", "bias"], ["y"]),
+    ]
+    outputs = [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ["batch", columns])]
+    if bias_read_twice:
+        # A second reader of the product: the bias cannot be folded into the operator.
+        nodes.append(helper.make_node("Identity", ["product"], ["raw"]))
+        outputs.append(helper.make_tensor_value_info("raw", onnx.TensorProto.FLOAT, None))
+    graph = helper.make_graph(
+        nodes,
+        "small",
+        [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["batch", rows])],
+        outputs,
+        [
+            numpy_helper.from_array(weights, "w_q"),
+            numpy_helper.from_array(scale.reshape(1, columns), "w_scale"),
+            numpy_helper.from_array(bias, "bias"),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return path
+
+
+def _run(model: bytes | str, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    session = onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"])
+    return np.asarray(session.run(["y"], {"x": x})[0], dtype=np.float32)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rows=st.integers(1, 24),
+    columns=st.integers(1, 24),
+    batch=st.integers(1, 5),
+    seed=st.integers(0, 2**32 - 1),
+    bias_read_twice=st.booleans(),
+)
+def test_the_int8_products_match_the_float_ones_within_the_rounding_of_the_input(
+    tmp_path_factory: pytest.TempPathFactory,
+    rows: int,
+    columns: int,
+    batch: int,
+    seed: int,
+    bias_read_twice: bool,
+) -> None:
+    rng = np.random.default_rng(seed)
+    weights = rng.integers(-127, 128, size=(rows, columns), dtype=np.int8)
+    scale = rng.uniform(1e-3, 1e-2, size=columns).astype(np.float32)
+    x = rng.normal(size=(batch, rows)).astype(np.float32)
+    path = _model(tmp_path_factory.mktemp("m") / "m.onnx", weights, scale, bias_read_twice)
+    before, after = _run(str(path), x), _run(int8_graph(path, expected=1), x)
+    # The input is rounded to 256 levels over [min(x, 0), max(x, 0)]: each value moves by at
+    # most half a step, so each output by at most half a step times its column's |weights|.
+    step = (max(float(x.max()), 0.0) - min(float(x.min()), 0.0)) / 255
+    bound = step / 2 * (np.abs(weights.astype(np.float32)) * scale).sum(axis=0) * 1.01 + 1e-5
+    assert np.all(np.abs(after - before) <= bound)
+
+
+def test_the_rewritten_graph_multiplies_in_int8_with_the_stored_weights(tmp_path: Path) -> None:
+    weights = np.arange(-6, 6, dtype=np.int8).reshape(3, 4)
+    path = _model(tmp_path / "m.onnx", weights, np.full(4, 0.5, np.float32), False)
+    rewritten = onnx.load_from_string(int8_graph(path, expected=1))
+    assert [node.op_type for node in rewritten.graph.node] == ["DynamicQuantizeMatMul"]
+    stored = {t.name: numpy_helper.to_array(t) for t in rewritten.graph.initializer}
+    assert np.array_equal(stored["w_q"], weights)
+
+
+def test_a_model_with_another_number_of_products_is_refused_with_the_reinstall_command(
+    tmp_path: Path,
+) -> None:
+    weights = np.ones((2, 2), dtype=np.int8)
+    path = _model(tmp_path / "m.onnx", weights, np.ones(2, np.float32), False)
+    with pytest.raises(EmbeddingModelError, match=r"holds 1 int8 weight products.*reinstall"):
+        int8_graph(path)
