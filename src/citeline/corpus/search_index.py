@@ -244,13 +244,13 @@ class SearchIndex:
             writer.delete_all_documents()
         changes = self._store.changes_since(since)
         for doc_id in changes.removed:
-            writer.delete_documents("document", doc_id)
+            writer.delete_documents_by_term("document", doc_id)
         for start in range(0, len(changes.changed), CATCH_UP_BATCH):
             batch = changes.changed[start : start + CATCH_UP_BATCH]
             # Deleted first, all of them: a document gone from the store since the list was
             # read is then gone from the index too.
             for doc_id in batch:
-                writer.delete_documents("document", doc_id)
+                writer.delete_documents_by_term("document", doc_id)
             for document in self._store.indexable(batch):
                 for passage_id, text, key in _passage_rows(document):
                     writer.add_document(
@@ -258,7 +258,7 @@ class SearchIndex:
                             passage=passage_id, document=document.doc_id, title_key=key, terms=text
                         )
                     )
-        writer.delete_documents("marker", _MARKER)
+        writer.delete_documents_by_term("marker", _MARKER)
         writer.add_document(
             tantivy.Document(
                 marker=_MARKER,
