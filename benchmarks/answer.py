@@ -41,6 +41,7 @@ from citeline.corpus import Corpus
 from citeline.evaluation.percentiles import percentile
 from citeline.events import Citation, Done, Start, Token, encode_sse
 from citeline.models import Similarity, embedded
+from citeline.models.embedded_session import pieces
 from citeline.stream import Pipeline
 
 REPO = Path(__file__).resolve().parents[1]
@@ -112,7 +113,7 @@ async def floor_answer(
     resolver = CitationResolver(sources)
     encoded = [encode_sse(Start(release=corpus.release))]
     written = False
-    for chunk in [*(pipeline.feed(fragment) for fragment in step), pipeline.flush()]:
+    for chunk in [*(pipeline.feed(piece) for piece in pieces(step)), pipeline.flush()]:
         if chunk.text:
             written = written or bool(chunk.text.strip())
             encoded.append(encode_sse(Token(chunk.text)))

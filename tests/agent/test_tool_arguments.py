@@ -116,3 +116,14 @@ async def test_a_read_without_an_id_tells_the_model_what_an_id_is(corpus: Corpus
 async def test_a_read_by_a_padded_id_reads_the_document(corpus: Corpus) -> None:
     output = await tools(corpus)["read"].run({"id": " R-HSA-70171 "})
     assert output.value["title"] == "Glycolysis"
+
+
+def test_a_schema_changed_by_one_tool_is_not_changed_for_the_next() -> None:
+    # The schema is generated once per class; each caller gets its own copy to change, as
+    # the measure tool does when it adds the project's measure names.
+    first = arguments_schema(SearchArguments)
+    first["properties"]["query"]["enum"] = ["only this"]
+    first["required"].append("nonsense")
+    second = arguments_schema(SearchArguments)
+    assert "enum" not in second["properties"]["query"]
+    assert "nonsense" not in second["required"]

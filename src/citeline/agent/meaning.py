@@ -42,7 +42,7 @@ def embedded_similarity() -> Similarity | None:
     """The similarity the embedded model reads with, or ``None`` when the extra is not
     installed or ``CITELINE_EMBEDDED_MEANING=0``. The model loads on the first call."""
     global _similarity
-    if os.environ.get(MEANING_ENV, "1").strip() == "0" or not dense_installed():
+    if not _wanted():
         return None
     with _lock:
         if _similarity is None:
@@ -53,9 +53,11 @@ def embedded_similarity() -> Similarity | None:
 def new_similarity() -> Similarity | None:
     """A similarity with a cache of its own (a benchmark's, to pay as a fresh process does),
     or ``None`` as ``embedded_similarity`` would be."""
-    if os.environ.get(MEANING_ENV, "1").strip() == "0" or not dense_installed():
-        return None
-    return _CachedSimilarity(load_embedder())
+    return _CachedSimilarity(load_embedder()) if _wanted() else None
+
+
+def _wanted() -> bool:
+    return os.environ.get(MEANING_ENV, "1").strip() != "0" and dense_installed()
 
 
 class _CachedSimilarity:

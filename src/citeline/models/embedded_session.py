@@ -12,11 +12,36 @@ It does not choose what the model writes (``embedded``, ``embedded_data``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Sequence
+import asyncio
+from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
 
 from citeline.models import embedded, embedded_data
 from citeline.models.tool_loop import ToolCall
 from citeline.models.turn import ChatMessage, Similarity, ToolReply, ToolSpec, TurnContent
+
+# The model writes its whole answer at once, in fragments of 1 to 8 characters as a
+# provider streams them; sent one by one, each was an event through the pipeline, the
+# server's queue and the wire (about 130 for an answer of 600 characters). Fragments ready
+# together are joined up to this many characters, as ``sse_coalescing`` joins a provider's
+# deltas that arrive in one read: a few events per answer, still split at places the
+# pipeline must handle (an anchor or a quote across two pieces).
+PIECE_CHARS = 96
+
+
+def pieces(fragments: Iterable[str]) -> Iterator[str]:
+    """``fragments`` joined in order into pieces of at least ``PIECE_CHARS`` characters
+    (the last may be shorter); the text is unchanged."""
+    held: list[str] = []
+    size = 0
+    for fragment in fragments:
+        held.append(fragment)
+        size += len(fragment)
+        if size >= PIECE_CHARS:
+            yield "".join(held)
+            held.clear()
+            size = 0
+    if held:
+        yield "".join(held)
 
 
 class EmbeddedSession:
@@ -56,8 +81,12 @@ class EmbeddedSession:
             for index, request in enumerate(step):
                 yield ToolCall(f"embedded-{self._requests}-{index}", request.tool, request.args)
             return
-        for fragment in step:
-            yield fragment
+        for piece in pieces(step):
+            yield piece
+            # Between pieces the loop runs what else is ready (another answer's search, its
+            # first token) before this answer's rest: an answer's text costs the same, but
+            # hundreds at once no longer wait behind each other's whole answers.
+            await asyncio.sleep(0)
 
     def add_results(self, results: Sequence[tuple[ToolCall, ToolReply]]) -> None:
         self._newest = tuple("tool_result" for _ in results)

@@ -51,7 +51,7 @@ from citeline.models.tool_loop import ToolCall, run_turn
 from citeline.models.turn import ChatMessage, RequestObserver, ToolReply, ToolSpec, TurnContent
 
 
-async def stream_turn(
+def stream_turn(
     handle: ModelHandle,
     *,
     instructions: str,
@@ -62,8 +62,11 @@ async def stream_turn(
 ) -> AsyncGenerator[str, None]:
     """Run one user turn of the tool loop with a real provider and yield its text as it streams.
 
-    Raises whatever the provider or the loop raises (connection errors, the request
-    limit); closing the iterator closes the provider's stream.
+    Call it inside the event loop that will read it (the client is that loop's). Raises
+    whatever the provider or the loop raises (connection errors, the request limit);
+    closing the iterator closes the provider's stream. The loop's own iterator is
+    returned, not wrapped: every fragment of every answer passes here, and a generator
+    that only re-yields costs a resumption each.
     """
     session = ProviderSession(
         _library_model(handle),
@@ -73,8 +76,7 @@ async def stream_turn(
         history=history,
         tools=tools,
     )
-    async for fragment in run_turn(session, tools, on_request=on_request):
-        yield fragment
+    return run_turn(session, tools, on_request=on_request)
 
 
 class ProviderSession:

@@ -102,7 +102,10 @@ class AnswerRunner:
     async def stream(self, job: AnswerJob, record: RecordAnswer) -> AsyncGenerator[Event, None]:
         """The events of one answer; ``record`` stores it when it is answered."""
         started = time.monotonic()
-        deadline = anyio.current_time() + self._timeout + _ENGINE_FIRST_SECONDS
+        # The loop's clock, which is anyio's under asyncio; read directly, it costs no
+        # backend lookup per event.
+        clock = asyncio.get_running_loop().time
+        deadline = clock() + self._timeout + _ENGINE_FIRST_SECONDS
         queue: asyncio.Queue[Event | _EngineEnded] = asyncio.Queue(maxsize=_QUEUE_BOUND)
         engine_task = asyncio.create_task(self._run_engine(job, queue), name="citeline-answer")
         self._running.add(engine_task)
@@ -116,9 +119,19 @@ class AnswerRunner:
         try:
             yield Start(release=job.release, conversation_id=job.conversation_id)
             while True:
-                with anyio.CancelScope(deadline=deadline) as waiting:
-                    item = await queue.get()
-                if waiting.cancelled_caught:
+                # An event already queued is taken without arming the deadline: under load
+                # most are (the engine runs ahead), and the timer cost a cancel scope each.
+                # The clock is read after every event either way: an engine that never
+                # pauses (its next event always wakes the wait before the cancellation
+                # does) was found running on past its deadline.
+                try:
+                    item = queue.get_nowait()
+                    late = False
+                except asyncio.QueueEmpty:
+                    with anyio.CancelScope(deadline=deadline) as waiting:
+                        item = await queue.get()
+                    late = waiting.cancelled_caught
+                if late or clock() >= deadline:
                     await self._stop(engine_task)
                     logger.warning(
                         "answer timed out after %.1f s (slow upstream: the model or a tool "

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import anyio.to_thread
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
-from sse_starlette import EventSourceResponse
 
 from citeline.server.answer_engine import AnswerEngine
 from citeline.server.answer_stream import AnswerJob, AnswerRunner, StreamedAnswer
@@ -35,7 +34,12 @@ from citeline.server.schemas import (
     snippet_of,
 )
 from citeline.server.settings import ServerSettings
-from citeline.server.sse import event_stream, refusal_stream, unavailable_stream
+from citeline.server.sse import (
+    EventStreamResponse,
+    event_stream,
+    refusal_stream,
+    unavailable_stream,
+)
 from citeline.server.store import ConversationMessage, Stores, StoreUnavailableError
 
 if TYPE_CHECKING:
@@ -98,7 +102,7 @@ def build_router(state: ServerState) -> APIRouter:
 
     @router.post(
         "/v1/answer",
-        response_class=EventSourceResponse,
+        response_class=EventStreamResponse,
         responses=_SSE,
         summary="Answer a question as a stream of events",
     )
@@ -111,7 +115,7 @@ def build_router(state: ServerState) -> APIRouter:
 
     @router.post(
         "/v1/chat",
-        response_class=EventSourceResponse,
+        response_class=EventStreamResponse,
         responses={**_SSE, 404: {"model": NotFound}},
         summary="Continue a conversation, or open one on a stored answer",
     )
