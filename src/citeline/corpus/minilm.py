@@ -153,14 +153,7 @@ class MiniLM:
         self, session: onnxruntime.InferenceSession, texts: list[str]
     ) -> npt.NDArray[np.float32]:
         with self._lock:
-            # One text (a query) is encoded on this thread: ``encode_batch`` hands even one
-            # to the tokenizer's thread pool, whose woken workers cost more CPU than the
-            # encoding (measured below in ``embed_query``'s figures).
-            encodings = (
-                [self._tokenizer.encode(texts[0])]
-                if len(texts) == 1
-                else self._tokenizer.encode_batch(texts)
-            )
+            encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds: dict[str, Any] = {"input_ids": ids, "attention_mask": mask}

@@ -28,7 +28,7 @@ RETRIEVAL_ENV = "CITELINE_RETRIEVAL"
 # scored nDCG@10 0.7415, 100 deep 0.7412 with recall@100 0.9516 against 0.9472.
 FUSION_DEPTH = 100
 # Query vectors remembered per process: embedding a query is a large share of a hybrid
-# search's CPU (about 4 ms of 11, measured on SciFact's claims), and one question is often searched
+# search's CPU (about 3 ms of 4.3, measured on SciFact's claims), and one question is often searched
 # twice in a row (the page's results, then the answer's own search tool call).
 QUERY_CACHE = 256
 
