@@ -34,7 +34,6 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -43,6 +42,7 @@ from pathlib import Path
 import numpy as np
 from rich.console import Console
 from rich.table import Table
+from scale_corpus import synthetic_collection  # beside this script, first on sys.path
 
 from citeline.corpus import Corpus
 from citeline.corpus.ingest import content_hash
@@ -52,9 +52,6 @@ from citeline.corpus.retrieval import Retrieval
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.corpus.vectors import to_bytes
 from citeline.evaluation.percentiles import percentile
-
-sys.path.insert(0, str(Path(__file__).parent))
-from scale_corpus import synthetic_collection
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FOLDER = ROOT.parent / "shared" / "data" / "beir-scifact"

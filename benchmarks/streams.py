@@ -48,9 +48,7 @@ import numpy
 from citeline.corpus import Corpus
 from citeline.sample import RELEASE, sample_path
 from citeline.server.tokens import generate_key_pair, mint_token
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import _free_port, start_server
+from server import _free_port, start_server  # beside this script, first on sys.path
 
 TARGET_ERRORS = 0
 TARGET_P99_MS = 50.0

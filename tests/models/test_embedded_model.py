@@ -358,6 +358,25 @@ def test_code_of_keywords_without_symbols_and_a_bare_heading_are_not_quoted_as_s
     assert prose.startswith("You can add your own commands")
 
 
+def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
+    seen: list[tuple[str, list[str]]] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        seen.append((question, list(texts)))
+        return [0.0 for _ in texts]
+
+    docs = {"h": ("Vitamin D " * 100_000, DOCS["101"][1])}
+    view = TurnView(
+        QUESTION + " fracture" * 100_000,
+        outcomes=(_search(["h"], docs), _read("h", docs)),
+        similarity=similarity,
+    )
+    _answer(view)
+    assert seen
+    assert all(len(question) <= 1_000 for question, _ in seen)
+    assert all(len(text) <= 400 for _, texts in seen for text in texts)
+
+
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:
     view = TurnView(
         "What does converting raise for text that is not a number?",
