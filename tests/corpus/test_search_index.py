@@ -4,6 +4,7 @@ a damaged folder, and for a collection written before the index existed."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -401,3 +402,35 @@ def test_an_index_ahead_of_its_store_is_built_again(tmp_path: Path) -> None:
     db.write_bytes(backup)
     with Corpus.open(db) as corpus:
         assert _found(corpus, "tide") == {"0"}
+
+
+_OPEN_AND_SEARCH = """
+import sys
+from citeline.corpus import Corpus
+with Corpus.open(sys.argv[1]) as corpus:
+    print(len(corpus.search("rebuilt", k=50)))
+"""
+
+
+def test_processes_opening_a_collection_whose_index_must_be_built_all_find_it_whole(
+    tmp_path: Path,
+) -> None:
+    # After an upgrade every server process finds an index to build at once: one builds it,
+    # the others wait for it, and none answers from a half-built or emptied folder.
+    db, export = tmp_path / "index.sqlite", tmp_path / "export.jsonl"
+    _write_jsonl(export, _records("rebuilt", 3_000))
+    with Corpus.open(db) as corpus:
+        corpus.ingest(export)
+    folder = search_index_module.search_index_folder(str(db), db)
+    shutil.rmtree(folder)
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", _OPEN_AND_SEARCH, str(db)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    found = [child.communicate(timeout=300) for child in children]
+    assert [out.strip() for out, _ in found] == ["50", "50", "50"], [err for _, err in found]

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import tantivy
+from filelock import FileLock
 
 from citeline.corpus.analysis import ANALYSIS_VERSION, query_terms, terms
 from citeline.corpus.documents import Passage
@@ -131,14 +132,21 @@ class SearchIndex:
         self._follow_seconds = FOLLOW_SECONDS if follow_seconds is None else follow_seconds
         self._following = threading.Lock()
         self._collection = store.identity()
-        self._index = self._open(discard_unreadable=rebuild)
-        self._generation = self._indexed_generation()
         self._checked = float("-inf")
         self._closed = False
-        if rebuild:
-            self.rebuild()
-        else:
-            self.follow()
+        # Opening (which clears an index of another format or collection and builds it
+        # afresh) is one process at a time per folder: two servers opening one collection
+        # after an upgrade each cleared the other's new files, and the one that lost served
+        # an empty index for as long as it ran. The lock is a file beside the folder, which
+        # clearing the folder must not remove.
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(folder.with_name(folder.name + ".lock"))):
+            self._index = self._open(discard_unreadable=rebuild)
+            self._generation = self._indexed_generation()
+            if rebuild:
+                self.rebuild()
+            else:
+                self.follow()
 
     # -- opening -----------------------------------------------------------------------
 
