@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -136,21 +137,24 @@ def test_a_crash_mid_ingest_leaves_the_index_as_it_was_before_that_batch(
     import citeline.corpus.stores.postgres as postgres_store
     import citeline.corpus.stores.sqlite as sqlite_store
 
-    real_title_key = sqlite_store.title_key
     documents_written = 0
 
-    def crash_on_third_document(title: str) -> str:
-        nonlocal documents_written
-        documents_written += 1
-        if documents_written == 3:
-            raise RuntimeError("simulated crash")
-        return real_title_key(title)
+    def crash_on_third_document(write_one: Callable[..., int]) -> Callable[..., int]:
+        def write(*args: Any) -> int:
+            nonlocal documents_written
+            documents_written += 1
+            if documents_written == 3:
+                raise RuntimeError("simulated crash")
+            return write_one(*args)
+
+        return write
 
     # Two documents per transaction: the crash falls in the second batch, which is lost
     # whole, and the first stays whole.
     monkeypatch.setattr(ingest_module, "INGEST_BATCH", 2)
-    for store_module in (sqlite_store, postgres_store):
-        monkeypatch.setattr(store_module, "title_key", crash_on_third_document)
+    sqlite_put = crash_on_third_document(sqlite_store.SQLiteStore._put)
+    monkeypatch.setattr(sqlite_store.SQLiteStore, "_put", sqlite_put)
+    monkeypatch.setattr(postgres_store, "_put", crash_on_third_document(postgres_store._put))
     with pytest.raises(RuntimeError, match="simulated crash"):
         corpus.ingest(export)
     monkeypatch.undo()

@@ -40,7 +40,6 @@ from citeline.corpus.errors import (
     IndexUnreadableError,
     SchemaVersionError,
 )
-from citeline.corpus.headings import title_key
 from citeline.corpus.stores.base import (
     Candidate,
     CorpusStore,
@@ -133,7 +132,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     # Version 4: generations for the search index that each machine derives (documents
-    # already stored are generation 1), and the in-database postings and counts it replaces.
+    # already stored are generation 1), and the in-database postings, counts and title keys
+    # it replaces.
     # corpus_totals stays as the row every writer locks first.
     Migration(
         4,
@@ -149,6 +149,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             "DROP TABLE corpus_postings",
             "ALTER TABLE corpus_totals DROP COLUMN passages, DROP COLUMN tokens",
             "ALTER TABLE corpus_passages DROP COLUMN length",
+            # The search index keys titles itself; nothing reads the stored keys.
+            "ALTER TABLE corpus_documents DROP COLUMN title_key",
         ),
     ),
 )
@@ -228,7 +230,6 @@ class PostgresStore(CorpusStore):
             (
                 version,
                 json.dumps(dict(version.document.metadata), ensure_ascii=False, sort_keys=True),
-                title_key(version.document.title),
             )
             for version in versions
         ]
@@ -236,8 +237,8 @@ class PostgresStore(CorpusStore):
         def write(connection: psycopg.Connection[Any]) -> None:
             digest = _locked_digest(connection)
             generation = _next_generation(connection)
-            for version, metadata, key in rows:
-                digest = _put(connection, version, metadata, key, generation, digest)
+            for version, metadata in rows:
+                digest = _put(connection, version, metadata, generation, digest)
             _changed(connection, digest)
 
         # Safe to retry: the whole batch is one transaction, and a retry finds either
@@ -515,7 +516,6 @@ def _put(
     connection: psycopg.Connection[Any],
     version: DocumentVersion,
     metadata: str,
-    key: str,
     generation: int,
     digest: int,
 ) -> int:
@@ -532,13 +532,12 @@ def _put(
         metadata,
         version.source,
         version.content_hash,
-        key,
         generation,
     )
     if old is None:
         inserted = connection.execute(
             "INSERT INTO corpus_documents (title, url, text, metadata, source, content_hash, "
-            "title_key, generation, id) VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s, %s, %s) "
+            "generation, id) VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s, %s) "
             "RETURNING rowid",
             (*row, document.id),
         ).fetchone()
@@ -551,7 +550,7 @@ def _put(
         digest ^= _member(document.id, old_hash)
         connection.execute(
             "UPDATE corpus_documents SET title = %s, url = %s, text = %s, metadata = %s::jsonb, "
-            "source = %s, content_hash = %s, title_key = %s, generation = %s WHERE rowid = %s",
+            "source = %s, content_hash = %s, generation = %s WHERE rowid = %s",
             (*row, rowid),
         )
     if version.passages:

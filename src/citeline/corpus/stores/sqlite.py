@@ -35,7 +35,6 @@ from pathlib import Path
 from citeline.corpus.analysis import ANALYSIS_VERSION
 from citeline.corpus.documents import Document, Hit
 from citeline.corpus.errors import IndexUnreadableError, SchemaVersionError
-from citeline.corpus.headings import title_key
 from citeline.corpus.stores.base import (
     Candidate,
     CorpusStore,
@@ -72,7 +71,6 @@ CREATE TABLE IF NOT EXISTS corpus_documents (
     metadata TEXT NOT NULL,
     source TEXT NOT NULL,
     content_hash TEXT NOT NULL,
-    title_key TEXT NOT NULL,
     generation INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS corpus_passages (
@@ -188,10 +186,12 @@ class SQLiteStore(CorpusStore):
     @staticmethod
     def _migrate_from_fts5(connection: sqlite3.Connection) -> None:
         """Schema 2 to 3, in the open's transaction: the documents are kept and stamped
-        generation 1; the FTS5 table goes (the search index is built from the documents)."""
+        generation 1; the FTS5 table and the title keys it was ranked with go (the search
+        index is built from the documents, and keys their titles itself)."""
         connection.execute(
             "ALTER TABLE corpus_documents ADD COLUMN generation INTEGER NOT NULL DEFAULT 1"
         )
+        connection.execute("ALTER TABLE corpus_documents DROP COLUMN title_key")
         connection.execute("DROP TABLE IF EXISTS corpus_fts")
         for statement in _GENERATIONS.split(";"):
             if statement.strip():
@@ -241,13 +241,12 @@ class SQLiteStore(CorpusStore):
             json.dumps(dict(document.metadata), ensure_ascii=False, sort_keys=True),
             version.source,
             version.content_hash,
-            title_key(document.title),
             generation,
         )
         if old is None:
             rowid = connection.execute(
                 "INSERT INTO corpus_documents(title, url, text, metadata, source, "
-                "content_hash, title_key, generation, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "content_hash, generation, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (*row, document.id),
             ).lastrowid
             connection.execute("DELETE FROM corpus_removed WHERE id = ?", (document.id,))
@@ -257,7 +256,7 @@ class SQLiteStore(CorpusStore):
             digest ^= _member(document.id, old_hash)
             connection.execute(
                 "UPDATE corpus_documents SET title = ?, url = ?, text = ?, metadata = ?, "
-                "source = ?, content_hash = ?, title_key = ?, generation = ? WHERE rowid = ?",
+                "source = ?, content_hash = ?, generation = ? WHERE rowid = ?",
                 (*row, rowid),
             )
         connection.executemany(
