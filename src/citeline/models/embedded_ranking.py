@@ -153,6 +153,7 @@ def rank(
     into the virtual environment the last question made)."""
     total = sum(weights.values()) or 1.0
     meaning = _meaning(candidates, follow_up_query(question, earlier), similarity)
+    asked = subject_terms(question)
     bodies = [term_counts(c.text) for c in candidates]
     split = [split_title(c.title) for c in candidates]
     headings = [term_counts(heading) for _, heading in split]
@@ -175,7 +176,7 @@ def rank(
         coverage = sum(w for t, w in weights.items() if t in held) / total
         prior = RANK_PRIOR * (1 - index / len(candidates))
         fit = _shape_fit(question, split[index][1])
-        named = NAMED_WORTH if _names_the_question(split[index][1], question) else 0.0
+        named = NAMED_WORTH if _names(split[index][1], asked) else 0.0
         value = (score / total + prior + named + MEANING_WEIGHT * meaning[index]) * fit
         ranked.append(Ranked(index, value, coverage, frozenset(held)))
     return sorted(ranked, key=lambda r: (-r.score, r.index))
@@ -199,11 +200,10 @@ def _meaning(
     return [float(s) for s in scores]
 
 
-def _names_the_question(heading: str, question: str) -> bool:
-    """Whether the heading's subject terms are exactly the question's: "What is the
-    difference between arguments and parameters?" is the FAQ entry titled so, not the
+def _names(heading: str, asked: set[str]) -> bool:
+    """Whether the heading's subject terms are exactly the question's (``asked``): "What is
+    the difference between arguments and parameters?" is the FAQ entry titled so, not the
     glossary's "parameter", though both hold every term."""
-    asked = subject_terms(question)
     return bool(asked) and subject_terms(heading) == asked
 
 
