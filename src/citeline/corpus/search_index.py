@@ -42,10 +42,10 @@ from typing import Any
 import tantivy
 from filelock import FileLock
 
-from citeline.corpus.analysis import ANALYSIS_VERSION, query_terms, terms
+from citeline.corpus.analysis import ANALYSIS_VERSION, asked_terms, terms
 from citeline.corpus.documents import Passage
 from citeline.corpus.errors import IndexUnreadableError
-from citeline.corpus.headings import passage_headings, query_title_keys, title_key
+from citeline.corpus.headings import key_of, passage_headings, query_title_keys
 from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocument
 
 # Bump when what is indexed for a passage changes: an index of another format is rebuilt.
@@ -312,7 +312,9 @@ class SearchIndex:
         query names first; [] when nothing matches."""
         if self._closed:
             raise RuntimeError("this corpus is closed; open it again to use it")
-        wanted = query_terms(query)
+        # Analysed once: the terms searched for and the title keys both come from it.
+        found = terms(query)
+        wanted = asked_terms(found)
         if not wanted or k < 1:
             return []
         self.follow_if_due()
@@ -328,7 +330,7 @@ class SearchIndex:
             Candidate(passage, score)
             for (score, _), passage in zip(hits, _passages(searcher, hits), strict=True)
         ]
-        named = self._named(searcher, matching, query_title_keys(query))
+        named = self._named(searcher, matching, query_title_keys(found))
         if not named:
             return ranked
         first = [Candidate(passage, score, True) for passage, score in named]
@@ -379,8 +381,10 @@ class SearchIndex:
 
 def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, str]]:
     """(passage id, its weighted terms as one text, the document's title key) per passage."""
-    weighted_title = " ".join(terms(document.title) * TITLE_WEIGHT)
-    key = title_key(document.title)
+    # The title is analysed once, for its weighted terms and its key both.
+    title_terms = terms(document.title)
+    weighted_title = " ".join(title_terms * TITLE_WEIGHT)
+    key = key_of(title_terms)
     passages = [
         Passage(start, end, document.text[start:end]) for _, start, end in document.passages
     ]
@@ -388,7 +392,7 @@ def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, str]]
     for (passage_id, _, _), passage, heading in zip(
         document.passages, passages, headings, strict=True
     ):
-        heading_terms = " ".join(terms(heading) * HEADING_WEIGHT)
+        heading_terms = " ".join(terms(heading) * HEADING_WEIGHT) if heading else ""
         body = " ".join(terms(passage.text))
         yield passage_id, " ".join(p for p in (weighted_title, heading_terms, body) if p), key
 

@@ -1,0 +1,59 @@
+"""What a term is does not depend on how the words were found: the ASCII fast path, the
+regular expression and the memo all give the terms of the plain definition."""
+
+from __future__ import annotations
+
+import re
+
+import Stemmer
+from hypothesis import given
+from hypothesis import strategies as st
+
+from citeline.corpus import analysis
+from citeline.corpus.analysis import STOP_WORDS, fold, terms, words
+from citeline.corpus.headings import query_title_keys, title_key
+
+_DEFINITION = re.compile(r"\w+")
+_STEMMER = Stemmer.Stemmer("english")
+
+
+def _defined_terms(text: str) -> list[str]:
+    """The definition, word by word: \\w runs of the folded text, stop words out, stemmed."""
+    found = _DEFINITION.findall(fold(text))
+    return [_STEMMER.stemWord(word) for word in found if word not in STOP_WORDS]
+
+
+# ASCII punctuation and digits beside letters, and characters that decompose or are words
+# outside ASCII (accents, ligatures, Greek, CJK, superscripts, combining marks).
+_TEXT = st.text(
+    alphabet=st.sampled_from(
+        [
+            *"abcXYZ019 _-.,;:'\"!?()[]{}#@\t\n\x0b\x1c/\\",
+            *("é", "Ü", "ß", "ﬁ", "Σ", "ς", "漢", "²", "\u0301", "\u00a0", "İ", "ǅ"),
+        ]
+    ),
+    max_size=80,
+)
+
+
+@given(_TEXT)
+def test_words_are_the_runs_of_word_characters_of_the_folded_text(text: str) -> None:
+    assert words(text) == _DEFINITION.findall(fold(text))
+
+
+@given(_TEXT)
+def test_terms_are_the_defined_terms_with_the_memo_cold_or_warm(text: str) -> None:
+    analysis._memo.clear()
+    assert terms(text) == _defined_terms(text)
+    assert terms(text) == _defined_terms(text)
+
+
+def test_a_stop_word_leaves_and_the_rest_is_stemmed() -> None:
+    assert terms("The Running of the BULLS, naïvely.") == ["run", "bull", "naiv"]
+
+
+def test_a_query_analysed_once_gives_the_keys_of_its_text() -> None:
+    query = "How do I sort a list of dictionaries by a key?"
+    every, asked = query_title_keys(terms(query))
+    assert every == title_key(query)
+    assert asked == title_key("sort list dictionaries key")
