@@ -211,59 +211,85 @@ class SQLiteStore(CorpusStore):
 
     def put_many(self, versions: Sequence[DocumentVersion]) -> None:
         # One transaction for the batch: measured on SciFact (5,183 abstracts), one
-        # transaction per document wrote 400 MB of WAL for a 15 MB file.
+        # transaction per document wrote 400 MB of WAL for a 15 MB file. Within it, one
+        # statement per kind of row rather than three per document: 15,600 statements cost
+        # 0.11 s of SciFact's ingest.
         if not versions:
             return
+        # The last version of an id given twice wins, as if each had been put in turn.
+        latest = {version.document.id: version for version in versions}
         connection = self._connection()
         connection.execute("BEGIN IMMEDIATE")
         try:
             digest = self._digest(connection)
             generation = self._next_generation(connection)
-            for version in versions:
-                digest = self._put(connection, version, digest, generation)
+            old = self._stored(connection, list(latest))
+            # New documents are numbered as SQLite numbers a row without one (the largest
+            # rowid plus one), so passage and document ids are what one insert at a time gave.
+            (next_rowid,) = connection.execute(
+                "SELECT coalesce(max(rowid), 0) + 1 FROM corpus_documents"
+            ).fetchone()
+            added: list[tuple[object, ...]] = []
+            passages: list[tuple[int, int, int]] = []
+            for doc_id, version in latest.items():
+                document = version.document
+                row = (
+                    document.title,
+                    document.url,
+                    document.text,
+                    _metadata_json(document),
+                    version.source,
+                    version.content_hash,
+                    generation,
+                )
+                before = old.get(doc_id)
+                if before is None:
+                    rowid = next_rowid
+                    next_rowid += 1
+                    added.append((*row, doc_id, rowid))
+                else:
+                    rowid, old_hash = before
+                    self._unindex(connection, rowid)
+                    digest ^= _member(doc_id, old_hash)
+                    connection.execute(
+                        "UPDATE corpus_documents SET title = ?, url = ?, text = ?, metadata = ?, "
+                        "source = ?, content_hash = ?, generation = ? WHERE rowid = ?",
+                        (*row, rowid),
+                    )
+                digest ^= _member(doc_id, version.content_hash)
+                passages.extend((rowid, p.start, p.end) for p in version.passages)
+            connection.executemany(
+                "INSERT INTO corpus_documents(title, url, text, metadata, source, "
+                "content_hash, generation, id, rowid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                added,
+            )
+            connection.executemany(
+                "DELETE FROM corpus_removed WHERE id = ?", [(row[7],) for row in added]
+            )
+            connection.executemany(
+                "INSERT INTO corpus_passages(document, start, end) VALUES (?, ?, ?)", passages
+            )
             self._changed(connection, digest)
             connection.execute("COMMIT")
         except BaseException:
             connection.execute("ROLLBACK")
             raise
 
-    def _put(
-        self, connection: sqlite3.Connection, version: DocumentVersion, digest: int, generation: int
-    ) -> int:
-        document = version.document
-        old = connection.execute(
-            "SELECT rowid, content_hash FROM corpus_documents WHERE id = ?", (document.id,)
-        ).fetchone()
-        row = (
-            document.title,
-            document.url,
-            document.text,
-            json.dumps(dict(document.metadata), ensure_ascii=False, sort_keys=True),
-            version.source,
-            version.content_hash,
-            generation,
-        )
-        if old is None:
-            rowid = connection.execute(
-                "INSERT INTO corpus_documents(title, url, text, metadata, source, "
-                "content_hash, generation, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (*row, document.id),
-            ).lastrowid
-            connection.execute("DELETE FROM corpus_removed WHERE id = ?", (document.id,))
-        else:
-            rowid, old_hash = old
-            self._unindex(connection, rowid)
-            digest ^= _member(document.id, old_hash)
-            connection.execute(
-                "UPDATE corpus_documents SET title = ?, url = ?, text = ?, metadata = ?, "
-                "source = ?, content_hash = ?, generation = ? WHERE rowid = ?",
-                (*row, rowid),
+    @staticmethod
+    def _stored(connection: sqlite3.Connection, doc_ids: list[str]) -> dict[str, tuple[int, str]]:
+        """The rowid and content hash of each of ``doc_ids`` already stored."""
+        found: dict[str, tuple[int, str]] = {}
+        for start in range(0, len(doc_ids), _IDS_PER_STATEMENT):
+            chunk = doc_ids[start : start + _IDS_PER_STATEMENT]
+            found.update(
+                (doc_id, (rowid, content_hash))
+                for doc_id, rowid, content_hash in connection.execute(
+                    "SELECT id, rowid, content_hash FROM corpus_documents "
+                    f"WHERE id IN ({', '.join('?' * len(chunk))})",
+                    chunk,
+                )
             )
-        connection.executemany(
-            "INSERT INTO corpus_passages(document, start, end) VALUES (?, ?, ?)",
-            [(rowid, passage.start, passage.end) for passage in version.passages],
-        )
-        return digest ^ _member(document.id, version.content_hash)
+        return found
 
     def delete(self, doc_id: str) -> None:
         connection = self._connection()
@@ -537,6 +563,14 @@ class SQLiteStore(CorpusStore):
 def _member(doc_id: str, content_hash: str) -> int:
     """A document's share of the content digest; XOR makes the digest order-free."""
     return int.from_bytes(hashlib.sha256(f"{doc_id}\0{content_hash}".encode()).digest()[:16], "big")
+
+
+def _metadata_json(document: Document) -> str:
+    # Most documents (every BEIR record, most Markdown files) carry none: "{}" is what
+    # json.dumps gives for it, without the encoder's set-up per document.
+    if not document.metadata:
+        return "{}"
+    return json.dumps(dict(document.metadata), ensure_ascii=False, sort_keys=True)
 
 
 def _document(row: tuple[str, str, str, str | None, str]) -> Document:
