@@ -139,22 +139,23 @@ def test_a_crash_mid_ingest_leaves_the_index_as_it_was_before_that_batch(
 
     documents_written = 0
 
-    def crash_on_third_document(write_one: Callable[..., int]) -> Callable[..., int]:
-        def write(*args: Any) -> int:
+    def crash_on_fourth_document(write_one: Callable[..., Any]) -> Callable[..., Any]:
+        def write(*args: Any) -> Any:
             nonlocal documents_written
             documents_written += 1
-            if documents_written == 3:
+            if documents_written == 4:
                 raise RuntimeError("simulated crash")
             return write_one(*args)
 
         return write
 
-    # Two documents per transaction: the crash falls in the second batch, which is lost
-    # whole, and the first stays whole.
+    # Two documents per transaction: the crash falls in the second batch after its first
+    # document was written, and that batch is lost whole; the first stays whole. Each store
+    # is stopped at a step it takes once per document inside the batch's transaction.
     monkeypatch.setattr(ingest_module, "INGEST_BATCH", 2)
-    sqlite_put = crash_on_third_document(sqlite_store.SQLiteStore._put)
-    monkeypatch.setattr(sqlite_store.SQLiteStore, "_put", sqlite_put)
-    monkeypatch.setattr(postgres_store, "_put", crash_on_third_document(postgres_store._put))
+    sqlite_write = crash_on_fourth_document(sqlite_store._metadata_json)
+    monkeypatch.setattr(sqlite_store, "_metadata_json", sqlite_write)
+    monkeypatch.setattr(postgres_store, "_put", crash_on_fourth_document(postgres_store._put))
     with pytest.raises(RuntimeError, match="simulated crash"):
         corpus.ingest(export)
     monkeypatch.undo()
