@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import Stemmer
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citeline.corpus import analysis
@@ -36,6 +36,7 @@ _TEXT = st.text(
 )
 
 
+@settings(max_examples=500)
 @given(_TEXT)
 def test_words_are_the_runs_of_word_characters_of_the_folded_text(text: str) -> None:
     assert words(text) == _DEFINITION.findall(fold(text))
