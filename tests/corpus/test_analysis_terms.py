@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import Stemmer
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -58,3 +59,13 @@ def test_a_query_analysed_once_gives_the_keys_of_its_text() -> None:
     every, asked = query_title_keys(terms(query))
     assert every == title_key(query)
     assert asked == title_key("sort list dictionaries key")
+
+
+def test_the_memo_starts_again_past_its_bound_and_the_terms_stay_right(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(analysis, "_MEMO_WORDS", 3)
+    analysis._memo.clear()
+    text = "Hostile text brings ever more distinct words: alpha beta gamma delta epsilon."
+    assert terms(text) == _defined_terms(text)
+    assert len(analysis._memo) <= 3
