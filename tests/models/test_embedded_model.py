@@ -358,6 +358,83 @@ def test_code_of_keywords_without_symbols_and_a_bare_heading_are_not_quoted_as_s
     assert prose.startswith("You can add your own commands")
 
 
+LOOPING = {
+    "l": (
+        "Data Structures: Looping Techniques",
+        "To loop over a sequence in sorted order, use the sorted() function which returns a "
+        "new sorted sequence while leaving the source unaltered.\n\n"
+        ">>> for f in sorted(set(basket)):\n...     print(f)\n\n"
+        "To loop over a sequence in reverse, first specify the sequence in a forward "
+        "direction and then call the reversed() function.\n\n"
+        ">>> for i in reversed(range(1, 10, 2)):\n...     print(i)\n\n"
+        "When looping through a dictionary, the key and corresponding value can be "
+        "retrieved at the same time using the items() method.",
+    )
+}
+
+
+def test_within_a_section_the_paragraph_alike_in_meaning_is_quoted() -> None:
+    asked: list[list[str]] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        # As the sentence model measures it: "backwards" is "in reverse".
+        asked.append(list(texts))
+        return [0.6 if "reverse" in text else 0.2 for text in texts]
+
+    question = "How do I loop over a sequence backwards?"
+    outcomes = (_search(["l"], LOOPING), _read("l", LOOPING))
+    by_words, _ = _prose(_answer(TurnView(question, outcomes=outcomes)))
+    assert "reversed()" not in by_words
+    by_meaning, _ = _prose(_answer(TurnView(question, outcomes=outcomes, similarity=similarity)))
+    assert by_meaning.startswith("To loop over a sequence in reverse")
+    assert "reversed(range(1, 10, 2))" in by_meaning
+    # Prose paragraphs only, each bounded: code is not read for meaning.
+    assert any(len(texts) == 3 for texts in asked)
+    assert all(">>>" not in text and len(text) <= 300 for texts in asked for text in texts)
+
+
+def test_a_section_of_one_paragraph_costs_no_reading_for_meaning_within_it() -> None:
+    asked: list[list[str]] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        asked.append(list(texts))
+        return [0.0 for _ in texts]
+
+    view = TurnView(QUESTION, outcomes=(_search(["101"]), _read("101")), similarity=similarity)
+    _answer(view)
+    assert len(asked) == 1  # the ranking's, of the title and opening: no paragraph choice
+
+
+def test_an_indented_block_under_a_colon_line_is_code_and_a_list_item_is_not() -> None:
+    docs = {
+        "g": (
+            "Generator expressions and list comprehensions",
+            "A list comprehension is equivalent to the following Python code:\n\n"
+            "for expr1 in sequence1:\n    if not (condition1):\n"
+            "        continue   # Skip this element\n    yield expr1\n\n"
+            "- Note:\n  a list item continued on an indented line stays a list item.",
+        )
+    }
+    view = TurnView(
+        "What is a list comprehension equivalent to?",
+        outcomes=(_search(["g"], docs), _read("g", docs)),
+    )
+    prose, _ = _prose(_answer(view))
+    assert (
+        "```\nfor expr1 in sequence1:\n    if not (condition1):\n"
+        "        continue   # Skip this element\n    yield expr1\n```"
+    ) in prose
+
+
+def test_a_sentence_restating_the_one_before_never_opens_an_answer() -> None:
+    from citeline.models.embedded_passages import is_dangling
+
+    assert is_dangling("In other words, a list comprehension is a loop.")
+    assert is_dangling("To put it another way, it is a loop.")
+    assert is_dangling("Put another way: it is a loop.")
+    assert not is_dangling("Put the loop inside a function.")
+
+
 def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     seen: list[tuple[str, list[str]]] = []
 

@@ -27,8 +27,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from citeline.models.embedded_passages import Passage, best_passage, units_of
+from citeline.models.embedded_passages import Passage, Unit, best_passage, block_texts, units_of
 from citeline.models.embedded_ranking import (
+    MEANING_QUESTION_CHARS,
     Candidate,
     Ranked,
     follow_up_query,
@@ -275,7 +276,9 @@ def choose_passages(
             if gain < SECOND_GAIN or ranked.score < SECOND_SCORE * first_score:
                 continue
         source = sources[ranked.index]
-        passage = best_passage(units_of(source.text), weights, wants_code=wants_code)
+        units = units_of(source.text)
+        meaning = _block_meaning(units, question, earlier, similarity)
+        passage = best_passage(units, weights, wants_code=wants_code, meaning=meaning)
         if (
             passage is None
             or len(passage.text) < MIN_PASSAGE_CHARS
@@ -301,6 +304,23 @@ def choose_passages(
         if len(chosen) == 2:
             break
     return chosen
+
+
+def _block_meaning(
+    units: list[Unit], question: str, earlier: Sequence[str], similarity: Similarity | None
+) -> dict[int, float]:
+    """How alike in meaning each prose block of a section is to the question (none when
+    there is no choice to make or no way to tell)."""
+    if similarity is None:
+        return {}
+    texts = block_texts(units)
+    if len(texts) < 2:
+        return {}
+    query = follow_up_query(question, earlier)[:MEANING_QUESTION_CHARS]
+    scores = list(similarity(query, list(texts.values())))
+    if len(scores) != len(texts):
+        return {}
+    return dict(zip(texts, (float(s) for s in scores), strict=True))
 
 
 def _floors(weights: Mapping[str, float]) -> tuple[float, float]:
