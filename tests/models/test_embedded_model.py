@@ -18,6 +18,7 @@ from citeline.models.embedded import (
     TurnView,
     next_step,
 )
+from citeline.models.turn import Similarity
 from citeline.stream import Pipeline
 from citeline.stream.anchors import Anchor
 
@@ -176,6 +177,58 @@ def test_results_about_something_else_give_a_one_line_pointer_and_no_link() -> N
     assert "\n" not in text
     assert "](" not in text and "<a" not in text
     assert "“Vitamin D and fractures”" in text
+
+
+TIMING = {
+    "t": (
+        "Brief Tour of the Standard Library: Performance Measurement",
+        "Some Python users develop a deep interest in knowing the relative performance of "
+        "different approaches to the same problem. Python provides a measurement tool that "
+        "answers those questions immediately: the timeit module.",
+    ),
+    "s": (
+        "Logging HOWTO: Next Steps",
+        "If you run into problems with a piece of code, or it takes long to run, post a "
+        "question on the mailing list and someone will help.",
+    ),
+}
+
+
+def _alike(score_of: dict[str, float]) -> Similarity:
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        return [next((v for k, v in score_of.items() if k in text), 0.1) for text in texts]
+
+    return similarity
+
+
+def test_the_best_section_in_meaning_answers_though_it_holds_few_of_the_question_words() -> None:
+    question = "How do I measure how long a piece of code takes to run?"
+    outcomes = (_search(["t", "s"], TIMING), _read("t", TIMING), _read("s", TIMING))
+    _, by_words = _prose(_answer(TurnView(question, outcomes=outcomes)))
+    assert by_words[0].href == "cite:s"
+    meant = _alike({"Performance": 0.45, "Logging": 0.2})
+    prose, anchors = _prose(_answer(TurnView(question, outcomes=outcomes, similarity=meant)))
+    assert anchors[0].href == "cite:t"
+    assert "timeit" in prose
+
+
+def test_a_question_no_section_means_is_still_answered_nothing_found() -> None:
+    view = TurnView(
+        "How do I bake sourdough bread at home?",
+        outcomes=(_search(["101", "202"]), _read("101"), _read("202")),
+        similarity=_alike({"Vitamin": 0.1}),
+    )
+    assert _answer(view).startswith(NOTHING_FOUND)
+
+
+def test_a_section_alike_in_meaning_but_holding_none_of_the_question_words_is_not_quoted() -> None:
+    # Meaning vouches for a section the words under-count, never for one they miss entirely.
+    view = TurnView(
+        "Does vitamin D reduce fractures?",
+        outcomes=(_search(["303"]), _read("303")),
+        similarity=_alike({"Photosynthesis": 0.9}),
+    )
+    assert _answer(view).startswith(NOTHING_FOUND)
 
 
 def test_a_word_only_the_code_holds_is_not_an_answer() -> None:
