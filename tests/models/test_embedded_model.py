@@ -559,7 +559,7 @@ def test_a_link_inside_a_quoted_paragraph_is_reduced_to_its_text() -> None:
     assert "see the routing guide for the patterns" in prose
 
 
-def test_a_code_block_holding_link_markup_is_never_quoted() -> None:
+def test_a_fenced_code_block_holding_link_markup_is_quoted_as_code_and_cites_nothing() -> None:
     docs = {
         "8": (
             "Templates: links",
@@ -572,10 +572,48 @@ def test_a_code_block_holding_link_markup_is_never_quoted() -> None:
         "How do I link to a page from a template?",
         outcomes=(_search(["8"], docs), _read("8", docs)),
     )
+    prose, anchors = _prose(_answer(view))
+    assert "```html\n<a href=\"{% url 'home' %}\">Home</a>\n```" in prose
+    assert {a.href for a in anchors} == {"cite:8"}
+
+
+def test_code_whose_fence_the_pipeline_would_not_read_is_never_quoted_with_link_markup() -> None:
+    docs = {
+        "9": (
+            "Templates: links",
+            "To link to a page from a template, write the anchor with the url tag:\n\n"
+            "````\n```html\n<a href=\"{% url 'home' %}\">Home</a>\n```\n````\n\n"
+            "The url tag reverses the route's name into its path.",
+        )
+    }
+    view = TurnView(
+        "How do I link to a page from a template?",
+        outcomes=(_search(["9"], docs), _read("9", docs)),
+    )
     text = _answer(view)
     assert "{% url" not in text
     _, anchors = _prose(text)
-    assert {a.href for a in anchors} == {"cite:8"}
+    assert {a.href for a in anchors} == {"cite:9"}
+
+
+def test_a_sentence_holding_what_markdown_reads_as_an_autolink_is_never_quoted() -> None:
+    docs = {
+        "v": (
+            "Variable Rules",
+            "Optionally, you can use a converter to specify the type of the argument like "
+            "<converter:variable_name>.\n\n"
+            "Converter types: int accepts positive integers, and path is like string but also "
+            "accepts slashes.",
+        )
+    }
+    view = TurnView(
+        "Which converter types accept integers?",
+        outcomes=(_search(["v"], docs), _read("v", docs)),
+    )
+    text = _answer(view)
+    assert "<converter:variable_name>" not in text
+    _, anchors = _prose(text)
+    assert {a.href for a in anchors} <= {"cite:v"}
 
 
 _ids = st.text("abcdefghij0123456789-", min_size=1, max_size=8)
