@@ -466,7 +466,7 @@ def test_within_a_section_the_paragraph_alike_in_meaning_is_quoted() -> None:
     assert "reversed(range(1, 10, 2))" in by_meaning
     # Prose paragraphs only, each bounded: code is not read for meaning.
     assert any(len(texts) == 3 for texts in asked)
-    assert all(">>>" not in text and len(text) <= 300 for texts in asked for text in texts)
+    assert all(">>>" not in text and len(text) <= 200 for texts in asked for text in texts)
 
 
 def test_a_section_of_one_paragraph_costs_no_reading_for_meaning_within_it() -> None:
