@@ -511,6 +511,16 @@ def test_a_sentence_restating_the_one_before_never_opens_an_answer() -> None:
     assert not is_dangling("Put the loop inside a function.")
 
 
+def test_the_rest_of_a_sentence_a_code_block_cut_never_opens_an_answer() -> None:
+    from citeline.models.embedded_passages import is_dangling
+
+    assert is_dangling("you might be wondering why appending an element to y changed x too.")
+    assert is_dangling("then integer division has to return the floor.")
+    # A name in code opens lower case too, and opens a sentence of its own.
+    assert not is_dangling("len() returns the number of items.")
+    assert not is_dangling("pip install requests fetches the package.")
+
+
 def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     seen: list[tuple[str, list[str]]] = []
 

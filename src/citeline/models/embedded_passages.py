@@ -124,6 +124,15 @@ _DANGLING = re.compile(
 )
 
 
+# A sentence that opens on one of these words in lower case is the end of a sentence that a
+# code block or list cut in two. A name in code opens lower case too ("len() returns ..."),
+# so only English words that never name code are listed.
+_CONTINUATION = re.compile(
+    r"(?:you|we|and|or|which|where|when|whereas|while|because|if|as|since|until|unless|"
+    r"though|although|with|without|for|to|in|on|by|from|of|at|then|so|but|that|this|it)\s",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Unit:
     """One thing a reader takes in whole. ``block`` numbers the paragraph or block it is in;
@@ -310,8 +319,11 @@ def _reads_as_prose(lines: list[str]) -> bool:
 
 
 def is_dangling(sentence: str) -> bool:
-    """Whether the sentence opens leaning on the one before it."""
-    return bool(_DANGLING.match(sentence.lstrip("*_`\"'(")))
+    """Whether the sentence opens leaning on the one before it, or is the rest of one that
+    a code block interrupted ("you might be wondering why ...", "then integer division has
+    to return the floor.")."""
+    opening = sentence.lstrip("*_`\"'(")
+    return bool(_DANGLING.match(opening) or _CONTINUATION.match(opening))
 
 
 def _completed(units: list[Unit], start: int, end: int) -> int:
