@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from citeline.models.embedded import (
     FRAGMENT_CHARS,
+    MEANING_BLOCKS,
     NOTHING_FOUND,
     SEARCH_K,
     TOOLS_FAILED,
@@ -466,7 +467,7 @@ def test_within_a_section_the_paragraph_alike_in_meaning_is_quoted() -> None:
     assert "reversed(range(1, 10, 2))" in by_meaning
     # Prose paragraphs only, each bounded: code is not read for meaning.
     assert any(len(texts) == 3 for texts in asked)
-    assert all(">>>" not in text and len(text) <= 300 for texts in asked for text in texts)
+    assert all(">>>" not in text and len(text) <= 200 for texts in asked for text in texts)
 
 
 def test_a_section_of_one_paragraph_costs_no_reading_for_meaning_within_it() -> None:
@@ -511,6 +512,16 @@ def test_a_sentence_restating_the_one_before_never_opens_an_answer() -> None:
     assert not is_dangling("Put the loop inside a function.")
 
 
+def test_the_rest_of_a_sentence_a_code_block_cut_never_opens_an_answer() -> None:
+    from citeline.models.embedded_passages import is_dangling
+
+    assert is_dangling("you might be wondering why appending an element to y changed x too.")
+    assert is_dangling("then integer division has to return the floor.")
+    # A name in code opens lower case too, and opens a sentence of its own.
+    assert not is_dangling("len() returns the number of items.")
+    assert not is_dangling("pip install requests fetches the package.")
+
+
 def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     seen: list[tuple[str, list[str]]] = []
 
@@ -528,6 +539,22 @@ def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     assert seen
     assert all(len(question) <= 1_000 for question, _ in seen)
     assert all(len(text) <= 400 for _, texts in seen for text in texts)
+
+
+def test_a_section_cut_into_thousands_of_paragraphs_reaches_the_sentence_model_bounded() -> None:
+    seen: list[int] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        seen.append(len(texts))
+        return [0.0 for _ in texts]
+
+    hostile = "\n\n".join(f"Vitamin D fact number {i}." for i in range(3_000))
+    docs = {"h": ("Vitamin D", hostile + "\n\nVitamin D supplementation reduces fracture risk.")}
+    view = TurnView(
+        QUESTION, outcomes=(_search(["h"], docs), _read("h", docs)), similarity=similarity
+    )
+    _answer(view)
+    assert seen and max(seen) <= MEANING_BLOCKS
 
 
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:
@@ -559,7 +586,7 @@ def test_a_link_inside_a_quoted_paragraph_is_reduced_to_its_text() -> None:
     assert "see the routing guide for the patterns" in prose
 
 
-def test_a_code_block_holding_link_markup_is_never_quoted() -> None:
+def test_a_fenced_code_block_holding_link_markup_is_quoted_as_code_and_cites_nothing() -> None:
     docs = {
         "8": (
             "Templates: links",
@@ -572,10 +599,48 @@ def test_a_code_block_holding_link_markup_is_never_quoted() -> None:
         "How do I link to a page from a template?",
         outcomes=(_search(["8"], docs), _read("8", docs)),
     )
+    prose, anchors = _prose(_answer(view))
+    assert "```html\n<a href=\"{% url 'home' %}\">Home</a>\n```" in prose
+    assert {a.href for a in anchors} == {"cite:8"}
+
+
+def test_code_whose_fence_the_pipeline_would_not_read_is_never_quoted_with_link_markup() -> None:
+    docs = {
+        "9": (
+            "Templates: links",
+            "To link to a page from a template, write the anchor with the url tag:\n\n"
+            "````\n```html\n<a href=\"{% url 'home' %}\">Home</a>\n```\n````\n\n"
+            "The url tag reverses the route's name into its path.",
+        )
+    }
+    view = TurnView(
+        "How do I link to a page from a template?",
+        outcomes=(_search(["9"], docs), _read("9", docs)),
+    )
     text = _answer(view)
     assert "{% url" not in text
     _, anchors = _prose(text)
-    assert {a.href for a in anchors} == {"cite:8"}
+    assert {a.href for a in anchors} == {"cite:9"}
+
+
+def test_a_sentence_holding_what_markdown_reads_as_an_autolink_is_never_quoted() -> None:
+    docs = {
+        "v": (
+            "Variable Rules",
+            "Optionally, you can use a converter to specify the type of the argument like "
+            "<converter:variable_name>.\n\n"
+            "Converter types: int accepts positive integers, and path is like string but also "
+            "accepts slashes.",
+        )
+    }
+    view = TurnView(
+        "Which converter types accept integers?",
+        outcomes=(_search(["v"], docs), _read("v", docs)),
+    )
+    text = _answer(view)
+    assert "<converter:variable_name>" not in text
+    _, anchors = _prose(text)
+    assert {a.href for a in anchors} <= {"cite:v"}
 
 
 _ids = st.text("abcdefghij0123456789-", min_size=1, max_size=8)
