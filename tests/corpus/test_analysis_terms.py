@@ -69,3 +69,17 @@ def test_the_memo_starts_again_past_its_bound_and_the_terms_stay_right(
     text = "Hostile text brings ever more distinct words: alpha beta gamma delta epsilon."
     assert terms(text) == _defined_terms(text)
     assert len(analysis._memo) <= 3
+
+
+# Mostly ASCII with a few characters from anywhere in Unicode (the byte path), and text
+# from anywhere (many distinct characters: the table path).
+_MOSTLY_ASCII = st.lists(
+    st.one_of(st.sampled_from(["protein", " ", "-", "cell.", "x_1", "\n"]), st.characters()),
+    max_size=120,
+).map("".join)
+
+
+@settings(max_examples=300)
+@given(st.one_of(_MOSTLY_ASCII, st.text(max_size=300)))
+def test_words_of_text_from_anywhere_are_the_defined_words(text: str) -> None:
+    assert words(text) == _DEFINITION.findall(fold(text))

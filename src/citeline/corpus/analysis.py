@@ -9,6 +9,7 @@ drops match nearly every passage. It deliberately knows nothing about storage or
 
 from __future__ import annotations
 
+import re
 import threading
 import unicodedata
 
@@ -139,6 +140,21 @@ class _WordCharacters(dict[int, str | None]):
 
 _WORD_CHARACTERS = _WordCharacters()
 
+# The same for ASCII bytes, every other byte kept: applied to a text's UTF-8 bytes, it
+# spaces out ASCII punctuation at C speed and leaves every character outside ASCII whole.
+_UTF8_ASCII_NON_WORD = bytes(
+    0x20 if code < 0x80 and not (chr(code).isalnum() or chr(code) == "_") else code
+    for code in range(256)
+)
+_OUTSIDE_ASCII = re.compile(r"[^\x00-\x7f]")
+# A text outside ASCII takes the byte path when at most this share of its characters (as
+# extra UTF-8 bytes) and this many distinct ones lie outside ASCII: each distinct one is a
+# pass of ``str.replace`` over the text, so a text of many distinct symbols (hostile, or
+# in another script) takes ``translate`` instead. SciFact's abstracts outside ASCII have a
+# few such characters each (Greek letters, dashes, ±): 44 ms instead of 81 ms for all 1,107.
+_BYTE_PATH_SHARE = 16
+_BYTE_PATH_DISTINCT = 32
+
 
 def words(text: str) -> list[str]:
     """The words of ``fold(text)`` (runs of letters, digits and underscores), in order,
@@ -146,7 +162,18 @@ def words(text: str) -> list[str]:
     folded = text.casefold()
     if folded.isascii():
         return folded.translate(_ASCII_NON_WORD).split()
-    return unicodedata.normalize("NFKD", folded).translate(_WORD_CHARACTERS).split()
+    decomposed = unicodedata.normalize("NFKD", folded)
+    encoded = decomposed.encode("utf-8", "surrogatepass")
+    if len(encoded) - len(decomposed) <= len(decomposed) // _BYTE_PATH_SHARE:
+        outside = set(_OUTSIDE_ASCII.findall(decomposed))
+        if len(outside) <= _BYTE_PATH_DISTINCT:
+            spaced = encoded.translate(_UTF8_ASCII_NON_WORD).decode("utf-8", "surrogatepass")
+            for character in outside:
+                kept = _WORD_CHARACTERS[ord(character)]
+                if kept != character:
+                    spaced = spaced.replace(character, kept or "")
+            return spaced.split()
+    return decomposed.translate(_WORD_CHARACTERS).split()
 
 
 def terms(text: str) -> list[str]:
