@@ -6,7 +6,9 @@ its licence and provenance). Both are checked against the sha256 pinned here bef
 are loaded, and a wrong or missing file is refused with ``EmbeddingModelError``: vectors from
 any other file would be scored against vectors already stored from this one. Nothing is
 ever downloaded. The graph runs with its weight products in int8 (``int8_graph``: twice as
-fast as the file's float arithmetic, vectors within cosine 0.99 of it). The pipeline is
+fast as the file's float arithmetic, vectors within cosine 0.99 of it); ``embed_exact`` runs
+the file's float arithmetic on one text, for vectors that must not depend on a batch's other
+texts (the int8 products quantize a call's activations over the whole batch). The pipeline is
 sentence-transformers' for this model: WordPiece tokens truncated at ``MAX_TOKENS``, mean
 pooling over the attention mask, L2 normalisation; each batch is padded only to its longest
 text, so a query of 20 word pieces runs 20 positions.
@@ -79,11 +81,14 @@ class MiniLM:
         # each session holds its own copy of the weights.
         self._query_session = self._session(QUERY_THREADS)
         self._passage_session: onnxruntime.InferenceSession | None = None
+        # The file's own float arithmetic, made when a process first reads a section for
+        # meaning (``embed_exact``): its dequantized weights hold about 90 MB more.
+        self._exact_session: onnxruntime.InferenceSession | None = None
         self._inputs = {item.name for item in self._query_session.get_inputs()}
         # The tokenizer's padding and truncation settings are per object, not per call.
         self._lock = threading.Lock()
 
-    def _session(self, threads: int) -> onnxruntime.InferenceSession:
+    def _session(self, threads: int, *, exact: bool = False) -> onnxruntime.InferenceSession:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -97,7 +102,7 @@ class MiniLM:
         options.log_severity_level = 3
         try:
             return onnxruntime.InferenceSession(
-                int8_graph(self._model_path),
+                str(self._model_path) if exact else int8_graph(self._model_path),
                 sess_options=options,
                 providers=["CPUExecutionProvider"],
             )
@@ -124,6 +129,16 @@ class MiniLM:
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
         vector: npt.NDArray[np.float32] = self._run(self._query_session, [text])[0]
+        return vector
+
+    def embed_exact(self, text: str) -> npt.NDArray[np.float32]:
+        # One thread and one text a call: the vector is then a function of the text alone,
+        # whichever thread or process computes it.
+        with self._lock:
+            if self._exact_session is None:
+                self._exact_session = self._session(QUERY_THREADS, exact=True)
+            session = self._exact_session
+        vector: npt.NDArray[np.float32] = self._run(session, [text])[0]
         return vector
 
     def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
