@@ -305,9 +305,9 @@ def test_a_section_alike_in_meaning_is_cited_before_one_sharing_more_of_the_word
         ),
     }
 
-    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+    def similarity(question: str, sections: Sequence[tuple[str, str]]) -> list[float]:
         # As the sentence model measures it: the key functions are the question's point.
-        return [0.6 if text.startswith("Sorting") else 0.2 for text in texts]
+        return [0.6 if title.startswith("Sorting") else 0.2 for title, _ in sections]
 
     question = "How do I sort a list of dictionaries by a key?"
     outcomes = (_search(["d", "k"], docs), _read("d", docs), _read("k", docs))
@@ -320,9 +320,9 @@ def test_a_section_alike_in_meaning_is_cited_before_one_sharing_more_of_the_word
 def test_a_follow_up_is_read_for_meaning_with_its_conversations_subject() -> None:
     asked: list[str] = []
 
-    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+    def similarity(question: str, sections: Sequence[tuple[str, str]]) -> list[float]:
         asked.append(question)
-        return [0.0 for _ in texts]
+        return [0.0 for _ in sections]
 
     view = TurnView(
         "How do I install packages into it?",
@@ -358,12 +358,14 @@ def test_code_of_keywords_without_symbols_and_a_bare_heading_are_not_quoted_as_s
     assert prose.startswith("You can add your own commands")
 
 
-def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
-    seen: list[tuple[str, list[str]]] = []
+def test_a_huge_question_reaches_the_sentence_model_bounded_with_each_sections_title() -> None:
+    # The section's text is bounded where it is composed (citeline.corpus.meaning), since
+    # ingest composes the same one.
+    seen: list[tuple[str, list[tuple[str, str]]]] = []
 
-    def similarity(question: str, texts: Sequence[str]) -> list[float]:
-        seen.append((question, list(texts)))
-        return [0.0 for _ in texts]
+    def similarity(question: str, sections: Sequence[tuple[str, str]]) -> list[float]:
+        seen.append((question, list(sections)))
+        return [0.0 for _ in sections]
 
     docs = {"h": ("Vitamin D " * 100_000, DOCS["101"][1])}
     view = TurnView(
@@ -374,7 +376,7 @@ def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     _answer(view)
     assert seen
     assert all(len(question) <= 1_000 for question, _ in seen)
-    assert all(len(text) <= 400 for _, texts in seen for text in texts)
+    assert all(title == "Vitamin D " * 100_000 for _, found in seen for title, _ in found)
 
 
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:

@@ -16,7 +16,9 @@ It deliberately knows nothing about files, formats or ranking.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -28,6 +30,11 @@ from citeline.corpus.vectors import to_bytes
 # Passages read, embedded and written per transaction: large enough that the model sees
 # full batches, small enough that an interrupted stage loses under a minute of work.
 BATCH_PASSAGES = 256
+
+# Threads embedding meaning texts side by side: each text runs alone on one thread (so its
+# vector is the same whichever thread runs it), and onnxruntime releases the GIL while it
+# runs, so a machine's cores share the work. Capped so an ingest leaves a server some room.
+MEANING_THREADS = 4
 
 EmbedProgressCallback = Callable[[int, int], None]
 
@@ -73,19 +80,24 @@ def embed_meanings(
     done = 0
     if progress is not None:
         progress(done, total)
-    while batch := store.without_meaning(BATCH_PASSAGES):
-        rows = []
-        made: dict[str, bytes] = {}
-        for passage, doc_id, title, text in batch:
+    threads = max(1, min(MEANING_THREADS, os.cpu_count() or 1))
+    with ThreadPoolExecutor(threads, thread_name_prefix="citeline-meaning") as pool:
+        while batch := store.without_meaning(BATCH_PASSAGES):
             # The title an answer reads is the one the search tool shows: the document's
             # title, else its id (``citeline.agent.corpus_tools``).
-            meaning = meaning_text(title or doc_id, text)
-            if meaning not in made:
-                vector = np.asarray(embedder.embed_exact(meaning), dtype=MEANING_DTYPE)
-                made[meaning] = vector.reshape(-1).tobytes()
-            rows.append((passage, meaning_key(meaning), made[meaning]))
-        store.put_meanings(rows)
-        done += len(batch)
-        if progress is not None:
-            progress(done, max(total, done))
+            texts = [meaning_text(title or doc_id, text) for _, doc_id, title, text in batch]
+            unique = list(dict.fromkeys(texts))
+            made = {
+                text: np.asarray(vector, dtype=MEANING_DTYPE).reshape(-1).tobytes()
+                for text, vector in zip(unique, pool.map(embedder.embed_exact, unique), strict=True)
+            }
+            store.put_meanings(
+                [
+                    (row[0], meaning_key(text), made[text])
+                    for row, text in zip(batch, texts, strict=True)
+                ]
+            )
+            done += len(batch)
+            if progress is not None:
+                progress(done, max(total, done))
     return done
