@@ -44,7 +44,7 @@ from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.meaning import new_similarity
 from citeline.agent.tools import Source
 from citeline.corpus import Corpus, Retrieval
-from citeline.corpus.embedding import dense_installed
+from citeline.corpus.embedding import dense_installed, load_embedder
 from citeline.evaluation.percentiles import percentile
 from citeline.events import Citation, Done, Start, Token, encode_sse
 from citeline.models import Similarity, embedded
@@ -145,6 +145,19 @@ async def answer_events(question: str, corpus: Corpus) -> list[str]:
     return encoded
 
 
+def _forget_queries(corpus: Corpus) -> None:
+    """Forget the query vectors the last run left (a hybrid search's, the meaning's), so the
+    answer and its floor each embed the question as a fresh one would."""
+    retriever = getattr(corpus, "_retriever", None)
+    cached = getattr(retriever, "_embed_query", None)
+    if cached is not None and hasattr(cached, "cache_clear"):
+        cached.cache_clear()
+    if dense_installed():
+        queries = getattr(load_embedder(), "_queries", None)
+        if queries is not None:
+            queries.clear()
+
+
 async def floor_run(corpus: Corpus, questions: list[str]) -> None:
     """CPU per answer and per floor, interleaved question by question."""
     # The floor reads for meaning as the answer does (the sentence model, when the dense
@@ -157,9 +170,11 @@ async def floor_run(corpus: Corpus, questions: list[str]) -> None:
     answer_cpu: list[float] = []
     floor_cpu: list[float] = []
     for question in questions:
+        _forget_queries(corpus)
         started = time.process_time()
         whole = await answer_events(question, corpus)
         answer_cpu.append(time.process_time() - started)
+        _forget_queries(corpus)
         started = time.process_time()
         parts = await floor_answer(question, corpus, similarity)
         floor_cpu.append(time.process_time() - started)

@@ -28,6 +28,7 @@ import anyio
 
 from citeline.agent import Profile
 from citeline.events import Citation, Done, Event, Start, Token
+from citeline.server.admission import FirstTokenGate
 from citeline.server.answer_engine import AnswerEngine
 from citeline.server.metrics import ServerMetrics
 from citeline.server.store import ConversationMessage
@@ -87,8 +88,10 @@ class AnswerRunner:
         timeout_seconds: float,
         metrics: ServerMetrics,
         max_chars: int | None = None,
+        first_token_gate: FirstTokenGate | None = None,
     ) -> None:
         self._engine = engine
+        self._gate = first_token_gate
         self._timeout = timeout_seconds
         self._max_chars = max_chars
         self._metrics = metrics
@@ -246,9 +249,18 @@ class AnswerRunner:
         return replace(done, seconds=seconds)
 
     async def _run_engine(self, job: AnswerJob, queue: asyncio.Queue[Event | _EngineEnded]) -> None:
+        gate = self._gate
+        if gate is not None:
+            # Inside the answer's deadline: a wait past it ends the answer ``failed``.
+            await gate.enter()
+        held = gate is not None
         events = self._engine.answer(job.question, profile=job.profile, history=job.history)
         try:
             async for event in events:
+                if held and gate is not None and isinstance(event, Token | Done):
+                    # The answer's work before its first text is done: the next may start.
+                    held = False
+                    gate.leave()
                 await queue.put(event)
                 if isinstance(event, Done):
                     return
@@ -256,6 +268,8 @@ class AnswerRunner:
             await queue.put(_EngineEnded(error))
             return
         finally:
+            if held and gate is not None:
+                gate.leave()
             close = getattr(events, "aclose", None)
             if close is not None:
                 await close()
