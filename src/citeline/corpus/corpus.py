@@ -140,8 +140,9 @@ class Corpus:
             from citeline.corpus.embed import embed_meanings, embed_missing
 
             embed_missing(self._store, embedder, embed_progress)
-            # The model is loaded and the collection's ingest pays for it already: the
-            # meaning texts cost a quarter of what the passages' vectors do (SciFact).
+            # The model is loaded and such an ingest is minutes long already: on SciFact the
+            # meaning vectors took 75 s of CPU beside 107 s for the rest (load 7); a lexical
+            # ingest (1.2 s) is left without them (docs/corpus.md says why).
             embed_meanings(self._store, embedder, meaning_progress)
         else:
             if self._store.setting("embedding_model") is not None:
