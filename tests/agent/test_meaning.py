@@ -22,11 +22,11 @@ from citeline.corpus.meaning import MEANING_DTYPE, meaning_text
 from citeline.events import Done, Event, encode_sse
 
 QUESTION = "How do I sort a list of dictionaries by a key?"
-KEY_FUNCTIONS = (
+KEY_FUNCTIONS = meaning_text(
     "Sorting HOW TO: Key Functions",
     "Both list.sort() and sorted() have a key parameter to specify a function",
 )
-DICTIONARIES = (
+DICTIONARIES = meaning_text(
     "Data Structures: Dictionaries",
     "Another useful data type built into Python is the dictionary. Performing list(d) on a "
     "dictionary returns a list of all the keys",
@@ -93,7 +93,7 @@ def test_a_section_seen_again_is_not_embedded_again() -> None:
     similarity = meaning._Meanings(counting).reading(None)
     first = similarity(QUESTION, [KEY_FUNCTIONS, DICTIONARIES])
     again = similarity(QUESTION, [DICTIONARIES, KEY_FUNCTIONS])
-    assert counting.sections.count(meaning_text(*KEY_FUNCTIONS)) == 1
+    assert counting.sections.count(KEY_FUNCTIONS) == 1
     assert counting.questions == [QUESTION]
     assert again == list(reversed(first))
 
@@ -105,7 +105,7 @@ def test_the_cache_keeps_only_the_most_recent_texts(monkeypatch: pytest.MonkeyPa
     similarity(QUESTION, [KEY_FUNCTIONS])
     similarity(QUESTION, [DICTIONARIES])  # the question and this one are the two kept
     similarity(QUESTION, [KEY_FUNCTIONS])
-    assert counting.sections.count(meaning_text(*KEY_FUNCTIONS)) == 2
+    assert counting.sections.count(KEY_FUNCTIONS) == 2
     assert counting.questions == [QUESTION]
 
 
@@ -126,7 +126,7 @@ def test_sections_a_hybrid_collection_stored_are_read_and_only_the_question_embe
     hybrid: Corpus,
 ) -> None:
     hits = hybrid.search("flow cytometry sample preparation", k=6)
-    sections = [(hit.title or hit.doc_id, hit.text) for hit in hits]
+    sections = [meaning_text(hit.title or hit.doc_id, hit.text) for hit in hits]
     counting = _Counting(load_embedder())
     stored = meaning._Meanings(counting).reading(hybrid)("How is a sample prepared?", sections)
     assert counting.sections == []
@@ -145,9 +145,24 @@ def test_a_stored_vector_of_the_wrong_length_is_embedded_again_not_read(
             "UPDATE corpus_meanings SET vector = ?", (np.zeros(7, MEANING_DTYPE).tobytes(),)
         )
         counting = _Counting(load_embedder())
-        [score] = meaning._Meanings(counting).reading(corpus)("cytometry", [(hit.title, hit.text)])
-        assert counting.sections == [meaning_text(hit.title, hit.text)]
+        text = meaning_text(hit.title, hit.text)
+        [score] = meaning._Meanings(counting).reading(corpus)("cytometry", [text])
+        assert counting.sections == [text]
         assert -1.0 <= score <= 1.0
+
+
+@pytest.mark.parametrize("question", ["flow cytometry sample preparation", "apoptosis pathway"])
+async def test_an_answer_over_a_hybrid_collection_embeds_none_of_the_sections_it_ranks(
+    hybrid: Corpus, question: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The embedded model composes what it reads of a section itself (models cannot import
+    # the corpus); ingest must have stored a vector for exactly that text.
+    counting = _Counting(load_embedder())
+    monkeypatch.setattr(meaning, "_meanings", meaning._Meanings(counting))
+    hits = hybrid.search(question, k=12)
+    sections = {meaning_text(hit.title or hit.doc_id, hit.text) for hit in hits}
+    await _events(question, hybrid)
+    assert sections and not sections & set(counting.sections)
 
 
 async def _events(question: str, corpus: Corpus) -> list[str]:

@@ -18,6 +18,7 @@ from citeline.models.embedded import (
     TurnView,
     next_step,
 )
+from citeline.models.turn import Similarity
 from citeline.stream import Pipeline
 from citeline.stream.anchors import Anchor
 
@@ -178,6 +179,58 @@ def test_results_about_something_else_give_a_one_line_pointer_and_no_link() -> N
     assert "“Vitamin D and fractures”" in text
 
 
+TIMING = {
+    "t": (
+        "Brief Tour of the Standard Library: Performance Measurement",
+        "Some Python users develop a deep interest in knowing the relative performance of "
+        "different approaches to the same problem. Python provides a measurement tool that "
+        "answers those questions immediately: the timeit module.",
+    ),
+    "s": (
+        "Logging HOWTO: Next Steps",
+        "If you run into problems with a piece of code, or it takes long to run, post a "
+        "question on the mailing list and someone will help.",
+    ),
+}
+
+
+def _alike(score_of: dict[str, float]) -> Similarity:
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        return [next((v for k, v in score_of.items() if k in text), 0.1) for text in texts]
+
+    return similarity
+
+
+def test_the_best_section_in_meaning_answers_though_it_holds_few_of_the_question_words() -> None:
+    question = "How do I measure how long a piece of code takes to run?"
+    outcomes = (_search(["t", "s"], TIMING), _read("t", TIMING), _read("s", TIMING))
+    _, by_words = _prose(_answer(TurnView(question, outcomes=outcomes)))
+    assert by_words[0].href == "cite:s"
+    meant = _alike({"Performance": 0.45, "Logging": 0.2})
+    prose, anchors = _prose(_answer(TurnView(question, outcomes=outcomes, similarity=meant)))
+    assert anchors[0].href == "cite:t"
+    assert "timeit" in prose
+
+
+def test_a_question_no_section_means_is_still_answered_nothing_found() -> None:
+    view = TurnView(
+        "How do I bake sourdough bread at home?",
+        outcomes=(_search(["101", "202"]), _read("101"), _read("202")),
+        similarity=_alike({"Vitamin": 0.1}),
+    )
+    assert _answer(view).startswith(NOTHING_FOUND)
+
+
+def test_a_section_alike_in_meaning_but_holding_none_of_the_question_words_is_not_quoted() -> None:
+    # Meaning vouches for a section the words under-count, never for one they miss entirely.
+    view = TurnView(
+        "Does vitamin D reduce fractures?",
+        outcomes=(_search(["303"]), _read("303")),
+        similarity=_alike({"Photosynthesis": 0.9}),
+    )
+    assert _answer(view).startswith(NOTHING_FOUND)
+
+
 def test_a_word_only_the_code_holds_is_not_an_answer() -> None:
     docs = {
         "9": (
@@ -305,9 +358,9 @@ def test_a_section_alike_in_meaning_is_cited_before_one_sharing_more_of_the_word
         ),
     }
 
-    def similarity(question: str, sections: Sequence[tuple[str, str]]) -> list[float]:
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
         # As the sentence model measures it: the key functions are the question's point.
-        return [0.6 if title.startswith("Sorting") else 0.2 for title, _ in sections]
+        return [0.6 if text.startswith("Sorting") else 0.2 for text in texts]
 
     question = "How do I sort a list of dictionaries by a key?"
     outcomes = (_search(["d", "k"], docs), _read("d", docs), _read("k", docs))
@@ -320,9 +373,9 @@ def test_a_section_alike_in_meaning_is_cited_before_one_sharing_more_of_the_word
 def test_a_follow_up_is_read_for_meaning_with_its_conversations_subject() -> None:
     asked: list[str] = []
 
-    def similarity(question: str, sections: Sequence[tuple[str, str]]) -> list[float]:
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
         asked.append(question)
-        return [0.0 for _ in sections]
+        return [0.0 for _ in texts]
 
     view = TurnView(
         "How do I install packages into it?",
@@ -358,14 +411,89 @@ def test_code_of_keywords_without_symbols_and_a_bare_heading_are_not_quoted_as_s
     assert prose.startswith("You can add your own commands")
 
 
-def test_a_huge_question_reaches_the_sentence_model_bounded_with_each_sections_title() -> None:
-    # The section's text is bounded where it is composed (citeline.corpus.meaning), since
-    # ingest composes the same one.
-    seen: list[tuple[str, list[tuple[str, str]]]] = []
+LOOPING = {
+    "l": (
+        "Data Structures: Looping Techniques",
+        "To loop over a sequence in sorted order, use the sorted() function which returns a "
+        "new sorted sequence while leaving the source unaltered.\n\n"
+        ">>> for f in sorted(set(basket)):\n...     print(f)\n\n"
+        "To loop over a sequence in reverse, first specify the sequence in a forward "
+        "direction and then call the reversed() function.\n\n"
+        ">>> for i in reversed(range(1, 10, 2)):\n...     print(i)\n\n"
+        "When looping through a dictionary, the key and corresponding value can be "
+        "retrieved at the same time using the items() method.",
+    )
+}
 
-    def similarity(question: str, sections: Sequence[tuple[str, str]]) -> list[float]:
-        seen.append((question, list(sections)))
-        return [0.0 for _ in sections]
+
+def test_within_a_section_the_paragraph_alike_in_meaning_is_quoted() -> None:
+    asked: list[list[str]] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        # As the sentence model measures it: "backwards" is "in reverse".
+        asked.append(list(texts))
+        return [0.6 if "reverse" in text else 0.2 for text in texts]
+
+    question = "How do I loop over a sequence backwards?"
+    outcomes = (_search(["l"], LOOPING), _read("l", LOOPING))
+    by_words, _ = _prose(_answer(TurnView(question, outcomes=outcomes)))
+    assert "reversed()" not in by_words
+    by_meaning, _ = _prose(_answer(TurnView(question, outcomes=outcomes, similarity=similarity)))
+    assert by_meaning.startswith("To loop over a sequence in reverse")
+    assert "reversed(range(1, 10, 2))" in by_meaning
+    # Prose paragraphs only, each bounded: code is not read for meaning.
+    assert any(len(texts) == 3 for texts in asked)
+    assert all(">>>" not in text and len(text) <= 300 for texts in asked for text in texts)
+
+
+def test_a_section_of_one_paragraph_costs_no_reading_for_meaning_within_it() -> None:
+    asked: list[list[str]] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        asked.append(list(texts))
+        return [0.0 for _ in texts]
+
+    view = TurnView(QUESTION, outcomes=(_search(["101"]), _read("101")), similarity=similarity)
+    _answer(view)
+    assert len(asked) == 1  # the ranking's, of the title and opening: no paragraph choice
+
+
+def test_an_indented_block_under_a_colon_line_is_code_and_a_list_item_is_not() -> None:
+    docs = {
+        "g": (
+            "Generator expressions and list comprehensions",
+            "A list comprehension is equivalent to the following Python code:\n\n"
+            "for expr1 in sequence1:\n    if not (condition1):\n"
+            "        continue   # Skip this element\n    yield expr1\n\n"
+            "- Note:\n  a list item continued on an indented line stays a list item.",
+        )
+    }
+    view = TurnView(
+        "What is a list comprehension equivalent to?",
+        outcomes=(_search(["g"], docs), _read("g", docs)),
+    )
+    prose, _ = _prose(_answer(view))
+    assert (
+        "```\nfor expr1 in sequence1:\n    if not (condition1):\n"
+        "        continue   # Skip this element\n    yield expr1\n```"
+    ) in prose
+
+
+def test_a_sentence_restating_the_one_before_never_opens_an_answer() -> None:
+    from citeline.models.embedded_passages import is_dangling
+
+    assert is_dangling("In other words, a list comprehension is a loop.")
+    assert is_dangling("To put it another way, it is a loop.")
+    assert is_dangling("Put another way: it is a loop.")
+    assert not is_dangling("Put the loop inside a function.")
+
+
+def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
+    seen: list[tuple[str, list[str]]] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        seen.append((question, list(texts)))
+        return [0.0 for _ in texts]
 
     docs = {"h": ("Vitamin D " * 100_000, DOCS["101"][1])}
     view = TurnView(
@@ -376,7 +504,7 @@ def test_a_huge_question_reaches_the_sentence_model_bounded_with_each_sections_t
     _answer(view)
     assert seen
     assert all(len(question) <= 1_000 for question, _ in seen)
-    assert all(title == "Vitamin D " * 100_000 for _, found in seen for title, _ in found)
+    assert all(len(text) <= 400 for _, texts in seen for text in texts)
 
 
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from citeline.corpus.embedding import Embedder, dense_installed, load_embedder
-from citeline.corpus.meaning import MEANING_DTYPE, meaning_text
+from citeline.corpus.meaning import MEANING_DTYPE
 from citeline.models import Similarity
 
 if TYPE_CHECKING:
@@ -91,12 +91,9 @@ class _Meanings:
         """The similarity over ``corpus``'s stored vectors (none: all embedded here)."""
         return functools.partial(self.similarity, corpus)
 
-    def similarity(
-        self, corpus: Corpus | None, question: str, sections: Sequence[tuple[str, str]]
-    ) -> list[float]:
-        if not sections:
+    def similarity(self, corpus: Corpus | None, question: str, texts: Sequence[str]) -> list[float]:
+        if not texts:
             return []
-        texts = [meaning_text(title, passage) for title, passage in sections]
         keys: list[_Key] = [(True, question), *((False, text) for text in texts)]
         with self._lock:
             have = {key: self._vectors[key] for key in keys if key in self._vectors}

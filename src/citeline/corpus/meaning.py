@@ -4,9 +4,10 @@ The embedded model weighs how alike in meaning a question is to each section a s
 returned (``citeline.models.embedded_ranking``), reading the section's title and the opening
 of the passage the search found. Ingest stores that text's vector for each passage of a
 dense or hybrid collection (``citeline.corpus.embed``), so that an answer embeds only its
-question; the agent (``citeline.agent.meaning``) composes the same text here, finds stored
-vectors by its key, and embeds on demand what no passage holds. One recipe for both sides
-is what makes a stored vector the one the answer would have computed.
+question; the agent (``citeline.agent.meaning``) finds stored vectors by the key of the text
+the model asks about, and embeds on demand what no passage holds (other texts, such as a
+section's paragraphs). Keyed by the text itself, a stored vector is only ever used for the
+very text it was computed from.
 
 A meaning text is always embedded alone and at full precision (``Embedder.embed_exact``),
 never in an int8 batch: the int8 graph quantizes a call's activations over the whole batch,
@@ -29,13 +30,11 @@ __all__ = [
     "meaning_text",
 ]
 
-# What is read for meaning: the title (what a section is about) and the opening of the
-# search's passage. Cites gold on the Python-docs / Flask sets with the title alone 0.829 /
-# 0.610, with 80 characters 0.854 / 0.688, 150 0.841 / 0.662, 400 0.829 / 0.623: the
-# opening says how, more of it dilutes the point, and each character costs model time.
+# The embedded model's own recipe (``citeline.models.embedded_ranking``, where the choice is
+# measured): the title bounded, then the search passage's first 80 characters. The layers
+# cannot import each other, so it is written in both; tests/agent/test_meaning.py holds that
+# an answer over a hybrid collection embeds none of its sections, which fails if they part.
 MEANING_CHARS = 80
-# A bound on the title handed to the sentence model (it reads 128 word pieces at most): a
-# hostile title must not cost the tokenizer megabytes first.
 MEANING_TITLE_CHARS = 300
 # Stored vectors are float32, little-endian: the vector an answer computes, not a rounding
 # of it (the dense index's float16 would move cosines by about 1e-3, enough to reorder

@@ -53,9 +53,7 @@ TurnContent = Literal["text", "tool_result"]
 RequestObserver = Callable[[tuple[TurnContent, ...]], None]
 """Told, before each model request, what the newest request message holds."""
 
-# How alike in meaning a question is to each of some sections, given as (title, passage
-# the search returned), one number per section (cosine similarity of sentence embeddings,
-# -1 to 1). The embedded model reads with it when the agent gives one (the
-# ``citeline[dense]`` extra installed); it never loads one itself, nor decides which part of
-# a section is read (``citeline.corpus.meaning``, where ingest stores the same text's vector).
-Similarity = Callable[[str, Sequence[tuple[str, str]]], Sequence[float]]
+# How alike in meaning a question is to each of some texts, one number per text (cosine
+# similarity of sentence embeddings, -1 to 1). The embedded model reads with it when the
+# agent gives one (the ``citeline[dense]`` extra installed); it never loads one itself.
+Similarity = Callable[[str, Sequence[str]], Sequence[float]]
