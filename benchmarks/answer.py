@@ -47,7 +47,7 @@ from citeline.corpus import Corpus, Retrieval
 from citeline.corpus.embedding import dense_installed, load_embedder
 from citeline.evaluation.percentiles import percentile
 from citeline.events import Citation, Done, Start, Token, encode_sse
-from citeline.models import Similarity, embedded
+from citeline.models import Similarity, embedded, embedded_terms
 from citeline.models.embedded_session import pieces
 from citeline.stream import Pipeline
 
@@ -145,9 +145,11 @@ async def answer_events(question: str, corpus: Corpus) -> list[str]:
     return encoded
 
 
-def _forget_queries(corpus: Corpus) -> None:
-    """Forget the query vectors the last run left (a hybrid search's, the meaning's), so the
-    answer and its floor each embed the question as a fresh one would."""
+def _forget(corpus: Corpus) -> None:
+    """Forget what the last run left in the process's caches (query vectors, the terms of the
+    texts read), so the answer and its floor each pay for the question as a fresh one would."""
+    embedded_terms._content_terms.cache_clear()
+    embedded_terms._term_counts.cache_clear()
     retriever = getattr(corpus, "_retriever", None)
     cached = getattr(retriever, "_embed_query", None)
     if cached is not None and hasattr(cached, "cache_clear"):
@@ -170,11 +172,11 @@ async def floor_run(corpus: Corpus, questions: list[str]) -> None:
     answer_cpu: list[float] = []
     floor_cpu: list[float] = []
     for question in questions:
-        _forget_queries(corpus)
+        _forget(corpus)
         started = time.process_time()
         whole = await answer_events(question, corpus)
         answer_cpu.append(time.process_time() - started)
-        _forget_queries(corpus)
+        _forget(corpus)
         started = time.process_time()
         parts = await floor_answer(question, corpus, similarity)
         floor_cpu.append(time.process_time() - started)
