@@ -57,12 +57,20 @@ PASSAGE_MEANING_WEIGHT = 1.0
 # What of a paragraph is read for meaning: its point is made early, and every character
 # costs model time (150: 0.793 / 0.688; 600: 0.793 / 0.688).
 MEANING_BLOCK_CHARS = 300
+# A passage shorter than this in prose reads as a fragment ("The initial expression in a list
+# comprehension can be any arbitrary expression, including another list comprehension."):
+# it goes on with what follows it, within the bounds above. An expected term in the answer,
+# Python-docs follow-ups / Flask sets: 0.531 / 0.701 without, 0.594 / 0.701 at 150, 0.656 /
+# 0.714 at 250, the same at 350 and 500; the Python-docs set 0.817 throughout.
+MIN_ANSWER_CHARS = 250
 # Paragraphs a passage may span: an answer is one paragraph and what completes it.
 MAX_PARAGRAPHS = 2
 # A "paragraph" of a few words with no closing stop is a label ("Note", "Example"), not prose.
 LABEL_WORDS = 3
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_COLUMN_ZERO_FENCE = re.compile(r"(`{3,})[^`]*$|(~{3,})")
+_ANY_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9(\[\"'`*_])")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d+[.)])\s")
 # An interpreter or shell prompt, or a shebang, opens a code block.
@@ -94,10 +102,13 @@ _MARKDOWN_LINK = re.compile(
 )
 _HTML_LINK = re.compile(r"<a\b[^>]*>(.*?)</a\s*>", re.IGNORECASE | re.DOTALL)
 # What the stream pipeline reads as the answer's own markup: a link, an HTML anchor, a
-# quote element, or a line that is a sources heading (which would end the answer there).
+# quote element, an autolink (Flask's docs write "<converter:variable_name>", which
+# Markdown reads as a link to the scheme "converter"), or a line that is a sources heading
+# (which would end the answer there).
 _LINK_MARKUP = re.compile(
     r"\]\(|<a[\s>]|</a|<citation|^[ \t]*(?:#{1,6}[ \t]*|\*\*)"
-    r"(?:sources?|references?|citations?)\b",
+    r"(?:sources?|references?|citations?)\b"
+    r"|<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*>|<[^\s<>@]+@[^\s<>@]+>",
     re.IGNORECASE | re.MULTILINE,
 )
 # A sentence opening on one of these leans on the one before it ("This converts ...",
@@ -133,9 +144,10 @@ def units_of(text: str) -> list[Unit]:
         if kind == "structure":
             continue
         if kind == "code":
-            # Code is quoted exactly or not at all; the stream pipeline would read a link in
-            # it as the answer's own citation markup, so such a block ends a passage.
-            quotable = not _LINK_MARKUP.search(body)
+            # Code is quoted exactly or not at all. The stream pipeline passes a fenced block
+            # through as code (its links and headings are not the answer's markup), but only
+            # a fence it recognises: one at column 0 that nothing inside closes early.
+            quotable = _fenced_alone(body) or not _LINK_MARKUP.search(body)
             terms = frozenset(content_terms(body))
             units.append(Unit("code", block, body, terms, True, True, quotable))
             continue
@@ -152,6 +164,21 @@ def units_of(text: str) -> list[Unit]:
             quotable = not _LINK_MARKUP.search(sentence)
             units.append(Unit("sentence", block, sentence, terms, first, last, quotable))
     return units
+
+
+def _fenced_alone(code: str) -> bool:
+    """Whether ``code`` is one fenced block as the stream pipeline reads one: it opens at
+    column 0 with three or more backticks (none after them) or tildes, closes with the same
+    fence, and no line between could be read as a fence."""
+    lines = code.split("\n")
+    opener = _COLUMN_ZERO_FENCE.match(lines[0])
+    if opener is None or len(lines) < 2:
+        return False
+    fence = opener.group(1) or opener.group(2)
+    closer = lines[-1].strip()
+    if len(closer) < len(fence) or set(closer) != {fence[0]}:
+        return False
+    return not any(_ANY_FENCE.match(line) for line in lines[1:-1])
 
 
 def _reduce_links(text: str) -> str:
@@ -286,6 +313,34 @@ def is_dangling(sentence: str) -> bool:
     return bool(_DANGLING.match(sentence.lstrip("*_`\"'(")))
 
 
+def _completed(units: list[Unit], start: int, end: int) -> int:
+    """The run's end moved on until it says enough to read as an answer (``MIN_ANSWER_CHARS``
+    of prose), within the bounds of any run, never stopping on a sentence that introduces
+    what it leaves out."""
+    run = units[start : end + 1]
+    prose = sum(len(u.text) for u in run if u.kind != "code")
+    has_code = any(u.kind == "code" for u in run)
+    blocks = {u.block for u in run if u.kind != "code"}
+    chosen = at = end
+    while prose < MIN_ANSWER_CHARS and at + 1 < len(units) and at + 1 - start < MAX_UNITS:
+        unit = units[at + 1]
+        if not unit.quotable:
+            break
+        if unit.kind == "code":
+            if has_code or len(unit.text) > MAX_CODE_CHARS:
+                break
+            has_code = True
+        else:
+            blocks.add(unit.block)
+            prose += len(unit.text)
+            if len(blocks) > MAX_PARAGRAPHS or prose > MAX_PROSE_CHARS:
+                break
+        at += 1
+        if not (unit.kind == "sentence" and unit.text.endswith(":")):
+            chosen = at
+    return chosen
+
+
 def block_texts(units: list[Unit]) -> dict[int, str]:
     """Each prose block's text (its sentences or list), by block number, as it is read for
     meaning."""
@@ -378,6 +433,7 @@ def best_passage(
     if best is None:
         return None
     _, start, end = best
+    end = _completed(units, start, end)
     chosen = tuple(units[start : end + 1])
     covered_terms = set().union(*(u.terms for u in chosen))
     coverage = sum(weights.get(t, 0.0) for t in covered_terms) / total
