@@ -11,10 +11,11 @@ per process.
 A section's vector is read from the collection when ingest stored it (dense and hybrid
 collections), else embedded here, alone and at full precision as ingest does, so both give
 the same number; either way it is kept while recent, since a collection's sections come
-back for question after question. The question is embedded as a search query is (int8):
-so measured, the development sets' figures equal those of the batched vectors read before
-(Python docs: expected term 72.0 %, cites gold 85.4 %, precision 0.829; follow-ups 56.2 %,
-75.0 %, 0.609), where int8 sections alone cited gold for 84.1 % at 0.811.
+back for question after question. The question is embedded as a search query is (int8,
+and the search's vector is reused). So measured, the development sets' figures equal those
+of the int8 vectors embedded in batches before (which depended on the batch: see
+``citeline.corpus.meaning``), where int8 texts alone lost two of the Python-docs questions
+(docs/benchmarks.md).
 
 It is the agent's to give (``models`` knows nothing of the corpus, where the model and the
 stored vectors live); it decides nothing about ranking, which stays the embedded model's.
