@@ -466,7 +466,7 @@ def test_within_a_section_the_paragraph_alike_in_meaning_is_quoted() -> None:
     assert "reversed(range(1, 10, 2))" in by_meaning
     # Prose paragraphs only, each bounded: code is not read for meaning.
     assert any(len(texts) == 3 for texts in asked)
-    assert all(">>>" not in text and len(text) <= 300 for texts in asked for text in texts)
+    assert all(">>>" not in text and len(text) <= 200 for texts in asked for text in texts)
 
 
 def test_a_section_of_one_paragraph_costs_no_reading_for_meaning_within_it() -> None:
@@ -509,6 +509,16 @@ def test_a_sentence_restating_the_one_before_never_opens_an_answer() -> None:
     assert is_dangling("To put it another way, it is a loop.")
     assert is_dangling("Put another way: it is a loop.")
     assert not is_dangling("Put the loop inside a function.")
+
+
+def test_the_rest_of_a_sentence_a_code_block_cut_never_opens_an_answer() -> None:
+    from citeline.models.embedded_passages import is_dangling
+
+    assert is_dangling("you might be wondering why appending an element to y changed x too.")
+    assert is_dangling("then integer division has to return the floor.")
+    # A name in code opens lower case too, and opens a sentence of its own.
+    assert not is_dangling("len() returns the number of items.")
+    assert not is_dangling("pip install requests fetches the package.")
 
 
 def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
