@@ -28,6 +28,7 @@ import anyio
 
 from citeline.agent import Profile
 from citeline.events import Citation, Done, Event, Start, Token
+from citeline.server.admission import FirstTokenGate
 from citeline.server.answer_engine import AnswerEngine
 from citeline.server.metrics import ServerMetrics
 from citeline.server.store import ConversationMessage
@@ -40,6 +41,10 @@ _QUEUE_BOUND = 64
 # How long a cancelled engine gets to unwind (close its HTTP call to the model) before
 # the stream stops waiting; the hang-up contract is cancellation within one second.
 _STOP_GRACE_SECONDS = 0.5
+# How long, in all, an answer past its first token lets answers waiting for their first token
+# go first (``admission``): 200 at once on two processes wait about half a second for
+# their turn; the bound keeps a steady stream of new answers from holding the rest back.
+_REST_DEFERRAL_SECONDS = 2.0
 # The default engine enforces the same timeout itself, so it can flush the text its
 # pipeline held; this margin lets it end first, and the stream's own deadline stays the
 # backstop for an engine that ignores the timeout.
@@ -87,8 +92,10 @@ class AnswerRunner:
         timeout_seconds: float,
         metrics: ServerMetrics,
         max_chars: int | None = None,
+        first_token_gate: FirstTokenGate | None = None,
     ) -> None:
         self._engine = engine
+        self._gate = first_token_gate
         self._timeout = timeout_seconds
         self._max_chars = max_chars
         self._metrics = metrics
@@ -246,16 +253,33 @@ class AnswerRunner:
         return replace(done, seconds=seconds)
 
     async def _run_engine(self, job: AnswerJob, queue: asyncio.Queue[Event | _EngineEnded]) -> None:
+        gate = self._gate
+        if gate is not None:
+            # Inside the answer's deadline: a wait past it ends the answer ``failed``.
+            await gate.enter()
+        held = gate is not None
+        # How long the rest of this answer may still wait for others' first tokens.
+        deferrable = _REST_DEFERRAL_SECONDS
         events = self._engine.answer(job.question, profile=job.profile, history=job.history)
         try:
             async for event in events:
+                if held and gate is not None and isinstance(event, Token | Done):
+                    # The answer's work before its first text is done: the next may start.
+                    held = False
+                    gate.leave()
                 await queue.put(event)
                 if isinstance(event, Done):
                     return
+                if not held and gate is not None and gate.waiting and deferrable > 0:
+                    # Its rest (the next pieces through the pipeline) waits while others
+                    # wait for their first token: readers with no text at all come first.
+                    deferrable -= await _wait_idle(gate, deferrable)
         except Exception as error:
             await queue.put(_EngineEnded(error))
             return
         finally:
+            if held and gate is not None:
+                gate.leave()
             close = getattr(events, "aclose", None)
             if close is not None:
                 await close()
@@ -274,3 +298,15 @@ class AnswerRunner:
                 _STOP_GRACE_SECONDS,
                 extra={"outcome": "engine_stuck"},
             )
+
+
+async def _wait_idle(gate: FirstTokenGate, limit: float) -> float:
+    """Wait until nobody waits at ``gate``, at most ``limit`` seconds; the seconds waited."""
+    clock = asyncio.get_running_loop().time
+    started = clock()
+    try:
+        async with asyncio.timeout(limit):
+            await gate.idle()
+    except TimeoutError:
+        pass
+    return clock() - started
