@@ -13,6 +13,7 @@ from pathlib import Path
 import httpcore2
 import httpx2
 import pytest
+import uvloop
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -230,3 +231,32 @@ async def test_a_request_over_tls_is_answered_and_an_untrusted_certificate_refus
         async with _client() as client:  # the system's trust store does not know this one
             with pytest.raises(httpx2.ConnectError):
                 await client.get(f"https://127.0.0.1:{port}/")
+
+
+def test_under_uvloop_as_the_server_runs_it_requests_tls_and_timeouts_behave(
+    tmp_path: Path,
+) -> None:
+    # uvloop's transports are not asyncio's classes; the server runs on uvloop.
+    server_tls, client_tls = _certificate(tmp_path)
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await _request_head(reader)
+        if b"/stall" in head:
+            await asyncio.sleep(30)
+        writer.write(_response(b"on uvloop"))
+        await writer.drain()
+
+    async def run() -> tuple[bytes, bytes]:
+        async with _serving(handler) as (port, _), _client(timeout=0.3) as client:
+            plain = (await client.get(f"http://127.0.0.1:{port}/")).content
+            with pytest.raises(httpx2.ReadTimeout):
+                await client.get(f"http://127.0.0.1:{port}/stall")
+        async with _serving(handler, server_tls) as (port, _):
+            pool = httpcore2.AsyncConnectionPool(
+                ssl_context=client_tls, network_backend=AsyncioBackend()
+            )
+            async with pool:
+                tls = (await pool.request("GET", f"https://127.0.0.1:{port}/")).content
+        return plain, tls
+
+    assert uvloop.run(run()) == (b"on uvloop", b"on uvloop")

@@ -25,7 +25,7 @@ import select
 import ssl
 from collections import deque
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 import httpcore2
 import httpx2
@@ -55,8 +55,8 @@ class _Receiver(asyncio.Protocol):
         self.paused_writing = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # A cast, not an isinstance check: uvloop's transports do not subclass asyncio's.
+        self.transport = cast(asyncio.Transport, transport)
 
     def data_received(self, data: bytes) -> None:
         self.chunks.append(data)
@@ -256,11 +256,10 @@ def _opened(
     receiver: _Receiver,
     socket_options: Iterable[SocketOption] | None,
 ) -> AsyncioStream:
-    assert isinstance(transport, asyncio.Transport)
     sock = transport.get_extra_info("socket")
     for option in socket_options or ():
         sock.setsockopt(*option)
-    return AsyncioStream(transport, receiver)
+    return AsyncioStream(cast(asyncio.Transport, transport), receiver)
 
 
 def _readable(sock: Any) -> bool:
