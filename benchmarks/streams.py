@@ -344,6 +344,10 @@ def _print_failures(folder: Path) -> None:
                 continue
             if record.get("level") in {"warning", "error", "critical"}:
                 message = str(record.get("message", ""))[:160]
+                # The exception's last line says what broke (the message alone does not).
+                cause = str(record.get("exception", "")).strip().splitlines()[-1:]
+                if cause:
+                    message = f"{message} <- {cause[0][:200]}"
                 counts[message] = counts.get(message, 0) + 1
     for message, count in sorted(counts.items(), key=lambda item: -item[1])[:5]:
         print(f"server log, {count}x: {message}")
