@@ -53,3 +53,16 @@ def test_prose_that_resembles_markup_is_not_a_leak(text: str) -> None:
 @given(st.text(alphabet=st.characters(blacklist_characters="<]#*")))
 def test_text_without_markup_characters_never_leaks(text: str) -> None:
     assert find_leaks(text) == ()
+
+
+def test_a_link_inside_a_closed_fenced_code_block_is_code_not_a_leak() -> None:
+    template = "Write the link:\n\n```html\n<a href=\"{{ url_for('index') }}\">Home</a>\n```\n"
+    assert find_leaks(template) == ()
+    tildes = "~~~~\n[x](y)\n## Sources\n~~~~\nDone."
+    assert find_leaks(tildes) == ()
+
+
+def test_markup_after_a_fence_that_never_closes_or_is_indented_is_still_a_leak() -> None:
+    assert find_leaks("```\n<a href='x'>x</a>\n") == ("html_anchor",)
+    assert find_leaks("    ```\n[x](y)\n    ```\n") == ("markdown_link",)
+    assert find_leaks("```\ncode\n```\nSee [the docs](y).") == ("markdown_link",)

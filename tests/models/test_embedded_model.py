@@ -18,6 +18,7 @@ from citeline.models.embedded import (
     TurnView,
     next_step,
 )
+from citeline.models.turn import Similarity
 from citeline.stream import Pipeline
 from citeline.stream.anchors import Anchor
 
@@ -176,6 +177,81 @@ def test_results_about_something_else_give_a_one_line_pointer_and_no_link() -> N
     assert "\n" not in text
     assert "](" not in text and "<a" not in text
     assert "“Vitamin D and fractures”" in text
+
+
+TIMING = {
+    "t": (
+        "Brief Tour of the Standard Library: Performance Measurement",
+        "Some Python users develop a deep interest in knowing the relative performance of "
+        "different approaches to the same problem. Python provides a measurement tool that "
+        "answers those questions immediately: the timeit module.",
+    ),
+    "s": (
+        "Logging HOWTO: Next Steps",
+        "If you run into problems with a piece of code, or it takes long to run, post a "
+        "question on the mailing list and someone will help.",
+    ),
+}
+
+
+def _alike(score_of: dict[str, float]) -> Similarity:
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        return [next((v for k, v in score_of.items() if k in text), 0.1) for text in texts]
+
+    return similarity
+
+
+def test_the_best_section_in_meaning_answers_though_it_holds_few_of_the_question_words() -> None:
+    question = "How do I measure how long a piece of code takes to run?"
+    outcomes = (_search(["t", "s"], TIMING), _read("t", TIMING), _read("s", TIMING))
+    _, by_words = _prose(_answer(TurnView(question, outcomes=outcomes)))
+    assert by_words[0].href == "cite:s"
+    meant = _alike({"Performance": 0.45, "Logging": 0.2})
+    prose, anchors = _prose(_answer(TurnView(question, outcomes=outcomes, similarity=meant)))
+    assert anchors[0].href == "cite:t"
+    assert "timeit" in prose
+
+
+def test_a_question_no_section_means_is_still_answered_nothing_found() -> None:
+    view = TurnView(
+        "How do I bake sourdough bread at home?",
+        outcomes=(_search(["101", "202"]), _read("101"), _read("202")),
+        similarity=_alike({"Vitamin": 0.1}),
+    )
+    assert _answer(view).startswith(NOTHING_FOUND)
+
+
+def test_a_section_alike_in_meaning_but_holding_none_of_the_question_words_is_not_quoted() -> None:
+    # Meaning vouches for a section the words under-count, never for one they miss entirely.
+    view = TurnView(
+        "Does vitamin D reduce fractures?",
+        outcomes=(_search(["303"]), _read("303")),
+        similarity=_alike({"Photosynthesis": 0.9}),
+    )
+    assert _answer(view).startswith(NOTHING_FOUND)
+
+
+def test_a_one_sentence_passage_goes_on_with_the_example_that_follows_it() -> None:
+    docs = {
+        "n": (
+            "Data Structures: Nested List Comprehensions",
+            "The initial expression in a list comprehension can be any arbitrary expression, "
+            "including another list comprehension.\n\n"
+            "Consider the following example of a 3x4 matrix implemented as a list of 3 lists "
+            "of length 4:\n\n"
+            ">>> matrix = [\n...     [1, 2, 3, 4],\n...     [5, 6, 7, 8],\n... ]\n\n"
+            "The following list comprehension will transpose rows and columns:\n\n"
+            ">>> [[row[i] for row in matrix] for i in range(4)]",
+        )
+    }
+    view = TurnView(
+        "Can a list comprehension be nested?", outcomes=(_search(["n"], docs), _read("n", docs))
+    )
+    prose, _ = _prose(_answer(view))
+    assert prose.startswith("The initial expression in a list comprehension")
+    assert "```\n>>> matrix = [" in prose
+    # It stops before a sentence that would introduce what it leaves out.
+    assert "will transpose rows and columns" not in prose
 
 
 def test_a_word_only_the_code_holds_is_not_an_answer() -> None:
@@ -358,6 +434,93 @@ def test_code_of_keywords_without_symbols_and_a_bare_heading_are_not_quoted_as_s
     assert prose.startswith("You can add your own commands")
 
 
+LOOPING = {
+    "l": (
+        "Data Structures: Looping Techniques",
+        "To loop over a sequence in sorted order, use the sorted() function which returns a "
+        "new sorted sequence while leaving the source unaltered.\n\n"
+        ">>> for f in sorted(set(basket)):\n...     print(f)\n\n"
+        "To loop over a sequence in reverse, first specify the sequence in a forward "
+        "direction and then call the reversed() function.\n\n"
+        ">>> for i in reversed(range(1, 10, 2)):\n...     print(i)\n\n"
+        "When looping through a dictionary, the key and corresponding value can be "
+        "retrieved at the same time using the items() method.",
+    )
+}
+
+
+def test_within_a_section_the_paragraph_alike_in_meaning_is_quoted() -> None:
+    asked: list[list[str]] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        # As the sentence model measures it: "backwards" is "in reverse".
+        asked.append(list(texts))
+        return [0.6 if "reverse" in text else 0.2 for text in texts]
+
+    question = "How do I loop over a sequence backwards?"
+    outcomes = (_search(["l"], LOOPING), _read("l", LOOPING))
+    by_words, _ = _prose(_answer(TurnView(question, outcomes=outcomes)))
+    assert by_words.startswith("To loop over a sequence in sorted order")
+    by_meaning, _ = _prose(_answer(TurnView(question, outcomes=outcomes, similarity=similarity)))
+    assert by_meaning.startswith("To loop over a sequence in reverse")
+    assert "reversed(range(1, 10, 2))" in by_meaning
+    # Prose paragraphs only, each bounded: code is not read for meaning.
+    assert any(len(texts) == 3 for texts in asked)
+    assert all(">>>" not in text and len(text) <= 200 for texts in asked for text in texts)
+
+
+def test_a_section_of_one_paragraph_costs_no_reading_for_meaning_within_it() -> None:
+    asked: list[list[str]] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        asked.append(list(texts))
+        return [0.0 for _ in texts]
+
+    view = TurnView(QUESTION, outcomes=(_search(["101"]), _read("101")), similarity=similarity)
+    _answer(view)
+    assert len(asked) == 1  # the ranking's, of the title and opening: no paragraph choice
+
+
+def test_an_indented_block_under_a_colon_line_is_code_and_a_list_item_is_not() -> None:
+    docs = {
+        "g": (
+            "Generator expressions and list comprehensions",
+            "A list comprehension is equivalent to the following Python code:\n\n"
+            "for expr1 in sequence1:\n    if not (condition1):\n"
+            "        continue   # Skip this element\n    yield expr1\n\n"
+            "- Note:\n  a list item continued on an indented line stays a list item.",
+        )
+    }
+    view = TurnView(
+        "What is a list comprehension equivalent to?",
+        outcomes=(_search(["g"], docs), _read("g", docs)),
+    )
+    prose, _ = _prose(_answer(view))
+    assert (
+        "```\nfor expr1 in sequence1:\n    if not (condition1):\n"
+        "        continue   # Skip this element\n    yield expr1\n```"
+    ) in prose
+
+
+def test_a_sentence_restating_the_one_before_never_opens_an_answer() -> None:
+    from citeline.models.embedded_passages import is_dangling
+
+    assert is_dangling("In other words, a list comprehension is a loop.")
+    assert is_dangling("To put it another way, it is a loop.")
+    assert is_dangling("Put another way: it is a loop.")
+    assert not is_dangling("Put the loop inside a function.")
+
+
+def test_the_rest_of_a_sentence_a_code_block_cut_never_opens_an_answer() -> None:
+    from citeline.models.embedded_passages import is_dangling
+
+    assert is_dangling("you might be wondering why appending an element to y changed x too.")
+    assert is_dangling("then integer division has to return the floor.")
+    # A name in code opens lower case too, and opens a sentence of its own.
+    assert not is_dangling("len() returns the number of items.")
+    assert not is_dangling("pip install requests fetches the package.")
+
+
 def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     seen: list[tuple[str, list[str]]] = []
 
@@ -406,7 +569,7 @@ def test_a_link_inside_a_quoted_paragraph_is_reduced_to_its_text() -> None:
     assert "see the routing guide for the patterns" in prose
 
 
-def test_a_code_block_holding_link_markup_is_never_quoted() -> None:
+def test_a_fenced_code_block_holding_link_markup_is_quoted_as_code_and_cites_nothing() -> None:
     docs = {
         "8": (
             "Templates: links",
@@ -419,10 +582,48 @@ def test_a_code_block_holding_link_markup_is_never_quoted() -> None:
         "How do I link to a page from a template?",
         outcomes=(_search(["8"], docs), _read("8", docs)),
     )
+    prose, anchors = _prose(_answer(view))
+    assert "```html\n<a href=\"{% url 'home' %}\">Home</a>\n```" in prose
+    assert {a.href for a in anchors} == {"cite:8"}
+
+
+def test_code_whose_fence_the_pipeline_would_not_read_is_never_quoted_with_link_markup() -> None:
+    docs = {
+        "9": (
+            "Templates: links",
+            "To link to a page from a template, write the anchor with the url tag:\n\n"
+            "````\n```html\n<a href=\"{% url 'home' %}\">Home</a>\n```\n````\n\n"
+            "The url tag reverses the route's name into its path.",
+        )
+    }
+    view = TurnView(
+        "How do I link to a page from a template?",
+        outcomes=(_search(["9"], docs), _read("9", docs)),
+    )
     text = _answer(view)
     assert "{% url" not in text
     _, anchors = _prose(text)
-    assert {a.href for a in anchors} == {"cite:8"}
+    assert {a.href for a in anchors} == {"cite:9"}
+
+
+def test_a_sentence_holding_what_markdown_reads_as_an_autolink_is_never_quoted() -> None:
+    docs = {
+        "v": (
+            "Variable Rules",
+            "Optionally, you can use a converter to specify the type of the argument like "
+            "<converter:variable_name>.\n\n"
+            "Converter types: int accepts positive integers, and path is like string but also "
+            "accepts slashes.",
+        )
+    }
+    view = TurnView(
+        "Which converter types accept integers?",
+        outcomes=(_search(["v"], docs), _read("v", docs)),
+    )
+    text = _answer(view)
+    assert "<converter:variable_name>" not in text
+    _, anchors = _prose(text)
+    assert {a.href for a in anchors} <= {"cite:v"}
 
 
 _ids = st.text("abcdefghij0123456789-", min_size=1, max_size=8)

@@ -34,11 +34,19 @@ _SOURCES_HEADING: Final = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 
+# A fence as surely as any renderer reads one: at column 0, three or more backticks with
+# none after them, or tildes; it closes on a line of the same character, at least as many.
+# An unclosed block is looked in: only markup that is certainly code is left out.
+_FENCE_OPEN: Final = re.compile(r"(`{3,})[^`\n]*$|(~{3,})[^\n]*$")
+
 LEAK_KINDS: Final = ("html_anchor", "markdown_link", "sources_heading", "quote_element")
 
 
 def find_leaks(text: str) -> tuple[str, ...]:
-    """The kinds of model citation markup present in ``text``, in ``LEAK_KINDS`` order."""
+    """The kinds of model citation markup present in ``text``, in ``LEAK_KINDS`` order.
+    A closed fenced code block is code, shown as written (an HTML template's ``<a href>``
+    is the answer to "how do I link to a page?"), so it is not looked in."""
+    text = _without_fenced_code(text)
     found: list[str] = []
     if _HTML_ANCHOR.search(text):
         found.append("html_anchor")
@@ -49,3 +57,26 @@ def find_leaks(text: str) -> tuple[str, ...]:
     if _QUOTE_ELEMENT.search(text):
         found.append("quote_element")
     return tuple(found)
+
+
+def _without_fenced_code(text: str) -> str:
+    lines = text.split("\n")
+    kept: list[str] = []
+    at = 0
+    while at < len(lines):
+        opener = _FENCE_OPEN.match(lines[at])
+        if opener:
+            fence = opener.group(1) or opener.group(2)
+            close = next((e for e in range(at + 1, len(lines)) if _closes(lines[e], fence)), None)
+            if close is not None:
+                at = close + 1
+                continue
+        kept.append(lines[at])
+        at += 1
+    return "\n".join(kept)
+
+
+def _closes(line: str, fence: str) -> bool:
+    body = line.strip()
+    indent = len(line) - len(line.lstrip(" "))
+    return indent <= 3 and len(body) >= len(fence) and set(body) == {fence[0]}

@@ -94,6 +94,8 @@ class Ranked:
     score: float
     coverage: float
     terms: frozenset[str]
+    # The cosine similarity of the question and its title and opening (0 without a model).
+    meaning: float = 0.0
 
 
 def follow_up_query(question: str, earlier: Sequence[str]) -> str:
@@ -178,7 +180,7 @@ def rank(
         fit = _shape_fit(question, split[index][1])
         named = NAMED_WORTH if _names(split[index][1], asked) else 0.0
         value = (score / total + prior + named + MEANING_WEIGHT * meaning[index]) * fit
-        ranked.append(Ranked(index, value, coverage, frozenset(held)))
+        ranked.append(Ranked(index, value, coverage, frozenset(held), meaning[index]))
     return sorted(ranked, key=lambda r: (-r.score, r.index))
 
 
