@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from citeline.models.embedded import (
     FRAGMENT_CHARS,
+    MEANING_BLOCKS,
     NOTHING_FOUND,
     SEARCH_K,
     TOOLS_FAILED,
@@ -538,6 +539,22 @@ def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     assert seen
     assert all(len(question) <= 1_000 for question, _ in seen)
     assert all(len(text) <= 400 for _, texts in seen for text in texts)
+
+
+def test_a_section_cut_into_thousands_of_paragraphs_reaches_the_sentence_model_bounded() -> None:
+    seen: list[int] = []
+
+    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+        seen.append(len(texts))
+        return [0.0 for _ in texts]
+
+    hostile = "\n\n".join(f"Vitamin D fact number {i}." for i in range(3_000))
+    docs = {"h": ("Vitamin D", hostile + "\n\nVitamin D supplementation reduces fracture risk.")}
+    view = TurnView(
+        QUESTION, outcomes=(_search(["h"], docs), _read("h", docs)), similarity=similarity
+    )
+    _answer(view)
+    assert seen and max(seen) <= MEANING_BLOCKS
 
 
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:

@@ -59,6 +59,11 @@ __all__ = [
 SEARCH_K = 12
 # Two reads in one round: the best section, and the runner-up that may hold what it lacks.
 DOCUMENTS_TO_READ = 2
+# Paragraphs of one section read for meaning at most: a section read whole is 12,000
+# characters at most, which a hostile page can cut into thousands of one-word paragraphs;
+# read whole, the longest sections of the Python-docs sample, Flask's docs and PostgreSQL's
+# manual hold 30, 97 and 206 prose blocks, their medians 3.
+MEANING_BLOCKS = 32
 # Below this share of the question's weight, the best section is about something else:
 # it is not quoted, and the answer says nothing was found.
 CONFIDENCE_FLOOR = 0.4
@@ -289,7 +294,7 @@ def choose_passages(
                 continue
         source = sources[ranked.index]
         units = units_of(source.text)
-        meaning = _block_meaning(units, question, earlier, similarity)
+        meaning = _block_meaning(units, question, earlier, similarity, weights)
         passage = best_passage(units, weights, wants_code=wants_code, meaning=meaning)
         if (
             passage is None
@@ -320,15 +325,27 @@ def choose_passages(
 
 
 def _block_meaning(
-    units: list[Unit], question: str, earlier: Sequence[str], similarity: Similarity | None
+    units: list[Unit],
+    question: str,
+    earlier: Sequence[str],
+    similarity: Similarity | None,
+    weights: Mapping[str, float],
 ) -> dict[int, float]:
     """How alike in meaning each prose block of a section is to the question (none when
-    there is no choice to make or no way to tell)."""
+    there is no choice to make or no way to tell). Of a section with more than
+    ``MEANING_BLOCKS`` blocks, those holding the most of the question's words are read."""
     if similarity is None:
         return {}
     texts = block_texts(units)
     if len(texts) < 2:
         return {}
+    if len(texts) > MEANING_BLOCKS:
+        held: dict[int, set[str]] = {}
+        for unit in units:
+            held.setdefault(unit.block, set()).update(unit.terms)
+        worth = {b: sum(weights.get(t, 0.0) for t in held.get(b, ())) for b in texts}
+        kept = sorted(sorted(texts, key=lambda b: -worth[b])[:MEANING_BLOCKS])
+        texts = {b: texts[b] for b in kept}
     query = follow_up_query(question, earlier)[:MEANING_QUESTION_CHARS]
     scores = list(similarity(query, list(texts.values())))
     if len(scores) != len(texts):
