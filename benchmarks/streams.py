@@ -23,11 +23,12 @@ token, <= 100 KB per stream.
 
 A second table splits the CPU per token by layer, in this process against the same
 upstream, ``--layers`` answers at once (0 skips it): the OpenAI SDK alone reading the
-stream, the model library's streaming request on top of it (what citeline drives), and
-citeline's whole answer (tool loop, pipeline, events, SSE encoding) without the HTTP
-server; all but the first through the coalescing transport citeline gives its
-provider (``citeline.models.sse_coalescing``). The differences are what each layer
-adds (the second row's is what coalescing saves at that load).
+stream over httpx2's default transport (AnyIO), the same through the coalescing
+transport (``citeline.models.sse_coalescing``), the same over citeline's asyncio network
+backend (``citeline.models.provider_network``, what citeline's provider client uses), the
+model library's streaming request on top of that (what citeline drives), and citeline's
+whole answer (request set-up, search, tool loop, pipeline, events, SSE encoding) without
+the HTTP server. The differences are what each layer adds or saves at that load.
 """
 
 from __future__ import annotations
