@@ -346,7 +346,7 @@ def _block_meaning(
         worth = {b: sum(weights.get(t, 0.0) for t in held.get(b, ())) for b in texts}
         kept = sorted(sorted(texts, key=lambda b: -worth[b])[:MEANING_BLOCKS])
         texts = {b: texts[b] for b in kept}
-    query = follow_up_query(question, earlier)[:MEANING_QUESTION_CHARS]
+    query = follow_up_query(question, earlier, for_search=False)[:MEANING_QUESTION_CHARS]
     scores = list(similarity(query, list(texts.values())))
     if len(scores) != len(texts):
         return {}
