@@ -47,6 +47,7 @@ class _Counting:
         self._embedder = embedder
         self.questions: list[str] = []
         self.sections: list[str] = []
+        self.paragraphs: list[str] = []
 
     @property
     def model_id(self) -> str:
@@ -66,6 +67,10 @@ class _Counting:
     def embed_exact(self, text: str) -> npt.NDArray[np.float32]:
         self.sections.append(text)
         return np.asarray(self._embedder.embed_exact(text), dtype=np.float32)
+
+    def embed_quick(self, text: str) -> npt.NDArray[np.float32]:
+        self.paragraphs.append(text)
+        return np.asarray(self._embedder.embed_quick(text), dtype=np.float32)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -115,6 +120,18 @@ def test_a_section_is_read_the_same_alone_as_beside_others() -> None:
     fresh = meaning._Meanings(load_embedder()).reading(None)
     beside, _ = fresh(QUESTION, [KEY_FUNCTIONS, DICTIONARIES])
     assert alone == beside
+
+
+def test_paragraphs_read_quickly_are_their_own_and_never_stand_for_exact_readings() -> None:
+    counting = _Counting(load_embedder())
+    similarity = meaning._Meanings(counting).reading(None)
+    [quick] = similarity(QUESTION, [KEY_FUNCTIONS], exact=False)
+    [beside, _] = similarity(QUESTION, [KEY_FUNCTIONS, DICTIONARIES], exact=False)
+    [exact] = similarity(QUESTION, [KEY_FUNCTIONS])
+    assert quick == beside  # the same text alone or beside others
+    assert counting.paragraphs == [KEY_FUNCTIONS, DICTIONARIES]  # each read once
+    assert counting.sections == [KEY_FUNCTIONS]  # the exact reading is its own
+    assert abs(quick - exact) < 0.05
 
 
 def test_meaning_is_off_when_the_setting_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -53,7 +53,8 @@ _lock = threading.Lock()
 _meanings: _Meanings | None = None
 
 # A cached vector is a question's or a section's: the two are embedded differently.
-_Key = tuple[bool, str]
+# What a vector is of: the question, a text in the exact arithmetic, or one in the quick.
+_Key = tuple[str, str]
 
 
 def embedded_similarity(corpus: Corpus | None = None) -> Similarity | None:
@@ -92,33 +93,37 @@ class _Meanings:
         """The similarity over ``corpus``'s stored vectors (none: all embedded here)."""
         return functools.partial(self.similarity, corpus)
 
-    def similarity(self, corpus: Corpus | None, question: str, texts: Sequence[str]) -> list[float]:
+    def similarity(
+        self, corpus: Corpus | None, question: str, texts: Sequence[str], *, exact: bool = True
+    ) -> list[float]:
         if not texts:
             return []
-        keys: list[_Key] = [(True, question), *((False, text) for text in texts)]
+        kind = "exact" if exact else "quick"
+        keys: list[_Key] = [("question", question), *((kind, text) for text in texts)]
         with self._lock:
             have = {key: self._vectors[key] for key in keys if key in self._vectors}
-        missing = [text for text in dict.fromkeys(texts) if (False, text) not in have]
-        if missing and corpus is not None:
+        missing = [text for text in dict.fromkeys(texts) if (kind, text) not in have]
+        if missing and exact and corpus is not None:
             stored = corpus.meaning_vectors(missing, self._embedder.model_id)
             for text, raw in stored.items():
                 vector = np.frombuffer(raw, dtype=MEANING_DTYPE)
                 # A row of another length is damage, not a vector: embed that text here.
                 if vector.shape == (self._embedder.dimension,):
-                    have[(False, text)] = vector.astype(np.float32)
-        if (True, question) not in have:
-            have[(True, question)] = _row(self._embedder.embed_query(question))
+                    have[(kind, text)] = vector.astype(np.float32)
+        if ("question", question) not in have:
+            have[("question", question)] = _row(self._embedder.embed_query(question))
+        embed = self._embedder.embed_exact if exact else self._embedder.embed_quick
         for text in missing:
-            if (False, text) not in have:
-                have[(False, text)] = _row(self._embedder.embed_exact(text))
+            if (kind, text) not in have:
+                have[(kind, text)] = _row(embed(text))
         with self._lock:
             for key, vector in have.items():
                 self._vectors[key] = vector
                 self._vectors.move_to_end(key)
             while len(self._vectors) > CACHED_TEXTS:
                 self._vectors.popitem(last=False)
-        matrix = np.stack([have[(False, text)] for text in texts])
-        return [float(score) for score in matrix @ have[(True, question)]]
+        matrix = np.stack([have[(kind, text)] for text in texts])
+        return [float(score) for score in matrix @ have[("question", question)]]
 
 
 def _row(vector: npt.ArrayLike) -> npt.NDArray[np.float32]:

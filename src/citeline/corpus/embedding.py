@@ -44,6 +44,10 @@ class Embedder(Protocol):
         the same text whoever computes it (ingest storing it, an answer needing it), where
         a batch's vectors may depend on the batch."""
 
+    def embed_quick(self, text: str) -> Vectors:
+        """One text's vector in the model's quicker arithmetic, computed alone: the same for
+        the same text whoever computes it, a little less exact than ``embed_exact``."""
+
 
 _loaded: Embedder | None = None
 _lock = threading.Lock()

@@ -158,6 +158,13 @@ class MiniLM:
         vector: npt.NDArray[np.float32] = self._run(session, [text])[0]
         return vector
 
+    def embed_quick(self, text: str) -> npt.NDArray[np.float32]:
+        # The int8 graph on one text: its activations are quantized over this text alone, so
+        # the vector is the text's own, at about a third of ``embed_exact``'s CPU (5.2 against
+        # 14.5 ms for a 200-character paragraph).
+        vector: npt.NDArray[np.float32] = self._run(self._query_session, [text])[0]
+        return vector
+
     def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         result = np.empty((len(texts), DIMENSION), dtype=np.float32)
         # Sorting by length first puts texts of like length in one batch, so little of a
