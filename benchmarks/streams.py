@@ -23,11 +23,12 @@ token, <= 100 KB per stream.
 
 A second table splits the CPU per token by layer, in this process against the same
 upstream, ``--layers`` answers at once (0 skips it): the OpenAI SDK alone reading the
-stream, the model library's streaming request on top of it (what citeline drives), and
-citeline's whole answer (tool loop, pipeline, events, SSE encoding) without the HTTP
-server; all but the first through the coalescing transport citeline gives its
-provider (``citeline.models.sse_coalescing``). The differences are what each layer
-adds (the second row's is what coalescing saves at that load).
+stream over httpx2's default transport (AnyIO), the same through the coalescing
+transport (``citeline.models.sse_coalescing``), the same over citeline's asyncio network
+backend (``citeline.models.provider_network``, what citeline's provider client uses), the
+model library's streaming request on top of that (what citeline drives), and citeline's
+whole answer (request set-up, search, tool loop, pipeline, events, SSE encoding) without
+the HTTP server. The differences are what each layer adds or saves at that load.
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy
 
@@ -246,49 +249,65 @@ async def run_streams(url: str, pid: int, count: int, private_pem: bytes, second
 
 
 async def layer_costs(base_url: str, db: Path, count: int, tokens: int) -> None:
-    """CPU per token of each layer, each run ``count`` at once after one warm-up."""
+    """CPU per token of each layer, each run ``count`` at once after one warm-up.
+
+    The layers below citeline send the conversation after a search (a user question, the
+    model's tool call, the tool's result), so the upstream streams its text to them as it
+    does to citeline's second request; sent the question alone, it answers with a tool call
+    and no text, and those rows would time a tool call's cost spread over tokens never sent.
+    """
     import httpx2
     from openai import AsyncOpenAI
     from pydantic_ai.direct import model_request_stream
-    from pydantic_ai.messages import ModelRequest
+    from pydantic_ai.messages import ModelRequest, ModelResponse, ToolCallPart, ToolReturnPart
     from pydantic_ai.models import create_async_httpx2_client
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 
     from citeline import answer
     from citeline.events import encode_sse
+    from citeline.models.provider_network import provider_transport
     from citeline.models.sse_coalescing import CoalescingTransport
 
     pool = httpx2.Limits(max_connections=count + 8)
-    plain = AsyncOpenAI(
-        base_url=base_url, api_key="-", http_client=create_async_httpx2_client(limits=pool)
-    )
-    coalesced = AsyncOpenAI(
-        base_url=base_url,
-        api_key="-",
-        http_client=create_async_httpx2_client(
-            transport=CoalescingTransport(httpx2.AsyncHTTPTransport(limits=pool))
-        ),
-    )
-    library = OpenAIChatModel("streams", provider=OpenAIProvider(openai_client=coalesced))
+
+    def sdk(transport: httpx2.AsyncBaseTransport | None = None) -> AsyncOpenAI:
+        if transport is None:
+            client = create_async_httpx2_client(limits=pool)
+        else:
+            client = create_async_httpx2_client(transport=transport)
+        return AsyncOpenAI(base_url=base_url, api_key="-", http_client=client)
+
+    plain = sdk()
+    coalesced = sdk(CoalescingTransport(httpx2.AsyncHTTPTransport(limits=pool)))
+    citelines = sdk(CoalescingTransport(provider_transport(pool)))
+    library = OpenAIChatModel("streams", provider=OpenAIProvider(openai_client=citelines))
     corpus = Corpus.open(db)
+    call = {"id": "call_0", "type": "function"}
+    call["function"] = {"name": "search", "arguments": '{"query": "generator"}'}
+    after_search: list[Any] = [
+        {"role": "user", "content": "What is a generator?"},
+        {"role": "assistant", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "[]"},
+    ]
+    library_messages = [
+        ModelRequest.user_text_prompt("What is a generator?"),
+        ModelResponse(parts=[ToolCallPart("search", {"query": "generator"}, "call_0")]),
+        ModelRequest(parts=[ToolReturnPart("search", "[]", "call_0")]),
+    ]
 
-    async def sdk_alone(sdk: AsyncOpenAI) -> None:
-        chunks = await sdk.chat.completions.create(
-            model="s", messages=[{"role": "user", "content": "What is a generator?"}], stream=True
-        )
-        async for _ in chunks:
-            pass
+    def sdk_alone(client: AsyncOpenAI) -> Callable[[], Awaitable[None]]:
+        async def one() -> None:
+            chunks = await client.chat.completions.create(
+                model="s", messages=after_search, stream=True
+            )
+            async for _ in chunks:
+                pass
 
-    async def sdk_plain() -> None:
-        await sdk_alone(plain)
-
-    async def sdk_coalesced() -> None:
-        await sdk_alone(coalesced)
+        return one
 
     async def with_library() -> None:
-        question = [ModelRequest.user_text_prompt("What is a generator?")]
-        async with model_request_stream(library, question) as stream:
+        async with model_request_stream(library, library_messages) as stream:
             async for _ in stream:
                 pass
 
@@ -301,16 +320,17 @@ async def layer_costs(base_url: str, db: Path, count: int, tokens: int) -> None:
     print("|---|---|---|")
     below = 0.0
     for name, one in (
-        ("OpenAI SDK reading the stream", sdk_plain),
-        ("the same, its text deltas coalesced per read", sdk_coalesced),
+        ("OpenAI SDK reading the stream (httpx2 over AnyIO)", sdk_alone(plain)),
+        ("the same, its text deltas coalesced per read", sdk_alone(coalesced)),
+        ("the same over citeline's asyncio network backend", sdk_alone(citelines)),
         ("+ pydantic-ai streaming request", with_library),
-        ("+ citeline answer (loop, pipeline, events, SSE)", with_citeline),
+        ("+ citeline answer (request set-up, search, loop, pipeline, SSE)", with_citeline),
     ):
         await one()
         started = time.process_time()
         await asyncio.gather(*(one() for _ in range(count)))
         per_token = (time.process_time() - started) / (count * tokens) * 1e6
-        print(f"| {name} | {per_token:.1f} us | {per_token - below:.1f} us |")
+        print(f"| {name} | {per_token:.1f} us | {per_token - below:+.1f} us |")
         below = per_token
 
 
@@ -325,6 +345,10 @@ def _print_failures(folder: Path) -> None:
                 continue
             if record.get("level") in {"warning", "error", "critical"}:
                 message = str(record.get("message", ""))[:160]
+                # The exception's last line says what broke (the message alone does not).
+                cause = str(record.get("exception", "")).strip().splitlines()[-1:]
+                if cause:
+                    message = f"{message} <- {cause[0][:200]}"
                 counts[message] = counts.get(message, 0) + 1
     for message, count in sorted(counts.items(), key=lambda item: -item[1])[:5]:
         print(f"server log, {count}x: {message}")

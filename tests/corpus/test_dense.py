@@ -175,3 +175,12 @@ def test_words_past_the_trained_length_do_not_change_a_passage_vector() -> None:
     assert np.allclose(same, longer, atol=1e-6)
     # A word inside the cut still counts, so the equality above is the cut's doing.
     assert not np.allclose(same, changed, atol=1e-3)
+
+
+def test_a_query_embedded_again_is_the_kept_vector_which_nobody_can_change() -> None:
+    # The search and the embedded model's reading both embed an answer's question.
+    embedder = embedding.load_embedder()
+    first = embedder.embed_query("pause my script briefly, once more")
+    assert embedder.embed_query("pause my script briefly, once more") is first
+    with pytest.raises(ValueError, match="read-only"):
+        first[0] = 1.0

@@ -196,7 +196,7 @@ TIMING = {
 
 
 def _alike(score_of: dict[str, float]) -> Similarity:
-    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+    def similarity(question: str, texts: Sequence[str], *, exact: bool = True) -> list[float]:
         return [next((v for k, v in score_of.items() if k in text), 0.1) for text in texts]
 
     return similarity
@@ -382,7 +382,7 @@ def test_a_section_alike_in_meaning_is_cited_before_one_sharing_more_of_the_word
         ),
     }
 
-    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+    def similarity(question: str, texts: Sequence[str], *, exact: bool = True) -> list[float]:
         # As the sentence model measures it: the key functions are the question's point.
         return [0.6 if text.startswith("Sorting") else 0.2 for text in texts]
 
@@ -397,7 +397,7 @@ def test_a_section_alike_in_meaning_is_cited_before_one_sharing_more_of_the_word
 def test_a_follow_up_is_read_for_meaning_with_its_conversations_subject() -> None:
     asked: list[str] = []
 
-    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+    def similarity(question: str, texts: Sequence[str], *, exact: bool = True) -> list[float]:
         asked.append(question)
         return [0.0 for _ in texts]
 
@@ -453,7 +453,7 @@ LOOPING = {
 def test_within_a_section_the_paragraph_alike_in_meaning_is_quoted() -> None:
     asked: list[list[str]] = []
 
-    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+    def similarity(question: str, texts: Sequence[str], *, exact: bool = True) -> list[float]:
         # As the sentence model measures it: "backwards" is "in reverse".
         asked.append(list(texts))
         return [0.6 if "reverse" in text else 0.2 for text in texts]
@@ -473,7 +473,7 @@ def test_within_a_section_the_paragraph_alike_in_meaning_is_quoted() -> None:
 def test_a_section_of_one_paragraph_costs_no_reading_for_meaning_within_it() -> None:
     asked: list[list[str]] = []
 
-    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+    def similarity(question: str, texts: Sequence[str], *, exact: bool = True) -> list[float]:
         asked.append(list(texts))
         return [0.0 for _ in texts]
 
@@ -525,7 +525,7 @@ def test_the_rest_of_a_sentence_a_code_block_cut_never_opens_an_answer() -> None
 def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     seen: list[tuple[str, list[str]]] = []
 
-    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+    def similarity(question: str, texts: Sequence[str], *, exact: bool = True) -> list[float]:
         seen.append((question, list(texts)))
         return [0.0 for _ in texts]
 
@@ -544,7 +544,7 @@ def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
 def test_a_section_cut_into_thousands_of_paragraphs_reaches_the_sentence_model_bounded() -> None:
     seen: list[int] = []
 
-    def similarity(question: str, texts: Sequence[str]) -> list[float]:
+    def similarity(question: str, texts: Sequence[str], *, exact: bool = True) -> list[float]:
         seen.append(len(texts))
         return [0.0 for _ in texts]
 

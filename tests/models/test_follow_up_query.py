@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +28,19 @@ def test_words_the_follow_up_already_names_are_not_repeated() -> None:
     assert query == "How do I sort a list in reverse?"
 
 
+def test_a_follow_up_asking_for_its_own_action_does_not_search_for_the_earlier_one() -> None:
+    query = follow_up_query(
+        "And how do I write lines to it?", ["How do I read a file line by line?"]
+    )
+    assert "file" in query.split()
+    assert "read" not in query.split()
+    # Read for meaning, the conversation's words are kept whole.
+    read = follow_up_query(
+        "And how do I write lines to it?", ["How do I read a file line by line?"], for_search=False
+    )
+    assert {"read", "file"} <= set(read.split())
+
+
 def test_only_the_recent_questions_of_a_long_chat_are_carried() -> None:
     earlier = ["What is a decorator?", "What is a generator?", "What is a coroutine?"]
     query = follow_up_query("Give me an example", earlier)
@@ -35,9 +50,11 @@ def test_only_the_recent_questions_of_a_long_chat_are_carried() -> None:
 
 _WORDS = """list tuple dictionary sort key generator file open write lambda thread lock enum
 regex match venv package logging level faster slower which one it that them and the of how do
-I what is difference between"""
+I what is difference between how can I"""
 _word = st.sampled_from(_WORDS.split())
-_question = st.lists(_word, min_size=1, max_size=8).map(lambda w: " ".join(w) + "?")
+_question = st.tuples(
+    st.sampled_from(["", "How do I ", "how can I "]), st.lists(_word, min_size=1, max_size=8)
+).map(lambda q: q[0] + " ".join(q[1]) + "?")
 
 
 @settings(max_examples=200, deadline=None)
@@ -48,5 +65,11 @@ def test_a_follow_ups_query_holds_the_key_terms_of_the_recent_questions(
     query = follow_up_query(question, earlier)
     assert query.startswith(question)
     held = content_terms(query)
+    own_action = re.search(r"\bhow (?:do|can) i (\w+)", question, re.IGNORECASE)
     for before in earlier[-HISTORY_QUESTIONS:]:
-        assert subject_terms(before) <= held
+        kept = subject_terms(before)
+        if own_action:
+            # The action an earlier "how do I ..." asked for gives way to the follow-up's own.
+            asked = re.search(r"\bhow (?:do|can) i (\w+)", before, re.IGNORECASE)
+            kept -= subject_terms(asked.group(1)) if asked else set()
+        assert kept <= held

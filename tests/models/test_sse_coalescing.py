@@ -102,3 +102,19 @@ def test_however_the_bytes_are_split_the_text_and_the_other_events_are_the_same(
     assert chunks[0]["choices"][0]["delta"] == {"role": "assistant", "content": ""}
     assert chunks[-2]["choices"][0]["finish_reason"] == "stop"
     assert chunks[-1] == "data: [DONE]"
+
+
+def test_text_outside_ascii_merges_and_a_chunk_the_parser_refuses_passes_as_it_came() -> None:
+    # A lone surrogate escape: the json module would take it, pydantic-core refuses it.
+    lone = b'{"index": 0, "delta": {"content": "\\ud800"}}'
+    refused = b'data: {"id": "chatcmpl-1", "choices": [' + lone + b"]}\n\n"
+    stream = (
+        _event({"content": "Caf\u00e9 "})
+        + _event({"content": "\u2014 \u03b2-catenin "})
+        + refused
+        + _event({"content": "\U0001f9ec"})
+    )
+    out = _feed([stream])
+    assert out.count(b"\n\n") == 3
+    assert refused in out
+    assert _chunks(out)[0]["choices"][0]["delta"]["content"] == "Caf\u00e9 \u2014 \u03b2-catenin "

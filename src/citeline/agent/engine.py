@@ -108,7 +108,7 @@ async def answer(
             history=tuple(history or ()),
             tools=toolbox.specs(),
             on_request=toolbox.on_request,
-            similarity=embedded_similarity() if handle.provider == "embedded" else None,
+            similarity=embedded_similarity(corpus) if handle.provider == "embedded" else None,
         )
         deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
         async with aclosing(fragments):

@@ -92,6 +92,7 @@ def ingest(
                 base_url=base_url,
                 retrieval=retrieval,
                 embed_progress=_plain_embed_line,
+                meaning_progress=_plain_meaning_line,
             )
         for problem in report.skipped:
             typer.echo(str(problem), err=True)
@@ -178,6 +179,11 @@ def _plain_embed_line(done: int, total: int) -> None:
     typer.echo(f"[{done}/{total} passages embedded]", err=True)
 
 
+def _plain_meaning_line(done: int, total: int) -> None:
+    # The embedded model's reading of each passage, stored so answers need not embed it.
+    typer.echo(f"[{done}/{total} passages read for meaning]", err=True)
+
+
 def _ingest_with_bar(
     corpus: Corpus,
     path: Path,
@@ -210,6 +216,9 @@ def _ingest_with_bar(
         def embedded(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total, description="passages embedded")
 
+        def read_for_meaning(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, description="passages read for meaning")
+
         return corpus.ingest(
             path,
             prune=prune,
@@ -218,6 +227,7 @@ def _ingest_with_bar(
             base_url=base_url,
             retrieval=retrieval,
             embed_progress=embedded,
+            meaning_progress=read_for_meaning,
         )
 
 

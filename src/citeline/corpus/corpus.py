@@ -11,13 +11,14 @@ search index's folder, the retrieval mode and naming the release: ingestion is i
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 
 from citeline.corpus.documents import Document, Hit
 from citeline.corpus.embed import EmbedProgressCallback
 from citeline.corpus.ingest import IngestReport, ProgressCallback, ingest
+from citeline.corpus.meaning import meaning_key
 from citeline.corpus.retrieval import (
     RETRIEVAL_ENV,
     Retrieval,
@@ -101,6 +102,7 @@ class Corpus:
         base_url: str | None = None,
         retrieval: Retrieval | str | None = None,
         embed_progress: EmbedProgressCallback | None = None,
+        meaning_progress: EmbedProgressCallback | None = None,
     ) -> IngestReport:
         """Index the documents under ``path``; see ``citeline.corpus.ingest``.
 
@@ -111,7 +113,9 @@ class Corpus:
         ``retrieval`` is the mode the collection is built for (default:
         ``CITELINE_RETRIEVAL``, else the mode it was built for before, else lexical); for
         dense and hybrid, every passage without a vector is embedded after the documents are
-        stored (``citeline.corpus.embed``), and ``embed_progress`` is told (done, total).
+        stored (``citeline.corpus.embed``), and ``embed_progress`` is told (done, total); then
+        every passage without a meaning vector (what the embedded model reads of a section,
+        ``citeline.corpus.meaning``) gets one, and ``meaning_progress`` is told likewise.
         """
         mode = self._ingest_mode(retrieval)
         embedder = None
@@ -133,12 +137,22 @@ class Corpus:
             # Also when the ingest failed part way: the batches it stored are searchable.
             self._index.follow()
         if embedder is not None:
-            from citeline.corpus.embed import embed_missing
+            from citeline.corpus.embed import embed_meanings, embed_missing
 
             embed_missing(self._store, embedder, embed_progress)
-        elif self._store.setting("embedding_model") is not None:
-            self._store.clear_vectors()
-            self._store.set_setting("embedding_model", None)
+            # The model is loaded and such an ingest is minutes long already: on SciFact the
+            # meaning vectors took 75 s of CPU beside 107 s for the rest (load 7); a lexical
+            # ingest (1.2 s) is left without them (docs/corpus.md says why).
+            embed_meanings(self._store, embedder, meaning_progress)
+        else:
+            if self._store.setting("embedding_model") is not None:
+                self._store.clear_vectors()
+                self._store.set_setting("embedding_model", None)
+            if self._store.setting("meaning_model") is not None:
+                # Passages written from now on would have none, and the answer would read
+                # some sections from the store and some on demand: all on demand, then.
+                self._store.clear_meanings()
+                self._store.set_setting("meaning_model", None)
         self._store.set_setting("retrieval", mode.value)
         if release is not None:
             self._store.set_release_label(release)
@@ -161,6 +175,15 @@ class Corpus:
     def search(self, query: str, k: int = 10) -> list[Hit]:
         """The ``k`` best passages for ``query``, best first, in the ``retrieval`` mode."""
         return self._retriever.search(query, k)
+
+    def meaning_vectors(self, texts: Sequence[str], model_id: str) -> dict[str, bytes]:
+        """The vectors ingest stored for those of ``texts`` that are a passage's meaning text
+        (``citeline.corpus.meaning``), as ``MEANING_DTYPE`` bytes, when ``model_id`` made
+        them; texts without one are left out (none at all for a lexical collection)."""
+        if not texts or self._store.setting("meaning_model") != model_id:
+            return {}
+        keys = {meaning_key(text): text for text in texts}
+        return {keys[key]: vector for key, vector in self._store.meanings(list(keys)).items()}
 
     def get(self, doc_id: str) -> Document | None:
         """The document with this id, or None."""

@@ -39,6 +39,15 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> Vectors:
         """One vector for a search query."""
 
+    def embed_exact(self, text: str) -> Vectors:
+        """One text's vector at the model's full precision, computed alone: the same for
+        the same text whoever computes it (ingest storing it, an answer needing it), where
+        a batch's vectors may depend on the batch."""
+
+    def embed_quick(self, text: str) -> Vectors:
+        """One text's vector in the model's quicker arithmetic, computed alone: the same for
+        the same text whoever computes it, a little less exact than ``embed_exact``."""
+
 
 _loaded: Embedder | None = None
 _lock = threading.Lock()

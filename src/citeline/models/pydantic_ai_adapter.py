@@ -161,7 +161,7 @@ def load_provider(handle: ModelHandle) -> None:
         import pydantic_ai.providers.ollama
         import pydantic_ai.providers.openai  # noqa: F401
 
-        from citeline.models import sse_coalescing  # noqa: F401
+        from citeline.models import provider_network, sse_coalescing  # noqa: F401
 
 
 def _arguments(part: ToolCallPart) -> dict[str, Any] | None:
@@ -275,13 +275,13 @@ def _build_model(handle: ModelHandle) -> Model:
 
 def _coalescing_client() -> httpx2.AsyncClient:
     """The library's default HTTP client for an OpenAI-protocol provider, its responses'
-    text deltas coalesced (``sse_coalescing``): same timeouts and pool size (1,000
-    connections, 100 kept alive, the OpenAI SDK's own), set on the transport it wraps."""
+    text deltas coalesced (``sse_coalescing``) and its sockets read through asyncio
+    (``provider_network``): same timeouts and pool size (1,000 connections, 100 kept
+    alive, the OpenAI SDK's own), set on the transport it wraps."""
     from pydantic_ai.models import create_async_httpx2_client
 
+    from citeline.models.provider_network import provider_transport
     from citeline.models.sse_coalescing import CoalescingTransport
 
     pool = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
-    return create_async_httpx2_client(
-        transport=CoalescingTransport(httpx2.AsyncHTTPTransport(limits=pool))
-    )
+    return create_async_httpx2_client(transport=CoalescingTransport(provider_transport(pool)))

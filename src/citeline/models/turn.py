@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,15 @@ TurnContent = Literal["text", "tool_result"]
 RequestObserver = Callable[[tuple[TurnContent, ...]], None]
 """Told, before each model request, what the newest request message holds."""
 
-# How alike in meaning a question is to each of some texts, one number per text (cosine
-# similarity of sentence embeddings, -1 to 1). The embedded model reads with it when the
-# agent gives one (the ``citeline[dense]`` extra installed); it never loads one itself.
-Similarity = Callable[[str, Sequence[str]], Sequence[float]]
+
+class Similarity(Protocol):
+    """How alike in meaning a question is to each of some texts, one number per text (cosine
+    similarity of sentence embeddings, -1 to 1). The embedded model reads with it when the
+    agent gives one (the ``citeline[dense]`` extra installed); it never loads one itself.
+    ``exact=False`` asks for the model's quicker arithmetic: about a third of the cost a
+    text, a little less exact, for texts read only to choose among them (a section's
+    paragraphs)."""
+
+    def __call__(
+        self, question: str, texts: Sequence[str], *, exact: bool = True
+    ) -> Sequence[float]: ...

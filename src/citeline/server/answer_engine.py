@@ -79,6 +79,12 @@ class CorpusAnswerEngine:
     def model_name(self) -> str:
         return self._model.name
 
+    @property
+    def local(self) -> bool:
+        """Whether an answer's work up to its first token is this process's CPU alone (the
+        embedded model), with no provider to wait on."""
+        return self._model.provider == "embedded"
+
     def answer(
         self, question: str, *, profile: Profile, history: Sequence[ConversationMessage]
     ) -> AsyncIterator[Event]:

@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
+from citeline.server.admission import FirstTokenGate
 from citeline.server.answer_engine import AnswerEngine, CorpusAnswerEngine
 from citeline.server.answer_stream import AnswerRunner
 from citeline.server.errors import StartupError
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
     from citeline.data import DataCatalog
 
 STATIC_DIR = Path(__file__).parent / "static"
+# Embedded answers that do their work before their first token at once, the rest waiting in
+# order (``admission``): two overlap one answer's thread-pool search with another's ranking.
+LOCAL_FIRST_TOKEN_SLOTS = 2
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +98,11 @@ def create_app(
             timeout_seconds=settings.answer_timeout,
             metrics=metrics,
             max_chars=settings.answer_max_chars,
+            first_token_gate=(
+                FirstTokenGate(LOCAL_FIRST_TOKEN_SLOTS)
+                if isinstance(engine, CorpusAnswerEngine) and engine.local
+                else None
+            ),
         ),
         stores=stores,
         corpus=corpus,

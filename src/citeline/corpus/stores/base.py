@@ -1,6 +1,7 @@
 """The one interface every corpus store implements (SQLite and PostgreSQL).
 
-A store keeps documents, their passages and, for dense retrieval, one vector per passage;
+A store keeps documents, their passages and, for dense retrieval, one vector per passage
+(and one of the text the embedded model reads for meaning, ``citeline.corpus.meaning``);
 it is the source of truth that the lexical search index (``citeline.corpus.search_index``)
 is derived from, and it hands its vectors to the in-process vector index
 (``citeline.corpus.vectors``). It owns transactions: ``put_many`` changes a batch of
@@ -138,6 +139,29 @@ class CorpusStore(ABC):
     @abstractmethod
     def vectors_version(self) -> int:
         """A number that changes in the same transaction as any vector is added or removed."""
+
+    @abstractmethod
+    def without_meaning(self, limit: int) -> list[tuple[int, str, str, str]]:
+        """Up to ``limit`` passages with no meaning vector: (passage id, document id,
+        document title, passage text)."""
+
+    @abstractmethod
+    def count_without_meaning(self) -> int:
+        """How many passages have no meaning vector."""
+
+    @abstractmethod
+    def put_meanings(self, rows: Sequence[tuple[int, bytes, bytes]]) -> None:
+        """Store each (passage id, text key, vector) in one transaction; a passage gone
+        since is skipped."""
+
+    @abstractmethod
+    def clear_meanings(self) -> None:
+        """Remove every meaning vector (another model's cannot stand in for this one's)."""
+
+    @abstractmethod
+    def meanings(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
+        """The stored meaning vectors among ``keys``, by key; keys no passage has are left
+        out."""
 
     @abstractmethod
     def setting(self, key: str) -> str | None:

@@ -17,7 +17,9 @@ drops it, because scoring every matching posting before the ``LIMIT`` cost 266 m
 at 1,000,000 passages.
 
 Vectors (``citeline[dense]``) are ``bytea`` rows of ``corpus_vectors``, searched in each
-server process's memory (``citeline.corpus.vectors``), as for SQLite. pgvector is not used:
+server process's memory (``citeline.corpus.vectors``), as for SQLite; meaning vectors
+(migration 5, ``citeline.corpus.meaning``) are rows of ``corpus_meanings``, read a dozen at a
+time by their text's key as answers need them. pgvector is not used:
 Debian 12's PostgreSQL 15, this project's CI server, has no pgvector package, so a server
 without it must work, and one path for every server is one path to test.
 
@@ -151,6 +153,20 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE corpus_passages DROP COLUMN length",
             # The search index keys titles itself; nothing reads the stored keys.
             "ALTER TABLE corpus_documents DROP COLUMN title_key",
+        ),
+    ),
+    # Version 5: the vector of each passage's meaning text (``citeline.corpus.meaning``),
+    # found by the text's key, going with its passage. Collections ingested before it have
+    # none: an answer embeds on demand, and the next dense or hybrid ingest fills it.
+    Migration(
+        5,
+        (
+            """CREATE TABLE corpus_meanings (
+                passage bigint PRIMARY KEY REFERENCES corpus_passages (rowid) ON DELETE CASCADE,
+                key bytea NOT NULL,
+                vector bytea NOT NULL
+            )""",
+            "CREATE INDEX corpus_meanings_key ON corpus_meanings (key)",
         ),
     ),
 )
@@ -419,6 +435,64 @@ class PostgresStore(CorpusStore):
 
         row = self._run(read)
         return 0 if row is None else int(row[0])
+
+    # -- meaning vectors ---------------------------------------------------------------
+
+    def without_meaning(self, limit: int) -> list[tuple[int, str, str, str]]:
+        def read(connection: psycopg.Connection[Any]) -> list[Any]:
+            return connection.execute(
+                'SELECT p.rowid, d.id, d.title, substr(d.text, p.start + 1, p."end" - p.start) '
+                "FROM corpus_passages AS p JOIN corpus_documents AS d ON d.rowid = p.document "
+                "WHERE NOT EXISTS (SELECT 1 FROM corpus_meanings AS m WHERE m.passage = p.rowid) "
+                "ORDER BY p.rowid LIMIT %s",
+                (limit,),
+            ).fetchall()
+
+        return [(rowid, doc_id, title, text) for rowid, doc_id, title, text in self._run(read)]
+
+    def count_without_meaning(self) -> int:
+        def read(connection: psycopg.Connection[Any]) -> int:
+            row = connection.execute(
+                "SELECT count(*) FROM corpus_passages AS p WHERE NOT EXISTS "
+                "(SELECT 1 FROM corpus_meanings AS m WHERE m.passage = p.rowid)"
+            ).fetchone()
+            return int(row[0]) if row else 0
+
+        result: int = self._run(read)
+        return result
+
+    def put_meanings(self, rows: Sequence[tuple[int, bytes, bytes]]) -> None:
+        def write(connection: psycopg.Connection[Any]) -> None:
+            # Queued behind document writers, so a passage is not removed under the insert.
+            _locked_digest(connection)
+            with connection.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO corpus_meanings (passage, key, vector) "
+                    "SELECT %(p)s, %(k)s, %(v)s WHERE EXISTS "
+                    "(SELECT 1 FROM corpus_passages WHERE rowid = %(p)s) "
+                    "ON CONFLICT (passage) DO UPDATE SET key = EXCLUDED.key, "
+                    "vector = EXCLUDED.vector",
+                    [{"p": passage, "k": key, "v": vector} for passage, key, vector in rows],
+                )
+
+        self._run(write)
+
+    def clear_meanings(self) -> None:
+        def write(connection: psycopg.Connection[Any]) -> None:
+            connection.execute("DELETE FROM corpus_meanings")
+
+        self._run(write)
+
+    def meanings(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
+        if not keys:
+            return {}
+
+        def read(connection: psycopg.Connection[Any]) -> list[Any]:
+            return connection.execute(
+                "SELECT key, vector FROM corpus_meanings WHERE key = ANY(%s)", (list(keys),)
+            ).fetchall()
+
+        return {bytes(key): bytes(vector) for key, vector in self._run(read)}
 
     def setting(self, key: str) -> str | None:
         def read(connection: psycopg.Connection[Any]) -> Any:

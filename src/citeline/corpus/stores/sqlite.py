@@ -20,6 +20,10 @@ the passage by ingest's embedding stage and removed in the same transaction as t
 passage. They are float16 bytes; searching them is ``citeline.corpus.vectors``'s job, in
 process, because a loadable extension such as sqlite-vec cannot be loaded by Pythons built
 without ``enable_load_extension`` (pyenv's default build, this project's CI among them).
+Meaning vectors (schema 4; ``citeline.corpus.meaning``) are rows of ``corpus_meanings``, one
+per passage of a dense or hybrid collection, float32 and indexed by their text's key, since
+an answer finds them by the text it reads, not by passage; schema 3 files gain the empty
+table when they open.
 """
 
 from __future__ import annotations
@@ -45,9 +49,10 @@ from citeline.corpus.stores.base import (
     StoreChanges,
 )
 
-SCHEMA_VERSION = "3"
-# Versions this store migrates in place: 2 had an FTS5 table and no generations.
-_MIGRATES_FROM = "2"
+SCHEMA_VERSION = "4"
+# Versions this store migrates in place: 2 had an FTS5 table and no generations, 3 no
+# meaning vectors.
+_MIGRATES_FROM = ("2", "3")
 # How long a writer waits for another writer (the server's answer store, another ingest)
 # before giving up; a document's transaction takes milliseconds, so 5 s means a stuck peer.
 _BUSY_TIMEOUT_MS = 5000
@@ -58,6 +63,17 @@ CREATE INDEX IF NOT EXISTS corpus_documents_generation ON corpus_documents(gener
 CREATE TABLE IF NOT EXISTS corpus_removed (id TEXT PRIMARY KEY, generation INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS corpus_removed_generation ON corpus_removed(generation);
 INSERT OR IGNORE INTO corpus_meta(key, value) VALUES ('generation', '1');
+"""
+
+# What schema 4 added to schema 3: the vector of each passage's meaning text, found by the
+# text's key (``citeline.corpus.meaning``), removed in the same transaction as its passage.
+_MEANINGS = """
+CREATE TABLE IF NOT EXISTS corpus_meanings (
+    passage INTEGER PRIMARY KEY REFERENCES corpus_passages(rowid),
+    key BLOB NOT NULL,
+    vector BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS corpus_meanings_key ON corpus_meanings(key);
 """
 
 _SCHEMA = (
@@ -87,6 +103,7 @@ CREATE TABLE IF NOT EXISTS corpus_vectors (
 );
 """
     + _GENERATIONS
+    + _MEANINGS
 )
 
 _HITS = """
@@ -159,6 +176,8 @@ class SQLiteStore(CorpusStore):
                     self._check_versions(connection)
                     if "corpus_removed" not in tables:
                         self._migrate_from_fts5(connection)
+                    if "corpus_meanings" not in tables:
+                        self._add_meanings(connection)
                 else:
                     # One statement at a time: executescript() would commit this transaction.
                     for statement in _SCHEMA.split(";"):
@@ -185,7 +204,7 @@ class SQLiteStore(CorpusStore):
     def _check_versions(self, connection: sqlite3.Connection) -> None:
         meta = dict(connection.execute("SELECT key, value FROM corpus_meta").fetchall())
         schema, analysis = meta.get("schema_version"), meta.get("analysis_version")
-        if schema not in (SCHEMA_VERSION, _MIGRATES_FROM) or analysis != ANALYSIS_VERSION:
+        if schema not in (SCHEMA_VERSION, *_MIGRATES_FROM) or analysis != ANALYSIS_VERSION:
             raise SchemaVersionError(
                 f"{self._path} holds a corpus index in format {schema} (analysis {analysis}), "
                 f"but this citeline reads format {SCHEMA_VERSION} (analysis "
@@ -204,6 +223,15 @@ class SQLiteStore(CorpusStore):
         connection.execute("ALTER TABLE corpus_documents DROP COLUMN title_key")
         connection.execute("DROP TABLE IF EXISTS corpus_fts")
         for statement in _GENERATIONS.split(";"):
+            if statement.strip():
+                connection.execute(statement)
+
+    @staticmethod
+    def _add_meanings(connection: sqlite3.Connection) -> None:
+        """Schema 3 to 4, in the open's transaction: the meaning vectors' table, empty (an
+        answer embeds on demand what no passage holds, and the next dense or hybrid ingest
+        fills it)."""
+        for statement in _MEANINGS.split(";"):
             if statement.strip():
                 connection.execute(statement)
         connection.execute(
@@ -323,6 +351,11 @@ class SQLiteStore(CorpusStore):
             raise
 
     def _unindex(self, connection: sqlite3.Connection, rowid: int) -> None:
+        connection.execute(
+            "DELETE FROM corpus_meanings WHERE passage IN "
+            "(SELECT rowid FROM corpus_passages WHERE document = ?)",
+            (rowid,),
+        )
         removed = connection.execute(
             "DELETE FROM corpus_vectors WHERE passage IN "
             "(SELECT rowid FROM corpus_passages WHERE document = ?)",
@@ -508,6 +541,66 @@ class SQLiteStore(CorpusStore):
             "INSERT INTO corpus_meta(key, value) VALUES ('vectors_version', '1') "
             "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
         )
+
+    # -- meaning vectors ---------------------------------------------------------------
+
+    def without_meaning(self, limit: int) -> list[tuple[int, str, str, str]]:
+        rows = (
+            self._connection()
+            .execute(
+                "SELECT p.rowid, d.id, d.title, substr(d.text, p.start + 1, p.end - p.start) "
+                "FROM corpus_passages AS p JOIN corpus_documents AS d ON d.rowid = p.document "
+                "WHERE NOT EXISTS (SELECT 1 FROM corpus_meanings AS m WHERE m.passage = p.rowid) "
+                "ORDER BY p.rowid LIMIT ?",
+                (limit,),
+            )
+            .fetchall()
+        )
+        return [(rowid, doc_id, title, text) for rowid, doc_id, title, text in rows]
+
+    def count_without_meaning(self) -> int:
+        row = (
+            self._connection()
+            .execute(
+                "SELECT count(*) FROM corpus_passages AS p WHERE NOT EXISTS "
+                "(SELECT 1 FROM corpus_meanings AS m WHERE m.passage = p.rowid)"
+            )
+            .fetchone()
+        )
+        return int(row[0])
+
+    def put_meanings(self, rows: Sequence[tuple[int, bytes, bytes]]) -> None:
+        connection = self._connection()
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            connection.executemany(
+                "INSERT OR REPLACE INTO corpus_meanings(passage, key, vector) "
+                "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM corpus_passages WHERE rowid = ?1)",
+                rows,
+            )
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+
+    def clear_meanings(self) -> None:
+        self._connection().execute("DELETE FROM corpus_meanings")
+
+    def meanings(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
+        if not keys:
+            return {}
+        # An answer asks for about a dozen; the bound keeps a caller under SQLite's limit.
+        found: dict[bytes, bytes] = {}
+        connection = self._connection()
+        for start in range(0, len(keys), _IDS_PER_STATEMENT):
+            chunk = list(keys[start : start + _IDS_PER_STATEMENT])
+            marks = ", ".join("?" * len(chunk))
+            found.update(
+                connection.execute(
+                    f"SELECT key, vector FROM corpus_meanings WHERE key IN ({marks})", chunk
+                ).fetchall()
+            )
+        return found
 
     def setting(self, key: str) -> str | None:
         row = (
