@@ -70,6 +70,6 @@ def test_a_follow_ups_query_holds_the_key_terms_of_the_recent_questions(
         kept = subject_terms(before)
         if own_action:
             # The action an earlier "how do I ..." asked for gives way to the follow-up's own.
-            asked = re.search(r"\bhow (?:do|can) i (\w+)", before, re.IGNORECASE)
-            kept -= subject_terms(asked.group(1)) if asked else set()
+            for action in re.findall(r"\bhow (?:do|can) i (\w+)", before, re.IGNORECASE):
+                kept -= subject_terms(action)
         assert kept <= held
