@@ -2,11 +2,13 @@
 
 A section's text is cut into units a reader takes in whole: the sentences of a
 paragraph, a list, a code block (fenced or indented). The answer is the run of units
-that covers the most of the question's weighted terms within a length bound, under three
-rules a featured answer keeps: it starts with a sentence (it is cited there), never with
-one that leans on what came before ("This converts ...") when that sentence is there to
-include; it never ends on a sentence that introduces what follows ("For example:"); and
-for a "how do I" question it carries the code block that shows how, if one is near.
+that covers the most of the question's weighted terms within a length bound (and, given
+each paragraph's likeness in meaning to the question, whose paragraphs are likest), under
+three rules a featured answer keeps: it starts with a sentence (it is cited there), never
+with one that leans on what came before ("This converts ...") when that sentence is there
+to include; it never ends on a sentence that introduces what follows ("For example:");
+and for a "how do I" question it carries the code block that shows how, if one is near.
+A run too short to read as an answer goes on with what follows it.
 
 Every unit is the section's own text: a paragraph's line breaks become spaces, code and
 lists are kept exactly, so the passage is verbatim. This module knows nothing of tools,
