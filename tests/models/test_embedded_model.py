@@ -19,6 +19,7 @@ from citeline.models.embedded import (
     TurnView,
     next_step,
 )
+from citeline.models.embedded_passages import is_dangling, units_of
 from citeline.models.turn import Similarity
 from citeline.stream import Pipeline
 from citeline.stream.anchors import Anchor
@@ -501,11 +502,11 @@ def test_an_indented_block_under_a_colon_line_is_code_and_a_list_item_is_not() -
         "```\nfor expr1 in sequence1:\n    if not (condition1):\n"
         "        continue   # Skip this element\n    yield expr1\n```"
     ) in prose
+    kinds = [unit.kind for unit in units_of(docs["g"][1])]
+    assert kinds == ["sentence", "code", "list"]
 
 
 def test_a_sentence_restating_the_one_before_never_opens_an_answer() -> None:
-    from citeline.models.embedded_passages import is_dangling
-
     assert is_dangling("In other words, a list comprehension is a loop.")
     assert is_dangling("To put it another way, it is a loop.")
     assert is_dangling("Put another way: it is a loop.")
@@ -513,8 +514,6 @@ def test_a_sentence_restating_the_one_before_never_opens_an_answer() -> None:
 
 
 def test_the_rest_of_a_sentence_a_code_block_cut_never_opens_an_answer() -> None:
-    from citeline.models.embedded_passages import is_dangling
-
     assert is_dangling("you might be wondering why appending an element to y changed x too.")
     assert is_dangling("then integer division has to return the floor.")
     # A name in code opens lower case too, and opens a sentence of its own.
