@@ -115,6 +115,24 @@ def _expire(future: asyncio.Future[None]) -> None:
         future.set_exception(TimeoutError())
 
 
+async def _within(
+    future: asyncio.Future[None], timeout: float | None, late: type[Exception], message: str
+) -> None:
+    """Wait for ``future``, raising ``late(message)`` if ``timeout`` seconds pass first: a
+    timer that fails the future, not a cancel scope (nothing is built per read but the
+    timer)."""
+    timer = (
+        None if timeout is None else asyncio.get_running_loop().call_later(timeout, _expire, future)
+    )
+    try:
+        await future
+    except TimeoutError:
+        raise late(message) from None
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
 class AsyncioStream(httpcore2.AsyncNetworkStream):
     """One connection (plain or TLS) as httpcore2 reads and writes it."""
 
@@ -126,16 +144,13 @@ class AsyncioStream(httpcore2.AsyncNetworkStream):
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         receiver = self._receiver
         if not receiver.chunks and not receiver.ended:
-            waiter = receiver.waiter = self._loop.create_future()
-            timer = None if timeout is None else self._loop.call_later(timeout, _expire, waiter)
+            receiver.waiter = self._loop.create_future()
             try:
-                await waiter
-            except TimeoutError:
-                raise httpcore2.ReadTimeout("The read timed out.") from None
+                await _within(
+                    receiver.waiter, timeout, httpcore2.ReadTimeout, "The read timed out."
+                )
             finally:
                 receiver.waiter = None
-                if timer is not None:
-                    timer.cancel()
         if receiver.chunks:
             return receiver.take(max_bytes)
         if receiver.error is not None:
@@ -151,16 +166,11 @@ class AsyncioStream(httpcore2.AsyncNetworkStream):
         self._transport.write(buffer)
         if not receiver.paused_writing:
             return
-        drained = receiver.drained = self._loop.create_future()
-        timer = None if timeout is None else self._loop.call_later(timeout, _expire, drained)
+        receiver.drained = self._loop.create_future()
         try:
-            await drained
-        except TimeoutError:
-            raise httpcore2.WriteTimeout("The write timed out.") from None
+            await _within(receiver.drained, timeout, httpcore2.WriteTimeout, "The write timed out.")
         finally:
             receiver.drained = None
-            if timer is not None:
-                timer.cancel()
         if receiver.error is not None:
             raise httpcore2.WriteError(str(receiver.error) or type(receiver.error).__name__)
 
