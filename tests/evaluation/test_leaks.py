@@ -66,3 +66,8 @@ def test_markup_after_a_fence_that_never_closes_or_is_indented_is_still_a_leak()
     assert find_leaks("```\n<a href='x'>x</a>\n") == ("html_anchor",)
     assert find_leaks("    ```\n[x](y)\n    ```\n") == ("markdown_link",)
     assert find_leaks("```\ncode\n```\nSee [the docs](y).") == ("markdown_link",)
+
+
+def test_thousands_of_unclosed_fences_are_read_in_one_pass_and_still_looked_in() -> None:
+    hostile = "```x\n" * 200_000 + "[x](y)\n"
+    assert find_leaks(hostile) == ("markdown_link",)

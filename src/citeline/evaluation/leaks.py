@@ -60,19 +60,26 @@ def find_leaks(text: str) -> tuple[str, ...]:
 
 
 def _without_fenced_code(text: str) -> str:
-    lines = text.split("\n")
+    """``text`` without its closed fenced code blocks, in one pass: a block that never
+    closes is kept whole and looked in (with any fence inside it), so hostile text of
+    thousands of unclosed fences costs one scan, not one per fence."""
     kept: list[str] = []
-    at = 0
-    while at < len(lines):
-        opener = _FENCE_OPEN.match(lines[at])
+    block: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        if fence:
+            block.append(line)
+            if _closes(line, fence):
+                block.clear()
+                fence = ""
+            continue
+        opener = _FENCE_OPEN.match(line)
         if opener:
             fence = opener.group(1) or opener.group(2)
-            close = next((e for e in range(at + 1, len(lines)) if _closes(lines[e], fence)), None)
-            if close is not None:
-                at = close + 1
-                continue
-        kept.append(lines[at])
-        at += 1
+            block.append(line)
+        else:
+            kept.append(line)
+    kept.extend(block)
     return "\n".join(kept)
 
 
