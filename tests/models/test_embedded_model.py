@@ -223,6 +223,22 @@ def test_a_question_no_section_means_is_still_answered_nothing_found() -> None:
     assert _answer(view).startswith(NOTHING_FOUND)
 
 
+def test_a_section_holding_the_question_words_but_far_from_it_in_meaning_is_not_quoted() -> None:
+    docs = {
+        "i": (
+            "Functional Programming HOWTO: Creating new iterators",
+            "To create a new branch of values, itertools.count(start, step) returns an "
+            "infinite stream of evenly spaced values; create a new one for each branch.",
+        )
+    }
+    question = "How do I create a new branch in git?"
+    outcomes = (_search(["i"], docs), _read("i", docs))
+    by_words = _answer(TurnView(question, outcomes=outcomes))
+    assert not by_words.startswith(NOTHING_FOUND)
+    far = _answer(TurnView(question, outcomes=outcomes, similarity=_alike({"iterators": 0.1})))
+    assert far.startswith(NOTHING_FOUND)
+
+
 def test_a_section_alike_in_meaning_but_holding_none_of_the_question_words_is_not_quoted() -> None:
     # Meaning vouches for a section the words under-count, never for one they miss entirely.
     view = TurnView(
