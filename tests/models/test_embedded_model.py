@@ -55,6 +55,13 @@ def _read(doc_id: str, docs: dict[str, tuple[str, str]] = DOCS) -> ToolOutcome:
     )
 
 
+def _searched_and_read(
+    ids: list[str], docs: dict[str, tuple[str, str]] = DOCS
+) -> tuple[ToolOutcome, ...]:
+    """The turn's tool results after searching found ``ids`` and each was read, in order."""
+    return (_search(ids, docs), *(_read(i, docs) for i in ids))
+
+
 def _answer(view: TurnView) -> str:
     step = next_step(view)
     assert not isinstance(step, tuple)
@@ -100,7 +107,7 @@ def test_after_searching_it_reads_the_two_sections_it_ranks_best() -> None:
 
 
 def test_the_answer_is_one_verbatim_passage_whose_opening_words_carry_the_link() -> None:
-    view = TurnView(QUESTION, outcomes=(_search(["101", "202"]), _read("101"), _read("202")))
+    view = TurnView(QUESTION, outcomes=_searched_and_read(["101", "202"]))
     text = _answer(view)
     listing = text.partition("\n\n## Sources\n\n")[2]
     assert listing, "the answer ends with a ## Sources list"
@@ -113,21 +120,21 @@ def test_the_answer_is_one_verbatim_passage_whose_opening_words_carry_the_link()
 
 
 def test_a_title_never_appears_in_the_prose() -> None:
-    view = TurnView(QUESTION, outcomes=(_search(["101", "202"]), _read("101"), _read("202")))
+    view = TurnView(QUESTION, outcomes=_searched_and_read(["101", "202"]))
     prose, _ = _prose(_answer(view))
     assert "Bone density in the elderly" not in prose
     assert "Vitamin D and fractures" not in prose
 
 
 def test_the_same_question_gives_the_same_fragments() -> None:
-    view = TurnView(QUESTION, outcomes=(_search(["101", "202"]), _read("101"), _read("202")))
+    view = TurnView(QUESTION, outcomes=_searched_and_read(["101", "202"]))
     first, second = next_step(view), next_step(view)
     assert not isinstance(first, tuple) and not isinstance(second, tuple)
     assert list(first) == list(second)
 
 
 def test_fragments_are_small_and_uneven() -> None:
-    view = TurnView(QUESTION, outcomes=(_search(["101", "202"]), _read("101"), _read("202")))
+    view = TurnView(QUESTION, outcomes=_searched_and_read(["101", "202"]))
     step = next_step(view)
     assert not isinstance(step, tuple)
     sizes = [len(fragment) for fragment in step]
@@ -140,7 +147,7 @@ def test_some_answers_cite_with_an_html_anchor_and_others_with_markdown_only() -
     forms = set()
     for n in range(12):
         question = f"{QUESTION} variant {n}"
-        view = TurnView(question, outcomes=(_search(["101", "202"]), _read("101"), _read("202")))
+        view = TurnView(question, outcomes=_searched_and_read(["101", "202"]))
         forms.add("<a href=" in _answer(view))
     assert forms == {True, False}
 
@@ -162,9 +169,7 @@ def test_a_failed_read_falls_back_to_the_search_passages() -> None:
 
 
 def test_brackets_in_a_title_never_break_the_sources_list() -> None:
-    text = _answer(
-        TurnView("photosynthesis light energy", outcomes=(_search(["303"]), _read("303")))
-    )
+    text = _answer(TurnView("photosynthesis light energy", outcomes=_searched_and_read(["303"])))
     assert "[Unrelated (bracketed) title](cite:303)" in text
 
 
@@ -172,7 +177,7 @@ def test_results_about_something_else_give_a_one_line_pointer_and_no_link() -> N
     text = _answer(
         TurnView(
             "How do I bake sourdough bread at home?",
-            outcomes=(_search(["101", "202"]), _read("101"), _read("202")),
+            outcomes=_searched_and_read(["101", "202"]),
         )
     )
     assert text.startswith(NOTHING_FOUND)
@@ -205,7 +210,7 @@ def _alike(score_of: dict[str, float]) -> Similarity:
 
 def test_the_best_section_in_meaning_answers_though_it_holds_few_of_the_question_words() -> None:
     question = "How do I measure how long a piece of code takes to run?"
-    outcomes = (_search(["t", "s"], TIMING), _read("t", TIMING), _read("s", TIMING))
+    outcomes = _searched_and_read(["t", "s"], TIMING)
     _, by_words = _prose(_answer(TurnView(question, outcomes=outcomes)))
     assert by_words[0].href == "cite:s"
     meant = _alike({"Performance": 0.45, "Logging": 0.2})
@@ -217,7 +222,7 @@ def test_the_best_section_in_meaning_answers_though_it_holds_few_of_the_question
 def test_a_question_no_section_means_is_still_answered_nothing_found() -> None:
     view = TurnView(
         "How do I bake sourdough bread at home?",
-        outcomes=(_search(["101", "202"]), _read("101"), _read("202")),
+        outcomes=_searched_and_read(["101", "202"]),
         similarity=_alike({"Vitamin": 0.1}),
     )
     assert _answer(view).startswith(NOTHING_FOUND)
@@ -232,7 +237,7 @@ def test_a_section_holding_the_question_words_but_far_from_it_in_meaning_is_not_
         )
     }
     question = "How do I create a new branch in git?"
-    outcomes = (_search(["i"], docs), _read("i", docs))
+    outcomes = _searched_and_read(["i"], docs)
     by_words = _answer(TurnView(question, outcomes=outcomes))
     assert not by_words.startswith(NOTHING_FOUND)
     far = _answer(TurnView(question, outcomes=outcomes, similarity=_alike({"iterators": 0.1})))
@@ -243,7 +248,7 @@ def test_a_section_alike_in_meaning_but_holding_none_of_the_question_words_is_no
     # Meaning vouches for a section the words under-count, never for one they miss entirely.
     view = TurnView(
         "Does vitamin D reduce fractures?",
-        outcomes=(_search(["303"]), _read("303")),
+        outcomes=_searched_and_read(["303"]),
         similarity=_alike({"Photosynthesis": 0.9}),
     )
     assert _answer(view).startswith(NOTHING_FOUND)
@@ -262,9 +267,7 @@ def test_a_one_sentence_passage_goes_on_with_the_example_that_follows_it() -> No
             ">>> [[row[i] for row in matrix] for i in range(4)]",
         )
     }
-    view = TurnView(
-        "Can a list comprehension be nested?", outcomes=(_search(["n"], docs), _read("n", docs))
-    )
+    view = TurnView("Can a list comprehension be nested?", outcomes=_searched_and_read(["n"], docs))
     prose, _ = _prose(_answer(view))
     assert prose.startswith("The initial expression in a list comprehension")
     assert "```\n>>> matrix = [" in prose
@@ -280,9 +283,7 @@ def test_a_word_only_the_code_holds_is_not_an_answer() -> None:
             "L = [('Italy', 'Rome'), ('France', 'Paris')]\ndict(iter(L))\n```\n",
         )
     }
-    view = TurnView(
-        "What is the capital of France?", outcomes=(_search(["9"], docs), _read("9", docs))
-    )
+    view = TurnView("What is the capital of France?", outcomes=_searched_and_read(["9"], docs))
     assert _answer(view).startswith(NOTHING_FOUND)
 
 
@@ -308,7 +309,7 @@ DOCS_PAGE = {
 def test_a_how_question_gets_the_code_block_that_shows_how() -> None:
     view = TurnView(
         "How do I sort records by a key?",
-        outcomes=(_search(["sort"], DOCS_PAGE), _read("sort", DOCS_PAGE)),
+        outcomes=_searched_and_read(["sort"], DOCS_PAGE),
     )
     prose, _ = _prose(_answer(view))
     assert "```python\n>>> sorted(rows, key=lambda row: row['age'])\n```" in prose
@@ -331,7 +332,7 @@ def test_code_stored_as_bare_lines_is_quoted_as_a_code_block() -> None:
     }
     view = TurnView(
         "How do I loop over two lists at the same time?",
-        outcomes=(_search(["z"], docs), _read("z", docs)),
+        outcomes=_searched_and_read(["z"], docs),
     )
     prose, _ = _prose(_answer(view))
     assert (
@@ -355,7 +356,7 @@ def test_a_sentence_with_inline_code_stored_bare_is_quoted_as_prose() -> None:
     }
     view = TurnView(
         "How do I convert a string to an integer?",
-        outcomes=(_search(["n"], docs), _read("n", docs)),
+        outcomes=_searched_and_read(["n"], docs),
     )
     prose, anchors = _prose(_answer(view))
     assert prose.startswith("For integers, use the built-in int() type constructor")
@@ -379,7 +380,7 @@ def test_a_section_titled_as_the_question_is_cited_before_one_holding_its_words(
     }
     view = TurnView(
         "What is the difference between arguments and parameters?",
-        outcomes=(_search(["g", "f"], docs), _read("g", docs), _read("f", docs)),
+        outcomes=_searched_and_read(["g", "f"], docs),
     )
     _, anchors = _prose(_answer(view))
     assert anchors[0].href == "cite:f"
@@ -404,7 +405,7 @@ def test_a_section_alike_in_meaning_is_cited_before_one_sharing_more_of_the_word
         return [0.6 if text.startswith("Sorting") else 0.2 for text in texts]
 
     question = "How do I sort a list of dictionaries by a key?"
-    outcomes = (_search(["d", "k"], docs), _read("d", docs), _read("k", docs))
+    outcomes = _searched_and_read(["d", "k"], docs)
     _, by_words = _prose(_answer(TurnView(question, outcomes=outcomes)))
     assert by_words[0].href == "cite:d"
     _, by_meaning = _prose(_answer(TurnView(question, outcomes=outcomes, similarity=similarity)))
@@ -421,7 +422,7 @@ def test_a_follow_up_is_read_for_meaning_with_its_conversations_subject() -> Non
     view = TurnView(
         "How do I install packages into it?",
         earlier_questions=("How do I create a virtual environment?",),
-        outcomes=(_search(["101", "202"]), _read("101"), _read("202")),
+        outcomes=_searched_and_read(["101", "202"]),
         similarity=similarity,
     )
     _answer(view)
@@ -443,7 +444,7 @@ def test_code_of_keywords_without_symbols_and_a_bare_heading_are_not_quoted_as_s
     }
     view = TurnView(
         "How do I add my own commands to the flask command?",
-        outcomes=(_search(["c"], docs), _read("c", docs)),
+        outcomes=_searched_and_read(["c"], docs),
     )
     prose, _ = _prose(_answer(view))
     imports = "import click\nfrom flask import Flask\nfrom flask.cli import AppGroup"
@@ -476,7 +477,7 @@ def test_within_a_section_the_paragraph_alike_in_meaning_is_quoted() -> None:
         return [0.6 if "reverse" in text else 0.2 for text in texts]
 
     question = "How do I loop over a sequence backwards?"
-    outcomes = (_search(["l"], LOOPING), _read("l", LOOPING))
+    outcomes = _searched_and_read(["l"], LOOPING)
     by_words, _ = _prose(_answer(TurnView(question, outcomes=outcomes)))
     assert by_words.startswith("To loop over a sequence in sorted order")
     by_meaning, _ = _prose(_answer(TurnView(question, outcomes=outcomes, similarity=similarity)))
@@ -494,7 +495,7 @@ def test_a_section_of_one_paragraph_costs_no_reading_for_meaning_within_it() -> 
         asked.append(list(texts))
         return [0.0 for _ in texts]
 
-    view = TurnView(QUESTION, outcomes=(_search(["101"]), _read("101")), similarity=similarity)
+    view = TurnView(QUESTION, outcomes=_searched_and_read(["101"]), similarity=similarity)
     _answer(view)
     assert len(asked) == 1  # the ranking's, of the title and opening: no paragraph choice
 
@@ -511,7 +512,7 @@ def test_an_indented_block_under_a_colon_line_is_code_and_a_list_item_is_not() -
     }
     view = TurnView(
         "What is a list comprehension equivalent to?",
-        outcomes=(_search(["g"], docs), _read("g", docs)),
+        outcomes=_searched_and_read(["g"], docs),
     )
     prose, _ = _prose(_answer(view))
     assert (
@@ -547,7 +548,7 @@ def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     docs = {"h": ("Vitamin D " * 100_000, DOCS["101"][1])}
     view = TurnView(
         QUESTION + " fracture" * 100_000,
-        outcomes=(_search(["h"], docs), _read("h", docs)),
+        outcomes=_searched_and_read(["h"], docs),
         similarity=similarity,
     )
     _answer(view)
@@ -565,9 +566,7 @@ def test_a_section_cut_into_thousands_of_paragraphs_reaches_the_sentence_model_b
 
     hostile = "\n\n".join(f"Vitamin D fact number {i}." for i in range(3_000))
     docs = {"h": ("Vitamin D", hostile + "\n\nVitamin D supplementation reduces fracture risk.")}
-    view = TurnView(
-        QUESTION, outcomes=(_search(["h"], docs), _read("h", docs)), similarity=similarity
-    )
+    view = TurnView(QUESTION, outcomes=_searched_and_read(["h"], docs), similarity=similarity)
     _answer(view)
     assert seen and max(seen) <= MEANING_BLOCKS
 
@@ -575,7 +574,7 @@ def test_a_section_cut_into_thousands_of_paragraphs_reaches_the_sentence_model_b
 def test_a_dangling_opener_comes_with_the_sentence_it_refers_to() -> None:
     view = TurnView(
         "What does converting raise for text that is not a number?",
-        outcomes=(_search(["convert"], DOCS_PAGE), _read("convert", DOCS_PAGE)),
+        outcomes=_searched_and_read(["convert"], DOCS_PAGE),
     )
     prose, _ = _prose(_answer(view))
     assert "raises `ValueError`" in prose
@@ -591,9 +590,7 @@ def test_a_link_inside_a_quoted_paragraph_is_reduced_to_its_text() -> None:
             "the patterns a route accepts.",
         )
     }
-    view = TurnView(
-        "How are routes mapped to a view?", outcomes=(_search(["7"], docs), _read("7", docs))
-    )
+    view = TurnView("How are routes mapped to a view?", outcomes=_searched_and_read(["7"], docs))
     text = _answer(view)
     assert "https://example.org/r" not in text
     prose, anchors = _prose(text)
@@ -612,7 +609,7 @@ def test_a_fenced_code_block_holding_link_markup_is_quoted_as_code_and_cites_not
     }
     view = TurnView(
         "How do I link to a page from a template?",
-        outcomes=(_search(["8"], docs), _read("8", docs)),
+        outcomes=_searched_and_read(["8"], docs),
     )
     prose, anchors = _prose(_answer(view))
     assert "```html\n<a href=\"{% url 'home' %}\">Home</a>\n```" in prose
@@ -630,7 +627,7 @@ def test_code_whose_fence_the_pipeline_would_not_read_is_never_quoted_with_link_
     }
     view = TurnView(
         "How do I link to a page from a template?",
-        outcomes=(_search(["9"], docs), _read("9", docs)),
+        outcomes=_searched_and_read(["9"], docs),
     )
     text = _answer(view)
     assert "{% url" not in text
@@ -650,7 +647,7 @@ def test_a_sentence_holding_what_markdown_reads_as_an_autolink_is_never_quoted()
     }
     view = TurnView(
         "Which converter types accept integers?",
-        outcomes=(_search(["v"], docs), _read("v", docs)),
+        outcomes=_searched_and_read(["v"], docs),
     )
     text = _answer(view)
     assert "<converter:variable_name>" not in text
