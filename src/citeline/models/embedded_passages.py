@@ -18,7 +18,7 @@ links or how the passage is cited.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
@@ -332,28 +332,36 @@ def _completed(units: list[Unit], start: int, end: int) -> int:
     """The run's end moved on until it says enough to read as an answer (``MIN_ANSWER_CHARS``
     of prose), within the bounds of any run, never stopping on a sentence that introduces
     what it leaves out."""
-    run = units[start : end + 1]
-    prose = sum(len(u.text) for u in run if u.kind != "code")
-    has_code = any(u.kind == "code" for u in run)
-    blocks = {u.block for u in run if u.kind != "code"}
-    chosen = at = end
-    while prose < MIN_ANSWER_CHARS and at + 1 < len(units) and at + 1 - start < MAX_UNITS:
-        unit = units[at + 1]
-        if not unit.quotable:
+    chosen = end
+    for at, prose, _, _ in _run_ends(units, start):
+        if at > end and not (units[at].kind == "sentence" and units[at].text.endswith(":")):
+            chosen = at
+        if at >= end and prose >= MIN_ANSWER_CHARS:
             break
+    return chosen
+
+
+def _run_ends(units: list[Unit], start: int) -> Iterator[tuple[int, int, int, set[int]]]:
+    """Each end a run from ``start`` may have within the bounds (quotable units, one code
+    block of ``MAX_CODE_CHARS``, ``MAX_PARAGRAPHS`` paragraphs, ``MAX_PROSE_CHARS`` of prose
+    past its first unit, ``MAX_UNITS`` units), with the run's prose and code characters and
+    its paragraphs so far (the same set each time, grown: read it before the next)."""
+    prose = code = 0
+    blocks: set[int] = set()
+    for end in range(start, min(len(units), start + MAX_UNITS)):
+        unit = units[end]
+        if not unit.quotable:
+            return
         if unit.kind == "code":
-            if has_code or len(unit.text) > MAX_CODE_CHARS:
-                break
-            has_code = True
+            if code or len(unit.text) > MAX_CODE_CHARS:
+                return
+            code = len(unit.text)
         else:
             blocks.add(unit.block)
             prose += len(unit.text)
-            if len(blocks) > MAX_PARAGRAPHS or prose > MAX_PROSE_CHARS:
-                break
-        at += 1
-        if not (unit.kind == "sentence" and unit.text.endswith(":")):
-            chosen = at
-    return chosen
+            if len(blocks) > MAX_PARAGRAPHS or (prose > MAX_PROSE_CHARS and end > start):
+                return
+        yield end, prose, code, blocks
 
 
 def block_texts(units: list[Unit]) -> dict[int, str]:
@@ -410,32 +418,14 @@ def best_passage(
         if is_dangling(first.text) and any(u.kind != "code" for u in units[:start]):
             continue
         covered: set[str] = set()
-        prose = code = 0
-        has_code = False
-        blocks: set[int] = set()
-        for end in range(start, min(len(units), start + MAX_UNITS)):
+        for end, prose, code, blocks in _run_ends(units, start):
             unit = units[end]
-            if not unit.quotable:
-                break
-            if unit.kind != "code":
-                blocks.add(unit.block)
-                if len(blocks) > MAX_PARAGRAPHS:
-                    break
-            if unit.kind == "code":
-                if has_code or len(unit.text) > MAX_CODE_CHARS:
-                    break
-                has_code = True
-                code += len(unit.text)
-            else:
-                prose += len(unit.text)
-                if prose > MAX_PROSE_CHARS and end > start:
-                    break
             covered |= unit.terms
             if unit.kind == "sentence" and unit.text.endswith(":") and end + 1 < len(units):
                 continue  # it introduces the next unit, which must come with it
             score = sum(weights.get(t, 0.0) for t in covered) / total
             score -= LENGTH_COST * (prose + code / 4)
-            if wants_code and has_code:
+            if wants_code and code:
                 score += CODE_WORTH
             if first.starts_block and unit.ends_block:
                 score += WHOLE_PARAGRAPH_WORTH
