@@ -289,6 +289,8 @@ def choose_passages(
     covered: set[str] = set()
     first_score = 0.0
     floor, untitled_floor = _floors(weights)
+    # What a section's paragraphs are compared with: the question in its conversation.
+    meaning_query = follow_up_query(question, earlier, for_search=False)[:MEANING_QUESTION_CHARS]
     for place, ranked in enumerate(rank(candidates, weights, question, similarity, earlier)):
         # The best-ranked section, plainly about the question in meaning, answers though it
         # says so in other words than the question's.
@@ -303,7 +305,7 @@ def choose_passages(
                 continue
         source = sources[ranked.index]
         units = units_of(source.text)
-        meaning = _block_meaning(units, question, earlier, similarity, weights)
+        meaning = _block_meaning(units, meaning_query, similarity, weights)
         passage = best_passage(units, weights, wants_code=wants_code, meaning=meaning)
         if (
             passage is None
@@ -334,13 +336,9 @@ def choose_passages(
 
 
 def _block_meaning(
-    units: list[Unit],
-    question: str,
-    earlier: Sequence[str],
-    similarity: Similarity | None,
-    weights: Mapping[str, float],
+    units: list[Unit], query: str, similarity: Similarity | None, weights: Mapping[str, float]
 ) -> dict[int, float]:
-    """How alike in meaning each prose block of a section is to the question (none when
+    """How alike in meaning each prose block of a section is to ``query`` (none when
     there is no choice to make or no way to tell). Of a section with more than
     ``MEANING_BLOCKS`` blocks, those holding the most of the question's words are read."""
     if similarity is None:
@@ -355,7 +353,6 @@ def _block_meaning(
         worth = {b: sum(weights.get(t, 0.0) for t in held.get(b, ())) for b in texts}
         kept = sorted(sorted(texts, key=lambda b: -worth[b])[:MEANING_BLOCKS])
         texts = {b: texts[b] for b in kept}
-    query = follow_up_query(question, earlier, for_search=False)[:MEANING_QUESTION_CHARS]
     # The quicker arithmetic chooses among paragraphs as well: every development file
     # scored the same with it as with the exact one, at a third of the model time.
     scores = list(similarity(query, list(texts.values()), exact=False))
