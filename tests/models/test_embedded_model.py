@@ -635,6 +635,28 @@ def test_code_whose_fence_the_pipeline_would_not_read_is_never_quoted_with_link_
     assert {a.href for a in anchors} == {"cite:9"}
 
 
+def test_code_closed_by_a_fence_indented_past_three_spaces_is_never_quoted_with_link_markup() -> (
+    None
+):
+    # The section's reader ends the block there; the pipeline, as CommonMark, does not, and
+    # would read everything after it as code.
+    docs = {
+        "6": (
+            "Templates: links",
+            "To link to a page from a template, write the anchor with the url tag:\n\n"
+            "```html\n<a href=\"{% url 'home' %}\">Home</a>\n    ```\n\n"
+            "The url tag reverses the route's name into its path.",
+        )
+    }
+    view = TurnView(
+        "How do I link to a page from a template?", outcomes=_searched_and_read(["6"], docs)
+    )
+    text = _answer(view)
+    assert "{% url" not in text
+    _, anchors = _prose(text)
+    assert {a.href for a in anchors} == {"cite:6"}
+
+
 def test_a_sentence_holding_what_markdown_reads_as_an_autolink_is_never_quoted() -> None:
     docs = {
         "v": (

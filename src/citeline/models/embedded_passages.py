@@ -24,6 +24,7 @@ from itertools import pairwise
 from typing import Literal
 
 from citeline.models.embedded_terms import content_terms
+from citeline.stream.code_fences import CodeFences
 
 UnitKind = Literal["sentence", "list", "code"]
 
@@ -72,7 +73,6 @@ MAX_PARAGRAPHS = 2
 LABEL_WORDS = 3
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_COLUMN_ZERO_FENCE = re.compile(r"(`{3,})[^`]*$|(~{3,})")
 _ANY_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9(\[\"'`*_])")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d+[.)])\s")
@@ -179,18 +179,18 @@ def units_of(text: str) -> list[Unit]:
 
 
 def _fenced_alone(code: str) -> bool:
-    """Whether ``code`` is one fenced block as the stream pipeline reads one: it opens at
-    column 0 with three or more backticks (none after them) or tildes, closes with the same
-    fence, and no line between could be read as a fence."""
+    """Whether ``code``, set at the start of a line, is one fenced block as the stream
+    pipeline reads one (its own ``CodeFences``): opened by its first line, closed by its
+    last and not before; and, to be safe, no line between could be read as a fence."""
     lines = code.split("\n")
-    opener = _COLUMN_ZERO_FENCE.match(lines[0])
-    if opener is None or len(lines) < 2:
+    if len(lines) < 2 or any(_ANY_FENCE.match(line) for line in lines[1:-1]):
         return False
-    fence = opener.group(1) or opener.group(2)
-    closer = lines[-1].strip()
-    if len(closer) < len(fence) or set(closer) != {fence[0]}:
-        return False
-    return not any(_ANY_FENCE.match(line) for line in lines[1:-1])
+    fences = CodeFences()
+    for number, line in enumerate(lines):
+        fences.feed(line + "\n")
+        if fences.inside != (number < len(lines) - 1):
+            return False
+    return True
 
 
 def _reduce_links(text: str) -> str:
