@@ -657,6 +657,22 @@ def test_code_closed_by_a_fence_indented_past_three_spaces_is_never_quoted_with_
     assert {a.href for a in anchors} == {"cite:6"}
 
 
+def test_code_the_pipeline_would_leave_open_is_never_quoted_so_the_answer_stays_prose() -> None:
+    docs = {
+        "5": (
+            "Printing",
+            "To print a greeting to standard output, call the print function:\n\n"
+            "```\nprint('hello')\n    ```\n\n"
+            "Printing a greeting writes it to standard output, followed by a newline.",
+        )
+    }
+    text = _answer(TurnView("How do I print a greeting?", outcomes=_searched_and_read(["5"], docs)))
+    assert "print('hello')" not in text
+    prose, anchors = _prose(text)
+    assert "## Sources" not in prose and "](" not in prose
+    assert {a.href for a in anchors} == {"cite:5"}
+
+
 def test_a_sentence_holding_what_markdown_reads_as_an_autolink_is_never_quoted() -> None:
     docs = {
         "v": (

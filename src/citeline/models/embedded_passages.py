@@ -156,10 +156,14 @@ def units_of(text: str) -> list[Unit]:
         if kind == "structure":
             continue
         if kind == "code":
-            # Code is quoted exactly or not at all. The stream pipeline passes a fenced block
-            # through as code (its links and headings are not the answer's markup), but only
-            # a fence it recognises: one at column 0 that nothing inside closes early.
-            quotable = _fenced_alone(body) or not _LINK_MARKUP.search(body)
+            # Code is quoted exactly or not at all, and only as a block the stream pipeline
+            # reads as one. The pipeline passes its links and headings through as code, not
+            # as the answer's markup; where they are, no line inside may even look like a
+            # fence, to be safe.
+            quotable = _read_as_one_block(body) and not (
+                _LINK_MARKUP.search(body)
+                and any(_ANY_FENCE.match(line) for line in body.split("\n")[1:-1])
+            )
             terms = frozenset(content_terms(body))
             units.append(Unit("code", block, body, terms, True, True, quotable))
             continue
@@ -178,12 +182,13 @@ def units_of(text: str) -> list[Unit]:
     return units
 
 
-def _fenced_alone(code: str) -> bool:
+def _read_as_one_block(code: str) -> bool:
     """Whether ``code``, set at the start of a line, is one fenced block as the stream
     pipeline reads one (its own ``CodeFences``): opened by its first line, closed by its
-    last and not before; and, to be safe, no line between could be read as a fence."""
+    last and not before. A block the pipeline left open would make code of the rest of the
+    answer, its citations and sources list included."""
     lines = code.split("\n")
-    if len(lines) < 2 or any(_ANY_FENCE.match(line) for line in lines[1:-1]):
+    if len(lines) < 2:
         return False
     fences = CodeFences()
     for number, line in enumerate(lines):
