@@ -72,6 +72,28 @@ def test_a_sites_pages_keep_no_navigation_and_its_sources_folder_is_not_read(
             assert chrome not in document.text and chrome not in document.title
 
 
+def test_a_built_site_ingested_without_a_base_url_skips_its_sources_folder_too(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "site.sqlite"
+    result = runner.invoke(app, ["ingest", str(SITES / "python-docs"), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with Corpus.open(db) as corpus:
+        ids = [document.id for document in corpus.documents()]
+    assert "howto/sorting#key-functions" in ids
+    assert not [i for i in ids if i.startswith("_")]
+
+
+def test_a_folder_of_markdown_keeps_its_underscore_folders(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "_guides").mkdir(parents=True)
+    (tmp_path / "docs" / "_guides" / "setup.md").write_text("# Setup\n\nInstall it first.\n")
+    db = tmp_path / "notes.sqlite"
+    result = runner.invoke(app, ["ingest", str(tmp_path / "docs"), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with Corpus.open(db) as corpus:
+        assert [document.id for document in corpus.documents()] == ["_guides/setup"]
+
+
 def test_a_docbook_reference_page_keeps_its_name_at_the_root_of_every_section(
     tmp_path: Path,
 ) -> None:
