@@ -36,6 +36,10 @@ READERS: dict[str, Reader] = {
 
 
 _PAGE_SUFFIXES = (".html", ".htm")
+# A text or Markdown file beside an HTML page of the same name is that page's source (git's
+# documentation ships each manual page's AsciiDoc as ``git-commit.txt`` beside
+# ``git-commit.html``): read, every page would be found twice.
+_SOURCE_SUFFIXES = (".txt", ".md", ".markdown")
 
 
 def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]:
@@ -51,7 +55,8 @@ def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]
     the reason it is refused and never opened. A link to a folder is not descended into (its
     target, when inside, is read under its own name; when outside, it is refused), which also
     rules out link loops. A single file is always returned, so that an unsupported one is
-    reported rather than silently ignored.
+    reported rather than silently ignored. A text or Markdown file beside an HTML page of the
+    same name is passed over as that page's source.
     """
     if path.is_file():
         return [SourceFile(path, path.stem, path.name, page_url(base_url, path.name))]
@@ -71,9 +76,12 @@ def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]
                 folder_names.remove(name)
                 if not _inside(candidate, root):
                     files.append(_refused(candidate, path, "a link to a folder outside"))
+        pages = {Path(n).stem for n in file_names if Path(n).suffix.lower() in _PAGE_SUFFIXES}
         for name in file_names:
             candidate = folder_path / name
             if name.startswith(".") or candidate.suffix.lower() not in READERS:
+                continue
+            if candidate.suffix.lower() in _SOURCE_SUFFIXES and candidate.stem in pages:
                 continue
             if candidate.is_symlink() and not _inside(candidate, root):
                 files.append(_refused(candidate, path, "a link to a file outside"))
