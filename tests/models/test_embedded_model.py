@@ -561,6 +561,28 @@ def test_the_explanation_after_a_question_a_code_block_cut_in_two_is_reached() -
     assert "Tuples are another matter" not in prose
 
 
+def test_a_sections_own_heading_line_never_opens_its_answer() -> None:
+    docs = {
+        "dup": (
+            "Programming FAQ › How do you remove duplicates from a list?",
+            "How do you remove duplicates from a list?\n\n"
+            "If you don't mind reordering the list, sort it and then scan from the end of the "
+            "list, deleting duplicates as you go. If all elements of the list may be used as "
+            "set keys, convert the list to a set and back: list(set(mylist)) removes them.",
+        )
+    }
+    view = TurnView(
+        "How do I remove duplicates from a list?", outcomes=_searched_and_read(["dup"], docs)
+    )
+    prose, _ = _prose(_answer(view))
+    assert prose.startswith("If you don't mind reordering the list")
+    units = units_of(
+        "7.2.2. Saving structured data with json\n\nStrings can be written.",
+        ("7.2.2.  Saving structured data with JSON"),
+    )
+    assert [unit.text for unit in units] == ["Strings can be written."]
+
+
 def test_a_list_no_colon_introduced_is_a_paragraph_of_its_own() -> None:
     units = units_of("A first paragraph ends here.\n\n- an item\n\n- another item")
     assert [u.paragraph for u in units] == [0, 1, 1]
