@@ -3,10 +3,10 @@
 # documentation: the man pages, the user manual, the guides, howto/ and technical/, built by
 # AsciiDoc and DocBook) into a temporary index, turn the files' gold URLs into that index's ids,
 # and run `citeline eval citations` on both files (../eval_site.sh does the steps). Only the
-# .html pages are indexed: git-doc ships each page's AsciiDoc source beside it as .txt, plus
-# about 60 AsciiDoc fragments that the pages include (diff-options.txt, config.txt...), which
-# a folder ingest would index as plain text, every fragment a second copy of part of a page
-# (README.md beside this script says more). Extra arguments go to both evals (say
+# .html pages are indexed: git-doc ships each page's AsciiDoc source beside it as .txt (which
+# a folder ingest passes over), plus 53 AsciiDoc fragments that the pages include
+# (diff-options.txt, config.txt...), which it indexes as plain text, each a second copy of
+# part of a page (README.md beside this script says more). Extra arguments go to both evals (say
 # `--model openai:<model>`). Reports land in $OUT (default: a fresh folder under /tmp,
 # printed at the end).
 set -euo pipefail
