@@ -37,7 +37,7 @@ from citeline.models.embedded_ranking import (
     rank,
     split_title,
 )
-from citeline.models.embedded_terms import content_terms
+from citeline.models.embedded_terms import content_terms, title_terms
 from citeline.models.turn import Similarity
 
 __all__ = [
@@ -317,11 +317,11 @@ def choose_passages(
         # What the reader is shown must itself be about the question, and not only through
         # a word its code holds ("France" in a dict literal): the title and prose must hold
         # part of it, and with the code at least the floor.
-        prose = content_terms(source.title).union(
+        prose = title_terms(source.title).union(
             *(u.terms for u in passage.units if u.kind != "code")
         )
         code = set().union(*(u.terms for u in passage.units if u.kind == "code"))
-        titled = bool(content_terms(source.title) & weights.keys())
+        titled = bool(title_terms(source.title) & weights.keys())
         if not (meant and _share(prose, weights) > 0) and (
             _share(prose, weights) < floor / 2
             or _share(prose | code, weights) < (floor if titled else untitled_floor)

@@ -19,7 +19,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from citeline.models.embedded_terms import content_terms, subject_terms, term_counts, words
+from citeline.models.embedded_terms import (
+    content_terms,
+    subject_terms,
+    term_counts,
+    title_terms,
+    words,
+)
 from citeline.models.turn import Similarity
 
 # A follow-up's own terms weigh 1, its conversation's earlier questions this much: enough
@@ -174,7 +180,7 @@ def question_weights(
 
 
 def _terms(candidate: Candidate) -> set[str]:
-    return content_terms(candidate.title) | content_terms(candidate.text)
+    return title_terms(candidate.title) | content_terms(candidate.text)
 
 
 def rank(
@@ -196,7 +202,7 @@ def rank(
     bodies = [term_counts(c.text) for c in candidates]
     split = [split_title(c.title) for c in candidates]
     headings = [term_counts(heading) for _, heading in split]
-    pages = [content_terms(page) for page, _ in split]
+    pages = [title_terms(page) for page, _ in split]
     body_mean = _mean_length(bodies)
     heading_mean = _mean_length(headings)
     ranked: list[Ranked] = []
