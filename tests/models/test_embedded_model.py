@@ -608,6 +608,26 @@ def test_release_notes_answer_only_a_question_about_what_changed() -> None:
     assert prose.startswith("Added an = specifier")
 
 
+def test_a_question_asking_whether_it_can_be_done_is_shown_the_code() -> None:
+    docs = {
+        "exc": (
+            "Errors and Exceptions › Handling Exceptions",
+            "A try statement can catch several kinds of exceptions in one except clause, "
+            "each handled alike: the handler runs for whichever of them was raised in the "
+            "try clause, and the exceptions it does not name pass on to the handlers of an "
+            "outer try statement, or stop the program with a traceback when none is left.\n\n"
+            "Name them as a parenthesized tuple:\n\n"
+            "    except (RuntimeError, TypeError, NameError):\n        pass\n",
+        )
+    }
+    view = TurnView(
+        "Can I catch several exceptions in one except clause?",
+        outcomes=_searched_and_read(["exc"], docs),
+    )
+    prose, _ = _prose(_answer(view))
+    assert "except (RuntimeError, TypeError, NameError):" in prose
+
+
 def test_a_list_no_colon_introduced_is_a_paragraph_of_its_own() -> None:
     units = units_of("A first paragraph ends here.\n\n- an item\n\n- another item")
     assert [u.paragraph for u in units] == [0, 1, 1]

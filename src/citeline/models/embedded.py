@@ -110,10 +110,14 @@ NOTHING_FOUND = "I found nothing in this collection that answers that question."
 TOOLS_FAILED = "I could not search the collection just now, so I cannot answer from it."
 NO_TOOLS = "I have no search tool in this conversation, so I cannot answer from the collection."
 
-# "How do I ...", "how to ...", "is there a way to ...": the reader wants to see it done.
+# "How do I ...", "how to ...", "is there a way to ...", "can I ...", "does it have ...": the
+# reader wants to see it done. Asked whether it can be done, an expected term in the Python
+# follow-ups rose from 65.6 % to 68.8 % ("Can I nest them?" is answered by the nested
+# comprehension), every other file alike but for one gold citation of the git follow-ups.
 _HOW = re.compile(
     r"\bhow\b(?!\s+(?:many|much|long|often|old|big|large|fast|slow)\b)|\bway\s+to\b|"
-    r"\bexample\b|\bshow\s+me\b",
+    r"\bexample\b|\bshow\s+me\b|\b(?:is|are)\s+there\b|\bdoes\s+\w+\s+(?:have|support)\b|"
+    r"\bcan\s+(?:i|you|we|one)\b|\bsyntax\b",
     re.IGNORECASE,
 )
 _ANCHOR_FORBIDDEN = frozenset("[]\n")
