@@ -861,3 +861,19 @@ def test_the_answer_never_holds_text_absent_from_the_section_it_cites(
         for part in re.split(r"\n\n+", shown):
             if part.strip():
                 assert _flat(part) in _flat(sections[anchor.href]), (part, sections[anchor.href])
+
+
+def test_a_title_about_change_in_a_measure_is_not_release_notes() -> None:
+    from citeline.models.embedded_ranking import Candidate, question_weights, rank
+
+    text = "A diet low in saturated fat lowered serum cholesterol by a tenth in a year."
+    candidates = [
+        Candidate("Shifts in serum cholesterol after diet", text),
+        Candidate("Changes in serum cholesterol after diet", text),
+        Candidate("Changes › Version 2.2.0", text),
+    ]
+    question = "Does diet lower serum cholesterol?"
+    ranked = rank(candidates, question_weights(question, [], candidates), question)
+    scores = {r.index: r.score for r in ranked}
+    assert scores[1] > 0.9 * scores[0]  # the search order aside, alike
+    assert scores[2] < 0.8 * scores[0]

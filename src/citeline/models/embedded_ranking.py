@@ -87,8 +87,9 @@ IDF_FLOOR = 3.0
 # 0.7 and at 0.5, every other development file unchanged.
 RELEASE_NOTES_FIT = 0.7
 _RELEASE_NOTES = re.compile(
-    r"\W*(?:(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+)?(?:what[\u2019']?s\s+new\b|changes\b|change\s*log\b|"
-    r"release\s+notes\b|release\s+\d|news\b|version\s+history\b)",
+    r"\W*(?:(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+)?(?:what[\u2019']?s\s+new\b|release\s+v?\d|"
+    r"(?:changes|change\s*log|changelog|release\s+notes|news|version\s+history)"
+    r"(?:\s+(?:in|for|since)\s+(?:version\s+|release\s+)?v?\d[\w.]*)?\W*$)",
     re.IGNORECASE,
 )
 _ASKS_ABOUT_CHANGES = re.compile(
