@@ -628,6 +628,26 @@ def test_a_question_asking_whether_it_can_be_done_is_shown_the_code() -> None:
     assert "except (RuntimeError, TypeError, NameError):" in prose
 
 
+def test_a_why_question_is_answered_by_the_reason_not_the_sections_lead() -> None:
+    docs = {
+        "gil": (
+            "Library FAQ › The global interpreter lock",
+            "The global interpreter lock is a lock held by the interpreter while it runs "
+            "Python code, so that only one thread runs Python code at a time; a thread waiting "
+            "for input gives it up, and so do the extension modules that do long work in C, "
+            "which is how a program of many threads still keeps several cores busy at once.\n\n"
+            "The global interpreter lock stays because taking it out made single-threaded "
+            "programs a third slower.",
+        )
+    }
+    view = TurnView(
+        "Why has the global interpreter lock not been removed?",
+        outcomes=_searched_and_read(["gil"], docs),
+    )
+    prose, _ = _prose(_answer(view))
+    assert "a third slower" in prose
+
+
 def test_a_list_no_colon_introduced_is_a_paragraph_of_its_own() -> None:
     units = units_of("A first paragraph ends here.\n\n- an item\n\n- another item")
     assert [u.paragraph for u in units] == [0, 1, 1]
