@@ -550,8 +550,9 @@ def test_the_explanation_after_a_question_a_code_block_cut_in_two_is_reached() -
             "Tuples are another matter altogether, described in a later chapter of the guide.",
         )
     }
+    # Asked "what", not "why", so the section's lead is the answer's start by rule.
     view = TurnView(
-        "Why did changing list y also change list x?", outcomes=_searched_and_read(["y"], docs)
+        "What makes changing list y also change list x?", outcomes=_searched_and_read(["y"], docs)
     )
     prose, _ = _prose(_answer(view))
     # The question restated, the sentence the code cut in two, and the list its colon
