@@ -72,6 +72,7 @@ TARGET_P99_MS = 50.0
 TARGET_CPU_US_PER_TOKEN = 30.0
 TARGET_KB_PER_STREAM = 100.0
 STAMP = re.compile(rb"t(\d{19}) ")
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Timeout|Exit)\b")
 
 
 # --- the upstream: an OpenAI-protocol server that streams stamped tokens at a fixed rate ---
@@ -499,10 +500,15 @@ def _print_failures(folder: Path) -> None:
                 continue
             if record.get("level") in {"warning", "error", "critical"}:
                 message = str(record.get("message", ""))[:160]
-                # The exception's last line says what broke (the message alone does not).
-                cause = str(record.get("exception", "")).strip().splitlines()[-1:]
-                if cause:
-                    message = f"{message} <- {cause[0][:200]}"
+                # The exception's last line says what broke (the message alone does not), and
+                # the first exception of a chain (a connect or pool timeout under a library's
+                # wrapper) says why.
+                lines = str(record.get("exception", "")).strip().splitlines()
+                raised = [line for line in lines if _EXCEPTION_LINE.match(line)]
+                if lines:
+                    message = f"{message} <- {lines[-1][:200]}"
+                if len(raised) > 1:
+                    message = f"{message} <- first {raised[0][:200]}"
                 counts[message] = counts.get(message, 0) + 1
     for message, count in sorted(counts.items(), key=lambda item: -item[1])[:5]:
         print(f"server log, {count}x: {message}")
