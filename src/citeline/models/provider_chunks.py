@@ -9,6 +9,7 @@ object from the same dict in 3 us. ``ChunkValidatingOpenAI`` is the SDK's client
 change: a streamed chat chunk goes through the strict path first, and when the strict
 path refuses it (a provider that sends a finish reason or a field value outside the
 SDK's types, which the lax path lets through) through the lax path, exactly as before.
+(A provider whose every chunk is refused pays both, about 5 us more a chunk than before.)
 So a chunk that parsed before parses now, to an equal object; every other response
 (a whole completion, an error body, a model listing) takes the SDK's path unchanged.
 
