@@ -121,13 +121,6 @@ def test_every_gold_address_is_a_section_of_the_pages_that_holds_an_expected_ter
 
 
 @needs_site
-@pytest.mark.xfail(
-    strict=True,
-    reason="citeline's ingest keeps few of git-doc's sections: AsciiDoc pages go through "
-    "readability, which keeps one fragment of a page and none of its headings, and the "
-    "DocBook user manual's anchors are <a name> markers the reader does not take "
-    "(benchmarks/questions/git/README.md); drop this mark when the ingest reads them",
-)
 def test_every_gold_address_is_an_indexed_section_that_holds_an_expected_term(
     git_index: Path,
 ) -> None:
