@@ -254,15 +254,18 @@ class SearchIndex:
             # From nothing: whatever the folder held (another format, another collection,
             # a commit from before a crash) goes.
             writer.delete_all_documents()
+        # An index that holds no passages (built from nothing, or its first ingest) has
+        # nothing to delete: each document is listed once in ``changes.changed``. SciFact's
+        # first ingest spent 10 to 20 ms of CPU on 5,183 deletes of nothing.
+        empty = since == 0 or self._index.searcher().num_docs <= 1
         changes = self._store.changes_since(since)
         for doc_id in changes.removed:
             writer.delete_documents_by_term("document", doc_id)
         for start in range(0, len(changes.changed), CATCH_UP_BATCH):
             batch = changes.changed[start : start + CATCH_UP_BATCH]
             # Deleted first, all of them: a document gone from the store since the list was
-            # read is then gone from the index too. From nothing, delete_all_documents has
-            # done that already (5,183 deletes more cost SciFact's ingest 10 ms).
-            if since:
+            # read is then gone from the index too.
+            if not empty:
                 for doc_id in batch:
                     writer.delete_documents_by_term("document", doc_id)
             # A batch is analysed whole before any of it reaches the writer: added as each
