@@ -50,8 +50,7 @@ from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocumen
 
 # Bump when what is indexed for a passage changes: an index of another format is rebuilt.
 # 2: the passage id is a fast field, read for a search's hits in one call.
-# 3: the title key is indexed as its digest (``_title_term``).
-INDEX_FORMAT = f"3/{ANALYSIS_VERSION}"
+INDEX_FORMAT = f"2/{ANALYSIS_VERSION}"
 # Title terms count twice a body term: measured on SciFact's train split, nDCG@10 0.699 at
 # 1:1, 0.703 at 2:1, 0.705 at 3:1; 2:1 keeps most of the gain without leaning on titles.
 TITLE_WEIGHT = 2
@@ -354,11 +353,7 @@ class SearchIndex:
     ) -> list[tuple[int, float]]:
         """The passages titled exactly as the query asks (by any of ``keys``: see
         ``headings.query_title_keys``), among the ``TITLE_WINDOW`` best."""
-        keys = tuple(
-            term
-            for term in dict.fromkeys(map(_title_term, keys))
-            if searcher.doc_freq("title_key", term)
-        )
+        keys = tuple(key for key in dict.fromkeys(keys) if searcher.doc_freq("title_key", key))
         # Most queries name no title: a look-up in the term dictionary spares them a search.
         if not keys:
             return []
@@ -403,7 +398,7 @@ def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, str]]
     # The title is analysed once, for its weighted terms and its key both.
     title_terms = terms(document.title)
     weighted_title = " ".join(title_terms * TITLE_WEIGHT)
-    key = _title_term(key_of(title_terms))
+    key = key_of(title_terms)
     text = document.text
     spans = document.passages
     # passage_headings answers "" for every passage of a text without a "#" (every BEIR
@@ -417,18 +412,6 @@ def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, str]]
         heading_terms = " ".join(terms(heading) * HEADING_WEIGHT) if heading else ""
         body = indexed_text(text[start:end])
         yield passage_id, f"{weighted_title} {heading_terms} {body}", key
-
-
-def _title_term(key: str) -> str:
-    """The term a title key (``headings.key_of``) is indexed and asked for by: a digest of
-    16 hex digits. Keys are whole titles' terms (72 characters on average on SciFact), one
-    distinct term per document, and tantivy's term dictionary took 0.03 to 0.05 s more of
-    SciFact's ingest CPU for them than for digests. Two keys share a digest once in 2**64:
-    the passage titled by the other would be put first only if it were among the
-    ``TITLE_WINDOW`` best. The empty key (a title without terms) stays empty."""
-    if not key:
-        return key
-    return hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
 
 
 def _passages(searcher: Any, hits: Sequence[tuple[float, Any]]) -> list[int]:
