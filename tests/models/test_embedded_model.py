@@ -538,6 +538,88 @@ def test_the_rest_of_a_sentence_a_code_block_cut_never_opens_an_answer() -> None
     assert not is_dangling("pip install requests fetches the package.")
 
 
+def test_the_explanation_after_a_question_a_code_block_cut_in_two_is_reached() -> None:
+    docs = {
+        "y": (
+            "Why did changing list y also change list x?",
+            "If you wrote code like:\n\n    >>> x = []\n    >>> y = x\n    >>> y.append(10)\n\n"
+            "you might be wondering why appending an element to y changed x too.\n\n"
+            "There are two factors that produce this result:\n\n"
+            "- Variables are simply names that refer to objects: y = x makes y refer to the "
+            "same object.\n\n- Lists are mutable, so the object both names refer to changed.\n\n"
+            "Tuples are another matter altogether, described in a later chapter of the guide.",
+        )
+    }
+    view = TurnView(
+        "Why did changing list y also change list x?", outcomes=_searched_and_read(["y"], docs)
+    )
+    prose, _ = _prose(_answer(view))
+    # The question restated, the sentence the code cut in two, and the list its colon
+    # introduced are two paragraphs to a reader, not four.
+    assert "you might be wondering why" in prose
+    assert "same object" in prose
+    assert "Tuples are another matter" not in prose
+
+
+def test_a_sections_own_heading_line_never_opens_its_answer() -> None:
+    docs = {
+        "dup": (
+            "Programming FAQ › How do you remove duplicates from a list?",
+            "How do you remove duplicates from a list?\n\n"
+            "If you don't mind reordering the list, sort it and then scan from the end of the "
+            "list, deleting duplicates as you go. If all elements of the list may be used as "
+            "set keys, convert the list to a set and back: list(set(mylist)) removes them.",
+        )
+    }
+    view = TurnView(
+        "How do I remove duplicates from a list?", outcomes=_searched_and_read(["dup"], docs)
+    )
+    prose, _ = _prose(_answer(view))
+    assert prose.startswith("If you don't mind reordering the list")
+    units = units_of(
+        "7.2.2. Saving structured data with json\n\nStrings can be written.",
+        ("7.2.2.  Saving structured data with JSON"),
+    )
+    assert [unit.text for unit in units] == ["Strings can be written."]
+
+
+RELEASE_NOTES = {
+    "new": (
+        "What\u2019s New In Python 3.8 › f-strings support = for self-documenting expressions",
+        "Added an = specifier to f-strings. An f-string such as f'{expr=}' will expand to the "
+        "text of the expression, an equal sign, then the representation of the evaluated "
+        "expression.",
+    ),
+    "guide": (
+        "Input and Output › Formatted String Literals",
+        "Formatted string literals (also called f-strings for short) let you include the value "
+        "of Python expressions inside a string by prefixing the string with f or F and "
+        "writing expressions as {expression}. An f-string is evaluated at run time.",
+    ),
+}
+
+
+def test_release_notes_answer_only_a_question_about_what_changed() -> None:
+    outcomes = _searched_and_read(["new", "guide"], RELEASE_NOTES)
+    prose, _ = _prose(_answer(TurnView("What is an f-string expression?", outcomes=outcomes)))
+    assert "Formatted string literals" in prose
+    asked = TurnView("What changed for f-string expressions in 3.8?", outcomes=outcomes)
+    prose, _ = _prose(_answer(asked))
+    assert prose.startswith("Added an = specifier")
+
+
+def test_a_list_no_colon_introduced_is_a_paragraph_of_its_own() -> None:
+    units = units_of("A first paragraph ends here.\n\n- an item\n\n- another item")
+    assert [u.paragraph for u in units] == [0, 1, 1]
+    units = units_of("Two kinds exist:\n\n- an item\n\n- another item")
+    assert [u.paragraph for u in units] == [0, 0, 0]
+    units = units_of(
+        "To start the server, call the function:\n\n    go()\n\n"
+        "and then it stops.\n\nAnd a new one."
+    )
+    assert [u.paragraph for u in units] == [0, 0, 0, 1]
+
+
 def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     seen: list[tuple[str, list[str]]] = []
 

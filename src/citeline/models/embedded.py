@@ -35,6 +35,7 @@ from citeline.models.embedded_ranking import (
     follow_up_query,
     question_weights,
     rank,
+    split_title,
 )
 from citeline.models.embedded_terms import content_terms
 from citeline.models.turn import Similarity
@@ -304,7 +305,7 @@ def choose_passages(
             if gain < SECOND_GAIN or ranked.score < SECOND_SCORE * first_score:
                 continue
         source = sources[ranked.index]
-        units = units_of(source.text)
+        units = units_of(source.text, split_title(source.title)[1])
         meaning = _block_meaning(units, meaning_query, similarity, weights)
         passage = best_passage(units, weights, wants_code=wants_code, meaning=meaning)
         if (
