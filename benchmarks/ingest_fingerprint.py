@@ -7,7 +7,7 @@ Python sample). For this tree and each revision (its ``src`` taken with ``git ar
 run in a new process), it ingests SciFact's ``corpus.jsonl`` and the folder into new files
 and digests:
 
-- every row handed to the search index's writer (passage id, document id, title key and
+- every row handed to the search index's writer (passage id, document id, title keys and
   the terms, split on whitespace: runs of spaces count for nothing in the index's
   ``whitespace`` tokenizer), sorted;
 - the analysis of every SciFact query (``terms``, ``query_terms``, the title keys);
@@ -54,8 +54,8 @@ class Recording:
     def add_document(self, document):
         fields = document.to_dict()
         if "terms" in fields:
-            rows.append((fields["passage"][0], fields["document"][0], fields["title_key"][0],
-                         tuple(fields["terms"][0].split())))
+            rows.append((fields["passage"][0], fields["document"][0],
+                         tuple(fields.get("title_key", ())), tuple(fields["terms"][0].split())))
         return self.writer.add_document(document)
     def __getattr__(self, name):
         return getattr(self.writer, name)
