@@ -7,7 +7,9 @@ never a broken connection), or, for one caught only after its text was complete,
 "Continue in chat" for it); once PostgreSQL is back, both servers answer again without
 being restarted, and every answer that was given an id, before, during or after, can still
 be read.
-Needs the cluster that ``.ci/services start`` runs, because the test stops and starts it.
+Needs the cluster that ``.ci/services start`` runs, because the test stops and starts it, and
+``CITELINE_TEST_STOPS_POSTGRES=1`` (``.ci/run`` sets it), so that it never stops a cluster
+others are testing against.
 """
 
 from __future__ import annotations
@@ -42,6 +44,12 @@ def restartable(shared_env: dict[str, str]) -> dict[str, str]:
         pytest.skip(
             "stopping PostgreSQL needs the cluster of `.ci/services start`: run "
             'eval "$(.ci/services start)" so CITELINE_SERVICES_DIR is set'
+        )
+    if os.environ.get("CITELINE_TEST_STOPS_POSTGRES") != "1":
+        # Others' tests on the same cluster would lose their connections for the outage.
+        pytest.skip(
+            "this test stops the PostgreSQL cluster for 10 s: set CITELINE_TEST_STOPS_POSTGRES=1 "
+            "when nobody else uses it (.ci/run does, on its own cluster)"
         )
     return shared_env
 
