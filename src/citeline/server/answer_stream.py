@@ -284,9 +284,9 @@ class AnswerRunner:
                 await queue.put(event)
                 if isinstance(event, Done):
                     return
-                if not held and gate is not None and gate.waiting and deferrable > 0:
+                if not held and gate is not None and gate.busy and deferrable > 0:
                     # Its rest (the next pieces through the pipeline) waits while others
-                    # wait for their first token: readers with no text at all come first.
+                    # are before their first token: readers with no text at all come first.
                     deferrable -= await _wait_idle(gate, deferrable)
         except Exception as error:
             await queue.put(_EngineEnded(error))
@@ -315,7 +315,8 @@ class AnswerRunner:
 
 
 async def _wait_idle(gate: FirstTokenGate, limit: float) -> float:
-    """Wait until nobody waits at ``gate``, at most ``limit`` seconds; the seconds waited."""
+    """Wait until no answer at ``gate`` is before its first token, at most ``limit`` seconds;
+    the seconds waited."""
     clock = asyncio.get_running_loop().time
     started = clock()
     try:
