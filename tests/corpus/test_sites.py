@@ -72,6 +72,46 @@ def test_a_sites_pages_keep_no_navigation_and_its_sources_folder_is_not_read(
             assert chrome not in document.text and chrome not in document.title
 
 
+def test_a_built_site_ingested_without_a_base_url_skips_its_sources_folder_too(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "site.sqlite"
+    result = runner.invoke(app, ["ingest", str(SITES / "python-docs"), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with Corpus.open(db) as corpus:
+        ids = [document.id for document in corpus.documents()]
+    assert "howto/sorting#key-functions" in ids
+    assert not [i for i in ids if i.startswith("_")]
+
+
+def test_a_pages_source_beside_it_is_not_read_as_a_second_page(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "git-commit.html").write_text(
+        "<html><body><h1>git-commit</h1><p>Record changes to the repository.</p></body></html>"
+    )
+    (site / "git-commit.txt").write_text("git-commit(1)\n=============\n\nRecord changes.\n")
+    (site / "notes.txt").write_text("A text file of its own is read.\n")
+    db = tmp_path / "site.sqlite"
+    result = runner.invoke(app, ["ingest", str(site), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with Corpus.open(db) as corpus:
+        texts = " ".join(document.text for document in corpus.documents())
+    assert "Record changes to the repository." in texts
+    assert "A text file of its own is read." in texts
+    assert "=====" not in texts and "git-commit(1)" not in texts
+
+
+def test_a_folder_of_markdown_keeps_its_underscore_folders(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "_guides").mkdir(parents=True)
+    (tmp_path / "docs" / "_guides" / "setup.md").write_text("# Setup\n\nInstall it first.\n")
+    db = tmp_path / "notes.sqlite"
+    result = runner.invoke(app, ["ingest", str(tmp_path / "docs"), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with Corpus.open(db) as corpus:
+        assert [document.id for document in corpus.documents()] == ["_guides/setup"]
+
+
 def test_a_docbook_reference_page_keeps_its_name_at_the_root_of_every_section(
     tmp_path: Path,
 ) -> None:

@@ -540,6 +540,41 @@ def test_the_rest_of_a_sentence_a_code_block_cut_never_opens_an_answer() -> None
     assert not is_dangling("pip install requests fetches the package.")
 
 
+def test_the_explanation_after_a_question_a_code_block_cut_in_two_is_reached() -> None:
+    docs = {
+        "y": (
+            "Why did changing list y also change list x?",
+            "If you wrote code like:\n\n    >>> x = []\n    >>> y = x\n    >>> y.append(10)\n\n"
+            "you might be wondering why appending an element to y changed x too.\n\n"
+            "There are two factors that produce this result:\n\n"
+            "- Variables are simply names that refer to objects: y = x makes y refer to the "
+            "same object.\n\n- Lists are mutable, so the object both names refer to changed.\n\n"
+            "Tuples are another matter altogether, described in a later chapter of the guide.",
+        )
+    }
+    view = TurnView(
+        "Why did changing list y also change list x?", outcomes=_searched_and_read(["y"], docs)
+    )
+    prose, _ = _prose(_answer(view))
+    # The question restated, the sentence the code cut in two, and the list its colon
+    # introduced are two paragraphs to a reader, not four.
+    assert "you might be wondering why" in prose
+    assert "same object" in prose
+    assert "Tuples are another matter" not in prose
+
+
+def test_a_list_no_colon_introduced_is_a_paragraph_of_its_own() -> None:
+    units = units_of("A first paragraph ends here.\n\n- an item\n\n- another item")
+    assert [u.paragraph for u in units] == [0, 1, 1]
+    units = units_of("Two kinds exist:\n\n- an item\n\n- another item")
+    assert [u.paragraph for u in units] == [0, 0, 0]
+    units = units_of(
+        "To start the server, call the function:\n\n    go()\n\n"
+        "and then it stops.\n\nAnd a new one."
+    )
+    assert [u.paragraph for u in units] == [0, 0, 0, 1]
+
+
 def test_a_huge_title_or_question_reaches_the_sentence_model_bounded() -> None:
     seen: list[tuple[str, list[str]]] = []
 

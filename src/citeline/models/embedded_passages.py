@@ -147,13 +147,18 @@ class Unit:
     starts_block: bool
     ends_block: bool
     quotable: bool = True
+    # The paragraph a reader counts it in: a list a sentence's colon introduced, and the
+    # rest of a sentence a code block cut in two, belong to the paragraph before them.
+    paragraph: int = 0
 
 
 def units_of(text: str) -> list[Unit]:
     """The section's sentences, lists and code blocks in order; structure is left out."""
     units: list[Unit] = []
+    paragraph = -1
     for block, (kind, body) in enumerate(_blocks(text)):
         if kind == "structure":
+            paragraph += 1
             continue
         if kind == "code":
             # Code is quoted exactly or not at all, and only as a block the stream pipeline
@@ -165,21 +170,29 @@ def units_of(text: str) -> list[Unit]:
                 and any(_ANY_FENCE.match(line) for line in body.split("\n")[1:-1])
             )
             terms = frozenset(content_terms(body))
-            units.append(Unit("code", block, body, terms, True, True, quotable))
+            units.append(Unit("code", block, body, terms, True, True, quotable, paragraph))
             continue
         body = _reduce_links(body)
         if kind == "list":
+            if not (units and _introduces_a_list(units[-1])):
+                paragraph += 1
             terms = frozenset(content_terms(body))
             quotable = not _LINK_MARKUP.search(body)
-            units.append(Unit("list", block, body, terms, True, True, quotable))
+            units.append(Unit("list", block, body, terms, True, True, quotable, paragraph))
             continue
         sentences = [s.strip() for s in _SENTENCE_END.split(body) if s.strip()]
+        if not (units and units[-1].kind == "code" and _CONTINUATION.match(body)):
+            paragraph += 1
         for at, sentence in enumerate(sentences):
             terms = frozenset(content_terms(sentence))
             first, last = at == 0, at == len(sentences) - 1
             quotable = not _LINK_MARKUP.search(sentence)
-            units.append(Unit("sentence", block, sentence, terms, first, last, quotable))
+            units.append(Unit("sentence", block, sentence, terms, first, last, quotable, paragraph))
     return units
+
+
+def _introduces_a_list(unit: Unit) -> bool:
+    return unit.kind == "list" or (unit.kind == "sentence" and unit.text.endswith(":"))
 
 
 def _read_as_one_block(code: str) -> bool:
@@ -252,7 +265,13 @@ def _classify(lines: list[str], introduced: bool = False) -> tuple[str, str]:
     first = lines[0]
     # A short block that a colon introduced and that does not end as a sentence ends is
     # the example it announced: a command such as "python3 -m venv tutorial-env".
-    example = introduced and len(lines) <= 3 and lines[-1].rstrip()[-1:] not in ".!?:"
+    # A bulleted item is a list however short ("- json").
+    example = (
+        introduced
+        and len(lines) <= 3
+        and lines[-1].rstrip()[-1:] not in ".!?:"
+        and not _LIST_ITEM.match(first)
+    )
     if first.startswith(("    ", "\t")) or example or _looks_like_code(lines):
         # Fenced here, so the answer shows it as code however the collection stored it.
         return "code", "```\n" + "\n".join(line.rstrip() for line in lines) + "\n```"
@@ -353,6 +372,7 @@ def _run_ends(units: list[Unit], start: int) -> Iterator[tuple[int, int, int, se
     its paragraphs so far (the same set each time, grown: read it before the next)."""
     prose = code = 0
     blocks: set[int] = set()
+    paragraphs: set[int] = set()
     for end in range(start, min(len(units), start + MAX_UNITS)):
         unit = units[end]
         if not unit.quotable:
@@ -363,8 +383,9 @@ def _run_ends(units: list[Unit], start: int) -> Iterator[tuple[int, int, int, se
             code = len(unit.text)
         else:
             blocks.add(unit.block)
+            paragraphs.add(unit.paragraph)
             prose += len(unit.text)
-            if len(blocks) > MAX_PARAGRAPHS or (prose > MAX_PROSE_CHARS and end > start):
+            if len(paragraphs) > MAX_PARAGRAPHS or (prose > MAX_PROSE_CHARS and end > start):
                 return
         yield end, prose, code, blocks
 

@@ -35,30 +35,40 @@ READERS: dict[str, Reader] = {
 }
 
 
+_PAGE_SUFFIXES = (".html", ".htm")
+# A text or Markdown file beside an HTML page of the same name is that page's source (git's
+# documentation ships each manual page's AsciiDoc as ``git-commit.txt`` beside
+# ``git-commit.html``): read, every page would be found twice.
+_SOURCE_SUFFIXES = (".txt", ".md", ".markdown")
+
+
 def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]:
     """The files under ``path`` (or ``path`` itself), sorted, that citeline can read.
 
     In a folder, hidden files and folders (a name starting with ``.``) and files of other
     formats are passed over; so are folders starting with ``_`` in a published site (with
-    ``base_url``), which hold a generator's sources and assets (Sphinx's ``_sources`` are
-    every page again as reST), not pages. A symbolic link is followed only when its target
-    lies inside the folder: measured, ``passwd.md -> /etc/passwd`` became a public search
-    result, so a link out of the folder is listed with the reason it is refused and never
-    opened. A link
-    to a folder is not descended into (its target, when inside, is read under its own
-    name; when outside, it is refused), which also rules out link loops. A single file is
-    always returned, so that an unsupported one is reported rather than silently ignored.
+    ``base_url``, or a folder holding HTML pages), which hold a generator's sources and
+    assets, not pages: Debian's python3.11-doc ingested without a base URL held 497 of
+    Sphinx's ``_sources``, every page again as reST, beside the pages themselves. A symbolic
+    link is followed only when its target lies inside the folder: measured, ``passwd.md ->
+    /etc/passwd`` became a public search result, so a link out of the folder is listed with
+    the reason it is refused and never opened. A link to a folder is not descended into (its
+    target, when inside, is read under its own name; when outside, it is refused), which also
+    rules out link loops. A single file is always returned, so that an unsupported one is
+    reported rather than silently ignored. A text or Markdown file beside an HTML page of the
+    same name is passed over as that page's source.
     """
     if path.is_file():
         return [SourceFile(path, path.stem, path.name, page_url(base_url, path.name))]
     root = path.resolve()
+    site = bool(base_url) or _holds_pages(path)
     files: list[SourceFile] = []
     for folder, folder_names, file_names in os.walk(path, followlinks=False):
         folder_path = Path(folder)
         folder_names[:] = sorted(
             name
             for name in folder_names
-            if not name.startswith(".") and not (base_url and name.startswith("_"))
+            if not name.startswith(".") and not (site and name.startswith("_"))
         )
         for name in list(folder_names):
             candidate = folder_path / name
@@ -66,9 +76,12 @@ def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]
                 folder_names.remove(name)
                 if not _inside(candidate, root):
                     files.append(_refused(candidate, path, "a link to a folder outside"))
+        pages = {Path(n).stem for n in file_names if Path(n).suffix.lower() in _PAGE_SUFFIXES}
         for name in file_names:
             candidate = folder_path / name
             if name.startswith(".") or candidate.suffix.lower() not in READERS:
+                continue
+            if candidate.suffix.lower() in _SOURCE_SUFFIXES and candidate.stem in pages:
                 continue
             if candidate.is_symlink() and not _inside(candidate, root):
                 files.append(_refused(candidate, path, "a link to a file outside"))
@@ -138,3 +151,12 @@ def _first_line(error: BaseException) -> str:
 
 
 __all__ = ["READERS", "Omitted", "Rejected", "SourceFile", "read_source", "source_files"]
+
+
+def _holds_pages(path: Path) -> bool:
+    """Whether a folder is a built site: an HTML page in it, outside hidden and ``_`` folders."""
+    for _folder, folder_names, file_names in os.walk(path, followlinks=False):
+        folder_names[:] = [n for n in folder_names if not n.startswith((".", "_"))]
+        if any(Path(name).suffix.lower() in _PAGE_SUFFIXES for name in file_names):
+            return True
+    return False
