@@ -563,6 +563,53 @@ def test_the_explanation_after_a_question_a_code_block_cut_in_two_is_reached() -
     assert "Tuples are another matter" not in prose
 
 
+def test_a_sections_own_heading_line_never_opens_its_answer() -> None:
+    docs = {
+        "dup": (
+            "Programming FAQ › How do you remove duplicates from a list?",
+            "How do you remove duplicates from a list?\n\n"
+            "If you don't mind reordering the list, sort it and then scan from the end of the "
+            "list, deleting duplicates as you go. If all elements of the list may be used as "
+            "set keys, convert the list to a set and back: list(set(mylist)) removes them.",
+        )
+    }
+    view = TurnView(
+        "How do I remove duplicates from a list?", outcomes=_searched_and_read(["dup"], docs)
+    )
+    prose, _ = _prose(_answer(view))
+    assert prose.startswith("If you don't mind reordering the list")
+    units = units_of(
+        "7.2.2. Saving structured data with json\n\nStrings can be written.",
+        ("7.2.2.  Saving structured data with JSON"),
+    )
+    assert [unit.text for unit in units] == ["Strings can be written."]
+
+
+RELEASE_NOTES = {
+    "new": (
+        "What\u2019s New In Python 3.8 › f-strings support = for self-documenting expressions",
+        "Added an = specifier to f-strings. An f-string such as f'{expr=}' will expand to the "
+        "text of the expression, an equal sign, then the representation of the evaluated "
+        "expression.",
+    ),
+    "guide": (
+        "Input and Output › Formatted String Literals",
+        "Formatted string literals (also called f-strings for short) let you include the value "
+        "of Python expressions inside a string by prefixing the string with f or F and "
+        "writing expressions as {expression}. An f-string is evaluated at run time.",
+    ),
+}
+
+
+def test_release_notes_answer_only_a_question_about_what_changed() -> None:
+    outcomes = _searched_and_read(["new", "guide"], RELEASE_NOTES)
+    prose, _ = _prose(_answer(TurnView("What is an f-string expression?", outcomes=outcomes)))
+    assert "Formatted string literals" in prose
+    asked = TurnView("What changed for f-string expressions in 3.8?", outcomes=outcomes)
+    prose, _ = _prose(_answer(asked))
+    assert prose.startswith("Added an = specifier")
+
+
 def test_a_list_no_colon_introduced_is_a_paragraph_of_its_own() -> None:
     units = units_of("A first paragraph ends here.\n\n- an item\n\n- another item")
     assert [u.paragraph for u in units] == [0, 1, 1]
@@ -821,15 +868,16 @@ def test_an_answer_over_kept_units_equals_one_over_units_split_anew(sentences: l
     embedded._units.cache_clear()
     fresh = _answer(view)
     assert _answer(view) == fresh  # the second answer reads the kept units
-    assert list(embedded._units("\n\n".join(sentences))) == units_of("\n\n".join(sentences))
+    text = "\n\n".join(sentences)
+    assert list(embedded._units(text, "Falls are common.")) == units_of(text, "Falls are common.")
 
 
 def test_a_section_read_again_is_not_split_again(monkeypatch: pytest.MonkeyPatch) -> None:
     splits: list[str] = []
 
-    def counting(text: str) -> list[Unit]:
+    def counting(text: str, heading: str = "") -> list[Unit]:
         splits.append(text)
-        return units_of(text)
+        return units_of(text, heading)
 
     monkeypatch.setattr(embedded, "units_of", counting)
     embedded._units.cache_clear()

@@ -36,6 +36,7 @@ from citeline.models.embedded_ranking import (
     follow_up_query,
     question_weights,
     rank,
+    split_title,
 )
 from citeline.models.embedded_terms import content_terms
 from citeline.models.turn import Similarity
@@ -310,7 +311,7 @@ def choose_passages(
             if gain < SECOND_GAIN or ranked.score < SECOND_SCORE * first_score:
                 continue
         source = sources[ranked.index]
-        units = list(_units(source.text))
+        units = list(_units(source.text, split_title(source.title)[1]))
         meaning = _block_meaning(units, meaning_query, similarity, weights)
         passage = best_passage(units, weights, wants_code=wants_code, meaning=meaning)
         if (
@@ -342,9 +343,9 @@ def choose_passages(
 
 
 @functools.lru_cache(maxsize=UNITS_KEPT)
-def _units(text: str) -> tuple[Unit, ...]:
-    """``units_of(text)``, kept while recent (units are frozen, so one may serve many)."""
-    return tuple(units_of(text))
+def _units(text: str, heading: str) -> tuple[Unit, ...]:
+    """``units_of(text, heading)``, kept while recent (units are frozen, so one may serve many)."""
+    return tuple(units_of(text, heading))
 
 
 def _block_meaning(

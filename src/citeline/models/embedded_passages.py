@@ -152,11 +152,18 @@ class Unit:
     paragraph: int = 0
 
 
-def units_of(text: str) -> list[Unit]:
-    """The section's sentences, lists and code blocks in order; structure is left out."""
+def units_of(text: str, heading: str = "") -> list[Unit]:
+    """The section's sentences, lists and code blocks in order; structure is left out, and
+    so is a line that repeats the section's ``heading``."""
     units: list[Unit] = []
     paragraph = -1
+    named = _plain(heading)
     for block, (kind, body) in enumerate(_blocks(text)):
+        if kind == "paragraph" and named and _plain(body) == named:
+            # A site's section opens on its heading, which its reader keeps as a line of
+            # text: "How do you remove duplicates from a list?" and "7.2.2. Saving structured
+            # data with json" read as sentences, and the answer opened on them.
+            kind = "structure"
         if kind == "structure":
             paragraph += 1
             continue
@@ -189,6 +196,10 @@ def units_of(text: str) -> list[Unit]:
             quotable = not _LINK_MARKUP.search(sentence)
             units.append(Unit("sentence", block, sentence, terms, first, last, quotable, paragraph))
     return units
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split()).casefold()
 
 
 def _introduces_a_list(unit: Unit) -> bool:

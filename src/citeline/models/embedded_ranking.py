@@ -73,6 +73,23 @@ TITLE_WEIGHT = 5.0
 # I sort a list of dictionaries by a key?" to the one section about dictionaries; 3
 # flattens the weights (development set: cites a gold source 0.695 at 0, 0.768 at 3).
 IDF_FLOOR = 3.0
+# Release notes name every feature the year it came, in a sentence about the change ("Added an
+# = specifier to f-strings"), not how it works: on the full Python documentation "What is an
+# f-string?", "What is a list comprehension?" and "What does __slots__ do?" were answered
+# from "What's New" pages. Their sections count this share of their score unless the
+# question asks what changed: an expected term in 67.1 % of those answers before, 68.3 % at
+# 0.7 and at 0.5, every other development file unchanged.
+RELEASE_NOTES_FIT = 0.7
+_RELEASE_NOTES = re.compile(
+    r"\W*(?:(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+)?(?:what[\u2019']?s\s+new\b|changes\b|change\s*log\b|"
+    r"release\s+notes\b|release\s+\d|news\b|version\s+history\b)",
+    re.IGNORECASE,
+)
+_ASKS_ABOUT_CHANGES = re.compile(
+    r"\b(?:new\s+in|changed?|changes|version|release[sd]?|deprecated|removed|added\s+in|"
+    r"since|upgrad\w*)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +192,7 @@ def rank(
     total = sum(weights.values()) or 1.0
     meaning = _meaning(candidates, follow_up_query(question, earlier, for_search=False), similarity)
     asked = subject_terms(question)
+    notes_unasked = not _ASKS_ABOUT_CHANGES.search(question)
     bodies = [term_counts(c.text) for c in candidates]
     split = [split_title(c.title) for c in candidates]
     headings = [term_counts(heading) for _, heading in split]
@@ -197,6 +215,8 @@ def rank(
         coverage = sum(w for t, w in weights.items() if t in held) / total
         prior = RANK_PRIOR * (1 - index / len(candidates))
         fit = _shape_fit(question, split[index][1])
+        if notes_unasked and _release_notes(candidates[index].title):
+            fit *= RELEASE_NOTES_FIT
         named = NAMED_WORTH if _names(split[index][1], asked) else 0.0
         value = (score / total + prior + named + MEANING_WEIGHT * meaning[index]) * fit
         ranked.append(Ranked(index, value, coverage, frozenset(held), meaning[index]))
@@ -219,6 +239,13 @@ def _meaning(
     if len(scores) != len(candidates):
         return [0.0] * len(candidates)
     return [float(s) for s in scores]
+
+
+def _release_notes(title: str) -> bool:
+    """Whether a section belongs to a collection's release notes ("What's New In Python 3.8",
+    "Changes › Version 2.2.0", "E.20. Release 15.1"): its root page title says so."""
+    root = re.split(r" › | > |: ", title, maxsplit=1)[0]
+    return _RELEASE_NOTES.match(root) is not None
 
 
 def _names(heading: str, asked: set[str]) -> bool:
