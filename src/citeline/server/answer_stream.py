@@ -42,9 +42,9 @@ _QUEUE_BOUND = 64
 # How long a cancelled engine gets to unwind (close its HTTP call to the model) before
 # the stream stops waiting; the hang-up contract is cancellation within one second.
 _STOP_GRACE_SECONDS = 0.5
-# How long, in all, an answer past its first token lets answers waiting for their first token
-# go first (``admission``): 200 at once on two processes wait about half a second for
-# their turn; the bound keeps a steady stream of new answers from holding the rest back.
+# How long, in all, an answer past its first token lets answers still before theirs go first
+# (``admission``): 200 at once on two processes wait about half a second for their turn;
+# the bound keeps a steady stream of new answers from holding the rest back.
 _REST_DEFERRAL_SECONDS = 2.0
 # The default engine enforces the same timeout itself, so it can flush the text its
 # pipeline held; this margin lets it end first, and the stream's own deadline stays the
