@@ -82,6 +82,28 @@ def test_a_question_about_a_title_ranks_that_section_first(corpus: Corpus, tmp_p
     assert corpus.search("How do I vacuum?", k=3)[0].title == "How do I vacuum?"
 
 
+def test_a_question_naming_a_sections_own_heading_finds_it_among_a_thousand_alike(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    # A site's section is titled by its path ("Programming FAQ › What is self?"), and the
+    # word the question asks about fills a thousand other sections' text.
+    for n in range(1000):
+        (tmp_path / f"method{n}.md").write_text(
+            f"---\ntitle: Method {n}\n---\n\nThe method takes self, and self again, then "
+            f"returns self.attribute{n} to self.\n",
+            "utf-8",
+        )
+    (tmp_path / "faq.md").write_text(
+        "---\ntitle: Programming FAQ › General Questions › 4.2. What is self?\n---\n\n"
+        "Self is merely a conventional name for the first argument of a method.\n",
+        "utf-8",
+    )
+    corpus.ingest(tmp_path)
+    assert corpus.search("What is self?", k=3)[0].title.endswith("What is self?")
+    # A heading that many sections share is named only among the best of them.
+    assert not corpus.search("Method", k=3)[0].title.endswith("What is self?")
+
+
 def test_a_heading_counts_for_passages_that_come_long_after_it(
     corpus: Corpus, tmp_path: Path
 ) -> None:

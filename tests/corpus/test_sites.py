@@ -112,6 +112,53 @@ def test_a_folder_of_markdown_keeps_its_underscore_folders(tmp_path: Path) -> No
         assert [document.id for document in corpus.documents()] == ["_guides/setup"]
 
 
+ASCIIDOC_PAGE = """<!DOCTYPE html><html><head><meta name="generator" content="AsciiDoc 10.2.0" />
+<title>tool-run(1)</title></head><body class="manpage">
+<div id="header"><h1>tool-run(1) Manual Page</h1><h2>NAME</h2>
+<div class="sectionbody"><p>tool-run - Run the tool once</p></div></div>
+<div id="content">
+<div class="sect1"><h2 id="_description">DESCRIPTION</h2><div class="sectionbody">
+<div class="paragraph"><p>Runs the tool over every file named, once.</p></div></div></div>
+<div class="sect1"><h2 id="_examples">EXAMPLES</h2><div class="sectionbody">
+<div class="listingblock"><div class="content"><pre><code>$ tool-run --all</code></pre></div></div>
+</div></div></div>
+<div id="footnotes"><hr /></div>
+<div id="footer"><div id="footer-text">Last updated 2024-05-31 00:35:55 UTC</div></div>
+</body></html>"""
+
+DOCBOOK_NAMED_ANCHORS = """<html><head>
+<meta name="generator" content="DocBook XSL Stylesheets V1.79">
+<title>Tool User Manual</title></head><body><div class="book"><h1>Tool User Manual</h1>
+<div class="chapter">
+<div class="titlepage"><div><div><h2 class="title"><a name="getting-started"></a>Getting
+started</h2></div></div></div><p>Install the tool, then run it once.</p></div></div>
+</body></html>"""
+
+
+def test_an_asciidoc_page_keeps_every_section_at_its_anchor_and_no_footer(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "tool-run.html").write_text(ASCIIDOC_PAGE, "utf-8")
+    (tmp_path / "manual.html").write_text(DOCBOOK_NAMED_ANCHORS, "utf-8")
+    db = tmp_path / "site.sqlite"
+    result = runner.invoke(
+        app, ["ingest", str(tmp_path), "--db", str(db), "--base-url", "https://tool.example/"]
+    )
+    assert result.exit_code == 0, result.output
+    with Corpus.open(db) as corpus:
+        documents = {document.url: document for document in corpus.documents()}
+    description = documents["https://tool.example/tool-run.html#_description"]
+    assert description.title == "tool-run(1) Manual Page › DESCRIPTION"
+    assert "Runs the tool over every file named, once." in description.text
+    assert "$ tool-run --all" in documents["https://tool.example/tool-run.html#_examples"].text
+    assert any("Run the tool once" in d.text for d in documents.values())
+    assert not any("Last updated" in d.text for d in documents.values())
+    started = documents["https://tool.example/manual.html#getting-started"]
+    assert "Install the tool, then run it once." in started.text
+    # A heading the page's source wraps is one line.
+    assert started.title == "Tool User Manual › Getting started"
+
+
 def test_a_docbook_reference_page_keeps_its_name_at_the_root_of_every_section(
     tmp_path: Path,
 ) -> None:

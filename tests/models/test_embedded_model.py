@@ -610,6 +610,26 @@ def test_release_notes_answer_only_a_question_about_what_changed() -> None:
     assert prose.startswith("Added an = specifier")
 
 
+def test_a_question_asking_whether_it_can_be_done_is_shown_the_code() -> None:
+    docs = {
+        "exc": (
+            "Errors and Exceptions › Handling Exceptions",
+            "A try statement can catch several kinds of exceptions in one except clause, "
+            "each handled alike: the handler runs for whichever of them was raised in the "
+            "try clause, and the exceptions it does not name pass on to the handlers of an "
+            "outer try statement, or stop the program with a traceback when none is left.\n\n"
+            "Name them as a parenthesized tuple:\n\n"
+            "    except (RuntimeError, TypeError, NameError):\n        pass\n",
+        )
+    }
+    view = TurnView(
+        "Can I catch several exceptions in one except clause?",
+        outcomes=_searched_and_read(["exc"], docs),
+    )
+    prose, _ = _prose(_answer(view))
+    assert "except (RuntimeError, TypeError, NameError):" in prose
+
+
 def test_a_list_no_colon_introduced_is_a_paragraph_of_its_own() -> None:
     units = units_of("A first paragraph ends here.\n\n- an item\n\n- another item")
     assert [u.paragraph for u in units] == [0, 1, 1]
@@ -887,3 +907,19 @@ def test_a_section_read_again_is_not_split_again(monkeypatch: pytest.MonkeyPatch
     assert count >= 1
     assert _answer(view) == first
     assert len(splits) == count
+
+
+def test_a_title_about_change_in_a_measure_is_not_release_notes() -> None:
+    from citeline.models.embedded_ranking import Candidate, question_weights, rank
+
+    text = "A diet low in saturated fat lowered serum cholesterol by a tenth in a year."
+    candidates = [
+        Candidate("Shifts in serum cholesterol after diet", text),
+        Candidate("Changes in serum cholesterol after diet", text),
+        Candidate("Changes › Version 2.2.0", text),
+    ]
+    question = "Does diet lower serum cholesterol?"
+    ranked = rank(candidates, question_weights(question, [], candidates), question)
+    scores = {r.index: r.score for r in ranked}
+    assert scores[1] > 0.9 * scores[0]  # the search order aside, alike
+    assert scores[2] < 0.8 * scores[0]

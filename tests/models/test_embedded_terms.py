@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeline.models.embedded_terms import content_terms, term_counts
+from citeline.models.embedded_terms import content_terms, term_counts, title_terms
 
 TEXT = "Sorting HOW TO: key functions sort lists by a key, and sorted() sorts any iterable."
 
@@ -26,3 +26,14 @@ def test_a_text_read_again_has_the_same_terms_and_counts(text: str) -> None:
     assert content_terms(text) == first_terms
     assert term_counts(text) == first_counts
     assert set(first_counts) == first_terms
+
+
+def test_a_manual_pages_title_is_found_by_its_commands_parts() -> None:
+    assert {"tag", "git-tag"} <= title_terms("git-tag(1) Manual Page \u203a DESCRIPTION")
+    # In prose a hyphenated word stays whole.
+    assert "tag" not in content_terms("Run git-tag to list them.")
+
+
+@given(st.text(max_size=200))
+def test_a_titles_terms_hold_all_its_content_terms(text: str) -> None:
+    assert content_terms(text) <= title_terms(text)

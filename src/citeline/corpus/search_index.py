@@ -14,7 +14,8 @@ terms are written ``TITLE_WEIGHT`` and ``HEADING_WEIGHT`` times into the one fie
 FTS5's weighted ``bm25()`` (weighted term frequency, one inverse document frequency over the
 whole passage). Three tantivy fields with boosts score each field's BM25 apart instead, and
 measured 0.6299 on the same queries. A query whose terms are exactly a title's
-(``headings.title_key``) puts that passage first when it is among the ``TITLE_WINDOW`` best.
+(``headings.title_key``), or a section's own heading's, puts that passage first when it is
+among the ``TITLE_WINDOW`` best, or from anywhere when few passages carry that title.
 
 Consistency: every store write bumps the store's generation in its own transaction; the
 index records the generation it holds in a marker document committed in the same tantivy
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import threading
 import time
@@ -45,12 +47,13 @@ from filelock import FileLock
 from citeline.corpus.analysis import ANALYSIS_VERSION, asked_terms, terms
 from citeline.corpus.documents import Passage
 from citeline.corpus.errors import IndexUnreadableError
-from citeline.corpus.headings import key_of, passage_headings, query_title_keys
+from citeline.corpus.headings import key_of, passage_headings, query_title_keys, title_key
 from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocument
 
 # Bump when what is indexed for a passage changes: an index of another format is rebuilt.
 # 2: the passage id is a fast field, read for a search's hits in one call.
-INDEX_FORMAT = f"2/{ANALYSIS_VERSION}"
+# 3: a section of a page is keyed by its own heading as well as by its whole title path.
+INDEX_FORMAT = f"3/{ANALYSIS_VERSION}"
 # Title terms count twice a body term: measured on SciFact's train split, nDCG@10 0.699 at
 # 1:1, 0.703 at 2:1, 0.705 at 3:1; 2:1 keeps most of the gain without leaning on titles.
 TITLE_WEIGHT = 2
@@ -61,6 +64,14 @@ HEADING_WEIGHT = 2
 # best BM25 passages: measured on the bundled Python sample, every one of its 618 titles
 # asked as a query has its section within the first 100.
 TITLE_WINDOW = 100
+# How a site's reader writes a section's title: the page's, then each heading's, to its own.
+_TITLE_PATH = re.compile(" \u203a | > ")
+# A heading's number ("7.2.2. ", "E.20. ") is no word a reader names it by.
+_SECTION_NUMBER = re.compile(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+")
+# Passages under the title a query names, at most, for them to be named from anywhere: a
+# section or two (a long section is cut into several); a heading many sections share
+# ("Examples") holds hundreds.
+UNIQUE_TITLE_PASSAGES = 10
 # How stale another process's writes may look: a search looks at the store's generation at
 # most this often (a PostgreSQL round trip each time), so a commit elsewhere is searchable
 # here within a second.
@@ -361,14 +372,17 @@ class SearchIndex:
         found = searcher.search(titled, TITLE_WINDOW, count=False).hits
         if not found:
             return []
-        # Rare (most queries name no title), so the window's floor is only read then.
-        window = searcher.search(matching, TITLE_WINDOW, count=False).hits
-        floor = window[-1][0] if len(window) == TITLE_WINDOW else float("-inf")
-        kept = [hit for hit in found if hit[0] >= floor]
-        return [
-            (passage, score)
-            for (score, _), passage in zip(kept, _passages(searcher, kept), strict=True)
-        ]
+        passages = _passages(searcher, found)
+        named = list(zip(found, passages, strict=True))
+        # A title few sections carry ("What is Python?" in a manual of 4,462 sections, where
+        # the word matches a third of all passages) is named however far down its words
+        # alone rank it; a common one ("Examples") only among the best passages.
+        if len(found) > UNIQUE_TITLE_PASSAGES:
+            # Rare (most queries name no title), so the window's floor is only read then.
+            window = searcher.search(matching, TITLE_WINDOW, count=False).hits
+            floor = window[-1][0] if len(window) == TITLE_WINDOW else float("-inf")
+            named = [(hit, passage) for hit, passage in named if hit[0] >= floor]
+        return [(passage, score) for (score, _), passage in named]
 
     def close(self) -> None:
         """Refuse further searches; tantivy's files are released with the last reference."""
@@ -379,12 +393,17 @@ class SearchIndex:
         return max(0, int(self._index.searcher().num_docs) - 1)
 
 
-def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, str]]:
-    """(passage id, its weighted terms as one text, the document's title key) per passage."""
+def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, list[str]]]:
+    """(passage id, its weighted terms as one text, the document's title keys) per passage:
+    its whole title's, and its own heading's where the title is a path ("Programming FAQ ›
+    What is self?" is named by "What is self?")."""
     # The title is analysed once, for its weighted terms and its key both.
     title_terms = terms(document.title)
     weighted_title = " ".join(title_terms * TITLE_WEIGHT)
-    key = key_of(title_terms)
+    key = [key_of(title_terms)]
+    heading = _SECTION_NUMBER.sub("", _TITLE_PATH.split(document.title)[-1])
+    if heading != document.title and (heading_key := title_key(heading)) not in key:
+        key.append(heading_key)
     passages = [
         Passage(start, end, document.text[start:end]) for _, start, end in document.passages
     ]

@@ -38,7 +38,7 @@ from citeline.models.embedded_ranking import (
     rank,
     split_title,
 )
-from citeline.models.embedded_terms import content_terms
+from citeline.models.embedded_terms import content_terms, title_terms
 from citeline.models.turn import Similarity
 
 __all__ = [
@@ -116,10 +116,14 @@ NOTHING_FOUND = "I found nothing in this collection that answers that question."
 TOOLS_FAILED = "I could not search the collection just now, so I cannot answer from it."
 NO_TOOLS = "I have no search tool in this conversation, so I cannot answer from the collection."
 
-# "How do I ...", "how to ...", "is there a way to ...": the reader wants to see it done.
+# "How do I ...", "how to ...", "is there a way to ...", "can I ...", "does it have ...": the
+# reader wants to see it done. Asked whether it can be done, an expected term in the Python
+# follow-ups rose from 65.6 % to 68.8 % ("Can I nest them?" is answered by the nested
+# comprehension), every other file alike but for one gold citation of the git follow-ups.
 _HOW = re.compile(
     r"\bhow\b(?!\s+(?:many|much|long|often|old|big|large|fast|slow)\b)|\bway\s+to\b|"
-    r"\bexample\b|\bshow\s+me\b",
+    r"\bexample\b|\bshow\s+me\b|\b(?:is|are)\s+there\b|\bdoes\s+\w+\s+(?:have|support)\b|"
+    r"\bcan\s+(?:i|you|we|one)\b|\bsyntax\b",
     re.IGNORECASE,
 )
 _ANCHOR_FORBIDDEN = frozenset("[]\n")
@@ -323,11 +327,11 @@ def choose_passages(
         # What the reader is shown must itself be about the question, and not only through
         # a word its code holds ("France" in a dict literal): the title and prose must hold
         # part of it, and with the code at least the floor.
-        prose = content_terms(source.title).union(
+        prose = title_terms(source.title).union(
             *(u.terms for u in passage.units if u.kind != "code")
         )
         code = set().union(*(u.terms for u in passage.units if u.kind == "code"))
-        titled = bool(content_terms(source.title) & weights.keys())
+        titled = bool(title_terms(source.title) & weights.keys())
         if not (meant and _share(prose, weights) > 0) and (
             _share(prose, weights) < floor / 2
             or _share(prose | code, weights) < (floor if titled else untitled_floor)

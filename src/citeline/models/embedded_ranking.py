@@ -19,7 +19,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from citeline.models.embedded_terms import content_terms, subject_terms, term_counts, words
+from citeline.models.embedded_terms import (
+    content_terms,
+    subject_terms,
+    term_counts,
+    title_terms,
+    words,
+)
 from citeline.models.turn import Similarity
 
 # A follow-up's own terms weigh 1, its conversation's earlier questions this much: enough
@@ -81,8 +87,9 @@ IDF_FLOOR = 3.0
 # 0.7 and at 0.5, every other development file unchanged.
 RELEASE_NOTES_FIT = 0.7
 _RELEASE_NOTES = re.compile(
-    r"\W*(?:(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+)?(?:what[\u2019']?s\s+new\b|changes\b|change\s*log\b|"
-    r"release\s+notes\b|release\s+\d|news\b|version\s+history\b)",
+    r"\W*(?:(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+)?(?:what[\u2019']?s\s+new\b|release\s+v?\d|"
+    r"(?:changes|change\s*log|changelog|release\s+notes|news|version\s+history)"
+    r"(?:\s+(?:in|for|since)\s+(?:version\s+|release\s+)?v?\d[\w.]*)?\W*$)",
     re.IGNORECASE,
 )
 _ASKS_ABOUT_CHANGES = re.compile(
@@ -174,7 +181,7 @@ def question_weights(
 
 
 def _terms(candidate: Candidate) -> set[str]:
-    return content_terms(candidate.title) | content_terms(candidate.text)
+    return title_terms(candidate.title) | content_terms(candidate.text)
 
 
 def rank(
@@ -196,7 +203,7 @@ def rank(
     bodies = [term_counts(c.text) for c in candidates]
     split = [split_title(c.title) for c in candidates]
     headings = [term_counts(heading) for _, heading in split]
-    pages = [content_terms(page) for page, _ in split]
+    pages = [title_terms(page) for page, _ in split]
     body_mean = _mean_length(bodies)
     heading_mean = _mean_length(headings)
     ranked: list[Ranked] = []

@@ -69,6 +69,21 @@ def _content_terms(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in words(text))
 
 
+def title_terms(text: str) -> set[str]:
+    """The content terms of a title, a hyphenated name's parts among them: a manual page's
+    title names its command as one word ("git-tag(1)"), which a reader asks about by its
+    parts ("How do I tag a commit?"). Only a title's: split in prose, hyphenated words cost
+    the development set gold citations (above)."""
+    return set(_title_terms(text))
+
+
+@lru_cache(maxsize=_TEXTS_KEPT)
+def _title_terms(text: str) -> frozenset[str]:
+    found = set(words(text))
+    parts = {p for w in found if "-" in w for p in w.split("-")}
+    return frozenset(_stem(w) for w in found | parts if w not in _STOP_WORDS and len(w) > 1)
+
+
 def subject_terms(text: str) -> set[str]:
     """The content terms of a question less its framing words: what it asks about."""
     return {_stem(w) for w in words(text) if w not in _FRAME_WORDS}

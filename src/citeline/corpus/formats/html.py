@@ -1,7 +1,8 @@
 """HTML, including built documentation sites: the main content, split at its headings.
 
 The main content is found by the generators' own markers where a page has them (Sphinx,
-MkDocs, Docusaurus, Hugo's common themes, DocBook as PostgreSQL's manual uses), else by
+MkDocs, Docusaurus, Hugo's common themes, DocBook as PostgreSQL's manual uses, AsciiDoc as
+git's does), else by
 ``<main>``, ``role=main`` or a lone ``<article>``, else by readability-lxml's content
 extraction, else it is the body; navigation, banners, footers, sidebars and forms are
 left out of it. Inside it, "edit this page" buttons,
@@ -42,6 +43,10 @@ _CONTENT_MARKERS = (
     "main",
     "[role=main]",
 )
+# Generators whose page body is all content but for chrome dropped below: DocBook XSL, and
+# AsciiDoc and Asciidoctor (git's manual pages: the page's name and NAME in a header, every
+# other section in a content block beside it). Readability kept a sixth of git's FAQ.
+_WHOLE_BODY_GENERATORS = ("DocBook", "AsciiDoc", "Asciidoctor")
 # Chrome of the site and of the generators, inside or around the content.
 _NOT_CONTENT = (
     "script, style, noscript, template, svg, iframe, nav, footer, aside, form, dialog, "
@@ -50,7 +55,8 @@ _NOT_CONTENT = (
     "a.headerlink, a.hash-link, a.anchorjs-link, a.md-content__button, .md-source-file, "
     ".theme-edit-this-page, .theme-doc-footer, .theme-doc-toc-mobile, .theme-doc-breadcrumbs, "
     ".pagination-nav, .sphinxsidebar, .related, .breadcrumb, .breadcrumbs, .edit-this-page, "
-    ".navheader, .navfooter, .toc, .docs-toc, .td-page-meta, .prev-next, .rst-footer-buttons"
+    ".navheader, .navfooter, .toc, .docs-toc, .td-page-meta, .prev-next, .rst-footer-buttons, "
+    "#footer, #toc"
 )
 _HEADINGS = "h1, h2, h3, h4, h5, h6"
 # Boxes whose own heading ("Tip", "Note") does not start a section (DocBook, Sphinx).
@@ -116,8 +122,10 @@ def _main_content(tree: LexborHTMLParser, body: LexborNode) -> LexborNode:
         if len(found) == 1:
             return found[0]
     generator = tree.css_first('meta[name="generator"][content]')
-    if generator is not None and str(generator.attributes["content"]).startswith("DocBook"):
-        return body  # all content once its navheader and navfooter are dropped
+    if generator is not None and str(generator.attributes["content"]).startswith(
+        _WHOLE_BODY_GENERATORS
+    ):
+        return body  # all content once its navheader, navfooter or footer are dropped
     articles = body.css("article")
     if len(articles) == 1:
         return articles[0]
@@ -216,12 +224,17 @@ def _clean(raw: str, codes: list[str]) -> str:
 
 def _anchor(heading: LexborNode, content: LexborNode) -> str | None:
     """The id a link to this heading's section uses: the heading's own, else one on an
-    empty marker inside it, else that of the nearest element the heading opens."""
+    empty marker inside it (an id, or an old ``<a name>``), else that of the nearest element
+    the heading opens."""
     if heading.id:
         return str(heading.id)
     marker = heading.css_first("[id]")
     if marker is not None and marker.id:
         return str(marker.id)
+    # DocBook XSL's older output (git's user manual) names the place with <a name>.
+    named = heading.css_first("a[name]")
+    if named is not None and str(named.attributes.get("name") or "").strip():
+        return str(named.attributes["name"]).strip()
     node = heading.parent
     while node is not None and node.mem_id != content.mem_id:
         first = node.css_first(_HEADINGS)
@@ -236,7 +249,7 @@ def _anchor(heading: LexborNode, content: LexborNode) -> str | None:
 def _text_of(node: LexborNode | None) -> str:
     if node is None:
         return ""
-    return _SPACES.sub(" ", str(node.text(separator=" ", strip=True))).strip()
+    return _WHITESPACE.sub(" ", str(node.text(separator=" ", strip=True))).strip()
 
 
 def _canonical_url(tree: LexborHTMLParser) -> str | None:
