@@ -62,13 +62,24 @@ def sections_by_url(sections: Iterable[IndexedSection]) -> dict[str, list[Indexe
     return found
 
 
-def rewrite(record: Mapping[str, Any], by_url: Mapping[str, list[IndexedSection]]) -> Rewritten:
-    """``record`` with each gold address replaced by the ids of the sections at it."""
+def rewrite(
+    record: Mapping[str, Any],
+    by_url: Mapping[str, list[IndexedSection]],
+    *,
+    prefix: str = "",
+    within_page: bool = False,
+) -> Rewritten:
+    """``record`` with each gold address (after ``prefix``) replaced by the ids of the sections
+    at it; with ``within_page``, an anchor that is no section's (a glossary entry's term inside
+    the glossary's one section) names its page's own section."""
     ids: list[str] = []
     missing: list[str] = []
     texts: list[str] = []
-    for url in record.get("gold_ids", []):
-        sections = by_url.get(str(url))
+    for gold in record.get("gold_ids", []):
+        url = prefix + str(gold)
+        sections = by_url.get(url)
+        if not sections and within_page:
+            sections = by_url.get(url.partition("#")[0])
         if not sections:
             missing.append(str(url))
             continue
@@ -92,13 +103,28 @@ def main(argv: list[str] | None = None) -> int:
         help="The address the site was ingested under (ingest's --base-url), named when a "
         "gold address is missing.",
     )
+    parser.add_argument(
+        "--relative",
+        action="store_true",
+        help="The gold addresses are relative to the base URL (the Python-docs sample's ids, "
+        "asked of the whole python3.11-doc site).",
+    )
+    parser.add_argument(
+        "--within-page",
+        action="store_true",
+        help="A gold anchor that is no section's names its page's own section.",
+    )
     options = parser.parse_args(argv)
     with Corpus.open(options.db) as corpus:
         by_url = sections_by_url(
             IndexedSection(document.id, document.url, document.text)
             for document in corpus.documents()
         )
-    results = [rewrite(record, by_url) for _, record in read_jsonl(options.questions)]
+    prefix = options.base_url if options.relative else ""
+    results = [
+        rewrite(record, by_url, prefix=prefix, within_page=options.within_page)
+        for _, record in read_jsonl(options.questions)
+    ]
     missing = sorted({url for result in results for url in result.missing_urls})
     if missing:
         print(

@@ -95,3 +95,19 @@ def test_an_address_missing_from_the_index_is_named_and_absent_terms_are_flagged
     assert result.missing_urls == (BASE_URL + "sql-vacuum.html#id-1.9.3.184.5",)
     assert result.record["gold_ids"] == ["sql-vacuum"]
     assert result.terms_absent
+
+
+def test_a_relative_address_inside_a_pages_one_section_names_that_section() -> None:
+    # The Python-docs sample's glossary entries are sections of their own; the whole site keeps
+    # them inside the glossary's one section (python-site/run.sh).
+    gold_ids = gold_ids_module()
+    base = "https://docs.python.org/3.11/"
+    sections = [gold_ids.IndexedSection("glossary", base + "glossary.html", "lambda: anonymous")]
+    record = {"id": "q", "gold_ids": ["glossary.html#term-lambda"], "answer_terms": ["anonymous"]}
+    strict = gold_ids.rewrite(record, gold_ids.sections_by_url(sections), prefix=base)
+    assert strict.missing_urls == (base + "glossary.html#term-lambda",)
+    lenient = gold_ids.rewrite(
+        record, gold_ids.sections_by_url(sections), prefix=base, within_page=True
+    )
+    assert lenient.record["gold_ids"] == ["glossary"]
+    assert not lenient.missing_urls and not lenient.terms_absent
