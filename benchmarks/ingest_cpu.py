@@ -9,6 +9,11 @@ the search index's too), the revisions taking turns round after round so that th
 a shared machine falls on all of them alike. It prints each revision's CPU per round, the
 median, and the ratio of each revision's median to this tree's.
 
+With ``--postgres URL`` each ingest goes into a fresh schema of that PostgreSQL database
+instead (dropped after it; the search index in a temporary folder), and the wall time of
+each ingest is printed beside its CPU: the client's CPU does not count the server's work,
+and what a batch saves in round trips shows in the wall time.
+
 It needs what each revision imports: ff55232 imports ``threadpoolctl``, which later
 revisions dropped (``pip install threadpoolctl`` into the same environment first).
 It deliberately times ingest only: search is ``retrieval.py``'s.
@@ -18,11 +23,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from rich.console import Console
 from rich.table import Table
@@ -31,15 +38,19 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FILE = ROOT.parent / "shared" / "data" / "beir-scifact" / "corpus.jsonl"
 
 # Run in each new process: the ingest alone is timed, not the interpreter's start or imports.
+# argv: the file, then the database (a PostgreSQL URL) or nothing for a new SQLite file.
 _CHILD = """
-import sys, tempfile, time
+import os, sys, tempfile, time
 from pathlib import Path
 from citeline.corpus import Corpus
 with tempfile.TemporaryDirectory() as folder:
-    corpus = Corpus.open(Path(folder) / "ingest.sqlite")
-    started = time.process_time()
+    target = sys.argv[2] if len(sys.argv) > 2 else Path(folder) / "ingest.sqlite"
+    # A PostgreSQL collection's search index goes under the cache folder: this one.
+    os.environ["XDG_CACHE_HOME"] = folder
+    corpus = Corpus.open(target)
+    started, clock = time.process_time(), time.perf_counter()
     corpus.ingest(Path(sys.argv[1]))
-    print(time.process_time() - started)
+    print(time.process_time() - started, time.perf_counter() - clock)
     corpus.close()
 """
 
@@ -49,6 +60,7 @@ def main() -> None:
     parser.add_argument("--against", action="append", default=[], help="a git revision")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--file", type=Path, default=DEFAULT_FILE)
+    parser.add_argument("--postgres", help="a PostgreSQL URL to ingest into, not SQLite")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         trees = {"this tree": ROOT / "src"}
@@ -63,13 +75,20 @@ def main() -> None:
             subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
             trees[revision] = folder / "src"
         seconds: dict[str, list[float]] = {name: [] for name in trees}
+        walls: dict[str, list[float]] = {name: [] for name in trees}
         load_before = _load()
         for _ in range(args.rounds):
             for name, source in trees.items():
-                seconds[name].append(_ingest_cpu(source, args.file))
+                cpu, wall = _ingest_cpu(source, args.file, args.postgres)
+                seconds[name].append(cpu)
+                walls[name].append(wall)
         load_after = _load()
-    table = Table(title=f"Ingest CPU of {args.file.name} (load {load_before}, then {load_after})")
-    for column in ("revision", "CPU s per round", "median s", "revision / this tree"):
+    into = "PostgreSQL" if args.postgres else "SQLite"
+    table = Table(
+        title=f"Ingest CPU of {args.file.name} into {into} (load {load_before}, then {load_after})"
+    )
+    columns = ["revision", "CPU s per round", "median s", "revision / this tree", "wall s"]
+    for column in columns:
         table.add_column(column, justify="left" if column == "revision" else "right")
     ours = statistics.median(seconds["this tree"])
     for name, values in seconds.items():
@@ -79,22 +98,50 @@ def main() -> None:
             " ".join(f"{value:.2f}" for value in values),
             f"{median:.2f}",
             f"{median / ours:.2f}x",
+            f"{statistics.median(walls[name]):.2f}",
         )
-    Console(width=150).print(table)
+    Console(width=160).print(table)
 
 
-def _ingest_cpu(source: Path, file: Path) -> float:
+def _ingest_cpu(source: Path, file: Path, postgres: str | None) -> tuple[float, float]:
+    """(CPU s, wall s) of one ingest by the ``src`` tree at ``source``."""
     environment = {**os.environ, "PYTHONPATH": str(source)}
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(file)],
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    target: list[str] = []
+    schema = None
+    if postgres is not None:
+        schema = f"ingest_cpu_{secrets.token_hex(6)}"
+        _admin(postgres, f"CREATE SCHEMA {schema}")
+        target = [_in_schema(postgres, schema)]
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(file), *target],
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    finally:
+        if postgres is not None:
+            _admin(postgres, f"DROP SCHEMA {schema} CASCADE")
     if done.returncode != 0:
         raise SystemExit(f"the ingest from {source} failed:\n{done.stderr.strip()}")
-    return float(done.stdout.strip().splitlines()[-1])
+    cpu, wall = done.stdout.strip().splitlines()[-1].split()
+    return float(cpu), float(wall)
+
+
+def _admin(url: str, statement: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(statement)
+
+
+def _in_schema(url: str, schema: str) -> str:
+    """``url`` with every connection's search_path set to ``schema``."""
+    parts = urlsplit(url)
+    query = [(key, value) for key, value in parse_qsl(parts.query) if key != "options"]
+    query.append(("options", f"-csearch_path={schema}"))
+    return urlunsplit(parts._replace(query=urlencode(query)))
 
 
 def _load() -> str:

@@ -11,13 +11,24 @@ process, guard on, the bundled sample collection), and this client, which opens
 ``--streams`` answers at once over raw HTTP connections (an HTTP library's own cost per
 event would be measured in the client's share of two cores, not the server's).
 
+The upstream and the client share the server's two cores, so both are written to be
+cheap, and the table's preamble prints each process's CPU per token in the window: the
+upstream writes every stream that is due from one timer, pre-encoded bytes to raw asyncio
+transports, on a schedule fixed from each stream's start (the first version, a task per
+stream sleeping between tokens, cost 18.5 us a token and delivered 14,500 of the 20,000
+tokens a second asked for, so it both took the server's CPU and eased its load); the
+client reads with one asyncio protocol per stream and only scans each read for stamps.
+What is measured (upstream send to client receipt) and the rate are unchanged.
+
 Every token the upstream sends carries its send time (``t<nanoseconds> ``, prose the
 stream pipeline passes through); the client reads it back from each ``token`` event, so
 the delay is upstream send to client receipt: it includes citeline (provider client,
 tool loop, pipeline, SSE) and both loopback hops, so it bounds what citeline adds from
 above. Reported: errors (a stream that did not end ``answered``), that delay's p50 and
 p99, the server's CPU per streamed token over the window when every stream was open (by
-``/proc``), and the server's resident memory per open stream (resident set with every
+``/proc``; it falls as the server falls behind, because a read then carries several tokens
+that the coalescer makes one chunk, so read it beside the delay), and the server's resident
+memory per open stream (resident set with every
 stream open, less before the first). Targets: 0 errors, p99 < 50 ms, <= 30 us CPU per
 token, <= 100 KB per stream.
 
@@ -25,7 +36,8 @@ A second table splits the CPU per token by layer, in this process against the sa
 upstream, ``--layers`` answers at once (0 skips it): the OpenAI SDK alone reading the
 stream over httpx2's default transport (AnyIO), the same through the coalescing
 transport (``citeline.models.sse_coalescing``), the same over citeline's asyncio network
-backend (``citeline.models.provider_network``, what citeline's provider client uses), the
+backend (``citeline.models.provider_network``), the same with its chunks built by
+pydantic-core (``citeline.models.provider_chunks``, what citeline's provider client uses), the
 model library's streaming request on top of that (what citeline drives), and citeline's
 whole answer (request set-up, search, tool loop, pipeline, events, SSE encoding) without
 the HTTP server. The differences are what each layer adds or saves at that load.
@@ -35,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import heapq
 import json
 import os
 import re
@@ -47,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy
+import uvloop
 
 from citeline.corpus import Corpus
 from citeline.sample import RELEASE, sample_path
@@ -58,9 +72,19 @@ TARGET_P99_MS = 50.0
 TARGET_CPU_US_PER_TOKEN = 30.0
 TARGET_KB_PER_STREAM = 100.0
 STAMP = re.compile(rb"t(\d{19}) ")
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Timeout|Exit)\b")
 
 
 # --- the upstream: an OpenAI-protocol server that streams stamped tokens at a fixed rate ---
+#
+# The upstream and the reader share the server's two cores, so they are written to cost
+# as little as they can (measured first, 1,000 streams on a quiet machine: the old
+# upstream, a task per stream sleeping between writes, spent 18.5 us a token and kept
+# only 14,500 of the 20,000 tokens a second it was asked for). Now one timer writes every
+# stream that is due, in time order, from pre-encoded bytes to raw asyncio transports; a
+# stream's tokens are due at fixed times from its start, so the rate holds whatever the
+# load. The stamp is still the clock read at each write: what is measured, upstream send
+# to reader receipt, is unchanged.
 
 
 def _chunk(delta: dict[str, object], finish: str | None = None) -> bytes:
@@ -69,52 +93,116 @@ def _chunk(delta: dict[str, object], finish: str | None = None) -> bytes:
     return b"data: " + json.dumps({**body, "choices": [choice]}).encode() + b"\n\n"
 
 
-async def _upstream_reply(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, tokens: int, gap: float
-) -> None:
-    try:
-        head = await reader.readuntil(b"\r\n\r\n")
+_HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+_TOKEN_BEFORE, _TOKEN_AFTER = _chunk({"content": "t0 "}).split(b"t0 ")
+_TEXT_START = _chunk({"role": "assistant", "content": ""})
+_END = _chunk({}, "stop") + b"data: [DONE]\n\n"
+
+
+def _tool_call_reply() -> bytes:
+    # A first request searches, as a model does: an answer that called no tool is
+    # nothing_found, whatever it says.
+    call = {"index": 0, "id": "call_0", "type": "function"}
+    call["function"] = {"name": "search", "arguments": '{"query": "generator"}'}
+    return _chunk({"role": "assistant", "tool_calls": [call]}) + _chunk({}, "tool_calls")
+
+
+_TOOL_CALL = _HEAD + _tool_call_reply() + b"data: [DONE]\n\n"
+
+
+class _UpstreamConnection(asyncio.Protocol):
+    """One request: read it whole, then either answer with a tool call or join the schedule."""
+
+    def __init__(self, schedule: _Schedule) -> None:
+        self.schedule = schedule
+        self.transport: asyncio.Transport | None = None
+        self.received = b""
+        self.sent = 0
+        self.closed = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+
+    def data_received(self, data: bytes) -> None:
+        self.received += data
+        head, separator, body = self.received.partition(b"\r\n\r\n")
+        if not separator:
+            return
         length = 0
         for line in head.split(b"\r\n"):
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":", 1)[1])
-        body = json.loads(await reader.readexactly(length))
-        writer.write(
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
-        )
-        if not any(message.get("role") == "tool" for message in body["messages"]):
-            # A first request searches, as a model does: an answer that called no tool is
-            # nothing_found, whatever it says.
-            call = {"index": 0, "id": "call_0", "type": "function"}
-            call["function"] = {"name": "search", "arguments": '{"query": "generator"}'}
-            writer.write(_chunk({"role": "assistant", "tool_calls": [call]}))
-            writer.write(_chunk({}, "tool_calls") + b"data: [DONE]\n\n")
-            await writer.drain()
+        if len(body) < length:
             return
-        writer.write(_chunk({"role": "assistant", "content": ""}))
-        for _ in range(tokens):
-            await asyncio.sleep(gap)
-            writer.write(_chunk({"content": f"t{time.time_ns()} "}))
-        writer.write(_chunk({}, "stop") + b"data: [DONE]\n\n")
-        await writer.drain()
-    except (ConnectionError, asyncio.IncompleteReadError):
-        pass
-    finally:
-        writer.close()
+        assert self.transport is not None
+        messages = json.loads(body[:length])["messages"]
+        self.received = b""
+        if not any(message.get("role") == "tool" for message in messages):
+            self.transport.write(_TOOL_CALL)
+            self.transport.close()
+            return
+        self.transport.write(_HEAD + _TEXT_START)
+        self.schedule.add(self)
+
+
+class _Schedule:
+    """Every streaming connection's next due time, and the one timer that writes them."""
+
+    def __init__(self, tokens: int, gap: float) -> None:
+        self.tokens = tokens
+        self.gap = gap
+        self.due: list[tuple[float, int, _UpstreamConnection]] = []
+        self.loop = asyncio.get_running_loop()
+        self.timer: asyncio.TimerHandle | None = None
+        self.serial = 0  # ties in due time never compare connections
+
+    def add(self, connection: _UpstreamConnection) -> None:
+        self.serial += 1
+        heapq.heappush(self.due, (self.loop.time() + self.gap, self.serial, connection))
+        self._arm()
+
+    def _arm(self) -> None:
+        if self.due and self.timer is None:
+            self.timer = self.loop.call_at(self.due[0][0], self._write_due)
+
+    def _write_due(self) -> None:
+        self.timer = None
+        now = self.loop.time()
+        due = self.due
+        while due and due[0][0] <= now:
+            at, serial, connection = heapq.heappop(due)
+            if connection.closed:
+                continue
+            transport = connection.transport
+            assert transport is not None
+            stamp = str(time.time_ns()).encode()
+            transport.write(_TOKEN_BEFORE + b"t" + stamp + b" " + _TOKEN_AFTER)
+            connection.sent += 1
+            if connection.sent >= self.tokens:
+                transport.write(_END)
+                transport.close()
+            else:
+                heapq.heappush(due, (at + self.gap, serial, connection))
+        self._arm()
 
 
 def run_upstream(port: int, tokens: int, gap: float) -> None:
     async def serve() -> None:
-        server = await asyncio.start_server(
-            lambda r, w: _upstream_reply(r, w, tokens, gap), "127.0.0.1", port, backlog=4096
+        schedule = _Schedule(tokens, gap)
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(
+            lambda: _UpstreamConnection(schedule), "127.0.0.1", port, backlog=4096
         )
         async with server:
             await server.serve_forever()
 
-    asyncio.run(serve())
+    uvloop.run(serve())
 
 
-# --- the client: raw keep-nothing connections reading SSE -----------------------------------
+# --- the client: raw connections reading SSE, one asyncio protocol each ---------------------
 
 
 @dataclass
@@ -124,52 +212,89 @@ class Stream:
     state: str = "error"
 
 
+class _Reader(asyncio.Protocol):
+    """One answer read to its ``done``: each read's stamps are found with one regex scan.
+
+    Only complete lines are scanned (a stamp split across reads is found in the next);
+    the ``done`` event's state is the one JSON parsed.
+    """
+
+    def __init__(self, stream: Stream, request: bytes, opened: Callable[[], None]) -> None:
+        self.stream = stream
+        self.request = request
+        self.opened: Callable[[], None] | None = opened
+        self.pending = b""
+        self.after_done: bytes | None = None
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.BaseTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        transport.write(self.request)  # type: ignore[attr-defined]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.ended.done():
+            self.ended.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time_ns()
+        if self.after_done is not None:
+            self._read_done(self.after_done + data)
+            return
+        buffer = self.pending + data
+        cut = buffer.rfind(b"\n") + 1
+        complete, self.pending = buffer[:cut], buffer[cut:]
+        stamps = STAMP.findall(complete)
+        if stamps:
+            stream = self.stream
+            stream.delays_ms.extend((now - int(stamp)) / 1e6 for stamp in stamps)
+            stream.received.extend([now] * len(stamps))
+            if self.opened is not None:
+                self.opened()
+                self.opened = None
+        at = complete.find(b"event: done\n")
+        if at >= 0:
+            self._read_done(complete[at:] + self.pending)
+
+    def _read_done(self, tail: bytes) -> None:
+        self.after_done = tail
+        start = tail.find(b"data: ")
+        end = tail.find(b"\n", start)
+        if start < 0 or end < 0:
+            return  # the state has not all arrived yet
+        try:
+            self.stream.state = json.loads(tail[start + 6 : end])["state"]
+        except ValueError:
+            self.stream.state = "error"
+        assert self.transport is not None
+        # The answer is over; the server may keep the connection open after it.
+        self.transport.close()
+        if not self.ended.done():
+            self.ended.set_result(None)
+
+
 async def read_answer(
-    host: str, port: int, token: str, opened: asyncio.Event, limit: float
+    host: str, port: int, token: str, opened: Callable[[], None], limit: float
 ) -> Stream:
     """One answer read to its end, or to ``limit`` seconds (then it counts as an error)."""
     stream = Stream()
-    try:
-        async with asyncio.timeout(limit):
-            await _read(stream, host, port, token, opened)
-    except TimeoutError:
-        stream.state = "timed out"
-    return stream
-
-
-async def _read(stream: Stream, host: str, port: int, token: str, opened: asyncio.Event) -> None:
     body = json.dumps({"question": "What is a generator?", "caller_token": token})
     request = (
         f"POST /v1/answer HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}"
     ).encode()
+    loop = asyncio.get_running_loop()
     try:
-        reader, writer = await asyncio.open_connection(host, port)
+        async with asyncio.timeout(limit):
+            _, reader = await loop.create_connection(
+                lambda: _Reader(stream, request, opened), host, port
+            )
+            await reader.ended
+    except TimeoutError:
+        stream.state = "timed out"
     except OSError:
-        return
-    try:
-        writer.write(request)
-        pending = b""
-        done = False
-        while chunk := await reader.read(65536):
-            now = time.time_ns()
-            lines = (pending + chunk).split(b"\n")
-            pending = lines.pop()
-            for line in lines:
-                for stamp in STAMP.findall(line):
-                    stream.delays_ms.append((now - int(stamp)) / 1e6)
-                    stream.received.append(now)
-                if done and line.startswith(b"data: "):
-                    # The answer is over; the server may keep the connection open after it.
-                    stream.state = json.loads(line[6:])["state"]
-                    return
-                done = line == b"event: done"
-            if stream.received and not opened.is_set():
-                opened.set()
-    except (ConnectionError, ValueError):
         stream.state = "error"
-    finally:
-        writer.close()
+    return stream
 
 
 def _proc(pid: int) -> tuple[float, int]:
@@ -179,33 +304,44 @@ def _proc(pid: int) -> tuple[float, int]:
     return cpu, int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
 
 
-async def run_streams(url: str, pid: int, count: int, private_pem: bytes, seconds: float) -> None:
+async def run_streams(
+    url: str, pid: int, upstream_pid: int, count: int, private_pem: bytes, seconds: float
+) -> None:
     host, port = url.removeprefix("http://").split(":")
     tokens = [
         mint_token(private_pem, subject=f"reader-{n}", ttl_seconds=900, audience="citeline")
         for n in range(count + 1)
     ]
     limit = seconds * 3 + 120
-    warm = await read_answer(host, int(port), tokens[-1], asyncio.Event(), limit)
+    warm = await read_answer(host, int(port), tokens[-1], lambda: None, limit)
     if warm.state != "answered":
         raise SystemExit(f"the warm-up answer ended {warm.state!r}; see the server log")
     cpu_first, rss_before = _proc(pid)
-    flags = [asyncio.Event() for _ in range(count)]
+    loop = asyncio.get_running_loop()
+    all_open: asyncio.Future[None] = loop.create_future()
+    opened = 0
+
+    def one_opened() -> None:
+        nonlocal opened
+        opened += 1
+        if opened == count and not all_open.done():
+            all_open.set_result(None)
+
     tasks = [
-        asyncio.create_task(read_answer(host, int(port), tokens[n], flags[n], limit))
+        asyncio.create_task(read_answer(host, int(port), tokens[n], one_opened, limit))
         for n in range(count)
     ]
     # The window: from every stream having its first token to the first stream ending. If a
     # stream ends before the last one opens (a slow ramp on a busy machine), there is none.
-    waiters = [asyncio.create_task(f.wait()) for f in flags]
-    all_open = asyncio.ensure_future(asyncio.gather(*waiters))
-    await asyncio.wait([all_open, *tasks], return_when=asyncio.FIRST_COMPLETED)
-    all_open.cancel()
+    waiting: list[asyncio.Future[Any]] = [all_open, *tasks]
+    await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
     cpu_start, rss_open = _proc(pid)
+    upstream_start, client_start = _proc(upstream_pid)[0], time.process_time()
     window_start = time.time_ns()
-    open_streams = sum(f.is_set() for f in flags)
+    open_streams = opened
     await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     cpu_end, _ = _proc(pid)
+    upstream_end, client_end = _proc(upstream_pid)[0], time.process_time()
     window_end = time.time_ns()
     streams = await asyncio.gather(*tasks)
     cpu_last, _ = _proc(pid)
@@ -218,6 +354,18 @@ async def run_streams(url: str, pid: int, count: int, private_pem: bytes, second
     cpu_per_token_all = (cpu_last - cpu_first) / max(len(delays), 1) * 1e6
     per_stream_kb = (rss_open - rss_before) / max(open_streams, 1) / 1024
     p50, p99 = (float(numpy.percentile(delays, p)) for p in (50, 99)) if delays else (0.0, 0.0)
+    # The same delay over the window's second half only: every answer has started by then,
+    # so it is the delay of holding the streams, without the ramp's answer starts in it.
+    middle = (window_start + window_end) // 2
+    settled = [
+        delay
+        for stream in streams
+        for delay, at in zip(stream.delays_ms, stream.received, strict=True)
+        if middle <= at <= window_end
+    ]
+    settled_p50, settled_p99 = (
+        (float(numpy.percentile(settled, p)) for p in (50, 99)) if settled else (0.0, 0.0)
+    )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     window = (window_end - window_start) / 1e9
     print(f"{count} streams, one server process, {os.cpu_count()} CPUs, load average {load}")
@@ -225,7 +373,21 @@ async def run_streams(url: str, pid: int, count: int, private_pem: bytes, second
     for stream in streams:
         states[stream.state] = states.get(stream.state, 0) + 1
     print(f"window with every stream open: {window:.1f} s, {in_window} tokens in it")
-    print(f"how the streams ended: {states}\n")
+    print(f"how the streams ended: {states}")
+    if in_window:
+        shares = (
+            ("citeline server", cpu_end - cpu_start),
+            ("upstream", upstream_end - upstream_start),
+            ("reading client", client_end - client_start),
+        )
+        print(
+            "CPU per token in the window, by process: "
+            + ", ".join(
+                f"{name} {spent / in_window * 1e6:.1f} us ({spent / window:.2f} cores)"
+                for name, spent in shares
+            )
+        )
+    print()
     print("| measure | value | target | met |")
     print("|---|---|---|---|")
     rows = [
@@ -234,6 +396,8 @@ async def run_streams(url: str, pid: int, count: int, private_pem: bytes, second
         ("token delay upstream to reader, p50", f"{p50:.1f} ms", "", None),
         ("token delay upstream to reader, p99", f"{p99:.1f} ms", f"< {TARGET_P99_MS:.0f} ms",
          p99 < TARGET_P99_MS),
+        ("the same in the window's second half, p50 / p99",
+         f"{settled_p50:.1f} / {settled_p99:.1f} ms" if settled else "no such window", "", None),
         ("server CPU per streamed token, every stream open",
          f"{cpu_per_token:.1f} us" if in_window else "no such window",
          f"<= {TARGET_CPU_US_PER_TOKEN:.0f} us",
@@ -266,21 +430,25 @@ async def layer_costs(base_url: str, db: Path, count: int, tokens: int) -> None:
 
     from citeline import answer
     from citeline.events import encode_sse
+    from citeline.models.provider_chunks import ChunkValidatingOpenAI
     from citeline.models.provider_network import provider_transport
     from citeline.models.sse_coalescing import CoalescingTransport
 
     pool = httpx2.Limits(max_connections=count + 8)
 
-    def sdk(transport: httpx2.AsyncBaseTransport | None = None) -> AsyncOpenAI:
+    def sdk(
+        transport: httpx2.AsyncBaseTransport | None = None, kind: type[AsyncOpenAI] = AsyncOpenAI
+    ) -> AsyncOpenAI:
         if transport is None:
             client = create_async_httpx2_client(limits=pool)
         else:
             client = create_async_httpx2_client(transport=transport)
-        return AsyncOpenAI(base_url=base_url, api_key="-", http_client=client)
+        return kind(base_url=base_url, api_key="-", http_client=client)
 
     plain = sdk()
     coalesced = sdk(CoalescingTransport(httpx2.AsyncHTTPTransport(limits=pool)))
-    citelines = sdk(CoalescingTransport(provider_transport(pool)))
+    asyncio_backend = sdk(CoalescingTransport(provider_transport(pool)))
+    citelines = sdk(CoalescingTransport(provider_transport(pool)), ChunkValidatingOpenAI)
     library = OpenAIChatModel("streams", provider=OpenAIProvider(openai_client=citelines))
     corpus = Corpus.open(db)
     call = {"id": "call_0", "type": "function"}
@@ -322,7 +490,8 @@ async def layer_costs(base_url: str, db: Path, count: int, tokens: int) -> None:
     for name, one in (
         ("OpenAI SDK reading the stream (httpx2 over AnyIO)", sdk_alone(plain)),
         ("the same, its text deltas coalesced per read", sdk_alone(coalesced)),
-        ("the same over citeline's asyncio network backend", sdk_alone(citelines)),
+        ("the same over citeline's asyncio network backend", sdk_alone(asyncio_backend)),
+        ("the same, its chunks built by pydantic-core", sdk_alone(citelines)),
         ("+ pydantic-ai streaming request", with_library),
         ("+ citeline answer (request set-up, search, loop, pipeline, SSE)", with_citeline),
     ):
@@ -345,10 +514,15 @@ def _print_failures(folder: Path) -> None:
                 continue
             if record.get("level") in {"warning", "error", "critical"}:
                 message = str(record.get("message", ""))[:160]
-                # The exception's last line says what broke (the message alone does not).
-                cause = str(record.get("exception", "")).strip().splitlines()[-1:]
-                if cause:
-                    message = f"{message} <- {cause[0][:200]}"
+                # The exception's last line says what broke (the message alone does not), and
+                # the first exception of a chain (a connect or pool timeout under a library's
+                # wrapper) says why.
+                lines = str(record.get("exception", "")).strip().splitlines()
+                raised = [line for line in lines if _EXCEPTION_LINE.match(line)]
+                if lines:
+                    message = f"{message} <- {lines[-1][:200]}"
+                if len(raised) > 1:
+                    message = f"{message} <- first {raised[0][:200]}"
                 counts[message] = counts.get(message, 0) + 1
     for message, count in sorted(counts.items(), key=lambda item: -item[1])[:5]:
         print(f"server log, {count}x: {message}")
@@ -389,8 +563,10 @@ def main() -> None:
         try:
             process, url = start_server(folder, db, public_key, env=env)
             try:
-                asyncio.run(
-                    run_streams(url, process.pid, args.streams, pair.private_pem, args.seconds)
+                uvloop.run(
+                    run_streams(
+                        url, process.pid, upstream.pid, args.streams, pair.private_pem, args.seconds
+                    )
                 )
             finally:
                 process.kill()  # a graceful stop would wait for the streams it still holds

@@ -149,13 +149,25 @@ def test_a_crash_mid_ingest_leaves_the_index_as_it_was_before_that_batch(
 
         return write
 
-    # Two documents per transaction: the crash falls in the second batch after its first
-    # document was written, and that batch is lost whole; the first stays whole. Each store
-    # is stopped at a step it takes once per document inside the batch's transaction.
+    # Two documents per transaction: the crash falls in the second batch, and that batch is
+    # lost whole; the first stays whole. SQLite is stopped at a step it takes once per
+    # document inside the batch's transaction, after its first document; PostgreSQL writes
+    # a batch's documents in a few statements, so it is stopped after all of them, at the
+    # content digest it writes last in the transaction (once per batch).
     monkeypatch.setattr(ingest_module, "INGEST_BATCH", 2)
     sqlite_write = crash_on_fourth_document(sqlite_store._metadata_json)
     monkeypatch.setattr(sqlite_store, "_metadata_json", sqlite_write)
-    monkeypatch.setattr(postgres_store, "_put", crash_on_fourth_document(postgres_store._put))
+    batches_written = 0
+    real_changed = postgres_store._changed
+
+    def crash_at_second_batch_end(*args: Any) -> None:
+        nonlocal batches_written
+        batches_written += 1
+        if batches_written == 2:
+            raise RuntimeError("simulated crash")
+        real_changed(*args)
+
+    monkeypatch.setattr(postgres_store, "_changed", crash_at_second_batch_end)
     with pytest.raises(RuntimeError, match="simulated crash"):
         corpus.ingest(export)
     monkeypatch.undo()

@@ -7,9 +7,10 @@ from hypothesis import strategies as st
 
 from citeline.corpus.passages import split_passages
 
-# Pieces rather than characters, so that sentence ends and paragraph breaks are common.
+# Pieces rather than characters, so that sentence ends and paragraph breaks are common; an
+# em space and an information separator are whitespace to ``str.isspace`` as well.
 _TEXT = st.lists(
-    st.sampled_from([*"abc xyz.!?\n\t\"')é", "\n\n", ". ", "word "]), max_size=300
+    st.sampled_from([*"abc xyz.!?\n\t\"')é\u2003\x1f", "\n\n", ". ", "word "]), max_size=300
 ).map("".join)
 
 

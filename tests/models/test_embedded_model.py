@@ -552,8 +552,9 @@ def test_the_explanation_after_a_question_a_code_block_cut_in_two_is_reached() -
             "Tuples are another matter altogether, described in a later chapter of the guide.",
         )
     }
+    # Asked "what", not "why", so the section's lead is the answer's start by rule.
     view = TurnView(
-        "Why did changing list y also change list x?", outcomes=_searched_and_read(["y"], docs)
+        "What makes changing list y also change list x?", outcomes=_searched_and_read(["y"], docs)
     )
     prose, _ = _prose(_answer(view))
     # The question restated, the sentence the code cut in two, and the list its colon
@@ -628,6 +629,26 @@ def test_a_question_asking_whether_it_can_be_done_is_shown_the_code() -> None:
     )
     prose, _ = _prose(_answer(view))
     assert "except (RuntimeError, TypeError, NameError):" in prose
+
+
+def test_a_why_question_is_answered_by_the_reason_not_the_sections_lead() -> None:
+    docs = {
+        "gil": (
+            "Library FAQ › The global interpreter lock",
+            "The global interpreter lock is a lock held by the interpreter while it runs "
+            "Python code, so that only one thread runs Python code at a time; a thread waiting "
+            "for input gives it up, and so do the extension modules that do long work in C, "
+            "which is how a program of many threads still keeps several cores busy at once.\n\n"
+            "The global interpreter lock stays because taking it out made single-threaded "
+            "programs a third slower.",
+        )
+    }
+    view = TurnView(
+        "Why has the global interpreter lock not been removed?",
+        outcomes=_searched_and_read(["gil"], docs),
+    )
+    prose, _ = _prose(_answer(view))
+    assert "a third slower" in prose
 
 
 def test_a_list_no_colon_introduced_is_a_paragraph_of_its_own() -> None:

@@ -182,6 +182,18 @@ def terms(text: str) -> list[str]:
     return terms_of_words(words(text))
 
 
+def indexed_text(text: str) -> str:
+    """``terms(text)`` as one string for a whitespace tokenizer (the search index's): the
+    same terms in the same order, a stop word leaving only an extra space behind.
+
+    Measured on SciFact's 5,183 abstracts (1.1 M words): mapping each word through the memo
+    straight into ``str.join`` cost 0.08 s of CPU, where ``terms`` (which drops the stop
+    words into a list first) and a join of that list cost 0.17 s, the largest share of the
+    ingest's analysis. A whitespace tokenizer skips the empty terms, so the index holds
+    exactly what it held from the joined list."""
+    return " ".join(map(_memo.__getitem__, words(text)))
+
+
 def terms_of_words(found: list[str]) -> list[str]:
     """The index terms of folded words (``words``): stop words dropped, the rest stemmed."""
     # map and filter loop in C: half the CPU of the same list comprehension.

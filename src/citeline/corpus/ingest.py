@@ -89,9 +89,14 @@ INGEST_BATCH = 500
 INGEST_BATCH_CHARS = 16_000_000
 
 
+# What ``json.dumps(..., ensure_ascii=False, sort_keys=True)`` uses, made once: dumps builds
+# an encoder per call when given options.
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
+
+
 def content_hash(document: Document) -> str:
     """A digest of everything that is indexed about ``document``, and how it is split."""
-    canonical = json.dumps(
+    canonical = _CANONICAL.encode(
         [
             document.id,
             document.title,
@@ -99,9 +104,7 @@ def content_hash(document: Document) -> str:
             document.text,
             dict(document.metadata),
             MAX_PASSAGE_CHARS,
-        ],
-        ensure_ascii=False,
-        sort_keys=True,
+        ]
     )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -169,7 +172,8 @@ def ingest(
             documents_done += 1
             if progress is not None and documents_done % PROGRESS_EVERY_DOCUMENTS == 0:
                 progress(IngestProgress(source_file.path, done - 1, len(files), documents_done))
-            if not item.text.strip():
+            # Not ``strip()``: that copies every text to ask whether it is all whitespace.
+            if not item.text or item.text.isspace():
                 problems.append(IngestProblem(shown, "it has no text to index", item.id))
                 kept_ids.add(item.id)
                 continue

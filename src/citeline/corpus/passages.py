@@ -33,6 +33,13 @@ def split_passages(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[Passag
     """Split ``text`` into passages of at most ``max_chars`` characters each."""
     if max_chars < 1:
         raise ValueError("max_chars must be at least 1")
+    if len(text) <= max_chars:
+        # One passage at most: the text less its surrounding whitespace (``str.strip`` and
+        # ``str.isspace`` agree on what whitespace is). Most documents (SciFact's median
+        # abstract is 1,330 characters) take this path, without a walk per character.
+        start = len(text) - len(text.lstrip())
+        end = len(text.rstrip())
+        return [Passage(start, end, text[start:end])] if start < end else []
     passages: list[Passage] = []
     position = _skip_space(text, 0)
     while position < len(text):

@@ -126,6 +126,7 @@ _HOW = re.compile(
     r"\bcan\s+(?:i|you|we|one)\b|\bsyntax\b",
     re.IGNORECASE,
 )
+_WHY = re.compile(r"why\b", re.IGNORECASE)
 _ANCHOR_FORBIDDEN = frozenset("[]\n")
 _HTML_FORBIDDEN = frozenset('<>&"')
 
@@ -296,6 +297,7 @@ def choose_passages(
     weights = question_weights(question, earlier, candidates)
     total = sum(weights.values()) or 1.0
     wants_code = bool(_HOW.search(question))
+    asks_why = bool(_WHY.match(question.strip()))
     chosen: list[Quoted] = []
     covered: set[str] = set()
     first_score = 0.0
@@ -317,7 +319,9 @@ def choose_passages(
         source = sources[ranked.index]
         units = list(_units(source.text, split_title(source.title)[1]))
         meaning = _block_meaning(units, meaning_query, similarity, weights)
-        passage = best_passage(units, weights, wants_code=wants_code, meaning=meaning)
+        passage = best_passage(
+            units, weights, wants_code=wants_code, meaning=meaning, asks_why=asks_why
+        )
         if (
             passage is None
             or len(passage.text) < MIN_PASSAGE_CHARS

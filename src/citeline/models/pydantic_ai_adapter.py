@@ -22,8 +22,8 @@ from __future__ import annotations
 import asyncio
 import os
 import weakref
-from collections.abc import AsyncGenerator, Sequence
-from typing import Any
+from collections.abc import AsyncGenerator, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
 import httpx2
 import pydantic_core
@@ -259,7 +259,7 @@ def _build_model(handle: ModelHandle) -> Model:
 
         return OpenAIChatModel(
             handle.model_name,
-            provider=OpenAIProvider(
+            provider=_chunk_validating(OpenAIProvider)(
                 base_url=handle.base_url,
                 api_key=os.environ.get("OPENAI_API_KEY") or None,
                 http_client=_coalescing_client(),
@@ -269,8 +269,43 @@ def _build_model(handle: ModelHandle) -> Model:
 
     return OpenAIChatModel(
         handle.model_name,
-        provider=OllamaProvider(base_url=handle.base_url, http_client=_coalescing_client()),
+        provider=_chunk_validating(OllamaProvider)(
+            base_url=handle.base_url, http_client=_coalescing_client()
+        ),
     )
+
+
+_ProviderT = TypeVar("_ProviderT")
+
+
+def _chunk_validating(provider_class: type[_ProviderT]) -> type[_ProviderT]:
+    """``provider_class`` (the library's ``OpenAIProvider`` or ``OllamaProvider``) building the
+    SDK client whose stream chunks pydantic-core validates (``provider_chunks``) where it
+    would build a plain ``AsyncOpenAI``.
+
+    The hook is the providers' ``_create_openai_client``, which they call once their own
+    base-URL and API-key rules have settled both; a test fails if the library stops calling
+    it, rather than the speed quietly going.
+    """
+    from citeline.models.provider_chunks import ChunkValidatingOpenAI
+
+    def _create_openai_client(
+        self: object,
+        *,
+        base_url: str | None,
+        api_key: str | None,
+        http_client: httpx2.AsyncClient,
+        default_headers: Mapping[str, str] | None = None,
+    ) -> ChunkValidatingOpenAI:
+        return ChunkValidatingOpenAI(
+            base_url=base_url,
+            api_key=api_key,
+            http_client=http_client,
+            default_headers=default_headers,
+        )
+
+    namespace = {"_create_openai_client": _create_openai_client}
+    return cast(type[_ProviderT], type(provider_class.__name__, (provider_class,), namespace))
 
 
 def _coalescing_client() -> httpx2.AsyncClient:

@@ -7,11 +7,20 @@ request through a local port then named its own address and got a fresh budget. 
 proxy headers are read only when ``CITELINE_FORWARDED_ALLOW_IPS`` names the proxies to
 believe (uvicorn's own ``FORWARDED_ALLOW_IPS`` variable is not consulted).
 
+The serving thread is also named asyncio for sniffio, which AnyIO asks which event loop
+runs on every call that needs its backend (a cancel scope, a lock, a task group; the
+provider client and Starlette make several a streamed token). Unnamed, sniffio finds out
+each time by asking asyncio for the current task: measured under uvloop, 0.82 us a lookup
+against 0.15 us named. uvicorn runs asyncio (uvloop is asyncio's interface) on the thread
+that calls ``run_server`` and nothing else runs there meanwhile; worker threads are not
+named, so code there is still told it runs no event loop.
+
 Deliberately not here: building the app (``app``), logging set-up (``logs``).
 """
 
 from __future__ import annotations
 
+import sniffio
 import uvicorn
 from fastapi import FastAPI
 
@@ -38,4 +47,14 @@ def uvicorn_config(app: FastAPI, settings: ServerSettings) -> uvicorn.Config:
 
 def serve(app: FastAPI, settings: ServerSettings) -> None:
     """Serve ``app`` until interrupted."""
-    uvicorn.Server(uvicorn_config(app, settings)).run()
+    run_server(uvicorn.Server(uvicorn_config(app, settings)))
+
+
+def run_server(server: uvicorn.Server) -> None:
+    """Run ``server`` on this thread, named asyncio for sniffio while it runs (see above)."""
+    previous = sniffio.thread_local.name
+    sniffio.thread_local.name = "asyncio"
+    try:
+        server.run()
+    finally:
+        sniffio.thread_local.name = previous

@@ -242,20 +242,20 @@ class PostgresStore(CorpusStore):
     def put_many(self, versions: Sequence[DocumentVersion]) -> None:
         if not versions:
             return
+        # The last version of an id given twice wins, as if each had been put in turn.
+        latest = {version.document.id: version for version in versions}
         rows = [
             (
                 version,
                 json.dumps(dict(version.document.metadata), ensure_ascii=False, sort_keys=True),
             )
-            for version in versions
+            for version in latest.values()
         ]
 
         def write(connection: psycopg.Connection[Any]) -> None:
             digest = _locked_digest(connection)
             generation = _next_generation(connection)
-            for version, metadata in rows:
-                digest = _put(connection, version, metadata, generation, digest)
-            _changed(connection, digest)
+            _put_batch(connection, rows, generation, digest)
 
         # Safe to retry: the whole batch is one transaction, and a retry finds either
         # nothing (rolled back) or this very content (committed) and writes it again.
@@ -586,66 +586,115 @@ class PostgresStore(CorpusStore):
         return None if row is None else str(row[0])
 
 
-def _put(
+def _put_batch(
     connection: psycopg.Connection[Any],
-    version: DocumentVersion,
-    metadata: str,
+    rows: Sequence[tuple[DocumentVersion, str]],
     generation: int,
     digest: int,
-) -> int:
-    """Write one document of a batch; the content digest with it counted in."""
-    document = version.document
-    old = connection.execute(
-        "SELECT rowid, content_hash FROM corpus_documents WHERE id = %s FOR UPDATE",
-        (document.id,),
-    ).fetchone()
-    row = (
-        document.title,
-        document.url,
-        document.text,
-        metadata,
-        version.source,
-        version.content_hash,
-        generation,
-    )
-    if old is None:
-        inserted = connection.execute(
-            "INSERT INTO corpus_documents (title, url, text, metadata, source, content_hash, "
-            "generation, id) VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s, %s) "
-            "RETURNING rowid",
-            (*row, document.id),
-        ).fetchone()
-        assert inserted is not None
-        rowid = inserted[0]
-        connection.execute("DELETE FROM corpus_removed WHERE id = %s", (document.id,))
-    else:
-        rowid, old_hash = old
-        _unindex(connection, rowid)
-        digest ^= _member(document.id, old_hash)
-        connection.execute(
-            "UPDATE corpus_documents SET title = %s, url = %s, text = %s, metadata = %s::jsonb, "
-            "source = %s, content_hash = %s, generation = %s WHERE rowid = %s",
-            (*row, rowid),
+) -> None:
+    """Write a batch of distinct documents (each with its metadata as JSON) in the caller's
+    transaction, and the content digest with them counted in.
+
+    A few statements for the whole batch, where one document at a time took five round
+    trips each: the stored ids are read and locked at once, replaced documents lose their
+    passages in one ``DELETE`` and are rewritten by one pipelined ``executemany``, new
+    documents and every passage go in by ``COPY``. New documents are numbered from the
+    table's sequence in the batch's order, as one insert at a time numbered them."""
+    doc_ids = [version.document.id for version, _ in rows]
+    old = {
+        doc_id: (rowid, content_hash)
+        for doc_id, rowid, content_hash in connection.execute(
+            "SELECT id, rowid, content_hash FROM corpus_documents WHERE id = ANY(%s) "
+            "ORDER BY rowid FOR UPDATE",
+            (doc_ids,),
         )
-    if version.passages:
+    }
+    fresh = len(doc_ids) - len(old)
+    numbers = iter(
+        sorted(
+            number
+            for (number,) in connection.execute(
+                "SELECT nextval(pg_get_serial_sequence('corpus_documents', 'rowid')) "
+                "FROM generate_series(1, %s)",
+                (fresh,),
+            )
+        )
+        if fresh
+        else ()
+    )
+    added: list[tuple[object, ...]] = []
+    updated: list[tuple[object, ...]] = []
+    replaced: list[int] = []
+    added_ids: list[str] = []
+    passages: list[tuple[int, int, int]] = []
+    for version, metadata in rows:
+        document = version.document
+        row = (
+            document.title,
+            document.url,
+            document.text,
+            metadata,
+            version.source,
+            version.content_hash,
+            generation,
+        )
+        before = old.get(document.id)
+        if before is None:
+            rowid = next(numbers)
+            added.append((rowid, document.id, *row))
+            added_ids.append(document.id)
+        else:
+            rowid, old_hash = before
+            digest ^= _member(document.id, old_hash)
+            updated.append((*row, rowid))
+            replaced.append(rowid)
+        digest ^= _member(document.id, version.content_hash)
+        passages.extend((rowid, passage.start, passage.end) for passage in version.passages)
+    if updated:
+        _unindex_many(connection, replaced)
         with connection.cursor() as cursor:
             cursor.executemany(
-                'INSERT INTO corpus_passages (document, start, "end") VALUES (%s, %s, %s)',
-                [(rowid, passage.start, passage.end) for passage in version.passages],
+                "UPDATE corpus_documents SET title = %s, url = %s, text = %s, "
+                "metadata = %s::jsonb, source = %s, content_hash = %s, generation = %s "
+                "WHERE rowid = %s",
+                updated,
             )
-    return digest ^ _member(document.id, version.content_hash)
+    if added:
+        with (
+            connection.cursor() as cursor,
+            cursor.copy(
+                "COPY corpus_documents (rowid, id, title, url, text, metadata, source, "
+                "content_hash, generation) FROM STDIN"
+            ) as copy,
+        ):
+            for added_row in added:
+                copy.write_row(added_row)
+        connection.execute("DELETE FROM corpus_removed WHERE id = ANY(%s)", (added_ids,))
+    if passages:
+        with (
+            connection.cursor() as cursor,
+            cursor.copy('COPY corpus_passages (document, start, "end") FROM STDIN') as copy,
+        ):
+            for passage_row in passages:
+                copy.write_row(passage_row)
+    _changed(connection, digest)
 
 
 def _unindex(connection: psycopg.Connection[Any], rowid: int) -> None:
+    _unindex_many(connection, [rowid])
+
+
+def _unindex_many(connection: psycopg.Connection[Any], rowids: list[int]) -> None:
+    """Remove the passages of the documents ``rowids``, in the caller's transaction."""
     # Their vectors go with the passages (ON DELETE CASCADE); the version tells every
     # process's in-memory vector index to reload.
     if connection.execute(
         "SELECT 1 FROM corpus_vectors AS v JOIN corpus_passages AS p ON p.rowid = v.passage "
-        "WHERE p.document = %s LIMIT 1",
-        (rowid,),
+        "WHERE p.document = ANY(%s) LIMIT 1",
+        (rowids,),
     ).fetchone():
         _bump_vectors(connection)
-    connection.execute("DELETE FROM corpus_passages WHERE document = %s", (rowid,))
+    connection.execute("DELETE FROM corpus_passages WHERE document = ANY(%s)", (rowids,))
 
 
 def _next_generation(connection: psycopg.Connection[Any]) -> int:

@@ -301,9 +301,11 @@ class SQLiteStore(CorpusStore):
                 "content_hash, generation, id, rowid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 added,
             )
-            connection.executemany(
-                "DELETE FROM corpus_removed WHERE id = ?", [(row[7],) for row in added]
-            )
+            # Most collections have never lost a document: no statement per added one then.
+            if connection.execute("SELECT 1 FROM corpus_removed LIMIT 1").fetchone():
+                connection.executemany(
+                    "DELETE FROM corpus_removed WHERE id = ?", [(row[7],) for row in added]
+                )
             connection.executemany(
                 "INSERT INTO corpus_passages(document, start, end) VALUES (?, ?, ?)", passages
             )
