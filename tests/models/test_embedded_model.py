@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from citeline.models import embedded
 from citeline.models.embedded import (
     FRAGMENT_CHARS,
     MEANING_BLOCKS,
@@ -19,7 +21,7 @@ from citeline.models.embedded import (
     TurnView,
     next_step,
 )
-from citeline.models.embedded_passages import is_dangling, units_of
+from citeline.models.embedded_passages import Unit, is_dangling, units_of
 from citeline.models.turn import Similarity
 from citeline.stream import Pipeline
 from citeline.stream.anchors import Anchor
@@ -882,6 +884,50 @@ def test_the_answer_never_holds_text_absent_from_the_section_it_cites(
         for part in re.split(r"\n\n+", shown):
             if part.strip():
                 assert _flat(part) in _flat(sections[anchor.href]), (part, sections[anchor.href])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    sentences=st.lists(
+        st.sampled_from(
+            [
+                "Vitamin D supplementation reduced the risk of hip fracture in older adults.",
+                "Older adults given vitamin D had fewer fractures than those given placebo.",
+                "Falls are common.",
+                "```\nsupplement(dose=800)\n```",
+                "- calcium\n- vitamin D",
+                "Bone density declines with age.",
+            ]
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_an_answer_over_kept_units_equals_one_over_units_split_anew(sentences: list[str]) -> None:
+    docs = {**DOCS, "404": ("Vitamin D in older adults", "\n\n".join(sentences))}
+    view = TurnView(question=QUESTION, outcomes=_searched_and_read(["404", "101"], docs))
+    embedded._units.cache_clear()
+    fresh = _answer(view)
+    assert _answer(view) == fresh  # the second answer reads the kept units
+    text = "\n\n".join(sentences)
+    assert list(embedded._units(text, "Falls are common.")) == units_of(text, "Falls are common.")
+
+
+def test_a_section_read_again_is_not_split_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    splits: list[str] = []
+
+    def counting(text: str, heading: str = "") -> list[Unit]:
+        splits.append(text)
+        return units_of(text, heading)
+
+    monkeypatch.setattr(embedded, "units_of", counting)
+    embedded._units.cache_clear()
+    view = TurnView(question=QUESTION, outcomes=_searched_and_read(["101", "202"]))
+    first = _answer(view)
+    count = len(splits)
+    assert count >= 1
+    assert _answer(view) == first
+    assert len(splits) == count
 
 
 def test_a_title_about_change_in_a_measure_is_not_release_notes() -> None:

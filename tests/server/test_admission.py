@@ -72,11 +72,37 @@ async def test_answers_reach_their_first_token_in_arrival_order_and_all_are_answ
         if what != "rest":
             working += 1 if what == "start" else -1
         assert working <= slots
-    # An answer's rest waits while others wait for a slot: before any rest is written, all
-    # but the last few to be let in have their first text.
+    # An answer's rest waits while any other is before its first token (waiting for a slot
+    # or holding one): before any rest is written, every answer has its first text.
     rests = [n for n, (what, _) in enumerate(engine.log) if what == "rest"]
     tokens_before = sum(1 for what, _ in engine.log[: rests[0]] if what == "token")
-    assert tokens_before >= answers - slots
+    assert tokens_before == answers
+
+
+async def test_the_gate_is_busy_while_an_answer_holds_a_place_with_nobody_waiting() -> None:
+    gate = FirstTokenGate(2)
+    assert not gate.busy
+    await gate.enter()
+    assert gate.busy and gate.waiting == 0
+    idle = asyncio.create_task(gate.idle())
+    await asyncio.sleep(0)
+    assert not idle.done()
+    gate.leave()
+    await asyncio.wait_for(idle, 1)
+    assert not gate.busy
+
+
+async def test_a_reader_who_leaves_the_queue_leaves_the_gate_busy_while_others_hold() -> None:
+    gate = FirstTokenGate(1)
+    await gate.enter()
+    leaving = asyncio.create_task(gate.enter())
+    await asyncio.sleep(0)
+    leaving.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await leaving
+    assert gate.busy
+    gate.leave()
+    assert not gate.busy
 
 
 async def test_without_a_gate_answers_run_side_by_side() -> None:

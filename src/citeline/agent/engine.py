@@ -87,7 +87,11 @@ async def answer(
     yield Start(release=release)
 
     tools = [
-        *(corpus_tools(corpus) if corpus is not None else ()),
+        *(
+            corpus_tools(corpus, in_thread=_corpus_in_thread(handle, corpus))
+            if corpus is not None
+            else ()
+        ),
         *(data_tools(data) if data is not None else ()),
         *extra_tools,
     ]
@@ -171,6 +175,16 @@ async def answer(
 
 
 _DATA_TAGS = frozenset({ProvenanceTag.GOVERNED, ProvenanceTag.AD_HOC})
+
+
+def _corpus_in_thread(handle: ModelHandle, corpus: Corpus) -> bool:
+    """Whether the corpus tools hand their calls to a worker thread: not for the embedded
+    model over a local file, whose answer is this process's CPU from question to first token
+    with or without the thread (the hand-offs cost more than the search: ``corpus_tools``),
+    and whose answers the server already lets in a few at a time (``server.admission``). A
+    real model's tools, and any over PostgreSQL or a corpus that does not say it is local
+    (a test's stand-in), keep the loop free while they wait."""
+    return not (handle.provider == "embedded" and getattr(corpus, "local", False) is True)
 
 
 def _quote_verifier(fixed: Sequence[TrustedText], returned: list[TrustedText]) -> QuoteVerifier:

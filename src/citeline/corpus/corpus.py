@@ -88,6 +88,12 @@ class Corpus:
         return cls(SQLiteStore(location.path), folder, retrieval, rebuild_index=rebuild_index)
 
     @property
+    def local(self) -> bool:
+        """Whether searches and reads are this process's own work on a file (SQLite), with
+        no database server to wait on."""
+        return isinstance(self._store, SQLiteStore)
+
+    @property
     def retrieval(self) -> Retrieval:
         """The mode searches run in."""
         return self._retriever.mode

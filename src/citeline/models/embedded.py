@@ -20,6 +20,7 @@ feeds it a ``TurnView`` and carries out what it asks.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import zlib
@@ -98,6 +99,11 @@ SECOND_GAIN = 0.15
 SECOND_SCORE = 0.7
 # A passage shorter than this is a pointer ("See global interpreter lock."), not an answer.
 MIN_PASSAGE_CHARS = 40
+# Sections whose units are kept, most recent first: a docs site's answers read the same
+# sections again and again, and splitting a read section into its units (blocks, sentences,
+# their terms) was a tenth of an embedded answer's CPU before its first token (measured on the
+# bundled sample). A read text is at most 12,000 characters, so this is a few MB at most.
+UNITS_KEPT = 256
 # Fragment sizes as a real provider streams them: a few characters, unevenly, so an
 # anchor arrives split across fragments as it does from real models.
 FRAGMENT_CHARS = (1, 8)
@@ -311,7 +317,7 @@ def choose_passages(
             if gain < SECOND_GAIN or ranked.score < SECOND_SCORE * first_score:
                 continue
         source = sources[ranked.index]
-        units = units_of(source.text, split_title(source.title)[1])
+        units = list(_units(source.text, split_title(source.title)[1]))
         meaning = _block_meaning(units, meaning_query, similarity, weights)
         passage = best_passage(
             units, weights, wants_code=wants_code, meaning=meaning, asks_why=asks_why
@@ -342,6 +348,12 @@ def choose_passages(
         if len(chosen) == 2:
             break
     return chosen
+
+
+@functools.lru_cache(maxsize=UNITS_KEPT)
+def _units(text: str, heading: str) -> tuple[Unit, ...]:
+    """``units_of(text, heading)``, kept while recent (units are frozen, so one may serve many)."""
+    return tuple(units_of(text, heading))
 
 
 def _block_meaning(

@@ -42,9 +42,9 @@ _QUEUE_BOUND = 64
 # How long a cancelled engine gets to unwind (close its HTTP call to the model) before
 # the stream stops waiting; the hang-up contract is cancellation within one second.
 _STOP_GRACE_SECONDS = 0.5
-# How long, in all, an answer past its first token lets answers waiting for their first token
-# go first (``admission``): 200 at once on two processes wait about half a second for
-# their turn; the bound keeps a steady stream of new answers from holding the rest back.
+# How long, in all, an answer past its first token lets answers still before theirs go first
+# (``admission``): 200 at once on two processes wait about half a second for their turn;
+# the bound keeps a steady stream of new answers from holding the rest back.
 _REST_DEFERRAL_SECONDS = 2.0
 # The default engine enforces the same timeout itself, so it can flush the text its
 # pipeline held; this margin lets it end first, and the stream's own deadline stays the
@@ -284,9 +284,9 @@ class AnswerRunner:
                 await queue.put(event)
                 if isinstance(event, Done):
                     return
-                if not held and gate is not None and gate.waiting and deferrable > 0:
+                if not held and gate is not None and gate.busy and deferrable > 0:
                     # Its rest (the next pieces through the pipeline) waits while others
-                    # wait for their first token: readers with no text at all come first.
+                    # are before their first token: readers with no text at all come first.
                     deferrable -= await _wait_idle(gate, deferrable)
         except Exception as error:
             await queue.put(_EngineEnded(error))
@@ -315,7 +315,8 @@ class AnswerRunner:
 
 
 async def _wait_idle(gate: FirstTokenGate, limit: float) -> float:
-    """Wait until nobody waits at ``gate``, at most ``limit`` seconds; the seconds waited."""
+    """Wait until no answer at ``gate`` is before its first token, at most ``limit`` seconds;
+    the seconds waited."""
     clock = asyncio.get_running_loop().time
     started = clock()
     try:
