@@ -31,6 +31,7 @@ import tempfile
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from revisions import source_trees  # beside this script, first on sys.path
 from rich.console import Console
 from rich.table import Table
 
@@ -63,17 +64,7 @@ def main() -> None:
     parser.add_argument("--postgres", help="a PostgreSQL URL to ingest into, not SQLite")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        trees = {"this tree": ROOT / "src"}
-        for revision in args.against:
-            folder = Path(scratch) / revision
-            folder.mkdir()
-            archive = subprocess.run(
-                ["git", "-C", str(ROOT), "archive", revision, "src"],
-                check=True,
-                capture_output=True,
-            ).stdout
-            subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-            trees[revision] = folder / "src"
+        trees = source_trees(Path(scratch), args.against)
         seconds: dict[str, list[float]] = {name: [] for name in trees}
         walls: dict[str, list[float]] = {name: [] for name in trees}
         load_before = _load()

@@ -29,6 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from revisions import source_trees  # beside this script, first on sys.path
 from rich.console import Console
 from rich.table import Table
 
@@ -94,17 +95,7 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, default=DEFAULT_FOLDER)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        trees = {"this tree": ROOT / "src"}
-        for revision in args.against:
-            folder = Path(scratch) / revision.replace("/", "_")
-            folder.mkdir()
-            archive = subprocess.run(
-                ["git", "-C", str(ROOT), "archive", revision, "src"],
-                check=True,
-                capture_output=True,
-            ).stdout
-            subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-            trees[revision] = folder / "src"
+        trees = source_trees(Path(scratch), args.against)
         found = {name: _fingerprint(source, args.folder) for name, source in trees.items()}
     ours = found["this tree"]
     table = Table(title="What the search index is fed, and what search finds (count, digest)")
