@@ -651,6 +651,29 @@ def test_a_why_question_is_answered_by_the_reason_not_the_sections_lead() -> Non
     assert "a third slower" in prose
 
 
+def test_a_name_asked_as_code_is_found_in_the_code_that_shows_it() -> None:
+    docs = {
+        "pass": (
+            "Programming FAQ \u203a How can I pass optional or keyword parameters on?",
+            "Collect the arguments using the * and ** specifiers in the function's parameter "
+            "list; this gives you the positional arguments as a tuple and the keyword "
+            "arguments as a dictionary:\n\n"
+            "    def f(x, *args, **kwargs):\n        g(x, *args, **kwargs)\n",
+        ),
+        "cli": (
+            "Argparse Tutorial \u203a Getting started",
+            "Parse the command line into an object and read its fields:\n\n"
+            "    args = parser.parse_args()\n    print(args.verbose, args.kwargs_file)\n",
+        ),
+    }
+    view = TurnView(
+        "What are *args and **kwargs?", outcomes=_searched_and_read(["pass", "cli"], docs)
+    )
+    prose, _ = _prose(_answer(view))
+    assert "def f(x, *args, **kwargs):" in prose
+    assert "parse_args" not in prose
+
+
 def test_a_list_no_colon_introduced_is_a_paragraph_of_its_own() -> None:
     units = units_of("A first paragraph ends here.\n\n- an item\n\n- another item")
     assert [u.paragraph for u in units] == [0, 1, 1]

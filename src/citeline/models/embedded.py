@@ -127,6 +127,10 @@ _HOW = re.compile(
     re.IGNORECASE,
 )
 _WHY = re.compile(r"why\b", re.IGNORECASE)
+# A name the question writes as code ("*args", "__slots__", "json.dump()", "str.join"): where
+# the passage shows it as written, in its code too, the passage is about it. "What are *args
+# and **kwargs?" found nothing: those words are only ever in code.
+_CODE_NAME = re.compile(r"\*{1,2}[A-Za-z_]\w*|\w+\(\)|\b\w*_\w+\b|\b\w+\.\w+\b")
 _ANCHOR_FORBIDDEN = frozenset("[]\n")
 _HTML_FORBIDDEN = frozenset('<>&"')
 
@@ -298,6 +302,7 @@ def choose_passages(
     total = sum(weights.values()) or 1.0
     wants_code = bool(_HOW.search(question))
     asks_why = bool(_WHY.match(question.strip()))
+    asked_code = set(_CODE_NAME.findall(question))
     chosen: list[Quoted] = []
     covered: set[str] = set()
     first_score = 0.0
@@ -332,7 +337,8 @@ def choose_passages(
         # a word its code holds ("France" in a dict literal): the title and prose must hold
         # part of it, and with the code at least the floor.
         prose = title_terms(source.title).union(
-            *(u.terms for u in passage.units if u.kind != "code")
+            *(u.terms for u in passage.units if u.kind != "code"),
+            *(content_terms(name) for name in asked_code if name in passage.text),
         )
         code = set().union(*(u.terms for u in passage.units if u.kind == "code"))
         titled = bool(title_terms(source.title) & weights.keys())
