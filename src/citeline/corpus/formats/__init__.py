@@ -61,10 +61,15 @@ def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]
     if path.is_file():
         return [SourceFile(path, path.stem, path.name, page_url(base_url, path.name))]
     root = path.resolve()
-    site = bool(base_url) or _holds_pages(path)
-    files: list[SourceFile] = []
+    # Whether a folder without a base URL is a site is known only once an HTML page is seen,
+    # which may be deeper than its ``_`` folders: files under them are kept aside until then,
+    # so the tree is walked once.
+    site = bool(base_url)
+    pages_seen = False
+    found: list[tuple[bool, SourceFile]] = []
     for folder, folder_names, file_names in os.walk(path, followlinks=False):
         folder_path = Path(folder)
+        generated = any(part.startswith("_") for part in folder_path.relative_to(path).parts)
         folder_names[:] = sorted(
             name
             for name in folder_names
@@ -75,8 +80,10 @@ def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]
             if candidate.is_symlink():
                 folder_names.remove(name)
                 if not _inside(candidate, root):
-                    files.append(_refused(candidate, path, "a link to a folder outside"))
+                    refused = _refused(candidate, path, "a link to a folder outside")
+                    found.append((generated or name.startswith("_"), refused))
         pages = {Path(n).stem for n in file_names if Path(n).suffix.lower() in _PAGE_SUFFIXES}
+        pages_seen = pages_seen or (bool(pages) and not generated)
         for name in file_names:
             candidate = folder_path / name
             if name.startswith(".") or candidate.suffix.lower() not in READERS:
@@ -84,13 +91,13 @@ def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]
             if candidate.suffix.lower() in _SOURCE_SUFFIXES and candidate.stem in pages:
                 continue
             if candidate.is_symlink() and not _inside(candidate, root):
-                files.append(_refused(candidate, path, "a link to a file outside"))
+                found.append((generated, _refused(candidate, path, "a link to a file outside")))
             elif candidate.is_file():
                 relative = candidate.relative_to(path).as_posix()
                 default_id = candidate.relative_to(path).with_suffix("").as_posix()
-                files.append(
-                    SourceFile(candidate, default_id, relative, page_url(base_url, relative))
-                )
+                source = SourceFile(candidate, default_id, relative, page_url(base_url, relative))
+                found.append((generated, source))
+    files = [source for generated, source in found if not (generated and pages_seen)]
     files.sort(key=lambda source: source.relative)
     return files
 
@@ -151,12 +158,3 @@ def _first_line(error: BaseException) -> str:
 
 
 __all__ = ["READERS", "Omitted", "Rejected", "SourceFile", "read_source", "source_files"]
-
-
-def _holds_pages(path: Path) -> bool:
-    """Whether a folder is a built site: an HTML page in it, outside hidden and ``_`` folders."""
-    for _folder, folder_names, file_names in os.walk(path, followlinks=False):
-        folder_names[:] = [n for n in folder_names if not n.startswith((".", "_"))]
-        if any(Path(name).suffix.lower() in _PAGE_SUFFIXES for name in file_names):
-            return True
-    return False
