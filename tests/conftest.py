@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
@@ -49,12 +50,11 @@ def _private_cache(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
 
 
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A PostgreSQL URL whose connections all work in a fresh, empty schema."""
+@contextmanager
+def fresh_schema(base: str) -> Iterator[str]:
+    """``base`` made to work in a new, empty schema of its database, dropped afterwards."""
     import psycopg
 
-    base = _required(POSTGRES_ENV, "PostgreSQL")
     schema = f"test_{secrets.token_hex(6)}"
     with psycopg.connect(base, autocommit=True) as connection:
         connection.execute(f"CREATE SCHEMA {schema}")
@@ -63,6 +63,13 @@ def postgres_url() -> Iterator[str]:
     finally:
         with psycopg.connect(base, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL URL whose connections all work in a fresh, empty schema."""
+    with fresh_schema(_required(POSTGRES_ENV, "PostgreSQL")) as url:
+        yield url
 
 
 @pytest.fixture

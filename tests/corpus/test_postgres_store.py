@@ -7,7 +7,6 @@ migrations, a server that can be unreachable or drop connections.
 
 from __future__ import annotations
 
-import secrets
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,14 +14,17 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from tests.conftest import postgres_url_in_schema
+from tests.conftest import fresh_schema
+from tests.support.store_batches import (
+    BATCH,
+    FIRST,
+    assert_a_batch_stores_what_one_at_a_time_stored,
+    contents,
+    version,
+)
 
 from citeline.corpus import Corpus, IndexUnreadableError, SchemaVersionError
-from citeline.corpus.documents import Document
 from citeline.corpus.errors import CorpusUnavailableError
-from citeline.corpus.ingest import content_hash
-from citeline.corpus.passages import split_passages
-from citeline.corpus.stores.base import DocumentVersion
 from citeline.corpus.stores.postgres import PostgresStore
 from citeline.database import PostgresUrl, parse_database_url
 
@@ -150,14 +152,8 @@ def test_searches_carry_on_after_the_server_drops_every_connection(
 @pytest.fixture
 def other_postgres_url(postgres_url: str) -> Iterator[str]:
     """A second fresh schema beside ``postgres_url``'s, for a store to compare with."""
-    schema = f"test_{secrets.token_hex(6)}"
-    with psycopg.connect(postgres_url, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield postgres_url_in_schema(postgres_url, schema)
-    finally:
-        with psycopg.connect(postgres_url, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+    with fresh_schema(postgres_url) as url:
+        yield url
 
 
 def _store(url: str) -> PostgresStore:
@@ -166,59 +162,12 @@ def _store(url: str) -> PostgresStore:
     return PostgresStore(location)
 
 
-def _version(doc_id: str, text: str, **metadata: object) -> DocumentVersion:
-    document = Document(id=doc_id, title=f"Title {doc_id}", text=text, metadata=metadata)
-    return DocumentVersion(document, split_passages(text, 20), content_hash(document), "src")
-
-
-def _contents(store: PostgresStore, *, ids: bool) -> tuple[object, ...]:
-    every = store.changes_since(0).changed
-    documents = sorted(store.indexable(every), key=lambda d: d.doc_id)
-    return (
-        [
-            (d.doc_id, d.title, d.text, d.passages if ids else [p[1:] for p in d.passages])
-            for d in documents
-        ],
-        [(d.id, d.url, dict(d.metadata)) for d in store.documents()],
-        store.content_digest(),
-    )
-
-
-_FIRST = [
-    _version("a", "alpha one. alpha two. alpha three."),
-    _version("b", "beta", tags=["x", "y"]),
-]
-_BATCH = [
-    _version("c", "gamma words here. and more of them."),
-    _version("a", "alpha rewritten, longer than before, in several passages."),
-    _version("d", "delta"),
-    _version("c", "gamma given twice: the last one wins.", note="kept"),
-]
-
-
 def test_a_batch_stores_what_one_document_at_a_time_stored(
     postgres_url: str, other_postgres_url: str
 ) -> None:
     one_at_a_time, batched = _store(other_postgres_url), _store(postgres_url)
     try:
-        for version in _FIRST:
-            one_at_a_time.put_many([version])
-        batched.put_many(_FIRST)
-        # New documents only: numbered as one at a time numbered them, passage ids too.
-        assert _contents(batched, ids=True) == _contents(one_at_a_time, ids=True)
-        for version in _BATCH:
-            one_at_a_time.put_many([version])
-        batched.put_many(_BATCH)
-        # Replaced and repeated ids: the same documents, passages, metadata and digest.
-        assert _contents(batched, ids=False) == _contents(one_at_a_time, ids=False)
-        stored = batched.get("c")
-        assert stored is not None and stored.text == "gamma given twice: the last one wins."
-        assert dict(stored.metadata) == {"note": "kept"}
-        # A removed document put again is no longer listed as removed.
-        batched.delete("b")
-        assert batched.changes_since(0).removed == ["b"]
-        batched.put_many([_version("b", "beta again")])
-        assert batched.changes_since(0).removed == []
+        assert_a_batch_stores_what_one_at_a_time_stored(one_at_a_time, batched)
     finally:
         one_at_a_time.close()
         batched.close()
@@ -227,18 +176,18 @@ def test_a_batch_stores_what_one_document_at_a_time_stored(
 def test_a_batch_that_fails_part_way_stores_none_of_it(postgres_url: str) -> None:
     store = _store(postgres_url)
     try:
-        store.put_many(_FIRST)
-        before, generation = _contents(store, ids=True), store.generation()
+        store.put_many(FIRST)
+        before, generation = contents(store, ids=True), store.generation()
         # PostgreSQL refuses a NUL character in text: the batch's third document fails
         # after the first two were sent, replacing one stored document and adding one.
         failing = [
-            _version("a", "alpha replaced"),
-            _version("e", "epsilon"),
-            _version("f", "bad\x00"),
+            version("a", "alpha replaced"),
+            version("e", "epsilon"),
+            version("f", "bad\x00"),
         ]
         with pytest.raises((psycopg.Error, CorpusUnavailableError)):
             store.put_many(failing)
-        assert _contents(store, ids=True) == before
+        assert contents(store, ids=True) == before
         assert store.generation() == generation
         store.put_many(failing[:2])
         replaced = store.get("a")
@@ -247,22 +196,23 @@ def test_a_batch_that_fails_part_way_stores_none_of_it(postgres_url: str) -> Non
         store.close()
 
 
-# Run in a child process: puts ``_FIRST`` then ``_BATCH`` into the store at argv[1], and dies
+# Run in a child process: puts ``FIRST`` then ``BATCH`` into the store at argv[1], and dies
 # (os._exit, as a killed process does: no rollback sent) once the second batch's COPY is
 # under way, with the batch's transaction open on the server.
-_KILLED_MID_BATCH = """
+_KILLED_MIDBATCH = """
 import os, sys
 import psycopg
-from tests.corpus.test_postgres_store import _BATCH, _FIRST, _store
+from tests.support.store_batches import BATCH, FIRST
+from tests.corpus.test_postgres_store import _store
 
 store = _store(sys.argv[1])
-store.put_many(_FIRST)
+store.put_many(FIRST)
 real_write_row = psycopg.Copy.write_row
 def write_row(self, row):
     real_write_row(self, row)
     os._exit(9)
 psycopg.Copy.write_row = write_row
-store.put_many(_BATCH)
+store.put_many(BATCH)
 """
 
 
@@ -270,7 +220,7 @@ def test_a_process_killed_mid_batch_leaves_the_store_as_the_batch_found_it(
     postgres_url: str, other_postgres_url: str
 ) -> None:
     child = subprocess.run(
-        [sys.executable, "-c", _KILLED_MID_BATCH, postgres_url],
+        [sys.executable, "-c", _KILLED_MIDBATCH, postgres_url],
         capture_output=True,
         text=True,
         timeout=120,
@@ -280,13 +230,13 @@ def test_a_process_killed_mid_batch_leaves_the_store_as_the_batch_found_it(
     expected = _store(other_postgres_url)
     store = _store(postgres_url)
     try:
-        expected.put_many(_FIRST)
-        assert _contents(store, ids=True) == _contents(expected, ids=True)
+        expected.put_many(FIRST)
+        assert contents(store, ids=True) == contents(expected, ids=True)
         assert store.generation() == expected.generation()
         # The rows the dead transaction held locked are free: the batch goes in whole.
-        store.put_many(_BATCH)
-        expected.put_many(_BATCH)
-        assert _contents(store, ids=False) == _contents(expected, ids=False)
+        store.put_many(BATCH)
+        expected.put_many(BATCH)
+        assert contents(store, ids=False) == contents(expected, ids=False)
     finally:
         store.close()
         expected.close()

@@ -6,12 +6,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from tests.support.store_batches import assert_a_batch_stores_what_one_at_a_time_stored
 
 from citeline.corpus import Corpus, IndexUnreadableError, SchemaVersionError
-from citeline.corpus.documents import Document
-from citeline.corpus.ingest import content_hash
-from citeline.corpus.passages import split_passages
-from citeline.corpus.stores.base import DocumentVersion
 from citeline.corpus.stores.sqlite import SQLiteStore
 
 
@@ -62,45 +59,10 @@ def test_a_closed_corpus_refuses_further_use(tmp_path: Path) -> None:
         corpus.search("anything")
 
 
-def _version(doc_id: str, text: str) -> DocumentVersion:
-    document = Document(id=doc_id, title=f"Title {doc_id}", text=text)
-    return DocumentVersion(document, split_passages(text, 20), content_hash(document), "src")
-
-
-def _contents(store: SQLiteStore, *, ids: bool) -> tuple[object, ...]:
-    every = store.changes_since(0).changed
-    documents = sorted(store.indexable(every), key=lambda d: d.doc_id)
-    return (
-        [
-            (d.doc_id, d.title, d.text, d.passages if ids else [p[1:] for p in d.passages])
-            for d in documents
-        ],
-        store.content_digest(),
-    )
-
-
 def test_a_batch_stores_what_one_document_at_a_time_stored(tmp_path: Path) -> None:
-    first = [_version("a", "alpha one. alpha two. alpha three."), _version("b", "beta")]
-    batch = [
-        _version("c", "gamma words here. and more of them."),
-        _version("a", "alpha rewritten, longer than before, in several passages."),
-        _version("d", "delta"),
-        _version("c", "gamma given twice: the last one wins."),
-    ]
     one_at_a_time, batched = SQLiteStore(tmp_path / "one.db"), SQLiteStore(tmp_path / "batch.db")
     try:
-        for version in first:
-            one_at_a_time.put_many([version])
-        batched.put_many(first)
-        # New documents only: numbered as one at a time numbered them, passage ids too.
-        assert _contents(batched, ids=True) == _contents(one_at_a_time, ids=True)
-        for version in batch:
-            one_at_a_time.put_many([version])
-        batched.put_many(batch)
-        # Replaced and repeated ids: the same documents, passages and digest.
-        assert _contents(batched, ids=False) == _contents(one_at_a_time, ids=False)
-        stored = batched.get("c")
-        assert stored is not None and stored.text == "gamma given twice: the last one wins."
+        assert_a_batch_stores_what_one_at_a_time_stored(one_at_a_time, batched)
     finally:
         one_at_a_time.close()
         batched.close()
