@@ -206,8 +206,13 @@ def _plain(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def _introduces(unit: Unit) -> bool:
+    """Whether the unit is a sentence that introduces what follows it ("For example:")."""
+    return unit.kind == "sentence" and unit.text.endswith(":")
+
+
 def _introduces_a_list(unit: Unit) -> bool:
-    return unit.kind == "list" or (unit.kind == "sentence" and unit.text.endswith(":"))
+    return unit.kind == "list" or _introduces(unit)
 
 
 def _read_as_one_block(code: str) -> bool:
@@ -373,7 +378,7 @@ def _completed(units: list[Unit], start: int, end: int) -> int:
     what it leaves out."""
     chosen = end
     for at, prose, _, _ in _run_ends(units, start):
-        if at > end and not (units[at].kind == "sentence" and units[at].text.endswith(":")):
+        if at > end and not _introduces(units[at]):
             chosen = at
         if at >= end and prose >= MIN_ANSWER_CHARS:
             break
@@ -463,7 +468,7 @@ def best_passage(
         for end, prose, code, blocks in _run_ends(units, start):
             unit = units[end]
             covered |= unit.terms
-            if unit.kind == "sentence" and unit.text.endswith(":") and end + 1 < len(units):
+            if _introduces(unit) and end + 1 < len(units):
                 continue  # it introduces the next unit, which must come with it
             score = sum(weights.get(t, 0.0) for t in covered) / total
             score -= LENGTH_COST * (prose + code / 4)

@@ -92,6 +92,10 @@ _RELEASE_NOTES = re.compile(
     r"(?:\s+(?:in|for|since)\s+(?:version\s+|release\s+)?v?\d[\w.]*)?\W*$)",
     re.IGNORECASE,
 )
+# How a title joins a page's name and a heading: "Sorting HOW TO: Key Functions", or a site's
+# heading path "Sorting HOW TO \u203a Key Functions".
+_TITLE_SEPARATORS = (" \u203a ", " > ", ": ")
+_TITLE_SEPARATOR = re.compile("|".join(map(re.escape, _TITLE_SEPARATORS)))
 _ASKS_ABOUT_CHANGES = re.compile(
     r"\b(?:new\s+in|changed?|changes|version|release[sd]?|deprecated|removed|added\s+in|"
     r"since|upgrad\w*)\b",
@@ -251,7 +255,7 @@ def _meaning(
 def _release_notes(title: str) -> bool:
     """Whether a section belongs to a collection's release notes ("What's New In Python 3.8",
     "Changes › Version 2.2.0", "E.20. Release 15.1"): its root page title says so."""
-    root = re.split(r" › | > |: ", title, maxsplit=1)[0]
+    root = _TITLE_SEPARATOR.split(title, maxsplit=1)[0]
     return _RELEASE_NOTES.match(root) is not None
 
 
@@ -288,7 +292,7 @@ def split_title(title: str) -> tuple[str, str]:
     """A section title as (page title, heading): "Sorting HOW TO: Key Functions", or a heading
     path "Sorting HOW TO \u203a Key Functions" (as HTML sites are ingested), splits at its
     last separator; a title without one is all heading."""
-    for separator in (" \u203a ", " > ", ": "):
+    for separator in _TITLE_SEPARATORS:
         page, found, heading = title.rpartition(separator)
         if found and page.strip() and heading.strip():
             return page.strip(), heading.strip()
