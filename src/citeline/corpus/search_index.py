@@ -47,6 +47,7 @@ from filelock import FileLock
 from citeline.corpus.analysis import ANALYSIS_VERSION, asked_terms, indexed_text, terms
 from citeline.corpus.documents import Passage
 from citeline.corpus.errors import IndexUnreadableError
+from citeline.corpus.formats.sections import TITLE_SEPARATOR
 from citeline.corpus.headings import key_of, passage_headings, query_title_keys, title_key
 from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocument
 
@@ -65,7 +66,7 @@ HEADING_WEIGHT = 2
 # asked as a query has its section within the first 100.
 TITLE_WINDOW = 100
 # How a site's reader writes a section's title: the page's, then each heading's, to its own.
-_TITLE_PATH = re.compile(" \u203a | > ")
+_TITLE_PATH = re.compile(f"{re.escape(TITLE_SEPARATOR)}| > ")
 # A heading's number ("7.2.2. ", "E.20. ") is no word a reader names it by.
 _SECTION_NUMBER = re.compile(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+")
 # Passages under the title a query names, at most, for them to be named from anywhere: a
