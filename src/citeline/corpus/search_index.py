@@ -364,7 +364,8 @@ class SearchIndex:
         self, searcher: Any, matching: Any, keys: tuple[str, ...]
     ) -> list[tuple[int, float]]:
         """The passages titled exactly as the query asks (by any of ``keys``: see
-        ``headings.query_title_keys``), among the ``TITLE_WINDOW`` best."""
+        ``headings.query_title_keys``): among the ``TITLE_WINDOW`` best, or anywhere when
+        ``UNIQUE_TITLE_PASSAGES`` or fewer carry the title."""
         keys = tuple(key for key in dict.fromkeys(keys) if searcher.doc_freq("title_key", key))
         # Most queries name no title: a look-up in the term dictionary spares them a search.
         if not keys:
@@ -384,8 +385,6 @@ class SearchIndex:
         found = searcher.search(titled, TITLE_WINDOW, count=False).hits
         if not found:
             return []
-        passages = _passages(searcher, found)
-        named = list(zip(found, passages, strict=True))
         # A title few sections carry ("What is Python?" in a manual of 4,462 sections, where
         # the word matches a third of all passages) is named however far down its words
         # alone rank it; a common one ("Examples") only among the best passages.
@@ -393,8 +392,11 @@ class SearchIndex:
             # Rare (most queries name no title), so the window's floor is only read then.
             window = searcher.search(matching, TITLE_WINDOW, count=False).hits
             floor = window[-1][0] if len(window) == TITLE_WINDOW else float("-inf")
-            named = [(hit, passage) for hit, passage in named if hit[0] >= floor]
-        return [(passage, score) for (score, _), passage in named]
+            found = [hit for hit in found if hit[0] >= floor]
+        return [
+            (passage, score)
+            for (score, _), passage in zip(found, _passages(searcher, found), strict=True)
+        ]
 
     def close(self) -> None:
         """Refuse further searches; tantivy's files are released with the last reference."""
