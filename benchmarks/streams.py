@@ -49,6 +49,7 @@ import argparse
 import asyncio
 import heapq
 import json
+import math
 import os
 import re
 import sys
@@ -166,7 +167,14 @@ class _Schedule:
 
     def _arm(self) -> None:
         if self.due and self.timer is None:
-            self.timer = self.loop.call_at(self.due[0][0], self._write_due)
+            # On the next whole millisecond: libuv counts timers in milliseconds and polls
+            # without waiting while one is due within the current one, so a timer armed a
+            # fraction of a millisecond ahead spins. Measured: 300 streams kept this process
+            # at 0.77 of a core (129 us a token), beside the server on a two-core machine;
+            # 0.09 (14 us) armed on whole milliseconds. The stamp is taken when written, so
+            # the measured delay does not include this rounding.
+            at = math.ceil(self.due[0][0] * 1000) / 1000
+            self.timer = self.loop.call_at(at, self._write_due)
 
     def _write_due(self) -> None:
         self.timer = None
