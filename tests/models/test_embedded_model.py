@@ -13,6 +13,7 @@ from citeline.models import embedded
 from citeline.models.embedded import (
     FRAGMENT_CHARS,
     MEANING_BLOCKS,
+    NARROW_SEARCH_K,
     NOTHING_FOUND,
     SEARCH_K,
     TOOLS_FAILED,
@@ -84,7 +85,7 @@ def _flat(text: str) -> str:
 
 def test_it_searches_first_with_the_question() -> None:
     assert next_step(TurnView(QUESTION)) == (
-        ToolRequest("search", {"query": QUESTION, "k": SEARCH_K}),
+        ToolRequest("search", {"query": QUESTION, "k": NARROW_SEARCH_K}),
     )
 
 
@@ -99,6 +100,21 @@ def test_a_follow_up_is_searched_with_the_earlier_questions_subject() -> None:
     query = step[0].args["query"]
     assert query.startswith("Which one is faster?")
     assert {"list", "tuple"} <= set(query.lower().split())
+
+
+def test_a_short_question_asks_for_more_results_than_a_follow_up_or_a_long_claim() -> None:
+    def k(view: TurnView) -> object:
+        step = next_step(view)
+        assert isinstance(step, tuple)
+        return step[0].args["k"]
+
+    long_claim = (
+        "Daily vitamin D supplementation lowers hip fracture incidence among elderly women "
+        "living in nursing homes"
+    )
+    assert k(TurnView("How do I undo my last commit?")) == SEARCH_K == 20
+    assert k(TurnView("And in children?", earlier_questions=(QUESTION,))) == NARROW_SEARCH_K
+    assert k(TurnView(long_claim)) == NARROW_SEARCH_K < SEARCH_K
 
 
 def test_after_searching_it_reads_the_two_sections_it_ranks_best() -> None:
