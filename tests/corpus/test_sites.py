@@ -275,3 +275,68 @@ def test_a_page_no_generator_marks_keeps_its_article_by_content_extraction(
     for document in (page, size):
         for chrome in ("Recent changes", "Log in", "Privacy policy", "About the wiki"):
             assert chrome not in document.text
+
+
+_SPHINX_GLOSSARY = """<html><head><title>Glossary</title></head><body>
+<div class="body" role="main"><section id="glossary"><h1>Glossary</h1>
+<dl class="glossary">
+<dt id="term-context-manager">context manager</dt>
+<dd><p>An object which controls the environment seen in a <code>with</code> statement by
+defining <code>__enter__()</code> and <code>__exit__()</code> methods.</p></dd>
+<dt id="term-decorator">decorator</dt>
+<dd><p>A function returning another function, usually applied as a function
+transformation using the <code>@wrapper</code> syntax.</p></dd>
+</dl></section>
+<section id="json.dump"><h2>An API entry</h2>
+<dl class="py function"><dt class="sig sig-object py" id="json.dumps">json.dumps(obj)</dt>
+<dd><p>Serialize obj to a JSON formatted str.</p></dd></dl></section>
+</div></body></html>"""
+
+_DOCBOOK_GLOSSARY = """<html><head><title>Appendix M. Glossary</title>
+<meta name="generator" content="DocBook XSL Stylesheets V1.79"></head><body>
+<div class="glossary" id="GLOSSARY"><h2 class="title">Appendix M. Glossary</h2>
+<p>This is a list of terms and their meaning in the context of PostgreSQL.</p>
+<dl>
+<dt id="GLOSSARY-ACID"><span class="glossterm">ACID</span></dt>
+<dd class="glossdef"><p>Atomicity, Consistency, Isolation, and Durability.</p></dd>
+<dt><span class="glossterm">Analytic function</span></dt>
+<dd><p>See Window function.</p></dd>
+<dt id="GLOSSARY-WAL"><span class="glossterm">Write-ahead log</span></dt>
+<dd class="glossdef"><p>The journal that keeps track of the changes in the database
+cluster.</p></dd>
+</dl></div></body></html>"""
+
+
+def _read_page(source: str, page: str) -> dict[str, Document]:
+    origin = SourceFile(Path(f"{page}.html"), page, f"{page}.html")
+    return {d.id: d for d in html.read(source, origin) if isinstance(d, Document)}
+
+
+def test_each_term_of_a_sphinx_glossary_is_a_section_at_its_own_anchor() -> None:
+    documents = _read_page(_SPHINX_GLOSSARY, "glossary")
+    term = documents["glossary#term-context-manager"]
+    assert term.title == "Glossary › context manager"
+    assert "controls the environment seen in a with statement" in _flat(term.text)
+    assert "@wrapper" not in term.text  # the next term's
+    assert documents["glossary#term-decorator"].title == "Glossary › decorator"
+    # An API entry's signature has an id too, but it is no glossary term.
+    assert "json.dumps(obj)" in documents["glossary#json.dump"].text
+    assert not any(key.endswith("#json.dumps") for key in documents)
+
+
+def test_each_linked_term_of_a_docbook_glossary_is_a_section_and_a_cross_reference_stays_text() -> (
+    None
+):
+    documents = _read_page(_DOCBOOK_GLOSSARY, "glossary")
+    assert "list of terms" in documents["glossary"].text
+    acid = documents["glossary#GLOSSARY-ACID"]
+    assert acid.title == "Appendix M. Glossary › ACID"
+    # A term no link can reach has no section of its own: it stays with the one before.
+    assert "Analytic function" in acid.text and "See Window function." in acid.text
+    wal = documents["glossary#GLOSSARY-WAL"]
+    assert "journal that keeps track of the changes" in _flat(wal.text)
+    assert "Atomicity" not in wal.text
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())

@@ -8,7 +8,8 @@ extraction, else it is the body; navigation, banners, footers, sidebars and form
 left out of it. Inside it, "edit this page" buttons,
 permalink markers (``¶``) and search boxes are dropped. Each heading starts a section
 (``sections``) whose anchor is the id the site itself links to: the heading's own, else
-that of the element it opens (Sphinx's ``<section id>``, DocBook's ``<div class=sect1>``).
+that of the element it opens (Sphinx's ``<section id>``, DocBook's ``<div class=sect1>``);
+so does each term of a glossary, at its own id.
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>``, else the file's name; the url is the site's
 address for the file when ingest was given a base URL, else the page's canonical link.
@@ -59,6 +60,15 @@ _NOT_CONTENT = (
     "#footer, #toc"
 )
 _HEADINGS = "h1, h2, h3, h4, h5, h6"
+# A glossary's terms (Sphinx's ``dl.glossary``, DocBook's ``glossterm``) with an id a link
+# can reach each start a section, below every heading. Read as one section, the Python
+# manual's glossary (128 terms, 47 KB) was never found for "What is a context manager?"
+# among the search's 20 best, and a read section stops at 12,000 characters; as sections,
+# the Python questions over the whole site found an expected term in 81.7 % of answers, not
+# 76.8 %. Measured on Debian's python3.11-doc, postgresql-doc-15, Flask's and git's docs:
+# only the two glossary pages hold such terms.
+_GLOSSARY_TERMS = "dl.glossary > dt[id], dt[id]:has(> span.glossterm)"
+GLOSSARY_TERM_LEVEL = 7
 # Boxes whose own heading ("Tip", "Note") does not start a section (DocBook, Sphinx).
 _ASIDE_CLASSES = {"tip", "note", "warning", "caution", "important", "admonition", "sidebar"}
 _BLOCKS = (
@@ -162,6 +172,9 @@ def _sections(content: LexborNode) -> list[Section]:
         (int(str(heading.tag)[1]), _text_of(heading), _anchor(heading, content))
         for heading in section_headings
     ]
+    for term in _glossary_terms(content):
+        section_headings.append(term)
+        headings.append((GLOSSARY_TERM_LEVEL, _text_of(term), str(term.id)))
     for number, heading in enumerate(section_headings):
         heading.insert_before(f"\x00{number}\x00")
     codes: list[str] = []
@@ -192,6 +205,12 @@ def _sections(content: LexborNode) -> list[Section]:
     if len(sections) > 1 and not sections[0].text:
         sections.pop(0)
     return sections
+
+
+def _glossary_terms(content: LexborNode) -> list[LexborNode]:
+    """The terms of the page's glossaries that a link can reach, each of which starts a
+    section of its own."""
+    return [term for term in content.css(_GLOSSARY_TERMS) if not _inside(term, content, "pre")]
 
 
 def _inside(node: LexborNode, content: LexborNode, tag: str) -> bool:
