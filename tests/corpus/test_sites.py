@@ -338,5 +338,32 @@ def test_each_linked_term_of_a_docbook_glossary_is_a_section_and_a_cross_referen
     assert "Atomicity" not in wal.text
 
 
+_ASCIIDOC_GLOSSARY = """<html><head><title>gitglossary(7)</title>
+<meta name="generator" content="AsciiDoc 10.2.0"></head><body>
+<div id="header"><h1>gitglossary(7) Manual Page</h1></div>
+<div id="content"><div class="sect1"><h2 id="_description">DESCRIPTION</h2>
+<div class="sectionbody"><div class="dlist"><dl>
+<dt class="hdlist1"><a id="def_index"></a>index</dt>
+<dd><p>A collection of files with stat information, whose contents are stored as
+objects.</p></dd>
+<dt class="hdlist1"><a id="def_origin"></a>origin</dt>
+<dd><p>The default upstream repository.</p></dd>
+</dl></div></div></div>
+<div class="sect1"><h2 id="_options">OPTIONS</h2><div class="sectionbody"><div class="dlist"><dl>
+<dt class="hdlist1">--soft</dt><dd><p>Does not touch the index file.</p></dd>
+</dl></div></div></div></div></body></html>"""
+
+
+def test_an_asciidoc_glossarys_anchored_terms_are_sections_and_an_option_list_is_not() -> None:
+    documents = _read_page(_ASCIIDOC_GLOSSARY, "gitglossary")
+    index = documents["gitglossary#def_index"]
+    assert index.title == "gitglossary(7) Manual Page › DESCRIPTION › index"
+    assert "stat information" in index.text and "upstream" not in index.text
+    assert "default upstream repository" in documents["gitglossary#def_origin"].text
+    # An option's term has no anchor: it stays in OPTIONS, which starts no term's section.
+    assert "--soft" in documents["gitglossary#_options"].text
+    assert documents["gitglossary#_options"].title == "gitglossary(7) Manual Page › OPTIONS"
+
+
 def _flat(text: str) -> str:
     return " ".join(text.split())

@@ -49,11 +49,13 @@ def _anchor(heading: LexborNode) -> str | None:
 @cache
 def _page_sections(relative: str) -> dict[str, str]:
     """A page's text from each anchored heading to the next heading, by anchor: what a
-    reader who follows the address sees as the section, read apart from citeline's ingest."""
+    reader who follows the address sees as the section, read apart from citeline's ingest.
+    A glossary's anchored term (``gitglossary.html#def_index``) is a place a link goes to,
+    and its entry runs to the next term."""
     body = LexborHTMLParser((SITE / relative).read_text(encoding="utf-8")).body
     assert body is not None, relative
     anchors: list[str | None] = []
-    for number, heading in enumerate(body.css("h1, h2, h3, h4, h5, h6")):
+    for number, heading in enumerate(body.css("h1, h2, h3, h4, h5, h6, dt:has(> a[id])")):
         anchors.append(_anchor(heading))
         heading.insert_before(f"\x00{number}\x00")
     parts = _MARK.split(str(body.text(separator=" ")))
