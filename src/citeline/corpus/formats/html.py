@@ -69,7 +69,7 @@ _HEADINGS = "h1, h2, h3, h4, h5, h6"
 # Measured on Debian's python3.11-doc, postgresql-doc-15, git-doc and Flask's docs: only
 # the three glossary pages hold such terms (an API entry's ``dt id`` is no glossary's).
 _GLOSSARY_TERMS = "dl.glossary > dt[id], dt[id]:has(> span.glossterm), dt:has(> a[id])"
-GLOSSARY_TERM_LEVEL = 7
+_GLOSSARY_TERM_LEVEL = 7
 # Boxes whose own heading ("Tip", "Note") does not start a section (DocBook, Sphinx).
 _ASIDE_CLASSES = {"tip", "note", "warning", "caution", "important", "admonition", "sidebar"}
 _BLOCKS = (
@@ -175,7 +175,7 @@ def _sections(content: LexborNode) -> list[Section]:
     ]
     for term in _glossary_terms(content):
         section_headings.append(term)
-        headings.append((GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
+        headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
     for number, heading in enumerate(section_headings):
         heading.insert_before(f"\x00{number}\x00")
     codes: list[str] = []
