@@ -580,6 +580,30 @@ def test_the_explanation_after_a_question_a_code_block_cut_in_two_is_reached() -
     assert "Tuples are another matter" not in prose
 
 
+def test_a_version_note_or_a_field_label_opens_an_answer_only_about_versions() -> None:
+    docs = {
+        "resp": (
+            "API › Response Objects",
+            "Changed in version 1.0: JSON support is added to the response, like the "
+            "request, and every response header can be set.\n\n"
+            "Parameters: headers (Headers) \u2013 the headers to set on every response.\n\n"
+            "A response object holds the headers sent with it; set a header on every "
+            "response by changing response.headers in an after_request function.",
+        )
+    }
+    how = TurnView(
+        "How do I set a header on every response?", outcomes=_searched_and_read(["resp"], docs)
+    )
+    prose, _ = _prose(_answer(how))
+    assert prose.startswith("A response object holds the headers")
+    when = TurnView(
+        "In which version was JSON support added to the response?",
+        outcomes=_searched_and_read(["resp"], docs),
+    )
+    prose, _ = _prose(_answer(when))
+    assert prose.startswith("Changed in version 1.0: JSON support is added")
+
+
 def test_a_sections_own_heading_line_never_opens_its_answer() -> None:
     docs = {
         "dup": (

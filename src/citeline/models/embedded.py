@@ -138,6 +138,12 @@ _HOW = re.compile(
     re.IGNORECASE,
 )
 _WHY = re.compile(r"why\b", re.IGNORECASE)
+# A question about versions, whose answer a version note may open ("Which version added
+# f-strings?"); "change" alone is not one ("How do I change every response?").
+_VERSIONS = re.compile(
+    r"\b(?:versions?|new\s+in|added\s+in|deprecated|removed|releases?|released)\b",
+    re.IGNORECASE,
+)
 # A name the question writes as code ("*args", "__slots__", "json.dump()", "str.join"): where
 # the passage shows it as written, in its code too, the passage is about it. "What are *args
 # and **kwargs?" found nothing: those words are only ever in code.
@@ -316,6 +322,7 @@ def choose_passages(
     wants_code = bool(_HOW.search(question))
     asks_why = bool(_WHY.match(question.strip()))
     asked_code = set(_CODE_NAME.findall(question))
+    notes_answer = bool(_VERSIONS.search(question))
     chosen: list[Quoted] = []
     covered: set[str] = set()
     first_score = 0.0
@@ -338,7 +345,12 @@ def choose_passages(
         units = list(_units(source.text, split_title(source.title)[1]))
         meaning = _block_meaning(units, meaning_query, similarity, weights)
         passage = best_passage(
-            units, weights, wants_code=wants_code, meaning=meaning, asks_why=asks_why
+            units,
+            weights,
+            wants_code=wants_code,
+            meaning=meaning,
+            asks_why=asks_why,
+            notes_answer=notes_answer,
         )
         if (
             passage is None

@@ -130,6 +130,18 @@ _DANGLING = re.compile(
 )
 
 
+# A sentence that opens on a version note or a field list's label is about the entry above
+# it, not an answer to open with: Sphinx's "Changed in version 1.0:", "New in version 3.2.",
+# "Deprecated since version 3.10", and its API fields "Parameters:", "Returns:", "Raises:".
+# Over Flask's docs such openings answered "How do I get query string parameters?" with
+# "Parameters: args (Any)" and "How do I change every response?" with a change note.
+_NOTE_OR_LABEL = re.compile(
+    r"(?:(?:changed|new|added)\s+in\s+version|deprecated\s+since\s+version|"
+    r"(?:parameters|returns?|return\s+type|raises|yields|keyword\s+arguments)\s*:)",
+    re.IGNORECASE,
+)
+
+
 # A sentence that opens on one of these words in lower case is the end of a sentence that a
 # code block or list cut in two. A name in code opens lower case too ("len() returns ..."),
 # so only English words that never name code are listed.
@@ -453,9 +465,12 @@ def best_passage(
     wants_code: bool,
     meaning: Mapping[int, float] | None = None,
     asks_why: bool = False,
+    notes_answer: bool = False,
 ) -> Passage | None:
     """The run of ``units`` that answers best, or ``None`` when no run starts with a sentence.
-    ``meaning`` gives, by block number, how alike in meaning a block is to the question."""
+    ``meaning`` gives, by block number, how alike in meaning a block is to the question; a
+    version note or a field's label opens a run only when ``notes_answer`` (the question asks
+    what changed)."""
     total = sum(weights.values()) or 1.0
     meaning = meaning or {}
     best: tuple[float, int, int] | None = None
@@ -463,6 +478,8 @@ def best_passage(
         if first.kind != "sentence" or not first.quotable:
             continue
         if is_dangling(first.text) and any(u.kind != "code" for u in units[:start]):
+            continue
+        if not notes_answer and _NOTE_OR_LABEL.match(first.text):
             continue
         covered: set[str] = set()
         for end, prose, code, blocks in _run_ends(units, start):
