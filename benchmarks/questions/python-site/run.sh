@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # The Python-docs development questions asked of the whole Python 3.11 documentation: Debian's
-# python3.11-doc, 530 pages and 4,462 sections (the library and language references, the C
+# python3.11-doc, 530 pages and 4,589 sections (the library and language references, the C
 # API, every "What's New"), where the bundled sample holds 618 sections of the tutorial, FAQ,
 # HOWTOs and glossary. The questions and their gold sections are the sample's
 # (../python-docs.jsonl, ../python-docs-followups.jsonl), written before any tuning; their ids
-# are the site's addresses relative to https://docs.python.org/3.11/, and a glossary entry's
-# anchor (glossary.html#term-lambda), which the site keeps inside the glossary's one section,
-# names that section. A section of the references that answers as well is not gold, so cites
+# are the site's addresses relative to https://docs.python.org/3.11/; a glossary entry's
+# anchor (glossary.html#term-lambda) is that term's own section. A section of the references that answers as well is not gold, so cites
 # gold and precision understate; the expected term is the measure to read. Extra arguments go
 # to both evals; reports land in $OUT.
 set -euo pipefail
