@@ -469,8 +469,8 @@ def best_passage(
 ) -> Passage | None:
     """The run of ``units`` that answers best, or ``None`` when no run starts with a sentence.
     ``meaning`` gives, by block number, how alike in meaning a block is to the question; a
-    version note or a field's label opens a run only when ``notes_answer`` (the question asks
-    what changed)."""
+    version note or a field's label opens a run only when ``notes_answer`` (the question is
+    about versions)."""
     total = sum(weights.values()) or 1.0
     meaning = meaning or {}
     best: tuple[float, int, int] | None = None
