@@ -71,6 +71,13 @@ def _answer(view: TurnView) -> str:
     return "".join(step)
 
 
+def _answered(question: str, ids: list[str], docs: dict[str, tuple[str, str]]) -> str:
+    """The prose a reader sees of the answer to ``question`` once ``ids`` were searched and
+    read, in that order."""
+    prose, _ = _prose(_answer(TurnView(question, outcomes=_searched_and_read(ids, docs))))
+    return prose
+
+
 def _prose(answer: str) -> tuple[str, list[Anchor]]:
     """The prose a reader sees and the anchors in it, through the real pipeline."""
     pipeline = Pipeline()
@@ -285,8 +292,7 @@ def test_a_one_sentence_passage_goes_on_with_the_example_that_follows_it() -> No
             ">>> [[row[i] for row in matrix] for i in range(4)]",
         )
     }
-    view = TurnView("Can a list comprehension be nested?", outcomes=_searched_and_read(["n"], docs))
-    prose, _ = _prose(_answer(view))
+    prose = _answered("Can a list comprehension be nested?", ["n"], docs)
     assert prose.startswith("The initial expression in a list comprehension")
     assert "```\n>>> matrix = [" in prose
     # It stops before a sentence that would introduce what it leaves out.
@@ -348,11 +354,7 @@ def test_code_stored_as_bare_lines_is_quoted_as_a_code_block() -> None:
             "To loop over a sequence in reverse, call the reversed() function.",
         )
     }
-    view = TurnView(
-        "How do I loop over two lists at the same time?",
-        outcomes=_searched_and_read(["z"], docs),
-    )
-    prose, _ = _prose(_answer(view))
+    prose = _answered("How do I loop over two lists at the same time?", ["z"], docs)
     assert (
         "paired with the zip() function.\n\n```\n>>> questions = ['name', 'quest']\n"
         ">>> answers = ['lancelot', 'the grail']\n>>> for q, a in zip(questions, answers):\n"
@@ -460,11 +462,7 @@ def test_code_of_keywords_without_symbols_and_a_bare_heading_are_not_quoted_as_s
             "Each command is then called as flask user create.",
         )
     }
-    view = TurnView(
-        "How do I add my own commands to the flask command?",
-        outcomes=_searched_and_read(["c"], docs),
-    )
-    prose, _ = _prose(_answer(view))
+    prose = _answered("How do I add my own commands to the flask command?", ["c"], docs)
     imports = "import click\nfrom flask import Flask\nfrom flask.cli import AppGroup"
     assert f"```\n{imports}\n```" in prose
     assert "Custom Commands With Click Groups" not in prose
@@ -528,11 +526,7 @@ def test_an_indented_block_under_a_colon_line_is_code_and_a_list_item_is_not() -
             "- Note:\n  a list item continued on an indented line stays a list item.",
         )
     }
-    view = TurnView(
-        "What is a list comprehension equivalent to?",
-        outcomes=_searched_and_read(["g"], docs),
-    )
-    prose, _ = _prose(_answer(view))
+    prose = _answered("What is a list comprehension equivalent to?", ["g"], docs)
     assert (
         "```\nfor expr1 in sequence1:\n    if not (condition1):\n"
         "        continue   # Skip this element\n    yield expr1\n```"
@@ -569,10 +563,7 @@ def test_the_explanation_after_a_question_a_code_block_cut_in_two_is_reached() -
         )
     }
     # Asked "what", not "why", so the section's lead is the answer's start by rule.
-    view = TurnView(
-        "What makes changing list y also change list x?", outcomes=_searched_and_read(["y"], docs)
-    )
-    prose, _ = _prose(_answer(view))
+    prose = _answered("What makes changing list y also change list x?", ["y"], docs)
     # The question restated, the sentence the code cut in two, and the list its colon
     # introduced are two paragraphs to a reader, not four.
     assert "you might be wondering why" in prose
@@ -591,16 +582,9 @@ def test_a_version_note_or_a_field_label_opens_an_answer_only_about_versions() -
             "response by changing response.headers in an after_request function.",
         )
     }
-    how = TurnView(
-        "How do I set a header on every response?", outcomes=_searched_and_read(["resp"], docs)
-    )
-    prose, _ = _prose(_answer(how))
+    prose = _answered("How do I set a header on every response?", ["resp"], docs)
     assert prose.startswith("A response object holds the headers")
-    when = TurnView(
-        "In which version was JSON support added to the response?",
-        outcomes=_searched_and_read(["resp"], docs),
-    )
-    prose, _ = _prose(_answer(when))
+    prose = _answered("In which version was JSON support added to the response?", ["resp"], docs)
     assert prose.startswith("Changed in version 1.0: JSON support is added")
 
 
@@ -614,10 +598,7 @@ def test_a_sections_own_heading_line_never_opens_its_answer() -> None:
             "set keys, convert the list to a set and back: list(set(mylist)) removes them.",
         )
     }
-    view = TurnView(
-        "How do I remove duplicates from a list?", outcomes=_searched_and_read(["dup"], docs)
-    )
-    prose, _ = _prose(_answer(view))
+    prose = _answered("How do I remove duplicates from a list?", ["dup"], docs)
     assert prose.startswith("If you don't mind reordering the list")
     units = units_of(
         "7.2.2. Saving structured data with json\n\nStrings can be written.",
@@ -663,11 +644,7 @@ def test_a_question_asking_whether_it_can_be_done_is_shown_the_code() -> None:
             "    except (RuntimeError, TypeError, NameError):\n        pass\n",
         )
     }
-    view = TurnView(
-        "Can I catch several exceptions in one except clause?",
-        outcomes=_searched_and_read(["exc"], docs),
-    )
-    prose, _ = _prose(_answer(view))
+    prose = _answered("Can I catch several exceptions in one except clause?", ["exc"], docs)
     assert "except (RuntimeError, TypeError, NameError):" in prose
 
 
@@ -683,11 +660,7 @@ def test_a_why_question_is_answered_by_the_reason_not_the_sections_lead() -> Non
             "programs a third slower.",
         )
     }
-    view = TurnView(
-        "Why has the global interpreter lock not been removed?",
-        outcomes=_searched_and_read(["gil"], docs),
-    )
-    prose, _ = _prose(_answer(view))
+    prose = _answered("Why has the global interpreter lock not been removed?", ["gil"], docs)
     assert "a third slower" in prose
 
 
@@ -706,10 +679,7 @@ def test_a_name_asked_as_code_is_found_in_the_code_that_shows_it() -> None:
             "    args = parser.parse_args()\n    print(args.verbose, args.kwargs_file)\n",
         ),
     }
-    view = TurnView(
-        "What are *args and **kwargs?", outcomes=_searched_and_read(["pass", "cli"], docs)
-    )
-    prose, _ = _prose(_answer(view))
+    prose = _answered("What are *args and **kwargs?", ["pass", "cli"], docs)
     assert "def f(x, *args, **kwargs):" in prose
     assert "parse_args" not in prose
 
