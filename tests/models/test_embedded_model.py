@@ -9,8 +9,8 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from citeline.models import embedded
-from citeline.models.embedded import (
+from citeline.models.embedded import model as embedded
+from citeline.models.embedded.model import (
     FRAGMENT_CHARS,
     MEANING_BLOCKS,
     NARROW_SEARCH_K,
@@ -22,7 +22,7 @@ from citeline.models.embedded import (
     TurnView,
     next_step,
 )
-from citeline.models.embedded_passages import Unit, is_dangling, units_of
+from citeline.models.embedded.passages import Unit, is_dangling, units_of
 from citeline.models.turn import Similarity
 from citeline.stream import Pipeline
 from citeline.stream.anchors import Anchor
@@ -964,7 +964,7 @@ def test_a_section_read_again_is_not_split_again(monkeypatch: pytest.MonkeyPatch
 
 
 def test_a_title_about_change_in_a_measure_is_not_release_notes() -> None:
-    from citeline.models.embedded_ranking import Candidate, question_weights, rank
+    from citeline.models.embedded.ranking import Candidate, question_weights, rank
 
     text = "A diet low in saturated fat lowered serum cholesterol by a tenth in a year."
     candidates = [

@@ -7,8 +7,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeline.models.embedded_ranking import HISTORY_QUESTIONS, follow_up_query
-from citeline.models.embedded_terms import content_terms, subject_terms
+from citeline.models.embedded.ranking import HISTORY_QUESTIONS, follow_up_query
+from citeline.models.embedded.terms import content_terms, subject_terms
 
 
 def test_which_one_is_faster_after_list_or_tuple_searches_for_list_and_tuple_speed() -> None:

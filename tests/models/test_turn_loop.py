@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from citeline.models import ChatMessage, ToolReply, ToolSpec, resolve_model, stream_turn
-from citeline.models.embedded import SEARCH_K, TOOLS_FAILED
+from citeline.models.embedded.model import SEARCH_K, TOOLS_FAILED
 
 SCHEMA = {"type": "object", "properties": {}, "additionalProperties": True}
 RESULT = {

@@ -1,7 +1,7 @@
 """What a passage is read for meaning by: its text, the key it is stored under, its bytes.
 
 The embedded model weighs how alike in meaning a question is to each section a search
-returned (``citeline.models.embedded_ranking``), reading the section's title and the opening
+returned (``citeline.models.embedded.ranking``), reading the section's title and the opening
 of the passage the search found. Ingest stores that text's vector for each passage of a
 dense or hybrid collection (``citeline.corpus.embed``), so that an answer embeds only its
 question; the agent (``citeline.agent.meaning``) finds stored vectors by the key of the text
@@ -30,7 +30,7 @@ __all__ = [
     "meaning_text",
 ]
 
-# The embedded model's own recipe (``citeline.models.embedded_ranking``, where the choice is
+# The embedded model's own recipe (``citeline.models.embedded.ranking``, where the choice is
 # measured): the title bounded, then the search passage's first 80 characters. The layers
 # cannot import each other, so it is written in both; tests/agent/test_meaning.py holds that
 # an answer over a hybrid collection embeds none of its sections, which fails if they part.

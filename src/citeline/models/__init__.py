@@ -36,7 +36,7 @@ def load_model_library(handle: ModelHandle) -> None:
     the first turn does not pay for it (a server calls this before it listens). The
     embedded model runs without the library, so for it only its own loop is loaded."""
     if handle.provider == "embedded":
-        import citeline.models.embedded_session  # noqa: F401
+        import citeline.models.embedded.session  # noqa: F401
 
         return
     from citeline.models import pydantic_ai_adapter
@@ -63,7 +63,7 @@ def stream_turn(
     model call ends with it.
     """
     if handle.provider == "embedded":
-        from citeline.models.embedded_session import EmbeddedSession
+        from citeline.models.embedded.session import EmbeddedSession
         from citeline.models.tool_loop import run_turn
 
         session = EmbeddedSession(question, history, tools, similarity)

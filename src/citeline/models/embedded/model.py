@@ -28,8 +28,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from citeline.models.embedded_passages import Passage, Unit, best_passage, block_texts, units_of
-from citeline.models.embedded_ranking import (
+from citeline.models.embedded.passages import Passage, Unit, best_passage, block_texts, units_of
+from citeline.models.embedded.ranking import (
     MEANING_QUESTION_CHARS,
     Candidate,
     Ranked,
@@ -38,7 +38,7 @@ from citeline.models.embedded_ranking import (
     rank,
     split_title,
 )
-from citeline.models.embedded_terms import content_terms, title_terms
+from citeline.models.embedded.terms import content_terms, title_terms
 from citeline.models.turn import Similarity
 
 __all__ = [

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citeline.models.embedded import content_terms
+from citeline.models.embedded.terms import content_terms
 
 _TABLE = re.compile(r"^Table (\w+) \((\d+) rows\)(?:: (.*))?$")
 _COLUMN = re.compile(r"^- (\w+) \(([\w ]+(?:\(\d+(?:, ?\d+)?\))?)\)(?:: (.*))?$")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
-from citeline.models.embedded_terms import content_terms
+from citeline.models.embedded.terms import content_terms
 from citeline.stream.code_fences import CodeFences
 
 UnitKind = Literal["sentence", "list", "code"]

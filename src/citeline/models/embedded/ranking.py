@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from citeline.models.embedded_terms import (
+from citeline.models.embedded.terms import (
     content_terms,
     subject_terms,
     term_counts,

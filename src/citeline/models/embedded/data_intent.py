@@ -11,7 +11,7 @@ of one column named together).
 Every rule reads English question words and the table's own text; nothing here knows one
 table. When a question is ambiguous (two columns fit "long" equally), the intent has no column
 and the caller says it found nothing rather than guess. It does not choose a measure or write
-SQL (``citeline.models.embedded_data`` does).
+SQL (``citeline.models.embedded.data`` does).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citeline.models.data_descriptions import ColumnText, TableText
-from citeline.models.embedded import content_terms
+from citeline.models.embedded.data_descriptions import ColumnText, TableText
+from citeline.models.embedded.terms import content_terms
 
 Value = str | int | bool
 

@@ -2,8 +2,8 @@
 one read-only query it writes, else "nothing found".
 
 Offered the data tools, it reads their descriptions as a real model would
-(``citeline.models.data_descriptions``), reads the figure the question asks for
-(``citeline.models.data_intent``), and then:
+(``citeline.models.embedded.data_descriptions``), reads the figure the question asks for
+(``citeline.models.embedded.data_intent``), and then:
 
 1. calls a measure only when the measure computes exactly that figure: the same aggregate of
    the same column; every value the question names is either a parameter of the measure or a
@@ -30,14 +30,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from citeline.models.data_descriptions import (
+from citeline.models.embedded.data_descriptions import (
     MeasureText,
     QueryShape,
     read_measures,
     read_tables,
 )
-from citeline.models.data_intent import Intent, Value, read_intent
-from citeline.models.embedded import ToolRequest, TurnView, content_terms, stream_fragments
+from citeline.models.embedded.data_intent import Intent, Value, read_intent
+from citeline.models.embedded.model import ToolRequest, TurnView, stream_fragments
+from citeline.models.embedded.terms import content_terms
 
 NO_FIT = (
     "Nothing in this data records that: no measure or column answers it, so I have no figure"

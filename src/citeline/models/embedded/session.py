@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
 
-from citeline.models import embedded, embedded_data
+from citeline.models.embedded import data as embedded_data
+from citeline.models.embedded import model as embedded
 from citeline.models.tool_loop import ToolCall
 from citeline.models.turn import ChatMessage, Similarity, ToolReply, ToolSpec, TurnContent
 
