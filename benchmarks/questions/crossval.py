@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
+import os
 import sys
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -33,13 +35,28 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import dev_collections
+from ranker_features import QuestionRecord, question_records
+from ranker_fit import fit, simulate
 
 from citeline import answer
+from citeline.agent.meaning import MEANING_ENV
 from citeline.corpus import Corpus
+from citeline.corpus.embedding import dense_installed
 from citeline.evaluation import EvaluatedAnswer, evaluate_answers
 from citeline.evaluation.questions import EvalQuestion
 from citeline.events import Event
 from citeline.models import ChatMessage, resolve_model
+from citeline.models.embedded.features import FEATURES
+from citeline.models.embedded.tuning import (
+    WEIGHTS_FILE,
+    Tuning,
+    shipped_tuning,
+    tuning_to_json,
+    use_tuning,
+)
+
+ALL_FEATURES = FEATURES
+WEIGHTS = dev_collections.REPOSITORY / "src" / "citeline" / "models" / "embedded" / WEIGHTS_FILE
 
 COLUMNS = ("term", "gold", "precision", "fu gold", "off-topic nf", "answerable nf")
 
@@ -166,7 +183,7 @@ async def _engine_outcomes(corpus: Corpus, questions: Sequence[EvalQuestion]) ->
 
 def engine_row(collection: dev_collections.Collection) -> Row:
     """The collection's row from the real answer engine."""
-    index = dev_collections.built_index(collection)
+    index = dev_collections.built_index(collection, retrieval=RETRIEVAL)
     sets = dev_collections.collection_questions(collection, index)
     with Corpus.open(index) as corpus:
         outcomes = [
@@ -174,6 +191,111 @@ def engine_row(collection: dev_collections.Collection) -> Row:
             for questions in (sets.questions, sets.followups, sets.off_topic)
         ]
     return row_of(collection.name, *outcomes)
+
+
+# -- the fitted ranker, leave one collection out ----------------------------------------
+
+
+RETRIEVAL = ""  # ingest's --retrieval for every index; its default when empty
+
+
+def collection_records(
+    collection: dev_collections.Collection, tuning: Tuning, meaning: bool
+) -> list[QuestionRecord]:
+    """Every question of the collection with its candidates' features (cached per index)."""
+    index = dev_collections.built_index(collection, retrieval=RETRIEVAL)
+    sets = dev_collections.collection_questions(collection, index)
+    found = question_records(
+        index,
+        {"question": sets.questions, "followup": sets.followups, "off_topic": sets.off_topic},
+        cache=index.parent,
+        similarities=dev_collections.cache_root() / "similarities" / f"{collection.name}.pickle.gz",
+        tuning=tuning,
+        meaning=meaning,
+    )
+    if collection.kind == "claims":
+        for record in found:
+            record.kind = "claim"
+    return found
+
+
+TRAIN_EVERY: dict[str, int] = {}  # a claims collection's subsampling, by name
+
+
+def training(records: dict[str, list[QuestionRecord]], leave_out: str = "") -> list[QuestionRecord]:
+    """Every collection's records but ``leave_out``'s, a claims collection's subsampled."""
+    return [
+        record
+        for name, found in records.items()
+        if name != leave_out
+        for at, record in enumerate(found)
+        if at % TRAIN_EVERY.get(name, 1) == 0
+    ]
+
+
+def left_out_rows(
+    records: dict[str, list[QuestionRecord]], tuning: Tuning, dropped: frozenset[str]
+) -> list[Row]:
+    """Each documentation collection's row, answered by the models fitted on every other
+    collection (claims included)."""
+    rows: list[Row] = []
+    for name, own in records.items():
+        if name in TRAIN_EVERY:
+            continue
+        fitted = fit(training(records, name), tuning, dropped)
+        outcomes = simulate(own, fitted, tuning)
+        rows.append(
+            row_of(
+                name,
+                [o for o in outcomes if o.kind == "question"],
+                [o for o in outcomes if o.kind == "followup"],
+                [o for o in outcomes if o.kind == "off_topic"],
+            )
+        )
+    return rows
+
+
+def claims_line(
+    name: str, records: dict[str, list[QuestionRecord]], tuning: Tuning, dropped: frozenset[str]
+) -> str:
+    """A claims collection's figures, answered by the models fitted on every collection (it
+    is in its own training: its every n-th claim)."""
+    outcomes = simulate(records[name], fit(training(records), tuning, dropped), tuning)
+    precision = _mean([o.precision for o in outcomes if o.precision is not None])
+    recall = _mean([o.recall for o in outcomes if o.recall is not None])
+    gold = _mean([float(o.cites_gold) for o in outcomes if o.cites_gold is not None])
+    nothing = _mean([float(o.nothing_found) for o in outcomes])
+    return (
+        f"{name} ({len(outcomes)} claims, in its own fit): precision {_cell(precision)}, "
+        f"recall {_cell(recall)}, cites gold {_cell(gold)}, nothing found {_cell(nothing)}"
+    )
+
+
+def _means(rows: Sequence[Row]) -> list[float | None]:
+    columns = list(zip(*(row.values() for row in rows), strict=True))
+    return [_mean([v for v in column if v is not None]) for column in columns]
+
+
+def worth_table(
+    records: dict[str, list[QuestionRecord]], tuning: Tuning, features: Sequence[str]
+) -> str:
+    """Each feature's cross-validated worth: the leave-one-out means with it dropped (every
+    model refitted without it), against all features."""
+    base = _means(left_out_rows(records, tuning, frozenset()))
+    lines = [
+        "| feature dropped | " + " | ".join(COLUMNS) + " |",
+        "|---|" + "---:|" * len(COLUMNS),
+        "| (none) | " + " | ".join(_cell(v) for v in base) + " |",
+    ]
+    for feature in features:
+        means = _means(left_out_rows(records, tuning, frozenset({feature})))
+        cells = [
+            "-" if v is None or b is None else f"{v:.3f} ({v - b:+.3f})"
+            for v, b in zip(means, base, strict=True)
+        ]
+        lines.append(f"| {feature} | " + " | ".join(cells) + " |")
+        print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -186,17 +308,100 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="Ask the real answer engine, with the tuning it ships.",
     )
+    parser.add_argument(
+        "--folds",
+        action="store_true",
+        help="With --engine: answer each collection with the models fitted on the others "
+        "(the real engine's figures for what the default mode simulates).",
+    )
+    parser.add_argument(
+        "--words",
+        action="store_true",
+        help="Fit and measure the words-only models (no sentence model).",
+    )
+    parser.add_argument(
+        "--ablate",
+        default="",
+        help="Comma-separated features to leave out of every fit (see --worth).",
+    )
+    parser.add_argument(
+        "--worth",
+        action="store_true",
+        help="Print each feature's cross-validated worth: the means with it left out.",
+    )
+    parser.add_argument(
+        "--write-weights",
+        action="store_true",
+        help="Fit on every collection, with and without meaning, and write the shipped "
+        "weights file.",
+    )
+    parser.add_argument(
+        "--retrieval",
+        choices=("lexical", "dense", "hybrid"),
+        help="Build the indexes with this ingest --retrieval (default: ingest's default).",
+    )
     parser.add_argument("--out", type=Path, help="Write the rows as JSON.")
     options = parser.parse_args(argv)
+    global RETRIEVAL
+    RETRIEVAL = options.retrieval or ""
     names = options.collections.split(",") if options.collections else None
     collections = dev_collections.load_collections(names)
+    TRAIN_EVERY.update(
+        {c.name: c.train_every for c in dev_collections.load_collections() if c.kind == "claims"}
+    )
     started = time.perf_counter()
     cpu = time.process_time()
+    tuning = shipped_tuning()
+    meaning = not options.words and dense_installed()
+    if not meaning:
+        # The engine reads for meaning unless told not to, as a deployment is.
+        os.environ[MEANING_ENV] = "0"
+    dropped = frozenset(f for f in options.ablate.split(",") if f)
+    unknown = dropped - set(ALL_FEATURES)
+    if unknown:
+        raise SystemExit(f"Unknown features {sorted(unknown)}; known: {', '.join(ALL_FEATURES)}.")
+    if options.write_weights:
+        write_weights(collections, tuning, argv)
+        return 0
     rows: list[Row] = []
-    for collection in collections:
-        rows.append(engine_row(collection))
-        print(f"{collection.name}: done", file=sys.stderr, flush=True)
-    title = "The answer engine as it ships (embedded model)"
+    if options.engine:
+        # Each fold is fitted on every other collection, chosen for the run or not.
+        records = (
+            {
+                c.name: collection_records(c, tuning, meaning)
+                for c in dev_collections.load_collections()
+            }
+            if options.folds
+            else {}
+        )
+        for collection in collections:
+            if collection.kind == "claims" and not names:
+                continue  # 505 claims: asked only when named (citeline eval citations does)
+            if options.folds:
+                fitted = fit(training(records, collection.name), tuning, dropped)
+                fold = dataclasses.replace(
+                    tuning, with_meaning=fitted, words_only=fitted, ablated=dropped
+                )
+                with use_tuning(fold):
+                    rows.append(engine_row(collection))
+            else:
+                rows.append(engine_row(collection))
+            print(f"{collection.name}: done", file=sys.stderr, flush=True)
+        title = "The answer engine " + (
+            "with each collection's models fitted on the others" if options.folds else "as it ships"
+        )
+    else:
+        records = {c.name: collection_records(c, tuning, meaning) for c in collections}
+        if options.worth:
+            print(worth_table(records, tuning, ALL_FEATURES))
+            return 0
+        rows = left_out_rows(records, tuning, dropped)
+        for name in TRAIN_EVERY.keys() & records.keys():
+            print(claims_line(name, records, tuning, dropped), file=sys.stderr)
+        kind = "with meaning" if meaning else "words only"
+        title = f"Leave one collection out, fitted ranker ({kind})"
+        if dropped:
+            title += f", without {', '.join(sorted(dropped))}"
     print(table(rows, title))
     print(
         f"\n{time.perf_counter() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU",
@@ -205,6 +410,22 @@ def main(argv: list[str] | None = None) -> int:
     if options.out is not None:
         options.out.write_text(json.dumps([_row_dict(row) for row in rows], indent=1) + "\n")
     return 0
+
+
+def write_weights(
+    collections: Sequence[dev_collections.Collection], tuning: Tuning, argv: list[str] | None
+) -> None:
+    """Fit on every collection, with and without the sentence model, and write the weights
+    file the package ships."""
+    fitted = {}
+    for meaning in (True, False):
+        records = {c.name: collection_records(c, tuning, meaning) for c in collections}
+        fitted[meaning] = fit(training(records), tuning)
+    shipped = dataclasses.replace(tuning, with_meaning=fitted[True], words_only=fitted[False])
+    command = "benchmarks/questions/crossval.py " + " ".join(argv or sys.argv[1:])
+    notes = {"collections": [c.name for c in collections]}
+    WEIGHTS.write_text(tuning_to_json(shipped, command=command.strip(), notes=notes))
+    print(f"Wrote {WEIGHTS}", file=sys.stderr)
 
 
 def _row_dict(row: Row) -> dict[str, object]:

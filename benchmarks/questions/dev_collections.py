@@ -15,6 +15,7 @@ its folder. This module answers nothing and scores nothing.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -30,6 +31,7 @@ REPOSITORY = QUESTIONS.parents[1]
 sys.path.insert(0, str(QUESTIONS))
 
 import gold_ids  # noqa: E402  (the script beside this one, not a package)
+from filelock import FileLock  # noqa: E402
 
 from citeline.corpus import Corpus  # noqa: E402
 from citeline.evaluation.questions import EvalQuestion, load_questions  # noqa: E402
@@ -41,7 +43,9 @@ INGEST_SOURCES = REPOSITORY / "src" / "citeline" / "corpus"
 
 @dataclass(frozen=True, slots=True)
 class Collection:
-    """One manifest, its paths made absolute."""
+    """One manifest, its paths made absolute. ``kind`` is "site" (a documentation site,
+    a row of the leave-one-out table) or "claims" (SciFact's claims over its abstracts: in
+    every fold's training, every ``train_every``-th claim, and reported apart)."""
 
     name: str
     folder: Path
@@ -56,6 +60,8 @@ class Collection:
     debian_package: str | None
     gold_relative: bool
     gold_within_page: bool
+    kind: str = "site"
+    train_every: int = 1
 
 
 def cache_root() -> Path:
@@ -76,6 +82,9 @@ def load_collections(names: list[str] | None = None) -> list[Collection]:
             value = data.get(key)
             return (folder / str(value)).resolve() if value else None
 
+        if data.get("kind") == "claims":
+            found.append(_claims_collection(manifest, data))
+            continue
         questions = path("questions")
         if questions is None:
             raise SystemExit(f"{manifest} names no questions file.")
@@ -107,13 +116,62 @@ def load_collections(names: list[str] | None = None) -> list[Collection]:
     return found
 
 
-def ingest_version() -> str:
-    """A digest of the corpus layer's sources: an index built by other code is built again."""
+def shared_data() -> Path:
+    """The shared data folder: ``CITELINE_SHARED_DATA``, else ``../shared/data`` beside the
+    checkout."""
+    chosen = os.environ.get("CITELINE_SHARED_DATA", "").strip()
+    return Path(chosen) if chosen else REPOSITORY.parent / "shared" / "data"
+
+
+def _claims_collection(manifest: Path, data: dict[str, object]) -> Collection:
+    corpus = shared_data() / str(data["corpus"])
+    claims = shared_data() / str(data["claims"])
+    for needed in (corpus, claims):
+        if not needed.is_file():
+            raise SystemExit(f"{manifest} needs {needed}; see ../shared/data/README.md.")
+    return Collection(
+        name=str(data.get("name") or manifest.parent.name),
+        folder=manifest.parent,
+        generator="",
+        description=str(data.get("description", "")),
+        base_url="",
+        questions=claims,
+        followups=None,
+        off_topic=None,
+        site=corpus,
+        prepare=None,
+        debian_package=None,
+        gold_relative=False,
+        gold_within_page=False,
+        kind="claims",
+        train_every=int(str(data.get("train_every", 1))),
+    )
+
+
+def code_digest(sources: list[Path]) -> str:
+    """A digest of what ``sources`` do, not of how they are commented: each module's syntax
+    tree without its docstrings, so a comment or a docstring edited costs no rebuild."""
     digest = hashlib.sha256()
-    for source in sorted(INGEST_SOURCES.rglob("*.py")):
-        digest.update(str(source.relative_to(INGEST_SOURCES)).encode())
-        digest.update(source.read_bytes())
+    for source in sources:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (
+                isinstance(body, list)
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                body[0] = ast.Pass()
+        digest.update(source.name.encode())
+        digest.update(ast.dump(tree).encode())
     return digest.hexdigest()[:12]
+
+
+def ingest_version() -> str:
+    """A digest of the corpus layer's code: an index built by other code is built again."""
+    return code_digest(sorted(INGEST_SOURCES.rglob("*.py")))
 
 
 def site_folder(collection: Collection) -> Path:
@@ -132,6 +190,8 @@ def site_folder(collection: Collection) -> Path:
         if not lines:
             raise SystemExit(f"{collection.prepare} printed no folder.")
         return Path(lines[-1])
+    if collection.kind == "claims" and collection.site is not None:
+        return collection.site
     if collection.site is None or not collection.site.is_dir():
         package = collection.debian_package or "its package"
         raise SystemExit(
@@ -154,16 +214,26 @@ def _site_identity(collection: Collection, folder: Path) -> str:
     return f"{folder}|{collection.base_url}|{version}"
 
 
-def built_index(collection: Collection, *, log: bool = True) -> Path:
-    """The collection's index, ingested now unless this version of the ingest code built it."""
+def built_index(collection: Collection, *, retrieval: str = "", log: bool = True) -> Path:
+    """The collection's index, ingested now unless this version of the ingest code built it;
+    ``retrieval`` is ingest's ``--retrieval`` (its default when empty)."""
     folder = site_folder(collection)
-    key = hashlib.sha256(
-        f"{ingest_version()}|{_site_identity(collection, folder)}".encode()
-    ).hexdigest()[:12]
+    identity = f"{ingest_version()}|{_site_identity(collection, folder)}|{retrieval}"
+    key = hashlib.sha256(identity.encode()).hexdigest()[:12]
     home = cache_root() / "indexes" / f"{collection.name}-{key}"
     index = home / "site.sqlite"
     if (home / "complete").exists():
         return index
+    home.parent.mkdir(parents=True, exist_ok=True)
+    # Two runs at once (a fit and a check) build one index, not two into one folder.
+    with FileLock(str(home.with_name(home.name + ".lock"))):
+        if (home / "complete").exists():
+            return index
+        _ingest(collection, folder, home, retrieval=retrieval, log=log)
+    return index
+
+
+def _ingest(collection: Collection, folder: Path, home: Path, *, retrieval: str, log: bool) -> None:
     if home.exists():
         shutil.rmtree(home)
     building = home.with_name(home.name + ".building")
@@ -181,8 +251,8 @@ def built_index(collection: Collection, *, log: bool = True) -> Path:
             str(folder),
             "--db",
             str(building / "site.sqlite"),
-            "--base-url",
-            collection.base_url,
+            *(["--base-url", collection.base_url] if collection.base_url else []),
+            *(["--retrieval", retrieval] if retrieval else []),
         ],
         capture_output=True,
         text=True,
@@ -194,7 +264,6 @@ def built_index(collection: Collection, *, log: bool = True) -> Path:
         raise SystemExit(f"Ingesting {collection.name} failed; see {building / 'ingest.log'}.")
     (building / "complete").touch()
     building.rename(home)
-    return index
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +277,9 @@ class QuestionSets:
 
 def collection_questions(collection: Collection, index: Path) -> QuestionSets:
     """The collection's three files with gold addresses made ``index``'s ids; a gold address
-    the index does not hold stops the run, naming it."""
+    the index does not hold stops the run, naming it. Claims name their abstracts by id."""
+    if collection.kind == "claims":
+        return QuestionSets(load_questions(collection.questions), [], [])
     with Corpus.open(index) as corpus:
         by_url = gold_ids.sections_by_url(
             gold_ids.IndexedSection(document.id, document.url, document.text)

@@ -31,6 +31,8 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     ├── ModelSpecError                   citeline.models.spec: a model setting is wrong
     ├── TurnLimitError                   citeline.models.tool_loop: a model that kept
     │                                    calling tools was stopped
+    ├── TuningError                      citeline.models.embedded.tuning: a weights file
+    │                                    that cannot be used
     ├── StartupError                     citeline.server.errors: the server cannot start
     │   ├── SettingsError                citeline.server.settings: a setting is wrong
     │   └── CallerKeyError               citeline.server.tokens: the key (PyJWT) is unusable

@@ -38,8 +38,10 @@ _T = TypeVar("_T")
 
 DEFAULT_K = 8
 MAX_K = 20
-# About 3,000 tokens: two reads and a search fit the context of any model we support,
-# and an abstract or a documentation page is rarely longer.
+# About 3,000 tokens a read: two reads and a search fit the context of any model we support,
+# and an abstract or a documentation section is rarely longer. A longer one is read on from
+# ``next_offset``, page by page, as the model chooses (an API reference's one section runs
+# to 90 KB, and its answer can be anywhere in it).
 READ_CHARS = 12_000
 
 
@@ -59,6 +61,16 @@ class ReadArguments(ToolArguments):
     """What ``read`` takes."""
 
     id: Annotated[Text, Field(description="The document's id."), Expect("a non-empty string")]
+    offset: Annotated[
+        int,
+        Field(
+            strict=True,
+            ge=0,
+            description="Where to start reading, in characters (default 0; a truncated read "
+            "gives the next_offset to go on from).",
+        ),
+        Expect("a whole number from 0"),
+    ] = 0
 
 
 def corpus_tools(corpus: Corpus, *, in_thread: bool = True) -> list[AgentTool]:
@@ -98,7 +110,8 @@ def corpus_tools(corpus: Corpus, *, in_thread: bool = True) -> list[AgentTool]:
         return ToolOutput(value, tuple(sources), tuple(passages))
 
     async def read(args: Mapping[str, Any]) -> ToolOutput:
-        doc_id = parse_arguments(ReadArguments, args).id
+        arguments = parse_arguments(ReadArguments, args)
+        doc_id, offset = arguments.id, arguments.offset
         document: Document | None = await run(corpus.get, doc_id)
         if document is None:
             raise LookupError(f"no document has id {doc_id!r}; use an id from the search results")
@@ -108,16 +121,20 @@ def corpus_tools(corpus: Corpus, *, in_thread: bool = True) -> list[AgentTool]:
             id=document.id,
             url=document.url,
         )
-        value = {
+        page = document.text[offset : offset + READ_CHARS]
+        truncated = len(document.text) > offset + READ_CHARS
+        value: dict[str, Any] = {
             "id": document.id,
             "href": source.href,
             "title": source.display_name,
-            "text": document.text[:READ_CHARS],
-            "truncated": len(document.text) > READ_CHARS,
+            "text": page,
+            "truncated": truncated,
         }
-        read_text = TrustedText(
-            "document", document.id, source.display_name, document.text[:READ_CHARS]
-        )
+        if offset:
+            value["offset"] = offset
+        if truncated:
+            value["next_offset"] = offset + READ_CHARS
+        read_text = TrustedText("document", document.id, source.display_name, page)
         return ToolOutput(value, (source,), (read_text,))
 
     return [

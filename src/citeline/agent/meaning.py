@@ -1,9 +1,9 @@
 """The embedded model's sense of meaning: the shipped sentence-embedding model, when installed.
 
 The embedded model ranks the sections a search returned by the words they share with
-the question, and words mislead where the answer uses others ("How do I sort a list of
-dictionaries by a key?" shares every word with "Dictionaries", none of its point with
-"Key Functions"). With the ``citeline[dense]`` extra installed, this module gives it the
+the question, and words mislead where the answer uses others (a question about sorting
+records by a key shares every word with a section on dictionaries, none of its point with
+one titled "Key Functions"). With the ``citeline[dense]`` extra installed, this module gives it the
 cosine similarity of the question and each section's meaning text (its title and opening,
 ``citeline.corpus.meaning``), from the same model that dense retrieval uses, loaded once
 per process.

@@ -11,7 +11,7 @@ the command line.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -23,6 +23,7 @@ from citeline.cli.index import IndexOption, index_location, unusable_index
 if TYPE_CHECKING:
     from citeline.events import Event
     from citeline.models import ChatMessage
+    from citeline.models.embedded.tuning import Tuning
 
 eval_app = typer.Typer(
     name="eval",
@@ -86,6 +87,15 @@ def citations(
             "costs stay out of the timings.",
         ),
     ] = True,
+    ablate: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ablate",
+            help="Switch one of the embedded model's features off (its value counts 0, the "
+            "fitted weights unchanged), to see what it is worth; repeatable. The features "
+            "are listed in docs/models.md.",
+        ),
+    ] = None,
 ) -> None:
     """Ask each question, score each answer's citations, terms and figures, print the summary.
 
@@ -117,6 +127,7 @@ def citations(
     console = Console()
     tables_only = db is None and (project is not None or bool(data))
     handle = resolve_model(model)
+    tuning = _ablated_tuning(ablate or [], handle.provider)
     asked = load_questions(questions, limit=limit)
     if plot is not None:
         ensure_plot_available()
@@ -147,7 +158,10 @@ def citations(
                 history=history,
             )
 
-        with EvaluationProgress(len(asked), Console(stderr=True)) as progress:
+        with (
+            EvaluationProgress(len(asked), Console(stderr=True)) as progress,
+            _tuning_in_force(tuning),
+        ):
             results = asyncio.run(
                 evaluate_answers(
                     asked, answer_from_sources, on_answer=progress.advance, warm_up=warm_up
@@ -166,6 +180,7 @@ def citations(
             "model_name": handle.name,
             "limit": limit,
             "warm_up": warm_up,
+            "ablate": sorted(set(ablate or [])),
         }
         write_report(out, build_report(results, summary, settings))
         console.print(f"Report written to {out}")
@@ -184,6 +199,34 @@ def citations(
         typer.echo(f"{summary.errors} answer streams broke off; the report says why.", err=True)
     if summary.leak_rate or summary.errors:
         raise typer.Exit(code=1)
+
+
+def _ablated_tuning(features: Sequence[str], provider: str) -> Tuning | None:
+    """The embedded model's tuning with ``features`` switched off; ``None`` when none is."""
+    if not features:
+        return None
+    from citeline.models.embedded.features import FEATURES
+    from citeline.models.embedded.tuning import current_tuning
+
+    if provider != "embedded":
+        _fail(
+            "--ablate switches off a feature of the embedded model; use it with --model embedded."
+        )
+    unknown = sorted(set(features) - set(FEATURES))
+    if unknown:
+        _fail(
+            f"No feature named {', '.join(unknown)}; the embedded model's features are "
+            f"{', '.join(FEATURES)}."
+        )
+    return current_tuning().without(*features)
+
+
+def _tuning_in_force(tuning: Tuning | None) -> AbstractContextManager[object]:
+    if tuning is None:
+        return nullcontext()
+    from citeline.models.embedded.tuning import use_tuning
+
+    return use_tuning(tuning)
 
 
 def _fail(message: str) -> NoReturn:

@@ -44,7 +44,13 @@ from typing import Any
 import tantivy
 from filelock import FileLock
 
-from citeline.corpus.analysis import ANALYSIS_VERSION, asked_terms, indexed_text, terms
+from citeline.corpus.analysis import (
+    ANALYSIS_VERSION,
+    asked_terms,
+    compound_terms,
+    indexed_text,
+    terms,
+)
 from citeline.corpus.documents import Passage
 from citeline.corpus.errors import IndexUnreadableError
 from citeline.corpus.formats.sections import TITLE_SEPARATOR
@@ -342,6 +348,13 @@ class SearchIndex:
             return []
         self.follow_if_due()
         searcher = self._index.searcher()
+        # A name the query writes as two words ("starts with") is looked for as one too
+        # where the index holds it (``startswith``): most joins are no term at all.
+        wanted += [
+            term
+            for term in compound_terms(query)
+            if term not in wanted and searcher.doc_freq("terms", term)
+        ]
         matching = tantivy.Query.boolean_query(
             [
                 (tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "terms", term))
@@ -385,9 +398,10 @@ class SearchIndex:
         found = searcher.search(titled, TITLE_WINDOW, count=False).hits
         if not found:
             return []
-        # A title few sections carry ("What is Python?" in a manual of 4,462 sections, where
-        # the word matches a third of all passages) is named however far down its words
-        # alone rank it; a common one ("Examples") only among the best passages.
+        # A title few sections carry (a FAQ's "What is <the product>?" in a manual of 4,462
+        # sections, where the product's name matches a third of all passages) is named
+        # however far down its words alone rank it; a common one ("Examples") only among
+        # the best passages.
         if len(found) > UNIQUE_TITLE_PASSAGES:
             # Rare (most queries name no title), so the window's floor is only read then.
             window = searcher.search(matching, TITLE_WINDOW, count=False).hits
@@ -409,8 +423,8 @@ class SearchIndex:
 
 def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, list[str]]]:
     """(passage id, its weighted terms as one text, the document's title keys) per passage:
-    its whole title's, and its own heading's where the title is a path ("Programming FAQ ›
-    What is self?" is named by "What is self?").
+    its whole title's, and its own heading's where the title is a path (a FAQ entry titled
+    "Programming FAQ › What is X?" is named by the question "What is X?").
 
     The terms text is for the ``whitespace`` tokenizer, so runs of spaces (a stop word's
     place, an empty heading's) count for nothing: no list of terms is built per passage."""

@@ -1,21 +1,20 @@
 """The embedded model: an offline, deterministic, extractive writer that runs the real tool loop.
 
-It is the model of the demo and of the tests, so it behaves as a real model does
-where that matters to the rest of citeline: it asks for ``search`` (in a chat, with
-the conversation's earlier questions), ranks the sections the results belong to and
-asks to ``read`` the best of them, then answers as a docs site's featured answer
-does: the most relevant contiguous passage of the one best section (and of a second
-only when it holds what the first lacks, such as the other side of "A or B"), quoted
-verbatim with its code block when the question asks how. The citation is a link
-whose text is the passage's own opening words (markdown, sometimes an HTML
-``<a href>``), the answer ends with a ``## Sources`` list, and all of it streams in
-small uneven fragments. It never writes an identifier that no tool returned.
+It is the model of the demo and of the tests, so it behaves as a real model does where that
+matters to the rest of citeline: it asks for ``search`` (in a chat, with the conversation's
+earlier questions), describes each section the results belong to and asks to ``read`` the
+best by the fitted section model (page after page of a long one), then answers as a docs
+site's featured answer does: the run of one read section that the fitted passage model
+scores best, quoted verbatim with its code block when it shows one. The citation is a link
+whose text is the passage's own opening words (markdown, sometimes an HTML ``<a href>``), the
+answer ends with a ``## Sources`` list, and all of it streams in small uneven fragments. It
+never writes an identifier that no tool returned.
 
-When no section holds enough of the question, it says so in one line naming the
-closest results, and cites nothing: an extractive answer that cites nothing is the
-engine's ``nothing_found``. It does not paraphrase, summarise, reason or follow
-instructions in the prompt, and knows nothing of any model library; the adapter
-feeds it a ``TurnView`` and carries out what it asks.
+When the confidence model says the best run does not answer, it says so in one line naming
+the closest results, and cites nothing: an extractive answer that cites nothing is the
+engine's ``nothing_found``. It does not paraphrase, summarise, reason or follow instructions
+in the prompt, and knows nothing of any model library; the adapter feeds it a ``TurnView``
+and carries out what it asks. Every tunable is ``tuning.current_tuning()``'s.
 """
 
 from __future__ import annotations
@@ -28,17 +27,28 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from citeline.models.embedded.passages import Passage, Unit, best_passage, block_texts, units_of
+from citeline.models.embedded.choice import Choice, choose, section_order, section_scores
+from citeline.models.embedded.passages import (
+    Passage,
+    Run,
+    Unit,
+    block_texts,
+    passage,
+    read_features,
+    run_features,
+    runs_of,
+    units_of,
+)
 from citeline.models.embedded.ranking import (
-    MEANING_QUESTION_CHARS,
+    Asked,
     Candidate,
-    Ranked,
+    asked,
     follow_up_query,
-    question_weights,
-    rank,
+    section_features,
     split_title,
 )
-from citeline.models.embedded.terms import content_terms, title_terms
+from citeline.models.embedded.terms import content_terms, subject_terms, title_terms
+from citeline.models.embedded.tuning import Tuning, current_tuning
 from citeline.models.turn import Similarity
 
 __all__ = [
@@ -46,74 +56,26 @@ __all__ = [
     "NOTHING_FOUND",
     "NO_TOOLS",
     "TOOLS_FAILED",
+    "Reading",
+    "SectionRuns",
     "SourceText",
     "ToolOutcome",
     "ToolRequest",
     "TurnView",
-    "content_terms",
+    "answer_choice",
+    "best_sections",
     "next_step",
+    "read_sections",
+    "section_runs",
+    "sources_of",
     "stream_fragments",
     "write_answer",
 ]
 
-# Results to rank: on a whole site the section that answers a short question is often past
-# the twelfth hit. Over the whole Python 3.11 manual (4,462 sections) the development
-# questions cited a gold section 61.0 % of the time at 12 results and 67.1 % at 20 (expected
-# term 72.0 / 76.8 %); git's manual pages: expected term 41.8 / 47.3 %; the 618-section
-# sample and Flask's docs moved by one question each way. 20 is the search tool's most.
-SEARCH_K = 20
-# Fewer results where the search's own order is already good, and more results bring only
-# more sections to mistake for the answer: a question of more subject terms than
-# ``FEW_TERMS`` (a SciFact claim has 8 in the median, a docs question 4) and a follow-up,
-# whose search holds the earlier question's words beside its own. At 20 results for every
-# question, SciFact train's claims cited a gold abstract 81.8 % of the time against 83.2 %
-# (precision 0.673 against 0.693), and the three follow-up sets each lost one gold citation.
-NARROW_SEARCH_K = 12
-FEW_TERMS = 6
-# Two reads in one round: the best section, and the runner-up that may hold what it lacks.
-DOCUMENTS_TO_READ = 2
-# Paragraphs of one section read for meaning at most: a section read whole is 12,000
-# characters at most, which a hostile page can cut into thousands of one-word paragraphs;
-# read whole, the longest sections of the Python-docs sample, Flask's docs and PostgreSQL's
-# manual hold 30, 97 and 206 prose blocks, their medians 3.
-MEANING_BLOCKS = 32
-# Below this share of the question's weight, the best section is about something else:
-# it is not quoted, and the answer says nothing was found.
-CONFIDENCE_FLOOR = 0.4
-# The best-ranked section whose title and opening are at least this alike in meaning to the
-# question (cosine, shipped sentence model) answers though it holds less of the question's
-# words than the floors ask, as long as its prose holds one: "How do I measure how long a
-# piece of code takes to run?" is answered by "Performance Measurement" in other words.
-# Cites a gold source, Python-docs / follow-ups / Flask sets: 0.866 / 0.750 / 0.714 without,
-# 0.890 / 0.750 / 0.727 at 0.5, 0.902 / 0.750 / 0.727 at 0.4, 0.902 / 0.781 / 0.727 at 0.35
-# and 0.3; 20 questions neither collection answers ("How do I bake sourdough bread?") were
-# still answered "nothing found" 18 and 17 times down to 0.3, 16 on Flask at 0.25.
-MEANING_CONFIDENT = 0.35
-# With a sentence model at hand, a section whose title and opening are less alike than this
-# to the question is about something else however many of its words it holds ("How do I
-# create a new branch in git?" against "Creating new iterators"). Every development
-# question's best-ranked section was at least 0.16 alike; of 20 questions neither collection
-# answers, 19 and 18 ended "nothing found" at 0.15 (18 and 17 without the floor), with the
-# development figures unchanged; at 0.2 the Flask set lost a gold citation.
-MEANING_FLOOR = 0.15
-# A section whose title names nothing the question asks about must hold more of it: on
-# the Python-docs sample "What is the capital of France?" found "capital letter" in the
-# docstring conventions, half of a two-word question.
-UNTITLED_FLOOR = 0.6
-# A long question (a SciFact claim has 10 to 15 subject terms) is answered by a section
-# holding this many of its terms' worth, which is under the floors: measured on SciFact
-# train, the gold abstract often holds a third of a claim's words.
-CONFIDENT_TERMS = 1.5
-# A second section joins only when it holds at least this share of the question's weight
-# that the first lacks, and is itself above the floor.
-SECOND_GAIN = 0.15
-SECOND_SCORE = 0.7
-# A passage shorter than this is a pointer ("See global interpreter lock."), not an answer.
-MIN_PASSAGE_CHARS = 40
 # Sections whose units are kept, most recent first: a docs site's answers read the same
 # sections again and again, and splitting a read section into its units (blocks, sentences,
 # their terms) was a tenth of an embedded answer's CPU before its first token (measured on the
-# bundled sample). A read text is at most 12,000 characters, so this is a few MB at most.
+# bundled sample). A section is read to ``Tuning.read_chars`` at most; most are a few KB.
 UNITS_KEPT = 256
 # Fragment sizes as a real provider streams them: a few characters, unevenly, so an
 # anchor arrives split across fragments as it does from real models.
@@ -127,27 +89,6 @@ NOTHING_FOUND = "I found nothing in this collection that answers that question."
 TOOLS_FAILED = "I could not search the collection just now, so I cannot answer from it."
 NO_TOOLS = "I have no search tool in this conversation, so I cannot answer from the collection."
 
-# "How do I ...", "how to ...", "is there a way to ...", "can I ...", "does it have ...": the
-# reader wants to see it done. Asked whether it can be done, an expected term in the Python
-# follow-ups rose from 65.6 % to 68.8 % ("Can I nest them?" is answered by the nested
-# comprehension), every other file alike but for one gold citation of the git follow-ups.
-_HOW = re.compile(
-    r"\bhow\b(?!\s+(?:many|much|long|often|old|big|large|fast|slow)\b)|\bway\s+to\b|"
-    r"\bexample\b|\bshow\s+me\b|\b(?:is|are)\s+there\b|\bdoes\s+\w+\s+(?:have|support)\b|"
-    r"\bcan\s+(?:i|you|we|one)\b|\bsyntax\b",
-    re.IGNORECASE,
-)
-_WHY = re.compile(r"why\b", re.IGNORECASE)
-# A question about versions, whose answer a version note may open ("Which version added
-# f-strings?"); "change" alone is not one ("How do I change every response?").
-_VERSIONS = re.compile(
-    r"\b(?:versions?|new\s+in|added\s+in|deprecated|removed|releases?|released)\b",
-    re.IGNORECASE,
-)
-# A name the question writes as code ("*args", "__slots__", "json.dump()", "str.join"): where
-# the passage shows it as written, in its code too, the passage is about it. "What are *args
-# and **kwargs?" found nothing: those words are only ever in code.
-_CODE_NAME = re.compile(r"\*{1,2}[A-Za-z_]\w*|\w+\(\)|\b\w*_\w+\b|\b\w+\.\w+\b")
 _ANCHOR_FORBIDDEN = frozenset("[]\n")
 _HTML_FORBIDDEN = frozenset('<>&"')
 
@@ -185,53 +126,84 @@ class ToolRequest:
 
 @dataclass(frozen=True, slots=True)
 class SourceText:
-    """A source as the tools gave it: the href to cite, its title, every text of it returned
-    (the read text first), its id when it has one, and whether it was read whole."""
+    """A source as the tools gave it: the href to cite, its title, the passages the search
+    returned of it, the pages of it read (contiguous from its start), its id when it has one,
+    and where its next page starts when the last one read was not its end."""
 
     href: str
     title: str
-    texts: tuple[str, ...]
-    read: bool = False
+    passages: tuple[str, ...] = ()
+    pages: tuple[str, ...] = ()
     id: str | None = None
+    next_offset: int | None = None
+
+    @property
+    def read(self) -> bool:
+        return bool(self.pages)
 
     @property
     def text(self) -> str:
-        """What the model knows of the source: the whole text read, else its passages."""
-        return self.texts[0] if self.read and self.texts else "\n\n".join(self.texts)
+        """What the model knows of the source: the text read, else its passages."""
+        return "".join(self.pages) if self.pages else "\n\n".join(self.passages)
 
     @property
     def passage(self) -> str:
-        """The first passage the search returned of it (the read text comes before them)."""
-        found = self.texts[1:] if self.read else self.texts
-        return found[0] if found else ""
+        """The passages the search returned of it, as one text."""
+        return "\n\n".join(self.passages)
 
 
 def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str]:
     """Either the tool calls to make next, or the answer's text fragments."""
+    tuning = current_tuning()
     if "search" not in view.tools:
         return stream_fragments(NO_TOOLS, view.question)
     searches = [o for o in view.outcomes if o.tool == "search"]
-    reads = [o for o in view.outcomes if o.tool == "read"]
     if not searches:
-        query = follow_up_query(view.question, view.earlier_questions)
-        narrow = view.earlier_questions or len(content_terms(view.question)) > FEW_TERMS
-        k = NARROW_SEARCH_K if narrow else SEARCH_K
-        return (ToolRequest("search", {"query": query, "k": k}),)
-    sources = _sources([o for o in view.outcomes if not o.failed])
+        return (search_request(view.question, view.earlier_questions, tuning),)
+    sources = sources_of([o for o in view.outcomes if not o.failed])
     if not sources:
         if all(o.failed for o in searches):
             return stream_fragments(TOOLS_FAILED, view.question)
         return stream_fragments(NOTHING_FOUND, view.question)
-    if not reads and "read" in view.tools:
-        ranked = _ranked(view.question, view.earlier_questions, sources, view.similarity)
-        ids = [sources[r.index].id for r in ranked[:DOCUMENTS_TO_READ]]
-        requests = tuple(ToolRequest("read", {"id": i}) for i in ids if i)
+    if "read" in view.tools:
+        requests = _reads(view, sources, tuning)
         if requests:
             return requests
     answer = write_answer(
-        view.question, sources, earlier=view.earlier_questions, similarity=view.similarity
+        view.question,
+        sources,
+        earlier=view.earlier_questions,
+        similarity=view.similarity,
+        tuning=tuning,
     )
     return stream_fragments(answer, view.question)
+
+
+def search_request(question: str, earlier: Sequence[str], tuning: Tuning) -> ToolRequest:
+    """The search the model asks for first: the question in its conversation, with fewer
+    results for a long question or a follow-up."""
+    query = follow_up_query(question, earlier, tuning)
+    narrow = bool(earlier) or len(content_terms(question)) > tuning.few_terms
+    k = tuning.narrow_search_k if narrow else tuning.search_k
+    return ToolRequest("search", {"query": query, "k": k})
+
+
+def _reads(
+    view: TurnView, sources: Sequence[SourceText], tuning: Tuning
+) -> tuple[ToolRequest, ...]:
+    """The reads to ask for next: the best sections' first pages, then the next page of each
+    of them that has more, up to ``read_chars`` of one section."""
+    if not any(o.tool == "read" for o in view.outcomes):
+        reading = read_sections(
+            view.question, view.earlier_questions, sources, view.similarity, tuning
+        )
+        best = best_sections(reading, meaning=view.similarity is not None, tuning=tuning)
+        return tuple(ToolRequest("read", {"id": sources[i].id}) for i in best if sources[i].id)
+    return tuple(
+        ToolRequest("read", {"id": source.id, "offset": source.next_offset})
+        for source in sources
+        if source.id and source.next_offset is not None and source.next_offset < tuning.read_chars
+    )
 
 
 def _records(content: object) -> Iterator[Mapping[str, Any]]:
@@ -247,57 +219,165 @@ def _records(content: object) -> Iterator[Mapping[str, Any]]:
             yield from _records(item)
 
 
-def _sources(outcomes: Sequence[ToolOutcome]) -> list[SourceText]:
-    """Sources in the order the search ranked them, a read document's full text first."""
+def sources_of(outcomes: Sequence[ToolOutcome]) -> list[SourceText]:
+    """Sources in the order the search ranked them, each with the passages the search gave
+    and the pages read of it (a page counts only when every page before it was read)."""
     order: list[str] = []
     titles: dict[str, str] = {}
     ids: dict[str, str | None] = {}
-    texts: dict[str, list[str]] = {}
-    read: set[str] = set()
-    for outcome in sorted(outcomes, key=lambda o: o.tool != "read"):
+    passages: dict[str, list[str]] = {}
+    pages: dict[str, dict[int, tuple[str, int | None]]] = {}
+    rank_of: dict[str, int] = {}
+    for outcome in outcomes:
         for record in _records(outcome.content):
             href = str(record["href"])
-            if outcome.tool == "read":
-                read.add(href)
-            text = record.get("text") or record.get("passage") or ""
             if href not in titles:
                 order.append(href)
                 titles[href] = str(record.get("title") or record.get("id") or href)
                 doc_id = record.get("id")
                 ids[href] = doc_id if isinstance(doc_id, str) and doc_id else None
-                texts[href] = []
-            if isinstance(text, str) and text and text not in texts[href]:
-                texts[href].append(text)
-    ranked = _search_rank(outcomes)
-    order.sort(key=lambda href: ranked.get(href, len(ranked)))
-    return [
-        SourceText(href, titles[href], tuple(texts[href]), href in read, ids[href])
-        for href in order
-    ]
+                passages[href] = []
+                pages[href] = {}
+            if outcome.tool == "read":
+                text = record.get("text")
+                offset = record.get("offset", 0)
+                following = record.get("next_offset")
+                if isinstance(text, str) and isinstance(offset, int):
+                    nxt = following if isinstance(following, int) and following > offset else None
+                    pages[href].setdefault(offset, (text, nxt))
+            else:
+                rank_of.setdefault(href, len(rank_of))
+                text = record.get("passage") or record.get("text") or ""
+                if isinstance(text, str) and text and text not in passages[href]:
+                    passages[href].append(text)
+    order.sort(key=lambda href: rank_of.get(href, len(rank_of)))
+    found: list[SourceText] = []
+    for href in order:
+        read: list[str] = []
+        at: int | None = 0
+        while at is not None and at in pages[href]:
+            text, at = pages[href][at]
+            read.append(text)
+        following = at if read else None
+        found.append(
+            SourceText(href, titles[href], tuple(passages[href]), tuple(read), ids[href], following)
+        )
+    return found
 
 
-def _search_rank(outcomes: Sequence[ToolOutcome]) -> dict[str, int]:
-    rank_of: dict[str, int] = {}
-    for outcome in outcomes:
-        if outcome.tool == "search":
-            for record in _records(outcome.content):
-                rank_of.setdefault(str(record["href"]), len(rank_of))
-    return rank_of
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """The sections the search returned, read for the question: its analysis, each
+    section's features (``ranking.SECTION_FEATURES``), the share of the question's own weight
+    some result holds, and how many subject terms it has."""
+
+    asked: Asked
+    rows: tuple[tuple[float, ...], ...]
+    found: float
+    terms: int
 
 
-def _candidates(sources: Sequence[SourceText]) -> list[Candidate]:
-    return [Candidate(s.title, s.text, s.passage) for s in sources]
-
-
-def _ranked(
+def read_sections(
     question: str,
     earlier: Sequence[str],
     sources: Sequence[SourceText],
-    similarity: Similarity | None = None,
-) -> list[Ranked]:
-    candidates = _candidates(sources)
-    weights = question_weights(question, earlier, candidates)
-    return rank(candidates, weights, question, similarity, earlier)
+    similarity: Similarity | None,
+    tuning: Tuning,
+) -> Reading:
+    """The search's sections described for ``question``: what only the search gave is read,
+    so the description is the same before and after any section is read."""
+    candidates = [Candidate(s.title, s.passage, max(len(s.passages), 1)) for s in sources]
+    question_read = asked(question, earlier, candidates, tuning)
+    rows = section_features(question_read, candidates, similarity, tuning)
+    own = question_read.question.own
+    weights = question_read.weights
+    held = set().union(*(title_terms(c.title) | content_terms(c.passage) for c in candidates))
+    own_total = sum(w for t, w in weights.items() if t in own) or 1.0
+    found = sum(w for t, w in weights.items() if t in own and t in held) / own_total
+    terms = len(subject_terms(question))
+    return Reading(question_read, tuple(tuple(row) for row in rows), found, terms)
+
+
+def best_sections(reading: Reading, *, meaning: bool, tuning: Tuning) -> tuple[int, ...]:
+    """The sections to read: the best ``documents_to_read`` by the section model."""
+    fitted = tuning.fitted(meaning)
+    scores = section_scores(fitted, reading.rows, tuning.ablated)
+    return section_order(scores)[: tuning.documents_to_read]
+
+
+@dataclass(frozen=True, slots=True)
+class SectionRuns:
+    """A read section's units, the runs of them that may answer, each run's features
+    (``passages.PASSAGE_FEATURES``) and the section's own once read (``read_features``)."""
+
+    units: tuple[Unit, ...]
+    runs: tuple[Run, ...]
+    rows: tuple[tuple[float, ...], ...]
+    read: tuple[float, ...]
+
+    def passage(self, number: int) -> Passage:
+        return passage(self.units, self.runs[number])
+
+
+def section_runs(
+    reading: Reading,
+    source: SourceText,
+    similarity: Similarity | None,
+    tuning: Tuning,
+) -> SectionRuns:
+    """The runs of ``source`` (its text read, else its passages) that may answer, each with
+    its features. A run the answer could not cite (shorter than ``min_passage_chars``, or
+    whose opening cannot carry a link) is left out."""
+    units = _units(source.text, split_title(source.title)[1])
+    runs = [
+        run
+        for run in runs_of(units, tuning)
+        if len(passage(units, run).text) >= tuning.min_passage_chars
+        and _anchor_span(passage(units, run), html=False) is not None
+    ]
+    question = reading.asked.question
+    meaning = _block_meaning(
+        units, reading.asked.meaning_query, similarity, question.weights, tuning
+    )
+    terms = frozenset(title_terms(source.title))
+    rows = run_features(question, units, runs, terms, meaning, tuning)
+    read = read_features(question, units, terms, meaning, tuning)
+    return SectionRuns(units, tuple(runs), tuple(tuple(row) for row in rows), tuple(read))
+
+
+@functools.lru_cache(maxsize=UNITS_KEPT)
+def _units(text: str, heading: str) -> tuple[Unit, ...]:
+    """``units_of(text, heading)``, kept while recent (units are frozen, so one may serve many)."""
+    return tuple(units_of(text, heading))
+
+
+def _block_meaning(
+    units: Sequence[Unit],
+    query: str,
+    similarity: Similarity | None,
+    weights: Mapping[str, float],
+    tuning: Tuning,
+) -> dict[int, float]:
+    """How alike in meaning each prose block of a section is to ``query`` (none when there
+    is no way to tell). Of a section with more than ``meaning_blocks`` blocks, those holding
+    the most of the question's words are read."""
+    if similarity is None:
+        return {}
+    texts = block_texts(units, tuning.meaning_block_chars)
+    if not texts:
+        return {}
+    if len(texts) > tuning.meaning_blocks:
+        held: dict[int, set[str]] = {}
+        for unit in units:
+            held.setdefault(unit.block, set()).update(unit.terms)
+        worth = {b: sum(weights.get(t, 0.0) for t in held.get(b, ())) for b in texts}
+        kept = sorted(sorted(texts, key=lambda b: -worth[b])[: tuning.meaning_blocks])
+        texts = {b: texts[b] for b in kept}
+    # The quicker arithmetic: paragraphs are read only to choose among them.
+    scores = list(similarity(query, list(texts.values()), exact=False))
+    if len(scores) != len(texts):
+        return {}
+    return dict(zip(texts, (float(s) for s in scores), strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,121 +388,37 @@ class Quoted:
     passage: Passage
 
 
-def choose_passages(
+def answer_choice(
     question: str,
     sources: Sequence[SourceText],
     *,
     earlier: Sequence[str] = (),
     similarity: Similarity | None = None,
-) -> list[Quoted]:
-    """The one or two passages that answer, best first; empty when none is confident."""
-    candidates = _candidates(sources)
-    weights = question_weights(question, earlier, candidates)
-    total = sum(weights.values()) or 1.0
-    wants_code = bool(_HOW.search(question))
-    asks_why = bool(_WHY.match(question.strip()))
-    asked_code = set(_CODE_NAME.findall(question))
-    notes_answer = bool(_VERSIONS.search(question))
-    chosen: list[Quoted] = []
-    covered: set[str] = set()
-    first_score = 0.0
-    floor, untitled_floor = _floors(weights)
-    # What a section's paragraphs are compared with: the question in its conversation.
-    meaning_query = follow_up_query(question, earlier, for_search=False)[:MEANING_QUESTION_CHARS]
-    for place, ranked in enumerate(rank(candidates, weights, question, similarity, earlier)):
-        # The best-ranked section, plainly about the question in meaning, answers though it
-        # says so in other words than the question's.
-        meant = place == 0 and ranked.meaning >= MEANING_CONFIDENT
-        if ranked.coverage < floor and not meant:
-            continue
-        if similarity is not None and ranked.meaning < MEANING_FLOOR:
-            continue
-        if chosen:
-            gain = sum(w for t, w in weights.items() if t in ranked.terms - covered) / total
-            if gain < SECOND_GAIN or ranked.score < SECOND_SCORE * first_score:
-                continue
-        source = sources[ranked.index]
-        units = list(_units(source.text, split_title(source.title)[1]))
-        meaning = _block_meaning(units, meaning_query, similarity, weights)
-        passage = best_passage(
-            units,
-            weights,
-            wants_code=wants_code,
-            meaning=meaning,
-            asks_why=asks_why,
-            notes_answer=notes_answer,
-        )
-        if (
-            passage is None
-            or len(passage.text) < MIN_PASSAGE_CHARS
-            or _anchor_span(passage, html=False) is None
-        ):
-            continue
-        # What the reader is shown must itself be about the question, and not only through
-        # a word its code holds ("France" in a dict literal): the title and prose must hold
-        # part of it, and with the code at least the floor.
-        prose = title_terms(source.title).union(
-            *(u.terms for u in passage.units if u.kind != "code"),
-            *(content_terms(name) for name in asked_code if name in passage.text),
-        )
-        code = set().union(*(u.terms for u in passage.units if u.kind == "code"))
-        titled = bool(title_terms(source.title) & weights.keys())
-        if not (meant and _share(prose, weights) > 0) and (
-            _share(prose, weights) < floor / 2
-            or _share(prose | code, weights) < (floor if titled else untitled_floor)
-        ):
-            continue
-        if not chosen:
-            first_score = ranked.score
-        chosen.append(Quoted(source, passage))
-        covered |= ranked.terms
-        if len(chosen) == 2:
-            break
-    return chosen
-
-
-@functools.lru_cache(maxsize=UNITS_KEPT)
-def _units(text: str, heading: str) -> tuple[Unit, ...]:
-    """``units_of(text, heading)``, kept while recent (units are frozen, so one may serve many)."""
-    return tuple(units_of(text, heading))
-
-
-def _block_meaning(
-    units: list[Unit], query: str, similarity: Similarity | None, weights: Mapping[str, float]
-) -> dict[int, float]:
-    """How alike in meaning each prose block of a section is to ``query`` (none when
-    there is no choice to make or no way to tell). Of a section with more than
-    ``MEANING_BLOCKS`` blocks, those holding the most of the question's words are read."""
-    if similarity is None:
-        return {}
-    texts = block_texts(units)
-    if len(texts) < 2:
-        return {}
-    if len(texts) > MEANING_BLOCKS:
-        held: dict[int, set[str]] = {}
-        for unit in units:
-            held.setdefault(unit.block, set()).update(unit.terms)
-        worth = {b: sum(weights.get(t, 0.0) for t in held.get(b, ())) for b in texts}
-        kept = sorted(sorted(texts, key=lambda b: -worth[b])[:MEANING_BLOCKS])
-        texts = {b: texts[b] for b in kept}
-    # The quicker arithmetic chooses among paragraphs as well: every development file
-    # scored the same with it as with the exact one, at a third of the model time.
-    scores = list(similarity(query, list(texts.values()), exact=False))
-    if len(scores) != len(texts):
-        return {}
-    return dict(zip(texts, (float(s) for s in scores), strict=True))
-
-
-def _floors(weights: Mapping[str, float]) -> tuple[float, float]:
-    """The share of the question a section must hold, with and without a title term: the
-    floors, or ``CONFIDENT_TERMS`` terms' worth of a long question when that is less."""
-    enough = CONFIDENT_TERMS / max(len(weights), 1)
-    return min(CONFIDENCE_FLOOR, enough), min(UNTITLED_FLOOR, enough + 1 / max(len(weights), 1))
-
-
-def _share(terms: set[str], weights: Mapping[str, float]) -> float:
-    total = sum(weights.values()) or 1.0
-    return sum(w for t, w in weights.items() if t in terms) / total
+    tuning: Tuning | None = None,
+) -> tuple[Choice, list[Quoted]]:
+    """The models' choice over ``sources`` and the passages it quotes, best first (none when
+    nothing answers): callable on its own, for anyone who wants the embedded model's pick."""
+    tuning = tuning or current_tuning()
+    reading = read_sections(question, earlier, sources, similarity, tuning)
+    fitted = tuning.fitted(similarity is not None)
+    read = best_sections(reading, meaning=similarity is not None, tuning=tuning)
+    runs = {index: section_runs(reading, sources[index], similarity, tuning) for index in read}
+    choice = choose(
+        fitted,
+        reading.rows,
+        {index: found.rows for index, found in runs.items()},
+        {index: found.read for index, found in runs.items()},
+        read=tuning.documents_to_read,
+        found=reading.found,
+        terms=reading.terms,
+        ablated=tuning.ablated,
+    )
+    if not choice.answers or choice.section is None or choice.run is None:
+        return choice, []
+    chosen = [(choice.section, choice.run)]
+    if choice.second is not None:
+        chosen.append(choice.second)
+    return choice, [Quoted(sources[i], runs[i].passage(n)) for i, n in chosen]
 
 
 def write_answer(
@@ -431,23 +427,24 @@ def write_answer(
     *,
     earlier: Sequence[str] = (),
     similarity: Similarity | None = None,
+    tuning: Tuning | None = None,
 ) -> str:
-    """The answer's full text: the cited passages, then the ``## Sources`` list; or, when no
-    section is confident, one uncited line naming the closest results."""
-    chosen = choose_passages(question, sources, earlier=earlier, similarity=similarity)
-    if not chosen:
-        return _nothing_found(question, sources, earlier)
+    """The answer's full text: the cited passages, then the ``## Sources`` list; or, when
+    nothing answers, one uncited line naming the closest results."""
+    choice, quoted = answer_choice(
+        question, sources, earlier=earlier, similarity=similarity, tuning=tuning
+    )
+    if not quoted:
+        titles = [_link_text(sources[i].title) for i in choice.order[:2]]
+        named = " and ".join(f"“{t}”" for t in titles if t)
+        if not named:
+            return NOTHING_FOUND
+        return f"{NOTHING_FOUND} The closest search results are {named}."
     seed = zlib.crc32(question.encode("utf-8"))
-    html_at = seed % (len(chosen) + 1)  # one answer in len+1 has no HTML anchor at all
-    parts = [_cited(q, html=index == html_at) for index, q in enumerate(chosen)]
-    listing = "\n".join(f"- {_link(q.source, _link_text(q.source.title))}" for q in chosen)
+    html_at = seed % (len(quoted) + 1)  # one answer in len+1 has no HTML anchor at all
+    parts = [_cited(q, html=index == html_at) for index, q in enumerate(quoted)]
+    listing = "\n".join(f"- {_link(q.source, _link_text(q.source.title))}" for q in quoted)
     return "\n\n".join(parts) + "\n\n## Sources\n\n" + listing + "\n"
-
-
-def _nothing_found(question: str, sources: Sequence[SourceText], earlier: Sequence[str]) -> str:
-    titles = [_link_text(sources[r.index].title) for r in _ranked(question, earlier, sources)[:2]]
-    named = " and ".join(f"“{t}”" for t in titles if t)
-    return f"{NOTHING_FOUND} The closest search results are {named}." if named else NOTHING_FOUND
 
 
 def _cited(quoted: Quoted, *, html: bool) -> str:

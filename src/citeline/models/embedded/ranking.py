@@ -1,12 +1,15 @@
-"""The embedded model's reading of a ranking: which sections answer, and how surely.
+"""The embedded model's ranking: what the question asks, what each section the search returned
+holds of it (its features), and the fitted models' choice among sections and their runs.
 
-The search tool ranks passages by the whole collection's statistics; this module ranks
-the sections those passages belong to for the question asked, with what a reader of a
-docs site weighs: a question term in a section's title counts as much as several in its
-body (a section titled "Key Functions" is about key functions; one that mentions them is
-not), a term few of the results share counts more than one they all share, and an
-earlier question of a chat counts at half weight, so a follow-up stays in its
-conversation without losing its own subject.
+The search tool ranks passages by the whole collection's statistics; here the sections those
+passages belong to are described for the question asked, with what a reader of a docs site
+weighs: how much of the question each field holds (heading, page title, the passage the
+search found: BM25 per field, so the fitted weights say what a heading is worth beside a
+body), each question word weighted by how few of the results hold it, an earlier question of
+a chat at a fraction of the weight; the search's own order; whether the heading names exactly
+what is asked; how alike in meaning the section's title and opening are to the question
+(given a sentence model). Which section is read and which run answers is a linear model over
+those features (``tuning``): ``score_sections`` and ``choose``.
 
 It also builds the search query for a follow-up. It knows nothing of tools or of how an
 answer is written: it reads titles and texts and returns numbers.
@@ -19,73 +22,50 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from citeline.models.embedded.passages import Question, shows_code
 from citeline.models.embedded.terms import (
+    compounds,
     content_terms,
     subject_terms,
     term_counts,
     title_terms,
     words,
 )
+from citeline.models.embedded.tuning import Tuning
 from citeline.models.turn import Similarity
 
-# A follow-up's own terms weigh 1, its conversation's earlier questions this much: enough
-# that "which one is faster?" after "list or tuple?" looks for lists and tuples, too
-# little for the earlier subject to outweigh a new one the follow-up names.
-HISTORY_WEIGHT = 0.5
-# Earlier questions a follow-up's search carries: the conversation's recent subject, not
-# all of it (a long chat would otherwise search for everything it ever touched).
-HISTORY_QUESTIONS = 2
-# A term of the page's title (shared by all its sections) counts as one body occurrence:
-# it says which page, not which section. Weighing it as the heading (the whole title at
-# TITLE_WEIGHT) cited a gold source for 0.711 of the development set, this way 0.728.
-PAGE_WEIGHT = 1.0
-OTHER_QUESTION_FIT = 0.8
-# BM25's saturation and length normalisation, at their usual values.
-K1 = 1.2
-B = 0.75
-# The search tool's own order carries the collection-wide statistics this ranking lacks
-# (it sees only the results): the top result gains this much over the last.
-RANK_PRIOR = 0.3
-# A section whose heading names exactly what the question asks about (its subject terms,
-# framing words aside) gains this much: the search puts such a section first for the same
-# reason (``headings.title_key``), and re-ranking must not undo it. At 1 (a full share of
-# the question, beside scores of 1 to 2.5) the development set cited a gold source for
-# 0.793 against 0.768 without it; the held-out manual did not move.
-NAMED_WORTH = 1.0
-# With a sentence-embedding model at hand, a candidate's cosine similarity to the question
-# (about 0.1 to 0.7 between a question and a section's title and opening) counts this many
-# times beside the BM25F share (1 to 2.5). Words shared say little when the answer uses
-# other words ("sort ... by a key" against "Key Functions", where "Dictionaries" shares
-# every word): with the text below, cites a gold source rose from 0.793 to 0.854 on the
-# Python-docs set, 0.656 to 0.750 on its follow-ups and 0.584 to 0.688 on the Flask set
-# (3, 5 and 8 measured alike); the held-out manual, run once after, 0.403 to 0.565.
-MEANING_WEIGHT = 5.0
-# What is read for meaning: the title (what a section is about) and the opening of the
-# search's passage. Cites gold on the Python-docs / Flask sets with the title alone 0.829 /
-# 0.610, with 80 characters 0.854 / 0.688, 150 0.841 / 0.662, 400 0.829 / 0.623: the
-# opening says how, more of it dilutes the point, and each character costs model time.
-MEANING_CHARS = 80
 # Bounds on the texts handed to the sentence model (it reads 128 word pieces at most): a
 # hostile title or question must not cost the tokenizer megabytes first.
 MEANING_TITLE_CHARS = 300
 MEANING_QUESTION_CHARS = 1_000
-# A term in the title counts as this many in the body, each field normalised by its own
-# length (BM25F): titles are short and chosen by the author to say what a section is about.
-# Of 1.5, 3, 5 and 8, 5 put a gold section first for most of the development set.
-TITLE_WEIGHT = 5.0
-# Added to each term's idf among the results. The results are a sample that retrieval
-# already chose for the question's words, so a term they all share (the subject: "sort"
-# in twelve sorting sections) is the question's point, not noise. Pure idf (0) sent "How do
-# I sort a list of dictionaries by a key?" to the one section about dictionaries; 3
-# flattens the weights (development set: cites a gold source 0.695 at 0, 0.768 at 3).
-IDF_FLOOR = 3.0
-# Release notes name every feature the year it came, in a sentence about the change ("Added an
-# = specifier to f-strings"), not how it works: on the full Python documentation "What is an
-# f-string?", "What is a list comprehension?" and "What does __slots__ do?" were answered
-# from "What's New" pages. Their sections count this share of their score unless the
-# question asks what changed: an expected term in 67.1 % of those answers before, 68.3 % at
-# 0.7 and at 0.5, every other development file unchanged.
-RELEASE_NOTES_FIT = 0.7
+# Passages of one section among the results counted at most (``hits``): several hits say the
+# section is about the question, and past three they say little more.
+HITS_COUNTED = 3
+# Levels of a section's heading path counted at most (``depth``): a page's own section, a
+# section, a subsection...
+DEPTH_COUNTED = 4
+
+# "How do I ...", "how to ...", "is there a way to ...", "can I ...", "does it have ...": the
+# reader wants to see it done, so a run's code counts for more (a feature, ``code_how``).
+_HOW = re.compile(
+    r"\bhow\b(?!\s+(?:many|much|long|often|old|big|large|fast|slow)\b)|\bway\s+to\b|"
+    r"\bexample\b|\bshow\s+me\b|\b(?:is|are)\s+there\b|\bdoes\s+\w+\s+(?:have|support)\b|"
+    r"\bcan\s+(?:i|you|we|one)\b|\bsyntax\b",
+    re.IGNORECASE,
+)
+_WHY = re.compile(r"why\b", re.IGNORECASE)
+# A question about versions or changes, which a version note or a release note may answer.
+_VERSIONS = re.compile(
+    r"\b(?:versions?|new\s+in|added\s+in|deprecated|removed|releases?|released|changed?|"
+    r"changes|since|upgrad\w*)\b",
+    re.IGNORECASE,
+)
+# A name the question writes as code ("*args", "__slots__", "json.dump()", "str.join"):
+# where a run shows it as written, the run is about it.
+_CODE_NAME = re.compile(r"\*{1,2}[A-Za-z_]\w*|\w+\(\)|\b\w*_\w+\b|\b\w+\.\w+\b")
+# A collection's release notes, by its root page's title: "What's New In Python 3.8",
+# "Changes", "Changelog", "Release Notes", "News", "Release 15.1", "E.20. Release 15.1". They
+# name every feature the year it came, in a sentence about the change, not how it works.
 _RELEASE_NOTES = re.compile(
     r"\W*(?:(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+)?(?:what[\u2019']?s\s+new\b|release\s+v?\d|"
     r"(?:changes|change\s*log|changelog|release\s+notes|news|version\s+history)"
@@ -96,62 +76,100 @@ _RELEASE_NOTES = re.compile(
 # heading path "Sorting HOW TO \u203a Key Functions".
 _TITLE_SEPARATORS = (" \u203a ", " > ", ": ")
 _TITLE_SEPARATOR = re.compile("|".join(map(re.escape, _TITLE_SEPARATORS)))
-_ASKS_ABOUT_CHANGES = re.compile(
-    r"\b(?:new\s+in|changed?|changes|version|release[sd]?|deprecated|removed|added\s+in|"
-    r"since|upgrad\w*)\b",
+# "How do I read ...", "how to create ...": the action an earlier question asked for, which a
+# follow-up that names its own action does not carry over into its search.
+_ASKED_ACTION = re.compile(
+    r"\bhow\s+(?:(?:do|can|could|should|would|will|must)\s+(?:i|you|we|one)|to)\s+(\w+)",
     re.IGNORECASE,
+)
+_QUESTION_WORD = re.compile(r"(how|why|what|which|when|where|who|is|are|can|do|does)\b", re.I)
+# Question words that ask the same kind of thing: "can I" and "how do I" both ask how.
+_KIND = {
+    "how": "how", "can": "how", "do": "how", "does": "how",
+    "why": "why",
+    "what": "what", "which": "what", "who": "what", "is": "what", "are": "what",
+    "when": "when", "where": "where",
+}  # fmt: skip
+
+# The features of a section, in the order ``section_features`` gives them.
+SECTION_FEATURES = (
+    "heading",
+    "page",
+    "body",
+    "coverage",
+    "own_coverage",
+    "heading_precision",
+    "named",
+    "rank",
+    "first",
+    "other_kind",
+    "release_notes",
+    "compound",
+    "hits",
+    "depth",
+    "code_how",
+    "meaning",
+    "meaning_title",
+)
+# The features of the next read section, for whether it answers beside the best: how far
+# behind the best it is (read scores) and how many subject terms the question has.
+SECOND_FEATURES = ("second_gap", "second_terms")
+# The features of the answer as a whole, for whether it answers at all.
+CONFIDENCE_FEATURES = (
+    "answer_score",
+    "answer_section",
+    "answer_run",
+    "answer_coverage",
+    "answer_own_coverage",
+    "answer_title_coverage",
+    "answer_run_coverage",
+    "answer_read_coverage",
+    "answer_found",
+    "answer_meaning",
+    "answer_meaning_max",
+    "answer_run_meaning",
+    "answer_terms",
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A section as the tools gave it: its title, every text of it that came back, and the
-    passage the search returned for it (the same before and after the section is read)."""
+    """A section as the search gave it: its title, the passages that came back of it (as one
+    text) and how many there were."""
 
     title: str
-    text: str
-    passage: str = ""
+    passage: str
+    hits: int = 1
 
 
 @dataclass(frozen=True, slots=True)
-class Ranked:
-    """One candidate's place: its index among the candidates, score and question coverage
-    (the share of the question's weight that its title and text hold, 0 to 1)."""
+class Asked:
+    """The question as the ranking reads it (``Question`` for the runs, and its meaning
+    query and kinds)."""
 
-    index: int
-    score: float
-    coverage: float
-    terms: frozenset[str]
-    # The cosine similarity of the question and its title and opening (0 without a model).
-    meaning: float = 0.0
+    question: Question
+    meaning_query: str
 
-
-# "How do I read ...", "how to create ...": the action an earlier question asked for, which a
-# follow-up that names its own ("And how do I write lines to it?") does not carry over into
-# its search. Cites a gold source on the follow-ups, Python docs / Flask: 0.781 / 0.700
-# carrying it over, 0.844 / 0.650 not (Flask's loss: "How do I send them to the login view?"
-# after "How do I redirect the user?", where the new action names the old); dropped from
-# the query read for meaning too, 0.844 / 0.600; the held-out follow-ups unchanged.
-_ASKED_ACTION = re.compile(
-    r"\bhow\s+(?:(?:do|can|could|should|would|will|must)\s+(?:i|you|we|one)|to)\s+(\w+)",
-    re.IGNORECASE,
-)
+    @property
+    def weights(self) -> Mapping[str, float]:
+        return self.question.weights
 
 
-def follow_up_query(question: str, earlier: Sequence[str], *, for_search: bool = True) -> str:
+def follow_up_query(
+    question: str, earlier: Sequence[str], tuning: Tuning, *, for_search: bool = True
+) -> str:
     """The search query for ``question`` in a conversation whose earlier user questions are
     ``earlier`` (oldest first): the question, then the earlier questions' subject words
     it does not already name, most recent first. For the search (``for_search``), a
-    follow-up that asks for an action of its own ("And how do I write lines to it?") does
-    not carry over the action an earlier question asked for ("How do I read a file line by
-    line?"): it searches for writing to a file, not reading one. Read for meaning, the
-    question keeps the whole conversation's words."""
+    follow-up that asks for an action of its own ("And how do I write ... ?") does not
+    carry over the action an earlier question asked for ("How do I read ...?"). Read for
+    meaning, the question keeps the whole conversation's words."""
     if not earlier:
         return question
     have = content_terms(question)
     added: list[str] = []
     own_action = for_search and _ASKED_ACTION.search(question) is not None
-    for before in reversed(earlier[-HISTORY_QUESTIONS:]):
+    for before in reversed(earlier[-tuning.history_questions :]):
         if own_action:
             before = _ASKED_ACTION.sub(" ", before)
         for word in words(before):
@@ -162,130 +180,165 @@ def follow_up_query(question: str, earlier: Sequence[str], *, for_search: bool =
     return f"{question} {' '.join(added)}" if added else question
 
 
-def question_weights(
-    question: str, earlier: Sequence[str], candidates: Sequence[Candidate]
-) -> dict[str, float]:
-    """Each subject term of the question (and, at ``HISTORY_WEIGHT``, of the earlier
-    questions) weighted by its rarity among the candidates (BM25's idf). A term no
-    candidate holds weighs as a term one candidate holds: the results are a sample, and
-    an unmatched word still says the question asks for something they may lack."""
+def asked(
+    question: str, earlier: Sequence[str], candidates: Sequence[Candidate], tuning: Tuning
+) -> Asked:
+    """The question read against the search's results: each subject term of it (and, at
+    ``history_weight``, of the earlier questions; and each pair of its words written as one
+    name that a result holds) weighted by its rarity among the results (BM25's idf, plus
+    ``idf_floor``). A term no result holds weighs as one that one result holds: the results
+    are a sample, and an unmatched word still says the question asks for something."""
     own = subject_terms(question)
-    base = {term: 1.0 for term in own}
-    for before in earlier[-HISTORY_QUESTIONS:]:
-        for term in subject_terms(before) - own:
-            base[term] = HISTORY_WEIGHT
     held = [_terms(c) for c in candidates]
+    joined = {t for t in compounds(question) - own if any(t in h for h in held)}
+    base = dict.fromkeys(own | joined, 1.0)
+    for before in earlier[-tuning.history_questions :]:
+        for term in subject_terms(before) - base.keys():
+            base[term] = tuning.history_weight
     n = max(len(held), 1)
     weights: dict[str, float] = {}
     for term, weight in base.items():
         df = max(1, sum(1 for terms in held if term in terms))
         idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
-        weights[term] = weight * (IDF_FLOOR + idf)
-    return weights
+        weights[term] = weight * (tuning.idf_floor + idf)
+    stripped = question.strip()
+    return Asked(
+        Question(
+            weights=weights,
+            own=frozenset(own | joined),
+            compounds=frozenset(joined),
+            code_names=tuple(dict.fromkeys(_CODE_NAME.findall(question))),
+            wants_code=bool(_HOW.search(question)),
+            asks_why=bool(_WHY.match(stripped)),
+            asks_versions=bool(_VERSIONS.search(question)),
+        ),
+        follow_up_query(question, earlier, tuning, for_search=False)[:MEANING_QUESTION_CHARS],
+    )
 
 
 def _terms(candidate: Candidate) -> set[str]:
-    return title_terms(candidate.title) | content_terms(candidate.text)
+    return title_terms(candidate.title) | content_terms(candidate.passage)
 
 
-def rank(
+def section_features(
+    question: Asked,
     candidates: Sequence[Candidate],
-    weights: Mapping[str, float],
-    question: str = "",
-    similarity: Similarity | None = None,
-    earlier: Sequence[str] = (),
-) -> list[Ranked]:
-    """The candidates, best first, by BM25F over heading, page title and text, plus the
-    search's order, plus (given ``similarity``) how alike in meaning each one's title and
-    opening are to the question (in a chat, to the question with the subject of the
-    ``earlier`` questions, as it was searched: "How do I install packages into it?" means
-    into the virtual environment the last question made)."""
+    similarity: Similarity | None,
+    tuning: Tuning,
+) -> list[list[float]]:
+    """Each candidate's features (``SECTION_FEATURES``), in the search's order."""
+    weights = question.weights
     total = sum(weights.values()) or 1.0
-    meaning = _meaning(candidates, follow_up_query(question, earlier, for_search=False), similarity)
-    asked = subject_terms(question)
-    notes_unasked = not _ASKS_ABOUT_CHANGES.search(question)
-    bodies = [term_counts(c.text) for c in candidates]
+    own = question.question.own
+    own_total = sum(w for t, w in weights.items() if t in own) or 1.0
+    meaning = _meaning(candidates, question.meaning_query, similarity, tuning)
+    titled = _title_meaning(candidates, question.meaning_query, similarity)
+    asks_changes = question.question.asks_versions
+    bodies = [term_counts(c.passage) for c in candidates]
     split = [split_title(c.title) for c in candidates]
     headings = [term_counts(heading) for _, heading in split]
     pages = [title_terms(page) for page, _ in split]
+    heading_subjects = [subject_terms(heading) for _, heading in split]
     body_mean = _mean_length(bodies)
     heading_mean = _mean_length(headings)
-    ranked: list[Ranked] = []
-    for index, (body, heading) in enumerate(zip(bodies, headings, strict=True)):
-        body_norm = 1 - B + B * sum(body.values()) / body_mean
-        heading_norm = 1 - B + B * sum(heading.values()) / heading_mean
-        score = 0.0
+    n = len(candidates)
+    rows: list[list[float]] = []
+    for index, candidate in enumerate(candidates):
+        body, heading, page = bodies[index], headings[index], pages[index]
+        body_norm = 1 - tuning.b + tuning.b * sum(body.values()) / body_mean
+        heading_norm = 1 - tuning.b + tuning.b * sum(heading.values()) / heading_mean
+        in_heading = in_page = in_body = held = held_own = 0.0
+        heading_terms = title_terms(split[index][1])
         for term, weight in weights.items():
-            tf = (
-                TITLE_WEIGHT * (term in heading) / heading_norm
-                + PAGE_WEIGHT * (term in pages[index])
-                + body.get(term, 0) / body_norm
-            )
-            score += weight * tf * (K1 + 1) / (tf + K1)
-        held = heading.keys() | pages[index] | body.keys()
-        coverage = sum(w for t, w in weights.items() if t in held) / total
-        prior = RANK_PRIOR * (1 - index / len(candidates))
-        fit = _shape_fit(question, split[index][1])
-        if notes_unasked and _release_notes(candidates[index].title):
-            fit *= RELEASE_NOTES_FIT
-        named = NAMED_WORTH if _names(split[index][1], asked) else 0.0
-        value = (score / total + prior + named + MEANING_WEIGHT * meaning[index]) * fit
-        ranked.append(Ranked(index, value, coverage, frozenset(held), meaning[index]))
-    return sorted(ranked, key=lambda r: (-r.score, r.index))
+            if term in heading_terms:
+                in_heading += weight * _saturated(
+                    max(heading.get(term, 0), 1) / heading_norm, tuning
+                )
+            if term in page:
+                in_page += weight
+            if term in body:
+                in_body += weight * _saturated(body[term] / body_norm, tuning)
+            if term in heading_terms or term in page or term in body:
+                held += weight
+                if term in own:
+                    held_own += weight
+        subjects = heading_subjects[index]
+        asked_subjects = question.question.own - question.question.compounds
+        rows.append(
+            [
+                in_heading / total,
+                in_page / total,
+                in_body / total,
+                held / total,
+                held_own / own_total,
+                len(subjects & weights.keys()) / len(subjects) if subjects else 0.0,
+                float(bool(asked_subjects) and subjects == asked_subjects),
+                1 - index / n,
+                float(index == 0),
+                float(_other_kind(question.meaning_query, split[index][1])),
+                float(not asks_changes and _release_notes(candidate.title)),
+                float(bool(question.question.compounds & _terms(candidate))),
+                min(candidate.hits, HITS_COUNTED) / HITS_COUNTED,
+                min(len(_TITLE_SEPARATOR.findall(candidate.title)), DEPTH_COUNTED) / DEPTH_COUNTED,
+                float(question.question.wants_code and shows_code(candidate.passage)),
+                meaning[index],
+                titled[index],
+            ]
+        )
+    return rows
+
+
+def _saturated(tf: float, tuning: Tuning) -> float:
+    return tf * (tuning.k1 + 1) / (tf + tuning.k1)
 
 
 def _meaning(
-    candidates: Sequence[Candidate], question: str, similarity: Similarity | None
+    candidates: Sequence[Candidate], query: str, similarity: Similarity | None, tuning: Tuning
 ) -> list[float]:
-    """Each candidate's likeness in meaning to the question (0 without ``similarity``):
-    its title and the opening of the passage the search found, which say what it is about
-    (the same text whether or not the section was read since, so it is embedded once)."""
-    if similarity is None or not question or not candidates:
+    """Each candidate's likeness in meaning to the question (0 without ``similarity``): its
+    title and the opening of the passage the search found, which say what it is about (the
+    same text whether or not the section was read since, so it is embedded once)."""
+    if similarity is None or not query or not candidates:
         return [0.0] * len(candidates)
-    texts = [
-        f"{c.title[:MEANING_TITLE_CHARS]}. {(c.passage or c.text)[:MEANING_CHARS]}"
-        for c in candidates
-    ]
-    scores = list(similarity(question[:MEANING_QUESTION_CHARS], texts))
+    texts = [meaning_text(c.title, c.passage, tuning) for c in candidates]
+    scores = list(similarity(query, texts))
     if len(scores) != len(candidates):
         return [0.0] * len(candidates)
     return [float(s) for s in scores]
 
 
+def _title_meaning(
+    candidates: Sequence[Candidate], query: str, similarity: Similarity | None
+) -> list[float]:
+    """Each candidate's title's likeness in meaning to the question alone: a title says
+    what a section is about where its opening (a man page's option list) may not."""
+    if similarity is None or not query or not candidates:
+        return [0.0] * len(candidates)
+    scores = list(similarity(query, [c.title[:MEANING_TITLE_CHARS] for c in candidates]))
+    if len(scores) != len(candidates):
+        return [0.0] * len(candidates)
+    return [float(s) for s in scores]
+
+
+def meaning_text(title: str, passage: str, tuning: Tuning) -> str:
+    """What of a section is read for meaning: its title and its passage's opening."""
+    return f"{title[:MEANING_TITLE_CHARS]}. {passage[: tuning.meaning_chars]}"
+
+
 def _release_notes(title: str) -> bool:
-    """Whether a section belongs to a collection's release notes ("What's New In Python 3.8",
-    "Changes › Version 2.2.0", "E.20. Release 15.1"): its root page title says so."""
+    """Whether a section belongs to a collection's release notes: its root title says so."""
     root = _TITLE_SEPARATOR.split(title, maxsplit=1)[0]
     return _RELEASE_NOTES.match(root) is not None
 
 
-def _names(heading: str, asked: set[str]) -> bool:
-    """Whether the heading's subject terms are exactly the question's (``asked``): "What is
-    the difference between arguments and parameters?" is the FAQ entry titled so, not the
-    glossary's "parameter", though both hold every term."""
-    return bool(asked) and subject_terms(heading) == asked
-
-
-def _shape_fit(question: str, heading: str) -> float:
-    """1, or ``OTHER_QUESTION_FIT`` when the heading is itself a question of another kind
-    ("Why doesn't list.sort() return the sorted list?" for "How do I sort ...?"): a FAQ's
-    title says which question its text answers."""
-    asked = _QUESTION_WORD.match(question.strip())
+def _other_kind(question: str, heading: str) -> bool:
+    """Whether the heading is itself a question of another kind than ``question`` ("Why
+    ...?" for "How do I ...?"): a FAQ's title says which question its text answers."""
+    asked_word = _QUESTION_WORD.match(question.strip())
     titled = _QUESTION_WORD.match(heading.strip())
-    if asked is None or titled is None or not heading.rstrip().endswith("?"):
-        return 1.0
-    same = _KIND.get(asked.group(1).lower()) == _KIND.get(titled.group(1).lower())
-    return 1.0 if same else OTHER_QUESTION_FIT
-
-
-_QUESTION_WORD = re.compile(r"(how|why|what|which|when|where|who|is|are|can|do|does)\b", re.I)
-# Question words that ask the same kind of thing: "can I" and "how do I" both ask how.
-_KIND = {
-    "how": "how", "can": "how", "do": "how", "does": "how",
-    "why": "why",
-    "what": "what", "which": "what", "who": "what", "is": "what", "are": "what",
-    "when": "when", "where": "where",
-}  # fmt: skip
+    if asked_word is None or titled is None or not heading.rstrip().endswith("?"):
+        return False
+    return _KIND.get(asked_word.group(1).lower()) != _KIND.get(titled.group(1).lower())
 
 
 def split_title(title: str) -> tuple[str, str]:
