@@ -1,6 +1,7 @@
 """A Markdown docs folder as the common generators write it (MkDocs, Material, FastAPI's
 docs) reads as plain text: attribute lists become anchors, admonitions paragraphs, include
-directives are dropped and counted, and pages link where the generators publish them."""
+directives are replaced by what they include, and pages link where the generators publish
+them."""
 
 from __future__ import annotations
 
@@ -70,6 +71,21 @@ MARKUP = re.compile(r"\{ ?#|\{:|///|\{\*|--8<--|!!!|\*\*|`|\]\(|</?[a-z][^>]*>")
 
 @pytest.fixture
 def docs(tmp_path: Path) -> Path:
+    # A project as MkDocs sites lay one out: the included code and snippets at its root.
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'example'\n", "utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Example\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+        "      base_path: [snippets]\n",
+        "utf-8",
+    )
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "required.md").write_text(
+        "A required parameter has **no default**.\n", "utf-8"
+    )
+    (tmp_path / "docs_src" / "query_params").mkdir(parents=True)
+    (tmp_path / "docs_src" / "query_params" / "tutorial001_py310.py").write_text(
+        "from fastapi import FastAPI\n\napp = FastAPI()\n", "utf-8"
+    )
     folder = tmp_path / "docs"
     (folder / "tutorial").mkdir(parents=True)
     (folder / "tutorial" / "query-params.md").write_text(QUERY_PARAMS, "utf-8")
@@ -90,7 +106,7 @@ def test_no_title_snippet_or_passage_keeps_docs_markup(corpus: Corpus, docs: Pat
     for document in documents.values():
         assert not MARKUP.search(document.title), document.title
         assert not MARKUP.search(document.text), document.text
-    for query in ("query parameters", "JWT header", "optional pro tip", "read_item skip"):
+    for query in ("query parameters", "JWT header", "optional pro tip", "read_item skip", "app"):
         for hit in corpus.search(query):
             assert not MARKUP.search(hit.text) and not MARKUP.search(hit.title)
 
@@ -122,14 +138,33 @@ def test_admonitions_read_as_paragraphs_and_code_stays_code(corpus: Corpus, docs
     ) in text
 
 
-def test_include_directives_are_dropped_and_counted_in_the_report(
+def test_include_directives_become_the_text_they_include(corpus: Corpus, docs: Path) -> None:
+    report = corpus.ingest(docs, base_url=BASE)
+    assert report.ok and "include directives" not in report.summary()
+    documents = _documents(corpus)
+    page = documents["tutorial/query-params"].text
+    # Code is included as code, its lines kept, where the directive was.
+    assert '"query" parameters.\n\nfrom fastapi import FastAPI\n\napp = FastAPI()\n\nThe query' in (
+        page
+    )
+    # A Markdown snippet, found in the base path mkdocs.yml names, is read as Markdown.
+    assert "A required parameter has no default." in (
+        documents["tutorial/query-params#required"].text
+    )
+
+
+def test_include_directives_that_cannot_be_resolved_are_dropped_counted_and_named(
     tmp_path: Path, docs: Path
 ) -> None:
+    (docs / "faq.md").write_text("# FAQ\n\nSee below.\n\n{! missing/part.md !}\n", "utf-8")
     result = CliRunner().invoke(
         app, ["ingest", str(docs), "--db", str(tmp_path / "i.sqlite"), "--base-url", BASE]
     )
-    assert result.exit_code == 0, result.output
-    assert "dropped 2 include directives" in result.stdout
+    assert result.exit_code == 1, result.output
+    assert "dropped 1 include directives" in result.stdout
+    assert "faq.md: skipped, its include of 'missing/part.md' was left out: no such file" in (
+        result.stderr
+    )
 
 
 def test_index_pages_and_front_matter_urls_map_as_the_generators_publish_them(

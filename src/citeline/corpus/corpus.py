@@ -106,6 +106,7 @@ class Corpus:
         release: str | None = None,
         progress: ProgressCallback | None = None,
         base_url: str | None = None,
+        include_root: str | Path | None = None,
         retrieval: Retrieval | str | None = None,
         embed_progress: EmbedProgressCallback | None = None,
         meaning_progress: EmbedProgressCallback | None = None,
@@ -116,6 +117,9 @@ class Corpus:
         label is dropped as soon as any document changes and ``release`` falls back to a
         digest of the content. ``base_url`` is the address of the published site whose
         source ``path`` is: each document is linked at its page (and section) there.
+        ``include_root`` is the folder Markdown include directives may read files under
+        (default: the project ``path`` lies in). A built site's shared name, learned from
+        its pages' titles, is kept as ``site_name``.
         ``retrieval`` is the mode the collection is built for (default:
         ``CITELINE_RETRIEVAL``, else the mode it was built for before, else lexical); for
         dense and hybrid, every passage without a vector is embedded after the documents are
@@ -138,6 +142,7 @@ class Corpus:
                 progress=progress,
                 base_url=base_url,
                 after_batch=self._index.after_batch,
+                include_root=Path(include_root) if include_root is not None else None,
             )
         finally:
             # Also when the ingest failed part way: the batches it stored are searchable.
@@ -162,6 +167,8 @@ class Corpus:
         self._store.set_setting("retrieval", mode.value)
         if release is not None:
             self._store.set_release_label(release)
+        if report.site_name is not None:
+            self._store.set_setting("site_name", report.site_name)
         self._retriever = Retriever(
             self._store, self._index, chosen_retrieval(self._store, self._requested)
         )
@@ -207,6 +214,12 @@ class Corpus:
             return label
         digest = self._store.content_digest()
         return None if digest is None else digest[:_RELEASE_DIGITS]
+
+    @property
+    def site_name(self) -> str | None:
+        """The name a built site's pages share in their titles ("Flask Documentation
+        (2.2.x)"), learned at the last ingest of such a site; None for other collections."""
+        return self._store.setting("site_name")
 
     def __len__(self) -> int:
         return self._store.count()

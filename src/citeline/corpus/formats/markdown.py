@@ -8,15 +8,18 @@ inline HTML become their text, code blocks keep their lines. The docs generators
 conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .class }``)
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
 ``/// warning``, ``:::info``) become plain paragraphs under their title; include directives
-(``{* file *}``, ``{! file !}``, ``--8<-- "file"``, ``{% include "file" %}``) cannot be
-resolved here, so they are dropped and counted (``Omitted``). Each heading starts a
-section (``sections``). It deliberately does not run a generator's plugins or macros.
+(``{* file *}``, ``{! file !}``, ``--8<-- "file"``, ``{% include "file" %}``,
+```` ```{literalinclude} ````) are replaced by the file they name, code as code
+(``includes``), and one that cannot be resolved is dropped, counted (``Omitted``) and
+named with its reason. Each heading starts a section (``sections``). It deliberately does
+not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urljoin
 
@@ -26,6 +29,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
+from citeline.corpus.formats.includes import expand
 from citeline.corpus.formats.jsonable import jsonable
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected
@@ -79,10 +83,21 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         doc_id = origin.default_id
     title = front.pop("title", None)
     url = front.pop("url", None)
+    dropped = 0
+    if origin.include_root is not None:
+        expansion = expand(
+            body,
+            origin.path,
+            include_root=origin.include_root,
+            ingest_folder=_ingest_folder(origin),
+        )
+        body, dropped = expansion.text, expansion.dropped
+        for problem in expansion.problems:
+            yield Rejected(problem)
     lines, includes = _plain_markdown(body)
     sections = _sections(_PARSER.parse("\n".join(lines)))
-    if includes:
-        yield Omitted(INCLUDES, includes)
+    if includes + dropped:
+        yield Omitted(INCLUDES, includes + dropped)
     yield from section_documents(
         sections,
         doc_id=str(doc_id).strip(),
@@ -90,6 +105,12 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=_front_matter_url(url, origin),
         metadata=jsonable(front),
     )
+
+
+def _ingest_folder(origin: SourceFile) -> Path:
+    """The folder ingest was given, of which ``origin`` is the file at ``origin.relative``."""
+    depth = len(PurePosixPath(origin.relative).parts)
+    return origin.path.parents[depth - 1] if depth >= 1 else origin.path.parent
 
 
 def _front_matter_url(url: object, origin: SourceFile) -> str | None:
