@@ -35,6 +35,7 @@ from pathlib import Path
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
+from citeline.corpus.formats.limits import read_limited
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.sections import Section, has_body, section_documents
@@ -240,19 +241,21 @@ def _too_deep(source: str) -> bool:
 
 
 def _sample(path: Path) -> PageSample | None:
-    """What one page of the site holds, read without a profile, for ``site.learn``."""
-    from citeline.corpus.formats.limits import read_limited
-
+    """What one page of the site holds, read without a profile, for ``site.learn``; None
+    for a page that cannot be read (it is reported when its own turn comes)."""
     source = read_limited(path)
     if source is None or _too_deep(source):
         return None
-    tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
-    body = tree.body or tree.root
-    if body is None:
+    try:
+        tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+        body = tree.body or tree.root
+        if body is None:
+            return None
+        lines: set[str] = set()
+        content, _ = _cleaned_content(tree, body, NO_PROFILE)
+        sections = _sections(content, frozenset(), frozenset(), lines)
+    except Exception:  # a page that breaks the parser teaches nothing, and costs no other
         return None
-    lines: set[str] = set()
-    content, _ = _cleaned_content(tree, body, NO_PROFILE)
-    sections = _sections(content, frozenset(), frozenset(), lines)
     headings = frozenset(s.headings[-1] for s in sections if s.headings)
     return PageSample(_text_of(tree.css_first("title")), headings, frozenset(lines))
 

@@ -338,7 +338,7 @@ def _search_folders(page: Path, context: _Context) -> list[Path]:
     """Where a generator looks for an included path: beside the including file, in the
     folder of the nearest ``mkdocs.yml`` and its configured base paths, the ingested folder."""
     folders = [page.parent]
-    config = _mkdocs_config(page.parent, context.root)
+    config = _mkdocs_config(page.parent)
     if config is not None:
         folders.append(config.parent)
         folders.extend(config.parent / base for base in _base_paths(config))
@@ -346,16 +346,13 @@ def _search_folders(page: Path, context: _Context) -> list[Path]:
     return folders
 
 
-def _mkdocs_config(folder: Path, root: Path) -> Path | None:
-    for candidate_folder in (folder, *folder.parents):
+def _mkdocs_config(folder: Path) -> Path | None:
+    """The nearest ``mkdocs.yml`` above ``folder``: where the generator runs, so where it
+    looks. It is searched past the include root (only where files may be read is bounded)."""
+    for candidate_folder in (folder, *folder.parents)[:_CONFIG_LEVELS]:
         for name in ("mkdocs.yml", "mkdocs.yaml"):
             if (candidate_folder / name).is_file():
                 return candidate_folder / name
-        try:
-            if candidate_folder.resolve() == root:
-                break
-        except OSError:
-            break
     return None
 
 
@@ -378,6 +375,9 @@ def _nothing(loader: Any, suffix: str, node: Any) -> None:
 
 _ConfigLoader.add_multi_constructor("", _nothing)
 _CONFIG_BYTES = 256 * 1024
+# How far above a page its mkdocs.yml may be: FastAPI's pages lie up to four folders deep
+# under docs/en.
+_CONFIG_LEVELS = 8
 
 
 @functools.lru_cache(maxsize=32)

@@ -93,7 +93,8 @@ class Site:
     def profile(self, sample: Callable[[Path], PageSample | None]) -> SiteProfile:
         """The site's profile, learned on first use from ``sample`` of spread pages."""
         if self._profile is None:
-            self._profile = learn(sample(page) for page in sampled(self.pages))
+            few = len(self.pages) < MIN_PAGES
+            self._profile = NO_PROFILE if few else learn(map(sample, sampled(self.pages)))
         return self._profile
 
 
