@@ -63,6 +63,7 @@ _SNIPPET_BLOCK = re.compile(r"^\s*-{2}8<-{2}\s*$")
 _LITERALINCLUDE = re.compile(r"^\s*\{literalinclude\}\s+(\S+)\s*$")
 _OPTION = re.compile(r"^\s*:([\w-]+):\s*(.*)$")
 _LINE_RANGES = re.compile(r"ln\[([\d:,\s-]+)\]")
+_BANG_LINES = re.compile(r"\[ln:([\d,:\s-]+)\]$")
 _SNIPPET_LINES = re.compile(r"^(.*?):(\d+)?:(\d+)?$|^(.*?):(\d+)$")
 
 
@@ -153,8 +154,10 @@ def _directive_lines(
         target, lines_wanted = groups["star"], _line_ranges(groups["options"] or "")
         as_code = True
     else:
-        target = groups["bang"] or next(g for g in match.groups()[4:] if g)
-        target, lines_wanted = _snippet_lines(target)
+        if groups["bang"]:
+            target, lines_wanted = _bang_target(groups["bang"])
+        else:
+            target, lines_wanted = _snippet_lines(next(g for g in match.groups()[4:] if g))
         as_code = False
     included = _include(target, page, context, chain, lines_wanted)
     if included is None:
@@ -255,6 +258,16 @@ def _line_ranges(options: str) -> list[tuple[int, int]] | None:
     return ranges or None
 
 
+def _bang_target(directive: str) -> tuple[str, list[tuple[int, int]] | None]:
+    """markdown-include's ``{!file!}``, ``{!> file!}`` (FastAPI's docs, the same file) and
+    ``{!file[ln:7-13]!}`` as the file and its lines."""
+    target = directive.lstrip("> \t").strip()
+    ranges = _BANG_LINES.search(target)
+    if ranges is None:
+        return target, None
+    return target[: ranges.start()], _line_ranges(f"ln[{ranges.group(1)}]")
+
+
 def _snippet_lines(target: str) -> tuple[str, list[tuple[int, int]] | None]:
     """A snippet's ``file:3:10`` (or ``file:3``) as the file and its lines."""
     found = _SNIPPET_LINES.match(target)
@@ -289,7 +302,8 @@ def _include(
         return None
     outside: Path | None = None
     for folder in _search_folders(page, context):
-        candidate = folder / target
+        # A snippets base path may be a file: a snippet named as that file is that file.
+        candidate = folder if folder.name == target and folder.is_file() else folder / target
         try:
             if not candidate.exists():
                 continue

@@ -44,7 +44,8 @@ _FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
 _INCLUDE = re.compile(
     r"\{\*.*?\*\}"  # FastAPI's docs: {* ../../docs_src/app.py hl[3] *}
     r"|\{!.*?!\}"  # markdown-include: {!../README.md!}
-    r"|-{2}8<-{2}\s*(?:\"[^\"]*\"|'[^']*'|\S*)"  # pymdownx.snippets: --8<-- "file"
+    # pymdownx.snippets: --8<-- "file", a line of its own (written in prose, it is text)
+    r"|^\s*-{2}8<-{2}\s*(?:\"[^\"]*\"|'[^']*'|\S*)\s*$"
     r"|\{%-?\s*include(?:_relative)?\b.*?-?%\}"  # Jinja and mkdocs-macros
     r"|\{\{[<%]\s*(?:readfile|include)\b.*?[>%]\}\}"  # Hugo shortcodes
 )
