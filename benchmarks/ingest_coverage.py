@@ -52,6 +52,7 @@ class SiteCoverage:
     titles: int = 0
     titles_with_suffix: list[str] = field(default_factory=list)
     shared_title: str = ""
+    includes_dropped: int = 0
     cpu: float = 0.0
     wall: float = 0.0
     summary: str = ""
@@ -108,7 +109,9 @@ def measure(site: Path, include_root: Path | None) -> SiteCoverage:
         report = corpus.ingest(site, base_url=BASE_URL, **options)
         result.wall, result.cpu = time.perf_counter() - wall, time.process_time() - cpu
         result.summary = report.summary()
+        result.includes_dropped = report.omitted.get("include directives", 0)
         by_page: dict[str, Counter[str]] = {}
+        titles_by_page: dict[str, set[str]] = {}
         for document in corpus.documents():
             result.titles += 1
             if carries(document.title, result.shared_title):
@@ -117,6 +120,15 @@ def measure(site: Path, include_root: Path | None) -> SiteCoverage:
                 continue
             address = document.url.split("#", 1)[0]
             by_page.setdefault(address, Counter()).update(words(document.text))
+            # A heading with no text of its own is folded into the titles of the sections
+            # under it: its words are held there, once each per page.
+            for heading in document.title.split(" \u203a "):
+                titles_by_page.setdefault(address, set()).add(heading)
+    for address, headings in titles_by_page.items():
+        held = by_page.setdefault(address, Counter())
+        for heading in headings:
+            for word, count in Counter(words(heading)).items():
+                held[word] = max(held[word], count)
     for reading in read_site(site):
         _measure_page(result, reading, by_page)
     return result
@@ -134,12 +146,12 @@ def _measure_page(
     found = sum(min(count, held[word]) for word, count in wanted.items())
     result.pages.append((reading.page, found / sum(wanted.values())))
     for heading, own in reading.sections:
-        if len(own) < 3:
-            continue
+        body = Counter(own) - Counter(words(heading))
+        if body.total() < 3:
+            continue  # a heading over its subsections: nothing of its own to hold
         result.sections += 1
-        own_counts = Counter(own)
-        kept = sum(min(count, held[word]) for word, count in own_counts.items())
-        if kept < len(own) / 2:
+        kept = sum(min(count, held[word]) for word, count in body.items())
+        if kept < body.total() / 2:
             result.sections_without_text.append(f"{reading.page} § {heading or '(top)'}")
 
 
@@ -172,6 +184,7 @@ def main() -> None:
         ">= 0.95",
         "sections without text",
         "titles with shared suffix",
+        "includes dropped",
         "CPU s",
     ):
         table.add_column(column, justify="left" if column in {"site", "reading"} else "right")
@@ -187,6 +200,7 @@ def main() -> None:
             f"{share:.0%}",
             f"{len(result.sections_without_text)} / {result.sections}",
             f"{len(result.titles_with_suffix)} / {result.titles}",
+            str(result.includes_dropped),
             f"{result.cpu:.1f}",
         )
     console.print(table)
@@ -194,7 +208,7 @@ def main() -> None:
         worst = sorted(result.pages, key=lambda item: item[1])[: arguments.worst]
         shown = ", ".join(f"{page} {coverage:.2f}" for page, coverage in worst)
         console.print(f"{result.site}: worst {shown}", markup=False)
-        for section in result.sections_without_text[:3]:
+        for section in result.sections_without_text[: arguments.worst]:
             console.print(f"  without text: {section}", markup=False)
         for title in result.titles_with_suffix[:2]:
             console.print(f"  title with {result.shared_title!r}: {title}", markup=False)

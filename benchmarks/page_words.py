@@ -49,7 +49,7 @@ def reading_kind(site: Path) -> str:
         return "mkdocs"
     if any((site / name).is_file() for name in ("searchindex.json", "searchindex.json.gz")):
         return "mdbook"
-    if any(site.rglob("*.md")) and not any(site.rglob("*.html")):
+    if sum(1 for _ in site.rglob("*.md")) > sum(1 for _ in site.rglob("*.html")):
         return "markdown"
     pages = list(site.glob("*.html"))
     if pages and sum(page.with_suffix(".txt").is_file() for page in pages) > len(pages) / 2:
@@ -182,6 +182,8 @@ _LINK = re.compile(r"`([^`<]*?)\s*<[^>`]*>`__?")
 _NAMED = re.compile(r"`([^`]+)`__?")
 _FOOTNOTE_REF = re.compile(r"\[(?:#[\w-]*|\*|\d+|[\w-]+)\]_")
 _SUBSTITUTION = re.compile(r"\|[^|\s][^|]*\|_{0,2}")
+# A link's target written on its own line (`text\n<https://...>`_) shows nothing.
+_HIDDEN_TARGET = re.compile(r"<[^<>\s]+>`__?")
 _FIELD = re.compile(r"^(\s*):([^:`]+):(\s|$)")
 _ROLES_WITHOUT_TEXT = {"ref", "doc", "numref", "envvar_ref", "any"}
 
@@ -203,6 +205,7 @@ def _role_text(name: str, content: str) -> str:
 
 
 def _rst_inline(line: str) -> str:
+    line = _HIDDEN_TARGET.sub("", line)
     line = _ROLE.sub(lambda m: _role_text(m.group(1), m.group(2)), line)
     line = _LINK.sub(lambda m: m.group(1), line)
     line = _NAMED.sub(lambda m: m.group(1), line)
@@ -243,11 +246,19 @@ def _rst_sections(source: str) -> list[tuple[str, list[str]]]:
             sections.append((heading, words(heading)))
             index += 2
             continue
+        if not any(found for _, found in sections) and _FIELD.match(line) and len(sections) == 1:
+            index += 1  # a field list before anything else is the page's metadata
+            continue
         directive = _DIRECTIVE.match(line)
         if directive:
             name = directive.group(2).lower()
             bare = name.split(":")[-1]
-            if name in _HIDDEN_DIRECTIVES or bare in _HIDDEN_DIRECTIVES:
+            options = []
+            for following_line in lines[index + 1 : index + 12]:
+                if not _OPTION.match(following_line):
+                    break
+                options.append(following_line.strip())
+            if name in _HIDDEN_DIRECTIVES or bare in _HIDDEN_DIRECTIVES or ":hide:" in options:
                 skip_indent = indent
             else:
                 if name not in _ARGUMENT_HIDDEN and bare not in _ARGUMENT_HIDDEN:
@@ -326,7 +337,8 @@ def _markdown_sections(text: str) -> list[tuple[str, list[str]]]:
             if opened and opened.group(1).startswith(fence) and not opened.group(2):
                 fence = None
             elif not hidden_fence:
-                sections[-1][1].extend(words(line))
+                # An include directive inside a fence shows the file, not its own words.
+                sections[-1][1].extend(words(_MD_INCLUDE.sub("", line)))
             continue
         if opened:
             fence = opened.group(1)
@@ -381,6 +393,11 @@ _ADOC_UNDERLINE = re.compile(r"^([=\-~^+])\1+\s*$")
 def _asciidoc_sections(text: str) -> list[tuple[str, list[str]]]:
     sections: list[tuple[str, list[str]]] = [("", [])]
     lines = text.splitlines()
+    if lines and re.match(r"^[A-Z][\w-]*: ", lines[0]):
+        # git's howtos open with a mail's header (From:, Date:, Abstract:), which its build
+        # reads as metadata, not text: up to the first blank line.
+        blank = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+        lines = lines[blank:]
     comment_block = False
     for index, line in enumerate(lines):
         stripped = line.strip()

@@ -283,7 +283,12 @@ def _main_content(
         _WHOLE_BODY_GENERATORS
     ):
         return body, True  # all content once its navheader, navfooter or footer are dropped
-    headings = [h for h in _section_headings(body) if _text_of(h) not in profile.headings]
+    boxed = _boxed_headings(body)
+    headings = [
+        heading
+        for heading in _section_headings(body)
+        if heading.mem_id not in boxed and _text_of(heading) not in profile.headings
+    ]
     if not headings:
         markers = body.css(_CONTENT_MARKERS)
         return (markers[0], True) if len(markers) == 1 else (body, False)
@@ -404,13 +409,13 @@ def _sections(
 
 
 def _boxed_headings(content: LexborNode) -> set[int]:
-    """The headings that title a note or tip box inside ``content``: they belong to the
-    section around the box. Looked for inside the content only, so a theme's wrapper that
-    happens to carry such a class does not hide the page's headings."""
+    """The headings that title a note, tip or sidebar box inside ``content``: they belong to
+    the section around the box (or to a theme's sidebar). A box that holds an ``h1`` is a
+    wrapper that happens to carry such a class, not a box."""
     return {
         heading.mem_id
         for box in content.css(_ASIDES)
-        if box.mem_id != content.mem_id
+        if box.mem_id != content.mem_id and box.css_first("h1") is None
         for heading in box.css(_HEADINGS)
     }
 
