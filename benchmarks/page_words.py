@@ -7,7 +7,9 @@ mdBook and MkDocs put in their own search index, the Markdown sources of a Markd
 and, where a generator ships none of these (DocBook XSL), the page's whole body less the
 navigation DocBook itself marks (``navheader``, ``navfooter``, ``toc``). Markup is
 stripped conservatively: a construct whose rendering the source does not say (a bare
-``:ref:`label``` renders its target's title) gives no words rather than wrong ones.
+``:ref:`label``` renders its target's title) gives no words rather than wrong ones. For a
+built site, a word is kept only as often as the page shows it anywhere in its body (chrome
+included): what a site's build left unrendered is no word an index of the site could hold.
 
 A reading is a list of ``PageReading``: the page's path under the site (``a/b.html``) and
 its sections, each a heading and the words under it.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +62,37 @@ def reading_kind(site: Path) -> str:
 
 def read_site(site: Path) -> Iterator[PageReading]:
     kind = reading_kind(site)
+    readings = _readings(site, kind)
+    if kind == "markdown":
+        yield from readings
+        return
+    for reading in readings:
+        yield _as_shown(site, reading)
+
+
+def _as_shown(site: Path, reading: PageReading) -> PageReading:
+    """``reading`` less the words its HTML page does not show anywhere (all of its body's
+    text, chrome included): a directive the site's build could not render (Debian's
+    aiohttp docs lack the extension behind ``comethod``) is no word the index could hold."""
+    tree = LexborHTMLParser((site / reading.page).read_bytes().decode("utf-8", "replace"))
+    body = tree.body
+    if body is None:
+        return PageReading(reading.page, [])
+    for node in body.css("script, style, template"):
+        node.decompose()
+    shown = Counter(words(str(body.text(separator=" "))))
+    sections = []
+    for heading, found in reading.sections:
+        kept = []
+        for word in found:
+            if shown[word] > 0:
+                shown[word] -= 1
+                kept.append(word)
+        sections.append((heading, kept))
+    return PageReading(reading.page, sections)
+
+
+def _readings(site: Path, kind: str) -> Iterator[PageReading]:
     if kind == "sphinx":
         yield from _sphinx(site)
     elif kind == "mkdocs":
@@ -287,11 +321,14 @@ def _rst_sections(source: str) -> list[tuple[str, list[str]]]:
 
 def _sphinx(site: Path) -> Iterator[PageReading]:
     sources = site / "_sources"
-    for source in sorted(sources.rglob("*.txt")):
+    for source in sorted(path for path in sources.rglob("*") if path.is_file()):
         relative = source.relative_to(sources).as_posix()
-        name = relative[: -len(".txt")]
+        if relative.startswith("_") or "/_" in relative:
+            continue  # a generator's snippet, not a page ingest reads
+        # "page.rst.txt", or "page.rst" where the theme sets no source suffix.
+        name = relative[: -len(".txt")] if relative.endswith(".txt") else relative
         stem, markdown = name, False
-        for suffix in (".rst", ".md", ".txt"):
+        for suffix in (".rst", ".md", ".txt", ".ipynb"):
             if name.endswith(suffix):
                 stem, markdown = name[: -len(suffix)], suffix == ".md"
                 break

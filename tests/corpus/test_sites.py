@@ -270,7 +270,7 @@ def test_mkdocs_and_docusaurus_pages_keep_their_content_and_drop_their_chrome(
             assert chrome not in document.text and chrome not in document.title, chrome
 
 
-def test_a_page_no_generator_marks_keeps_its_article_by_content_extraction(
+def test_a_page_no_generator_marks_keeps_the_element_holding_its_headings(
     tmp_path: Path,
 ) -> None:
     documents = _ingest_site(tmp_path, "generators", "https://wiki.example.org/")
