@@ -290,8 +290,9 @@ def _main_content(
         if heading.mem_id not in boxed and _text_of(heading) not in profile.headings
     ]
     if not headings:
-        markers = body.css(_CONTENT_MARKERS)
-        return (markers[0], True) if len(markers) == 1 else (body, False)
+        # (lexbor lists an element once for each selector of a group it matches)
+        markers = {node.mem_id: node for node in body.css(_CONTENT_MARKERS)}
+        return (next(iter(markers.values())), True) if len(markers) == 1 else (body, False)
     first = next((h for h in headings if h.tag == "h1"), headings[0])
     last = headings[-1]
     ancestors = _ancestors(first)
@@ -409,14 +410,17 @@ def _sections(
 
 
 def _boxed_headings(content: LexborNode) -> set[int]:
-    """The headings that title a note, tip or sidebar box inside ``content``: they belong to
-    the section around the box (or to a theme's sidebar). A box that holds an ``h1`` is a
+    """The headings that title a note, tip or sidebar box inside ``content`` ("Tip" in
+    DocBook's, no id of their own): they belong to the section around the box (or to a
+    theme's sidebar). A heading with an id of its own inside a box (MkDocs's "block" boxes
+    of nested settings) is a section a link can reach. A box that holds an ``h1`` is a
     wrapper that happens to carry such a class, not a box."""
     return {
         heading.mem_id
         for box in content.css(_ASIDES)
         if box.mem_id != content.mem_id and box.css_first("h1") is None
         for heading in box.css(_HEADINGS)
+        if not heading.id and heading.css_first("[id], a[name]") is None
     }
 
 
