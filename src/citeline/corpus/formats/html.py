@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import accumulate, tee
+from operator import sub
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -76,6 +78,17 @@ _NOT_CONTENT = (
     "#footer, #toc"
 )
 _HEADINGS = "h1, h2, h3, h4, h5, h6"
+_PERMALINKS = ", ".join(
+    f'{holder} a[href^="#"]'
+    for holder in (
+        *_HEADINGS.split(", "),
+        "dt",
+        "caption",
+        "figcaption",
+        ".caption",
+        ".code-block-caption",
+    )
+)
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
 # A glossary's terms with an id a link can reach (Sphinx's ``dl.glossary``, DocBook's
 # ``glossterm``, AsciiDoc's anchored ``[[def_index]]index::``) each start a section, below
@@ -89,6 +102,8 @@ _GLOSSARY_TERMS = "dl.glossary > dt[id], dt[id]:has(> span.glossterm), dt:has(> 
 _GLOSSARY_TERM_LEVEL = 7
 # Boxes whose own heading ("Tip", "Note") does not start a section (DocBook, Sphinx).
 _ASIDES = ".tip, .note, .warning, .caution, .important, .admonition, .sidebar"
+# (lexbor reads ``:is(a, b) c`` wrongly past a child, and ``c:is(a *, b *)`` rightly)
+_BOXED_HEADINGS = f"{_ANY_HEADING}:is({', '.join(f'{box} *' for box in _ASIDES.split(', '))})"
 _NOT_SECTION = "".join(f":not({part} *)" for part in ("pre", *_CHROME_PARTS))
 _BLOCKS = (
     "address, article, aside, blockquote, br, dd, div, dl, dt, figcaption, figure, h1, h2, "
@@ -190,11 +205,11 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         return
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
-    content, marked = _cleaned_content(tree, body, profile)
+    content, marked, boxed = _cleaned_content(tree, body, profile)
     # Inside an element the generator marks as the content, a line every page repeats is
     # the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
     # content found without such a marker is cleared of the site's repeated lines.
-    sections = _sections(content, linked, profile.lines if not marked else frozenset())
+    sections = _sections(content, linked, boxed, profile.lines if not marked else frozenset())
     if not marked and len(sections) > 1 and not sections[0].headings and _opens_with_h1(content):
         # Found without a marker, what comes before the page's own title is a banner's
         # (a version badge, a breadcrumb), not the page's text.
@@ -225,19 +240,19 @@ def _too_deep(source: str) -> bool:
     (clamped at zero, so stray end tags first hide nothing)."""
     if source.count("<") <= _SCAN_ABOVE_TAGS:
         return False
-    depth = 0
-    weights: dict[str, int] = {}
-    for tag in _TAG.findall(source):
-        weight = weights.get(tag)
-        if weight is None:
-            closing = tag.startswith("/")
-            name = tag[1:].lower() if closing else tag.lower()
-            weight = 0 if name in _FLAT_TAGS else -1 if closing else 1
-            weights[tag] = weight
-        depth = max(0, depth + weight)
-        if depth > MAX_DEPTH:
-            return True
-    return False
+    tags = _TAG.findall(source)
+    weights = {tag: _weight(tag) for tag in set(tags)}
+    # The deepest a walk clamped at zero gets is the largest rise of the running sum over
+    # its lowest point before it, every step in C rather than a Python step per tag.
+    running, again = tee(accumulate(map(weights.__getitem__, tags), initial=0))
+    deepest: int = max(map(sub, running, accumulate(again, min)))
+    return deepest > MAX_DEPTH
+
+
+def _weight(tag: str) -> int:
+    closing = tag.startswith("/")
+    name = tag[1:].lower() if closing else tag.lower()
+    return 0 if name in _FLAT_TAGS else -1 if closing else 1
 
 
 def _sample(path: Path) -> PageSample | None:
@@ -252,8 +267,8 @@ def _sample(path: Path) -> PageSample | None:
         if body is None:
             return None
         lines: set[str] = set()
-        content, _ = _cleaned_content(tree, body, NO_PROFILE)
-        sections = _sections(content, frozenset(), frozenset(), lines)
+        content, _, boxed = _cleaned_content(tree, body, NO_PROFILE)
+        sections = _sections(content, frozenset(), boxed, frozenset(), lines)
     except Exception:  # a page that breaks the parser teaches nothing, and costs no other
         return None
     headings = frozenset(s.headings[-1] for s in sections if s.headings)
@@ -262,28 +277,30 @@ def _sample(path: Path) -> PageSample | None:
 
 def _cleaned_content(
     tree: LexborHTMLParser, body: LexborNode, profile: SiteProfile
-) -> tuple[LexborNode, bool]:
-    """The page's main content, cleared of chrome, and whether an element the generator
-    marks as content (or the generator itself) said where it is."""
-    content, marked = _main_content(tree, body, profile)
+) -> tuple[LexborNode, bool, set[int]]:
+    """The page's main content, cleared of chrome; whether an element the generator marks
+    as content (or the generator itself) said where it is; and the headings that title a
+    box (``_boxed_headings``)."""
+    boxed = _boxed_headings(body)
+    content, marked = _main_content(tree, body, profile, boxed)
     for node in content.css(_NOT_CONTENT):
         node.decompose()
-    # A permalink: an in-page link with no word of its own ("¶", "#", a zero-width space).
-    for link in content.css('a[href^="#"]'):
+    # A permalink: an in-page link with no word of its own ("¶", "#", a zero-width space),
+    # in a heading, a term or a caption, where generators put them.
+    for link in content.css(_PERMALINKS):
         if not _WORD.search(str(link.text(deep=True))):
             link.decompose()
-    return content, marked
+    return content, marked, boxed
 
 
 def _main_content(
-    tree: LexborHTMLParser, body: LexborNode, profile: SiteProfile
+    tree: LexborHTMLParser, body: LexborNode, profile: SiteProfile, boxed: set[int]
 ) -> tuple[LexborNode, bool]:
     generator = tree.css_first('meta[name="generator"][content]')
     if generator is not None and str(generator.attributes["content"]).startswith(
         _WHOLE_BODY_GENERATORS
     ):
         return body, True  # all content once its navheader, navfooter or footer are dropped
-    boxed = _boxed_headings(body)
     headings = [
         heading
         for heading in _section_headings(body)
@@ -358,17 +375,18 @@ def _words(node: LexborNode) -> int:
 def _sections(
     content: LexborNode,
     linked: frozenset[str],
+    boxed: set[int],
     chrome: frozenset[str],
     prose_lines: set[str] | None = None,
 ) -> list[Section]:
     """The sections of ``content``, each at the anchor of its own the page links to (one of
-    ``linked``), less the lines in ``chrome`` (the site's repeated ones, compared as
-    ``chrome_key`` gives them); ``prose_lines`` gathers every line not code."""
+    ``linked``), but for headings titling a box (``boxed``), less the lines in ``chrome``
+    (the site's repeated ones, compared as ``chrome_key`` gives them); ``prose_lines``
+    gathers every line not code."""
     # Headings are read before code blocks are replaced, so a heading's own code stays in
     # its title; a heading inside a code block is code, not a section.
     section_headings: list[LexborNode] = []
     headings: list[tuple[int, str, str | None]] = []
-    boxed = _boxed_headings(content)
     for heading in content.css(f"{_ANY_HEADING}:not(pre *)"):
         if heading.mem_id in boxed:
             continue
@@ -413,14 +431,12 @@ def _boxed_headings(content: LexborNode) -> set[int]:
     """The headings that title a note, tip or sidebar box inside ``content`` ("Tip" in
     DocBook's, no id of their own): they belong to the section around the box (or to a
     theme's sidebar). A heading with an id of its own inside a box (MkDocs's "block" boxes
-    of nested settings) is a section a link can reach. A box that holds an ``h1`` is a
-    wrapper that happens to carry such a class, not a box."""
+    of nested settings) is a section a link can reach, and an ``h1`` is a page's title
+    whatever wraps it."""
     return {
         heading.mem_id
-        for box in content.css(_ASIDES)
-        if box.mem_id != content.mem_id and box.css_first("h1") is None
-        for heading in box.css(_HEADINGS)
-        if not heading.id and heading.css_first("[id], a[name]") is None
+        for heading in content.css(_BOXED_HEADINGS)
+        if heading.tag != "h1" and not heading.id and heading.css_first("[id], a[name]") is None
     }
 
 
