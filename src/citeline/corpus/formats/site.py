@@ -18,15 +18,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # How many pages, spread evenly over the site's sorted list, are compared. Measured on
-# Debian's python3.11-doc (530 pages): the shared title part and every repeated line of
-# chrome were the same from 12 pages up; 24 cost 0.13 s of its 3.2 s ingest.
+# python3.11-doc, celery's docs and the own-theme build of Flask's (benchmarks.md, issue
+# #26): the shared title part was the same from 8 sampled pages up, and the own theme's
+# chrome 8 or 9 lines at 8 to 48 pages; reading 24 cost 0.05 to 0.3 s of the 4.3 s
+# python3.11-doc ingest (a shared machine at load 5 to 10).
 SAMPLE_PAGES = 24
-# Below this many sampled pages nothing is called shared: two pages of a small site may
-# share a sentence of content.
+# Below this many pages nothing is called shared: two pages of a small site may share a
+# sentence of content.
 MIN_PAGES = 4
 # The share of sampled pages that must hold a line, a heading or a title part alike.
-# Chrome is on (nearly) every page; measured, a content line reached at most 0.35 (the
-# "Parameters" of an API reference's entries, on the sampled pages of Flask's docs).
+# Measured over 24 pages of each: a line of content reached at most 0.5 (PostgreSQL's
+# "Description", pytest's release notes' "pytest-7.2.0"), the own theme's chrome 1.0; a
+# manual's own repeated sections reach 0.83 (git's "NAME", "Part of the git(1) suite"),
+# which is why lines are dropped only where no content marker said where the text is.
 SHARED_SHARE = 0.6
 # Separators between a page's own title and the site's name in ``<title>``.
 TITLE_SEPARATORS = re.compile(r"\s+(?:[\u2014\u2013|\u00b7\u2022:\u00bb\u00ab-]|::)\s+")
