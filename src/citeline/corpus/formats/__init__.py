@@ -18,7 +18,7 @@ from pathlib import Path
 from citeline.corpus.documents import Document
 from citeline.corpus.formats import html, jsonl, markdown, text
 from citeline.corpus.formats.includes import default_include_root
-from citeline.corpus.formats.limits import MAX_PAGE_BYTES, FileRefused, read_bytes
+from citeline.corpus.formats.limits import MAX_PAGE_BYTES, RefusedFileError, read_bytes
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.site import Site
@@ -167,7 +167,7 @@ def read_source(source: SourceFile) -> Iterator[Item]:
         return
     try:
         raw = read_bytes(source.path, _LIMITS.get(source.path.suffix.lower()))
-    except FileRefused as refused:
+    except RefusedFileError as refused:
         yield Rejected(str(refused))
         return
     try:

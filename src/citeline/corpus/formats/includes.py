@@ -30,7 +30,7 @@ from typing import Any
 import yaml
 
 from citeline.corpus.formats.front_matter import FrontMatterError, _BoundedLoader
-from citeline.corpus.formats.limits import FileRefused, read_bytes
+from citeline.corpus.formats.limits import RefusedFileError, read_bytes
 
 # What marks a project's root, the default include root: the folder a generator is run
 # in holds one of these (FastAPI's docs/en/docs includes ../../docs_src from the root).
@@ -318,7 +318,7 @@ def _include(
             return None
         try:
             raw = read_bytes(real, MAX_INCLUDE_BYTES)
-        except FileRefused as refused:
+        except RefusedFileError as refused:
             refuse(str(refused).replace("a page may be", "an included file may be"))
             return None
         try:
@@ -403,7 +403,7 @@ def _read_base_paths(config: str, stamp: int) -> tuple[str, ...]:
             settings = loader.get_single_data()
         finally:
             loader.dispose()
-    except (FileRefused, UnicodeDecodeError, yaml.YAMLError, FrontMatterError, RecursionError):
+    except (RefusedFileError, UnicodeDecodeError, yaml.YAMLError, FrontMatterError, RecursionError):
         return ()
     extensions = settings.get("markdown_extensions") if isinstance(settings, dict) else None
     found: list[str] = []

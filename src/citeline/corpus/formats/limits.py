@@ -16,6 +16,8 @@ import os
 import stat
 from pathlib import Path
 
+from citeline.corpus.errors import CorpusError
+
 # The largest page any format but JSONL is read from. The largest page of Debian's
 # documentation sites is 10 MB (a source listing in rust-doc); at 15 times its size in
 # the parser a 32 MiB page costs about 500 MB. A JSONL export holds one document a line and
@@ -24,8 +26,9 @@ MAX_PAGE_BYTES = 32 * 1024 * 1024
 _READ_CHUNK = 1024 * 1024
 
 
-class FileRefused(Exception):
-    """A file that is not read, with the sentence that says why."""
+class RefusedFileError(CorpusError):
+    """A file that is not read, with the sentence that says why (it becomes that file's
+    line in the ingest report)."""
 
 
 def read_bytes(path: Path, limit: int | None) -> bytes:
@@ -33,18 +36,18 @@ def read_bytes(path: Path, limit: int | None) -> bytes:
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
-        raise FileRefused(
+        raise RefusedFileError(
             f"it cannot be read ({error.strerror or error}); check its permissions"
         ) from error
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
-            raise FileRefused(
+            raise RefusedFileError(
                 "it is not a regular file (a named pipe, socket or device) and is not read; "
                 "give a folder of ordinary files"
             )
         if limit is not None and status.st_size > limit:
-            raise FileRefused(
+            raise RefusedFileError(
                 f"it is larger ({status.st_size / 1048576:.0f} MB) than the "
                 f"{limit // 1048576} MB a page may be; split it, or leave it out"
             )
@@ -56,14 +59,14 @@ def read_bytes(path: Path, limit: int | None) -> bytes:
                 break
             size += len(chunk)
             if limit is not None and size > limit:  # it grew while being read
-                raise FileRefused(
+                raise RefusedFileError(
                     f"it is larger than the {limit // 1048576} MB a page may be; "
                     "split it, or leave it out"
                 )
             chunks.append(chunk)
         return b"".join(chunks)
     except OSError as error:
-        raise FileRefused(
+        raise RefusedFileError(
             f"it cannot be read ({error.strerror or error}); check its permissions"
         ) from error
     finally:
@@ -74,5 +77,5 @@ def read_limited(path: Path, limit: int = MAX_PAGE_BYTES) -> str | None:
     """``path`` as UTF-8 text within ``limit``, or None when it cannot be so read."""
     try:
         return read_bytes(path, limit).decode("utf-8-sig")
-    except (FileRefused, UnicodeDecodeError):
+    except (RefusedFileError, UnicodeDecodeError):
         return None
