@@ -188,3 +188,28 @@ def test_index_pages_and_front_matter_urls_map_as_the_generators_publish_them(
 def test_a_markdown_title_of_any_shape_renders_without_error(title: str) -> None:
     rendered = plain_text(title)
     assert "\n" not in rendered and rendered == rendered.strip()
+
+
+def test_sections_are_linked_at_the_anchors_mkdocs_publishes(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    (docs / "overrides").mkdir(parents=True)
+    (docs / "options.md").write_text(
+        "## Only `--force`\n\nForce it.\n\n## Short names\n\nOne.\n\n## Short names\n\n"
+        "Two, see [First Steps](first-steps.md){.internal-link target=_blank}.\n",
+        "utf-8",
+    )
+    # A theme's template beside the pages is no page of the site.
+    (docs / "overrides" / "main.html").write_text('{% extends "base.html" %}\n', "utf-8")
+    report = corpus.ingest(docs, base_url=BASE)
+    assert report.ok and "dropped 1 theme templates" in report.summary()
+    documents = {d.url: d for d in corpus.documents()}
+    # A page opening with a subheading has that section at its anchor, like the rest; runs
+    # of hyphens are one, and a repeated heading is numbered as Python-Markdown numbers it.
+    assert set(documents) == {
+        BASE + "options/#only-force",
+        BASE + "options/#short-names",
+        BASE + "options/#short-names_1",
+    }
+    assert documents[BASE + "options/#short-names_1"].text.endswith("see First Steps.")

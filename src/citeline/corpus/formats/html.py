@@ -124,6 +124,9 @@ _MARKER_CHARACTERS = re.compile(r"[\x00-\x02]")
 # What the ingest report calls a page whose content is only headings (a chapter's table
 # of contents, say): counted, not reported as a bad file.
 HEADINGS_ONLY = "pages with headings only"
+TEMPLATES = "theme templates"
+# A file that opens with a Jinja statement or comment is a template, not a built page.
+_TEMPLATE = re.compile(r"\A\s*\{[%#]")
 
 # Browsers stop nesting at this depth (Blink's parser attaches deeper elements flat, at
 # 512); the parser here does not, and its cost grows with the square of the depth. The
@@ -187,6 +190,11 @@ _OWN_PARAGRAPH_WORDS = 8
 
 
 def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omitted | SiteName]:
+    if _TEMPLATE.match(source):
+        # A theme's template beside Markdown sources (MkDocs' ``overrides/main.html``,
+        # ``{% extends "base.html" %}``): no page the site serves at that address.
+        yield Omitted(TEMPLATES, 1)
+        return
     deeper = _too_deep(source)
     if deeper:
         yield Rejected(

@@ -12,6 +12,7 @@ deliberately knows nothing about markup.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,8 @@ from citeline.corpus.formats.site_urls import with_anchor
 
 # The separator of a title's heading path: "Sorting HOW TO › Key Functions".
 TITLE_SEPARATOR = " › "
-_NOT_SLUG = re.compile(r"[^\w\- ]+")
+_NOT_SLUG = re.compile(r"[^\w\s-]+")
+_SLUG_SEPARATORS = re.compile(r"[-\s]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +38,12 @@ class Section:
 
 
 def slug(heading: str) -> str:
-    """The anchor MkDocs and Python-Markdown give a heading that names none."""
-    return "-".join(_NOT_SLUG.sub("", heading).strip().lower().split())
+    """The anchor MkDocs and Python-Markdown give a heading that names none: their
+    ``toc.slugify``, letters folded to ASCII, what is not a word character, space or hyphen
+    dropped, and each run of spaces and hyphens one hyphen ("Only `--force`" is
+    ``only-force``, as the published page links it)."""
+    folded = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode("ascii")
+    return _SLUG_SEPARATORS.sub("-", _NOT_SLUG.sub("", folded).strip().lower())
 
 
 def section_documents(
