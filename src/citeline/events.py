@@ -172,7 +172,7 @@ def web_address(candidate: str | None) -> str | None:
     A citation's ``href`` is only ever such an address: a relative path (``--base-url /``),
     a ``javascript:`` or ``file:`` url, or an id is not one, and a client must not guess.
     """
-    if not candidate or any(ord(c) <= 0x20 or ord(c) == 0x7F for c in candidate):
+    if not candidate or any(c.isspace() or not c.isprintable() for c in candidate):
         return None
     try:
         parts = urlsplit(candidate)

@@ -7,9 +7,12 @@ through the real server.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from random import Random
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page
 
 TEMPLATE = "https://docs.python.org/3.11/{id}"
@@ -301,3 +304,24 @@ def test_markers_settle_in_the_same_places_however_the_text_is_split(module_page
             placed([text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)])
             == whole
         )
+
+
+LINKS = json.loads(
+    (
+        Path(__file__).resolve().parents[2] / "contracts" / "fixtures" / "citation-links.json"
+    ).read_text("utf-8")
+)
+
+
+@pytest.mark.parametrize("case", LINKS["valid"], ids=lambda case: case["name"])
+def test_the_page_links_each_contract_citation_where_the_contract_says(
+    module_page: Page, case: dict[str, Any]
+) -> None:
+    link = module_page.evaluate(
+        """async ([citation, template]) => {
+          const { sourceHref } = await import("/answer-view.js");
+          return sourceHref(citation, template);
+        }""",
+        [case["citation"], case["link_template"]],
+    )
+    assert link == case["link"]

@@ -207,4 +207,4 @@ def test_on_a_phone_a_new_chat_reply_is_scrolled_into_view(
             "turn => [turn.getBoundingClientRect().top, turn.getBoundingClientRect().bottom]"
         )
         # Its start is on the screen, near the top unless the whole reply fits below.
-        assert 0 <= top and (top < 844 * 0.6 or bottom <= 844), (top, bottom)
+        assert top >= 0 and (top < 844 * 0.6 or bottom <= 844), (top, bottom)

@@ -130,7 +130,9 @@ def _print_references(
         for citation in citations:
             # The address a reader can open, when the source has one; else what names it.
             where = citation.href or citation.id or citation.url
-            console.print(f"  [{citation.n}] {citation.display_name} — {where}", markup=False)
+            # Soft-wrapped: a hard wrap broke an address in two, so it could not be opened.
+            line = f"  [{citation.n}] {citation.display_name} — {where}"
+            console.print(line, markup=False, soft_wrap=True)
             if citation.quote is not None:
                 console.print(f"      > {citation.quote} ({citation.kind}, verified)", markup=False)
     label = f"{done.state} in {done.seconds:.1f} s · {model_name}"
