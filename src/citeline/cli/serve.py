@@ -75,13 +75,14 @@ def serve(
         None,
         "--examples",
         help="Example questions for the empty page, one a line (default: the project "
-        "file's [project] examples).",
+        "file's [project] examples, else a few of the collection's headings).",
         show_default=False,
     ),
     collection_name: str | None = typer.Option(
         None,
         "--collection-name",
-        help="What the empty page calls the collection (default: the release label).",
+        help="What the empty page calls the collection (default: the site's own name, read "
+        "at ingest).",
         show_default=False,
     ),
     rate_limit: int | None = typer.Option(
