@@ -92,6 +92,8 @@ def test_stop_before_the_first_text_says_stopped(serve: Serve, page: Page) -> No
     page.goto(server.url)
     search(page, "anything at all")
     expect(page.locator("#answer")).to_have_attribute("data-state", "streaming")
+    # Before the first words the card says what it is doing, never a header over nothing.
+    expect(page.locator("#answer-note")).to_have_text("Writing the answer…")
     page.get_by_role("button", name="Stop").click()
     expect(page.locator("#answer")).to_have_attribute("data-state", "stopped")
     expect(page.locator("#answer")).to_be_visible()

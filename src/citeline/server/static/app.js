@@ -405,6 +405,11 @@ async function streamAnswer(query, searched, linkTemplate) {
       ui.panel.dataset.state = "streaming";
       ui.prose.setAttribute("aria-busy", "true");
       ui.stop.hidden = false;
+      // Until the first words: a real model may search and read for seconds first, and the
+      // header must not stand over nothing.
+      ui.note.textContent = "Writing the answer…";
+    }, () => {
+      ui.note.textContent = "";
     });
   } catch {
     // A network failure or an abort; which one is told by the run's flags below.
