@@ -28,10 +28,13 @@ from citeline.corpus.retrieval import (
     parse_retrieval,
 )
 from citeline.corpus.search_index import SearchIndex, search_index_folder
+from citeline.corpus.site_name import folder_name, site_name
 from citeline.corpus.stores.base import CorpusStore
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.database import PostgresUrl, parse_database_url
 
+# The store setting that keeps the collection's own name (``citeline.corpus.site_name``).
+SITE_NAME_SETTING = "site_name"
 # A release label made from the content digest: 12 hex digits tell collections apart in logs
 # and answer records without being a wall of hex.
 _RELEASE_DIGITS = 12
@@ -118,8 +121,7 @@ class Corpus:
         digest of the content. ``base_url`` is the address of the published site whose
         source ``path`` is: each document is linked at its page (and section) there.
         ``include_root`` is the folder Markdown include directives may read files under
-        (default: the project ``path`` lies in). A built site's shared name, learned from
-        its pages' titles, is kept as ``site_name``.
+        (default: the project ``path`` lies in).
         ``retrieval`` is the mode the collection is built for (default:
         ``CITELINE_RETRIEVAL``, else the mode it was built for before, else lexical); for
         dense and hybrid, every passage without a vector is embedded after the documents are
@@ -167,12 +169,25 @@ class Corpus:
         self._store.set_setting("retrieval", mode.value)
         if release is not None:
             self._store.set_release_label(release)
-        if report.site_name is not None:
-            self._store.set_setting("site_name", report.site_name)
+        self._remember_name(Path(path))
         self._retriever = Retriever(
             self._store, self._index, chosen_retrieval(self._store, self._requested)
         )
         return report
+
+    @property
+    def site_name(self) -> str | None:
+        """What the collection's owner calls it, as its ingests read it from the site
+        (``citeline.corpus.site_name``); None for a collection ingested before that."""
+        return self._store.setting(SITE_NAME_SETTING)
+
+    def _remember_name(self, path: Path) -> None:
+        # A site's own name replaces any; a folder's name only stands in until one is read,
+        # so adding a loose file to a site's collection does not rename it.
+        named = site_name(path)
+        if named is None and self.site_name is not None:
+            return
+        self._store.set_setting(SITE_NAME_SETTING, named or folder_name(path))
 
     @property
     def indexed_passages(self) -> int:
@@ -214,12 +229,6 @@ class Corpus:
             return label
         digest = self._store.content_digest()
         return None if digest is None else digest[:_RELEASE_DIGITS]
-
-    @property
-    def site_name(self) -> str | None:
-        """The name a built site's pages share in their titles ("Flask Documentation
-        (2.2.x)"), learned at the last ingest of such a site; None for other collections."""
-        return self._store.setting("site_name")
 
     def __len__(self) -> int:
         return self._store.count()
