@@ -91,6 +91,14 @@ def serve(
     max_tokens: int | None = typer.Option(
         None, "--max-tokens", help="Most tokens a model may write per reply (default 2048)."
     ),
+    allow_origin: list[str] = typer.Option(
+        [],
+        "--allow-origin",
+        metavar="ORIGIN",
+        help="A site whose pages may ask from a browser, e.g. https://docs.example.org "
+        "(repeat for each; default: none) [CITELINE_ALLOW_ORIGINS].",
+        show_default=False,
+    ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
     from citeline.server import create_app
@@ -115,6 +123,7 @@ def serve(
         rate_limit=rate_limit,
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
+        allow_origins=allow_origin,
     )
     configure_logging(settings.log_format)
     # The guard's settings first: a server that could never answer says so before it
