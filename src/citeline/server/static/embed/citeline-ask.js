@@ -69,7 +69,7 @@ padding:.7em;border:1px solid var(--b);border-radius:var(--r);box-shadow:0 4px 2
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}`;
 
 const MARKUP = `<style>${STYLE}</style>
-<button class="launcher" part="launcher" type="button" aria-expanded="false" aria-controls="box" hidden>Ask</button>
+<button class="launcher" part="launcher" type="button" aria-label="Ask this site" aria-expanded="false" aria-controls="box" hidden>Ask</button>
 <div class="box" id="box" part="box">
 <div class="head" hidden><span id="title">Ask this site</span>
 <button class="quiet close" type="button">Close</button></div>
@@ -119,15 +119,17 @@ export class CitelineAsk extends HTMLElement {
     });
     this.$(".stop").addEventListener("click", () => this.stop());
     root.addEventListener("keydown", (event) => {
-      if (event.key !== "Escape") {
-        return;
-      }
-      if (this.run !== null) {
+      if (event.key === "Escape" && this.run !== null) {
         this.stop();
-      } else if (this.hasAttribute("floating")) {
+      } else if (event.key === "Escape" && this.hasAttribute("floating")) {
         this.open(false);
       }
     });
+    // Keys typed in the box are the box's: out of it, a host page's shortcuts (MkDocs's
+    // theme turns "n" into "next page") see the host element as the target, not an input.
+    for (const type of ["keydown", "keyup", "keypress"]) {
+      root.addEventListener(type, (event) => event.stopPropagation());
+    }
     if (this.hasAttribute("floating")) {
       const launcher = this.$(".launcher");
       launcher.hidden = false;
