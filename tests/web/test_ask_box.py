@@ -65,7 +65,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
 
     tokens: Tokens | None = None
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:
         if urlsplit(self.path).path == "/citeline-token" and self.tokens is not None:
             token = self.tokens.next()
             body = (token or "no session").encode()
@@ -226,7 +226,7 @@ def test_the_sphinx_sites_box_streams_an_answer_whose_chips_link_to_the_sites_se
     # Nothing but the site and its answer server: no font, library or CDN.
     assert {origin(url) for url in world.requests} <= {world.sphinx, world.answers.url}
     assert {path for path, _ in sizes} == {
-        "/embed/citeline-ask.js", "/embed/ask-stream.js", "/embed/ask-markdown.js", "/sse.js"
+        "/embed/citeline-ask.js", "/embed/ask-stream.js", "/embed/ask-markdown.js"
     }  # fmt: skip
     assert sum(size for _, size in sizes) <= BUDGET_BYTES, sizes
     page.locator("citeline-ask .chips a").first.click()

@@ -1,36 +1,30 @@
 /**
  * An answer's markdown as a tree of a few plain elements, never as HTML.
  *
- * Why not a library: the page's markdown-it and DOMPurify weigh 130 KB, past the box's
- * budget of 30 KB, and the small markdown libraries write HTML strings with links and
- * images, which the box must not make (prose carries no links: contracts/stream.md). So
- * this reads a subset of CommonMark with raw HTML off and no linkify: paragraphs, ATX and
- * setext headings (shown as bold paragraphs, so an answer adds no heading to the host
- * page's outline), bullet and numbered lists, block quotes, fenced code, thematic breaks,
- * code spans, emphasis, backslash escapes, numeric and common named entities, hard line
- * breaks. Everything else (links, images, raw HTML, tables) is shown as the text it is.
+ * Not a library: the page's markdown-it and DOMPurify weigh 130 KB, past the box's 30, and
+ * small ones write HTML strings with links and images, which the box must never make
+ * (contracts/stream.md). So this reads a subset of CommonMark, raw HTML off and no
+ * linkify: paragraphs, headings (bold paragraphs, adding nothing to the host page's
+ * outline), lists, block quotes, fenced code, rules, code spans, emphasis, escapes,
+ * entities and hard breaks. The rest (links, images, HTML, tables) is shown as its text.
  *
- * A tree is a list of children: a string is text, a number n is the marker of source n,
- * and an array is `[tag, ...children]` with tag one of TAGS. Pure, so Node tests it.
- * Linear in the text: code spans and emphasis are paired with stacks, never by searching
- * ahead from every opener (that is quadratic on a run of lone `*` or backticks), and
- * nesting is bounded (MAX_DEPTH) so a hostile answer cannot exhaust the stack.
+ * A tree is a list of children: a string is text, a number n the marker of source n, an
+ * array `[tag, ...children]` with a tag of TAGS. Linear in the text (code spans and
+ * emphasis pair through stacks: searching ahead from each opener is quadratic on a run of
+ * lone `*`), and nesting stops at MAX_DEPTH, so no answer can exhaust the stack.
  */
 
-export const TAGS = new Set([
-  "p", "strong", "em", "code", "pre", "ul", "ol", "li", "blockquote", "hr", "br",
-]);
+export const TAGS = new Set(["p", "strong", "em", "code", "pre", "ul", "ol", "li", "blockquote", "hr", "br"]);
 
-// Private-use code points carry markers through parsing; the text's own become U+FFFD,
-// one code point for one, so an answer cannot forge a marker and offsets still count.
+// Markers ride through parsing as private-use code points; the text's own become U+FFFD,
+// one for one, so an answer cannot forge a marker and offsets still count.
 const MARKS = /[\uE000\uE001]/g;
 const MARKER = /\uE000(\d+)\uE001/g;
 const MAX_DEPTH = 8;
 
 const BLANK = /^[ \t]*$/;
 const FENCE = /^ {0,3}(?:(`{3,})[^`]*|(~{3,}).*)$/;
-const HR = /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
-const SETEXT = /^ {0,3}(?:=+|-+)[ \t]*$/;
+const RULE = /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const QUOTE = /^ {0,3}> ?(.*)$/;
 const ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$/;
@@ -38,24 +32,18 @@ const INDENTED = /^(?: {2,}|\t)/;
 
 const SPECIAL = /[\\`*_&\n]/g;
 const ESCAPABLE = /^[!-/:-@[-`{-~]$/;
-const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-z]{2,6}));/y;
-const NAMED = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", copy: "\u00a9",
-  reg: "\u00ae", hellip: "\u2026", mdash: "\u2014", ndash: "\u2013", times: "\u00d7",
-  lsquo: "\u2018", rsquo: "\u2019", ldquo: "\u201c", rdquo: "\u201d", deg: "\u00b0",
-};
+const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-z]{2,5}));/y;
+const NAMED = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 const SPACE = /\s/u;
 const PUNCT = /[\p{P}\p{S}]/u;
 
 /**
- * `text` with a marker after each placed source's `end`. Offsets count Unicode code
- * points (the contract's unit) while JavaScript strings count UTF-16 units, so the text
- * is split into code points; a marker past the text so far waits for more text.
+ * `text` with a marker after each source's `end`, counted in code points (the contract's
+ * unit; JavaScript strings count UTF-16 units). A marker past the text so far waits.
  */
 export function withMarkers(text, sources) {
   const points = Array.from(text.replace(MARKS, "\uFFFD"));
-  const placed = sources
-    .filter((s) => Number.isInteger(s.end) && s.end <= points.length)
+  const placed = sources.filter((s) => Number.isInteger(s.end) && s.end <= points.length)
     .sort((a, b) => b.end - a.end || b.n - a.n);
   for (const source of placed) {
     points.splice(source.end, 0, `\uE000${source.n}\uE001`);
@@ -63,16 +51,15 @@ export function withMarkers(text, sources) {
   return points.join("");
 }
 
-/** The tree of `text` (markers already placed by withMarkers). */
 export function renderMarkdown(text) {
   return blocks(text.split(/\r\n|\r|\n/), 0);
 }
 
 function blocks(lines, depth) {
   const out = [];
-  let buffer = null; // lines of the open paragraph or list item
-  let into = out; // where that paragraph goes: `out`, an item of `list`, or an item itself
-  let list = null; // the open list's node
+  let buffer = null; // the open paragraph's or list item's lines
+  let into = out; // where it goes: `out`, `list` (as an item) or an item (as a paragraph)
+  let list = null;
   let gap = false; // a blank line since the last text
   const flush = () => {
     if (buffer !== null) {
@@ -93,10 +80,7 @@ function blocks(lines, depth) {
       gap = true;
       continue;
     }
-    if (buffer !== null && into === out && SETEXT.test(line)) {
-      out.push(["p", ["strong", ...inline(buffer.join("\n"))]]);
-      buffer = null;
-    } else if ((m = FENCE.exec(line))) {
+    if ((m = FENCE.exec(line))) {
       close();
       const fence = m[1] ?? m[2];
       const end = new RegExp(`^ {0,3}${fence[0]}{${fence.length},}[ \\t]*$`);
@@ -105,7 +89,7 @@ function blocks(lines, depth) {
         body.push(lines[i]);
       }
       out.push(["pre", ["code", ...marked(body.join("\n"))]]);
-    } else if (HR.test(line)) {
+    } else if (RULE.test(line)) {
       close();
       out.push(["hr"]);
     } else if ((m = HEADING.exec(line))) {
@@ -114,32 +98,29 @@ function blocks(lines, depth) {
     } else if ((m = QUOTE.exec(line))) {
       close();
       const inner = [m[1]];
-      while (i + 1 < lines.length && (m = QUOTE.exec(lines[i + 1]))) {
+      while ((m = QUOTE.exec(lines[i + 1] ?? ""))) {
         inner.push(m[1]);
         i++;
       }
-      out.push(["blockquote", ...(depth < MAX_DEPTH
-        ? blocks(inner, depth + 1)
-        : [["p", ...inline(inner.join("\n"))]])]);
+      out.push(["blockquote", ...(depth < MAX_DEPTH ? blocks(inner, depth + 1) : [["p", inner.join("\n")]])]);
     } else if ((m = ITEM.exec(line))) {
       const tag = /\d/.test(m[1]) ? "ol" : "ul";
-      if (list === null || list[0] !== tag) {
+      if (list?.[0] !== tag) {
         close();
-        list = [tag];
-        out.push(list);
+        out.push((list = [tag]));
       }
       flush();
       buffer = [m[2] ?? ""];
       into = list;
     } else if (buffer !== null) {
       buffer.push(line); // a paragraph's next line, or an item's lazy continuation
-    } else if (list !== null && gap && INDENTED.test(line)) {
-      buffer = [line.trimStart()]; // a paragraph of the last item, after a blank line
-      into = list.at(-1);
     } else {
-      close();
+      const inItem = list !== null && gap && INDENTED.test(line); // the last item's paragraph
+      if (!inItem) {
+        close();
+      }
       buffer = [line.trimStart()];
-      into = out;
+      into = inItem ? list.at(-1) : out;
     }
     gap = false;
   }
@@ -149,14 +130,7 @@ function blocks(lines, depth) {
 
 /** Text with its markers as numbers. */
 function marked(text) {
-  const parts = [];
-  let last = 0;
-  for (const match of text.matchAll(MARKER)) {
-    parts.push(text.slice(last, match.index), Number(match[1]));
-    last = match.index + match[0].length;
-  }
-  parts.push(text.slice(last));
-  return parts.filter((part) => part !== "");
+  return text.split(MARKER).map((part, i) => (i % 2 ? Number(part) : part)).filter((part) => part !== "");
 }
 
 function inline(text) {
@@ -166,134 +140,110 @@ function inline(text) {
   let i = 0;
   while (i < text.length) {
     SPECIAL.lastIndex = i;
-    const found = SPECIAL.exec(text);
-    const at = found === null ? text.length : found.index;
+    const at = SPECIAL.exec(text)?.index ?? text.length;
     if (at > i) {
       literal(text.slice(i, at));
       i = at;
       continue;
     }
     const ch = text[i];
+    let end = i + 1;
+    while (ch !== "\\" && ch !== "&" && text[end] === ch) {
+      end++;
+    }
     if (ch === "\\") {
       const next = text[i + 1] ?? "";
+      const escaped = next === "\n" || ESCAPABLE.test(next);
       if (next === "\n") {
         tokens.push({ node: ["br"] });
-      } else if (ESCAPABLE.test(next)) {
-        literal(next);
       } else {
-        literal("\\");
-        i += 1;
-        continue;
+        literal(escaped ? next : "\\");
       }
-      i += 2;
+      end = escaped ? i + 2 : i + 1;
     } else if (ch === "`") {
-      let length = 1;
-      while (text[i + length] === "`") {
-        length++;
-      }
-      const closer = closing(i, length);
+      const closer = closing(i, end - i);
       if (closer === null) {
-        literal("`".repeat(length));
-        i += length;
+        literal(text.slice(i, end));
       } else {
-        let code = text.slice(i + length, closer).replace(/\n/g, " ");
-        if (/^ .*[^ ].* $/s.test(code)) {
-          code = code.slice(1, -1);
-        }
+        let code = text.slice(end, closer).replace(/\n/g, " ");
+        code = /^ .*[^ ].* $/s.test(code) ? code.slice(1, -1) : code;
         tokens.push({ node: ["code", ...marked(code)] });
-        i = closer + length;
+        end = closer + end - i;
       }
     } else if (ch === "&") {
       ENTITY.lastIndex = i;
       const entity = ENTITY.exec(text);
-      const decoded = entity === null ? undefined : decode(entity);
+      const decoded = entity && decode(entity);
       literal(decoded ?? "&");
-      i += decoded === undefined ? 1 : entity[0].length;
+      end = decoded ? i + entity[0].length : i + 1;
     } else if (ch === "\n") {
-      const previous = tokens.at(-1);
-      if (previous?.value !== undefined && / {2,}$/.test(previous.value)) {
-        previous.value = previous.value.trimEnd();
-        tokens.push({ node: ["br"] });
-      } else {
-        literal("\n");
+      const last = tokens.at(-1);
+      const hard = / {2,}$/.test(last?.value ?? "");
+      if (hard) {
+        last.value = last.value.trimEnd();
       }
-      i += 1;
+      tokens.push(hard ? { node: ["br"] } : { value: "\n" });
+      end = i + 1;
     } else {
-      let end = i;
-      while (text[end] === ch) {
-        end++;
-      }
       tokens.push(delimiter(text, i, end));
-      i = end;
     }
+    i = end;
   }
   pair(tokens);
   return tree(tokens);
 }
 
 /**
- * `closing(at, length)`: where the next run of exactly `length` backticks after the
- * opening run at `at` starts, or null. Runs are indexed once and each length's search
- * only moves forward, as the scan does: linear in the text.
+ * `closing(at, length)`: where the next run of exactly `length` backticks after the run
+ * at `at` starts, or null. Each length's search only moves forward, as the scan does.
  */
 function backtickCloser(text) {
-  const byLength = new Map();
+  const starts = new Map();
   for (const run of text.matchAll(/`+/g)) {
-    const starts = byLength.get(run[0].length) ?? [];
-    starts.push(run.index);
-    byLength.set(run[0].length, starts);
+    starts.set(run[0].length, starts.get(run[0].length) ?? []).get(run[0].length).push(run.index);
   }
   const next = new Map();
   return (at, length) => {
-    const starts = byLength.get(length) ?? [];
+    const same = starts.get(length) ?? [];
     let k = next.get(length) ?? 0;
-    while (k < starts.length && starts[k] < at + length) {
+    while (k < same.length && same[k] < at + length) {
       k++;
     }
     next.set(length, k);
-    return k < starts.length ? starts[k] : null;
+    return same[k] ?? null;
   };
 }
 
 function decode([, decimal, hex, name]) {
   if (name !== undefined) {
-    return NAMED[name];
+    return Object.hasOwn(NAMED, name) ? NAMED[name] : null;
   }
   const code = decimal !== undefined ? Number(decimal) : parseInt(hex, 16);
-  const valid = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
-  return valid ? String.fromCodePoint(code) : "\uFFFD";
+  return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : "\uFFFD";
 }
 
-/** A run of `*` or `_` with CommonMark's flanking rules for opening and closing. */
+/** A run of `*` or `_`, with CommonMark's flanking rules for opening and closing. */
 function delimiter(text, start, end) {
   const before = text[start - 1] ?? " ";
   const after = text[end] ?? " ";
   const left = !SPACE.test(after) && (!PUNCT.test(after) || SPACE.test(before) || PUNCT.test(before));
   const right = !SPACE.test(before) && (!PUNCT.test(before) || SPACE.test(after) || PUNCT.test(after));
-  const ch = text[start];
-  const star = ch === "*";
+  const star = text[start] === "*";
   return {
-    ch,
-    at: start,
-    left: end - start,
-    open: star ? left : left && (!right || PUNCT.test(before)),
-    close: star ? right : right && (!left || PUNCT.test(after)),
-    opens: [],
-    closes: [],
+    ch: text[start], at: start, left: end - start, opens: [], closes: [],
+    open: left && (star || !right || PUNCT.test(before)),
+    close: right && (star || !left || PUNCT.test(after)),
   };
 }
 
 /**
  * Pairs each closing run with the nearest open run of its character. An opener of the
- * other character between the two can no longer close inside them, so it is dropped:
- * pairs always nest, and each run is pushed and popped once.
+ * other character between them can no longer close inside, so it is dropped: pairs always
+ * nest, and each run is pushed and popped once.
  */
 function pair(tokens) {
   const stacks = { "*": [], _: [] };
-  for (const token of tokens) {
-    if (token.ch === undefined) {
-      continue;
-    }
+  for (const token of tokens.filter((t) => t.ch !== undefined)) {
     const stack = stacks[token.ch];
     const other = stacks[token.ch === "*" ? "_" : "*"];
     while (token.close && token.left > 0 && stack.length > 0) {
@@ -303,7 +253,7 @@ function pair(tokens) {
       token.left -= used;
       opener.opens.unshift(used);
       token.closes.push(used);
-      while (other.length > 0 && other.at(-1).at > opener.at) {
+      while (other.at(-1)?.at > opener.at) {
         other.pop();
       }
       if (opener.left === 0) {
@@ -319,24 +269,20 @@ function pair(tokens) {
 function tree(tokens) {
   const root = [];
   const open = [root]; // the nodes being filled, innermost last
-  let ghosts = 0; // pairs nested too deep to make, shown as their text; always innermost
-  const add = (child) => {
-    const node = open.at(-1);
-    if (typeof child === "string" && node.length > (node === root ? 0 : 1) &&
-        typeof node.at(-1) === "string") {
-      node[node.length - 1] += child;
-    } else {
-      node.push(child);
-    }
-  };
+  let ghosts = 0; // pairs nested too deep to make, shown as text; always innermost
   const text = (value) => {
     for (const part of marked(value)) {
-      add(part);
+      const node = open.at(-1);
+      if (typeof part === "string" && node.length > (node === root ? 0 : 1) && typeof node.at(-1) === "string") {
+        node[node.length - 1] += part;
+      } else {
+        node.push(part);
+      }
     }
   };
   for (const token of tokens) {
-    if (token.node !== undefined) {
-      add(token.node);
+    if (token.node) {
+      open.at(-1).push(token.node);
     } else if (token.value !== undefined) {
       text(token.value);
     } else {
@@ -355,7 +301,7 @@ function tree(tokens) {
           text(token.ch.repeat(used));
         } else {
           const node = [used === 2 ? "strong" : "em"];
-          add(node);
+          open.at(-1).push(node);
           open.push(node);
         }
       }

@@ -1,22 +1,54 @@
 /**
- * The Ask box's reading of one answer: the native event stream of
- * contracts/answer_endpoint.md folded into what a reader is shown (the text, the
- * sources and where each links, how the answer ended), and nothing else.
+ * The native answer stream of contracts/answer_endpoint.md, read: server-sent events from
+ * a fetch body (readEvents, the page's reader too), folded into what a reader is shown
+ * (AnswerReading: the text, the sources and their links, how it ended and was produced).
  *
- * Pure: no DOM and no fetch, so Node's own test runner holds it to the contract's JSON
- * fixtures (tests/js/). It never looks at the prose for sources or outcomes: sources are
- * `citation` events, the outcome is `done.state`. What the contract says never happens
- * (a citation naming both `id` and `url`, a repeated `n`, anything after `done`) is
- * ignored rather than shown, since a box on someone else's site must not break or link
- * where the server did not vouch.
+ * No DOM and no fetch, so Node's test runner holds it to the contract's fixtures
+ * (tests/js/). Sources are `citation` events and the outcome is `done.state`: the prose
+ * is never searched for either. What the contract says never happens (a citation naming
+ * both `id` and `url`, a repeated `n`, anything after `done`) is ignored: a box on
+ * someone else's site must neither break nor link where the server did not vouch.
  */
 
-import { readEvents } from "../sse.js";
+/**
+ * Each event of a byte stream as `{name, data}`, data parsed. Only `event` and `data` are
+ * read; comments (keep-alives) are skipped. Lines end CRLF, LF or CR; a CR that ends a
+ * chunk is held until the next shows whether an LF follows: sse-starlette ends lines CRLF,
+ * a chunk may end between the two, and the CR alone would end an event early.
+ */
+export async function* readEvents(byteStream) {
+  const reader = byteStream.pipeThrough(new TextDecoderStream()).getReader();
+  const lines = /([^\r\n]*)(\r\n|\r|\n)/y;
+  let [buffer, name, data] = ["", "message", []];
+  try {
+    for (let done = false; !done;) {
+      const chunk = await reader.read();
+      done = chunk.done;
+      buffer += chunk.value ?? "";
+      let [start, line] = [0, null];
+      while ((lines.lastIndex = start, line = lines.exec(buffer)) &&
+          (done || line[2] !== "\r" || lines.lastIndex < buffer.length)) {
+        start = lines.lastIndex;
+        const [field, value = ""] = line[1].split(/:(.*)/s);
+        if (line[1] === "" && data.length > 0) {
+          yield { name, data: JSON.parse(data.join("\n")) };
+        }
+        if (line[1] === "") {
+          [name, data] = ["message", []];
+        } else if (field === "event") {
+          name = value.replace(/^ /, "");
+        } else if (field === "data") {
+          data.push(value.replace(/^ /, ""));
+        }
+      }
+      buffer = buffer.slice(start);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
 
-export { readEvents };
-
-// How the answer was produced (done.provenance) in a sentence: the server's label, never a
-// guess from the prose, so a reader can tell a governed figure from SQL a model wrote.
+// done.provenance in a sentence: the server's label, never a guess from the prose.
 export const PROVENANCE = {
   sourced: "Drawn from the pages cited below.",
   verified: "Figures from a governed measure defined by the data's owner.",
@@ -25,64 +57,49 @@ export const PROVENANCE = {
   none: "Not drawn from any cited source.",
 };
 
-// A data answer's source is a measure call or a query: shown, never linked.
-const DATA_SOURCE = /^(measure|query):/;
+const DATA_SOURCE = /^(measure|query):/; // a measure call or a query: shown, never linked
+const text = (value) => typeof value === "string" && value !== "";
+const offset = (value) => Number.isInteger(value) && value >= 0;
 
-/** `candidate` as an absolute http(s) address (relative ones resolved against `base`), or null. */
+/** `candidate` as an absolute http(s) address (a relative one against `base`), or null. */
 export function webAddress(candidate, base) {
-  if (typeof candidate !== "string" || candidate.trim() === "") {
-    return null;
-  }
   try {
     const url = new URL(candidate, base);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+    return text(candidate) && /^https?:$/.test(url.protocol) ? url.href : null;
   } catch {
     return null;
   }
 }
 
 /**
- * Where a source's chip links: its `href` (the cited section's own address), else its
- * `url`, else the collection's link template filled with its `id` (through encodeURI,
- * which keeps `/` and `#`, so an id may be a path), resolved against `base` (the server).
+ * Where a source's chip links: its `href` (the section's own address), else its `url`,
+ * else the link template filled with its `id` through encodeURI (which keeps `/` and `#`,
+ * so an id may be a path), resolved against `base`, the server.
  */
 export function sourceLink(citation, linkTemplate, base) {
   if (DATA_SOURCE.test(citation.id ?? "")) {
     return null;
   }
   const own = webAddress(citation.href) ?? webAddress(citation.url);
-  if (own !== null || !citation.id || typeof linkTemplate !== "string") {
-    return own;
-  }
-  return webAddress(linkTemplate.replaceAll("{id}", encodeURI(citation.id)), base);
+  return own ?? (text(citation.id) && text(linkTemplate)
+    ? webAddress(linkTemplate.replaceAll("{id}", encodeURI(citation.id)), base)
+    : null);
 }
 
-const text = (value) => typeof value === "string" && value !== "";
-const offset = (value) => Number.isInteger(value) && value >= 0;
-
-/** A citation event's payload as the contract draws it, or null. */
+/** A citation payload as the contract draws it: exactly one identifier, both offsets or none. */
 function wellFormed(data) {
   const named = ("id" in data) !== ("url" in data) && text(data.id ?? data.url);
   const placed = (data.start === null && data.end === null) ||
     (offset(data.start) && offset(data.end) && data.start <= data.end);
-  return named && Number.isInteger(data.n) && data.n > 0 && placed ? data : null;
+  return named && placed && Number.isInteger(data.n) && data.n > 0;
 }
 
 export class AnswerReading {
-  /**
-   * @param {{linkTemplate?: string|null, base?: string}} options the collection's link
-   *   template (from /v1/info) and the server's address, against which it resolves
-   */
+  /** `linkTemplate` is the collection's (/v1/info); `base` the server's address. */
   constructor({ linkTemplate = null, base } = {}) {
-    this.linkTemplate = linkTemplate;
-    this.base = base;
-    this.started = false;
-    this.text = "";
-    this.sources = [];
-    this.state = null; // done.state once it came; null while streaming or if it never did
-    this.answerId = null;
-    this.provenance = null;
-    this.conversationId = null;
+    Object.assign(this, { linkTemplate, base, started: false, text: "", sources: [] });
+    this.state = null; // done.state once it came; null while streaming, or if it never did
+    this.answerId = this.provenance = this.conversationId = null;
   }
 
   /** Fold in one `{name, data}` event; false when it changes nothing. */
@@ -93,45 +110,29 @@ export class AnswerReading {
     if (name === "start") {
       this.started = true;
       this.conversationId = text(data.conversation_id) ? data.conversation_id : null;
-      return true;
-    }
-    if (name === "token") {
-      if (typeof data.text !== "string") {
-        return false;
-      }
+    } else if (name === "token" && typeof data.text === "string") {
       this.text += data.text;
-      return true;
-    }
-    if (name === "citation") {
-      return this.cite(wellFormed(data));
-    }
-    if (name === "done") {
+    } else if (name === "citation" && wellFormed(data) && !this.sources.some((s) => s.n === data.n)) {
+      this.sources.push({
+        n: data.n,
+        name: text(data.display_name) ? data.display_name : data.id ?? data.url,
+        link: sourceLink(data, this.linkTemplate, this.base),
+        start: data.start,
+        end: data.end,
+        data: DATA_SOURCE.test(data.id ?? ""),
+        quote: text(data.quote) ? data.quote : null,
+      });
+    } else if (name === "done") {
       this.state = text(data.state) ? data.state : "failed";
       this.answerId = text(data.answer_id) ? data.answer_id : null;
       this.provenance = text(data.provenance) ? data.provenance : null;
-      return true;
+    } else {
+      return false; // malformed, or an event a later contract may add
     }
-    return false; // an event this reader does not know: later contracts may add some
-  }
-
-  cite(citation) {
-    if (citation === null || this.sources.some((source) => source.n === citation.n)) {
-      return false;
-    }
-    const name = text(citation.display_name) ? citation.display_name : citation.id ?? citation.url;
-    this.sources.push({
-      n: citation.n,
-      name,
-      link: sourceLink(citation, this.linkTemplate, this.base),
-      start: citation.start,
-      end: citation.end,
-      data: DATA_SOURCE.test(citation.id ?? ""),
-      quote: text(citation.quote) ? citation.quote : null,
-    });
     return true;
   }
 
-  /** The provenance in a sentence, or "" when the answer carries none (or an unknown one). */
+  /** The provenance in a sentence; "" for none, or for a label this box does not know. */
   get trust() {
     return Object.hasOwn(PROVENANCE, this.provenance ?? "") ? PROVENANCE[this.provenance] : "";
   }
