@@ -38,6 +38,8 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     │                                    conversations are out of reach (sqlite3, psycopg)
     ├── QuestionFileError                citeline.evaluation.questions
     ├── PlotUnavailableError             citeline.evaluation.plot: no matplotlib
+    ├── EmbedError                       citeline.embed: a Sphinx or MkDocs setting of the
+    │                                    Ask box is wrong
     └── PathUnusableError                here: a file or folder named to a command cannot
                                          be read or written
 
