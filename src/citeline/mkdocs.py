@@ -39,7 +39,9 @@ class CitelinePlugin(BasePlugin[CitelineConfig]):  # type: ignore[no-untyped-cal
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         try:
-            self.html = snippet(self.config.url, self.config.token_url, setting="citeline url")
+            self.html = snippet(
+                self.config.url, self.config.token_url, setting="The citeline plugin's url"
+            )
         except EmbedError as error:
             raise PluginError(str(error)) from None
         return config
