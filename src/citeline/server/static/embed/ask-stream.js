@@ -61,11 +61,16 @@ const DATA_SOURCE = /^(measure|query):/; // a measure call or a query: shown, ne
 const text = (value) => typeof value === "string" && value !== "";
 const offset = (value) => Number.isInteger(value) && value >= 0;
 
-/** `candidate` as an absolute http(s) address (a relative one against `base`), or null. */
+/**
+ * `candidate` as an absolute http(s) address (a relative one against `base`), or null. As
+ * the server's events.web_address: no blank or control character, which URL() would
+ * quietly encode where the server refuses.
+ */
 export function webAddress(candidate, base) {
   try {
     const url = new URL(candidate, base);
-    return text(candidate) && /^https?:$/.test(url.protocol) ? url.href : null;
+    return text(candidate) && !/[\0- \x7f]/.test(candidate) && /^https?:$/.test(url.protocol) && url.host
+      ? url.href : null;
   } catch {
     return null;
   }
@@ -86,12 +91,16 @@ export function sourceLink(citation, linkTemplate, base) {
     : null);
 }
 
-/** A citation payload as the contract draws it: exactly one identifier, both offsets or none. */
+/**
+ * A citation payload as the contract draws it: exactly one identifier, an `href` only as
+ * an absolute http(s) address, both offsets or neither, a positive `n`.
+ */
 function wellFormed(data) {
   const named = ("id" in data) !== ("url" in data) && text(data.id ?? data.url);
   const placed = (data.start === null && data.end === null) ||
     (offset(data.start) && offset(data.end) && data.start <= data.end);
-  return named && placed && Number.isInteger(data.n) && data.n > 0;
+  const followed = !("href" in data) || webAddress(data.href) !== null;
+  return named && placed && followed && Number.isInteger(data.n) && data.n > 0;
 }
 
 export class AnswerReading {
