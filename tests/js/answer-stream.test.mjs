@@ -135,3 +135,19 @@ test("a provenance label the box does not know says nothing rather than guess", 
     assert.equal(reading.trust, "");
   }
 });
+
+test("a citation the server found is a source marked as the server's, and a cut answer says it is not whole", () => {
+  // realmodels's additions to the contract (found_by, truncated), read as its text states them.
+  const reading = new AnswerReading();
+  reading.read({ name: "start", data: { release: null } });
+  reading.read({ name: "token", data: { text: "Spring tides come at new moon." } });
+  reading.read({
+    name: "citation",
+    data: { id: "p#s", href: "https://e.org/p.html#s", display_name: "S", n: 1, start: 0, end: 30, found_by: "server" },
+  });
+  reading.read({ name: "citation", data: { id: "p#t", display_name: "T", n: 2, start: null, end: null } });
+  reading.read({ name: "done", data: { state: "answered", seconds: 1, answer_id: "a", truncated: true } });
+  assert.deepEqual(reading.sources.map((source) => source.foundByServer), [true, false]);
+  assert.equal(reading.truncated, true);
+  assert.equal(reading.answered, true);
+});

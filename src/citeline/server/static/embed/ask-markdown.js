@@ -1,17 +1,15 @@
 /**
- * An answer's markdown as a tree of a few plain elements, never as HTML.
- *
- * Not a library: the page's markdown-it and DOMPurify weigh 130 KB, past the box's 30, and
- * small ones write HTML strings with links and images, which the box must never make
- * (contracts/stream.md). So this reads a subset of CommonMark, raw HTML off and no
- * linkify: paragraphs, headings (bold paragraphs, adding nothing to the host page's
- * outline), lists, block quotes, fenced code, rules, code spans, emphasis, escapes,
- * entities and hard breaks. The rest (links, images, HTML, tables) is shown as its text.
+ * An answer's markdown as a tree of a few plain elements, never as HTML. The page's
+ * markdown-it and DOMPurify weigh 130 KB, past the box's 30, and small libraries write HTML
+ * with links and images, which the box must never make (contracts/stream.md). So: a subset
+ * of CommonMark, raw HTML off, no linkify: paragraphs, headings (as bold paragraphs, adding
+ * nothing to the host page's outline), lists, quotes, fenced code, rules, code spans,
+ * emphasis, escapes, entities, hard breaks; all else (links, images, HTML) is its text.
  *
  * A tree is a list of children: a string is text, a number n the marker of source n, an
- * array `[tag, ...children]` with a tag of TAGS. Linear in the text (code spans and
- * emphasis pair through stacks: searching ahead from each opener is quadratic on a run of
- * lone `*`), and nesting stops at MAX_DEPTH, so no answer can exhaust the stack.
+ * array `[tag, ...children]` with a tag of TAGS. Linear in the text (spans and emphasis
+ * pair through stacks: searching ahead from each opener is quadratic on a run of lone
+ * `*`), and nesting stops at MAX_DEPTH, so no answer can exhaust the stack.
  */
 
 export const TAGS = new Set(["p", "strong", "em", "code", "pre", "ul", "ol", "li", "blockquote", "hr", "br"]);

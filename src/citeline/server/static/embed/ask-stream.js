@@ -109,6 +109,7 @@ export class AnswerReading {
     Object.assign(this, { linkTemplate, base, started: false, text: "", sources: [] });
     this.state = null; // done.state once it came; null while streaming, or if it never did
     this.answerId = this.provenance = this.conversationId = null;
+    this.truncated = false;
   }
 
   /** Fold in one `{name, data}` event; false when it changes nothing. */
@@ -130,11 +131,13 @@ export class AnswerReading {
         end: data.end,
         data: DATA_SOURCE.test(data.id ?? ""),
         quote: text(data.quote) ? data.quote : null,
+        foundByServer: data.found_by === "server", // attributed by the server, not the model's link
       });
     } else if (name === "done") {
       this.state = text(data.state) ? data.state : "failed";
       this.answerId = text(data.answer_id) ? data.answer_id : null;
       this.provenance = text(data.provenance) ? data.provenance : null;
+      this.truncated = data.truncated === true; // cut at the model's token limit: not whole
     } else {
       return false; // malformed, or an event a later contract may add
     }

@@ -5,11 +5,10 @@
  *   <citeline-ask token-url="/citeline-token"></citeline-ask>
  *
  * Attributes: `server` (default: where this module came from); `token-url`, the owner's
- * URL that answers a caller token as text, asked before each question (without it none is
- * sent, which only an open server takes); `floating`, a corner button opening the box;
- * `placeholder`. Themed by the --citeline-* properties below and ::part(); the host
- * carries `data-state`. Docs: docs/page.md. It fetches the token URL, /v1/info and
- * /v1/answer, nothing else; chips and markers come from citation events only.
+ * URL answering a caller token as text, asked before each question (without it none is
+ * sent, which only an open server takes); `floating` (a corner button opens the box);
+ * `placeholder`. Themes: --citeline-* and ::part() (docs/page.md). It fetches the token
+ * URL, /v1/info and /v1/answer only; chips and markers come from citation events only.
  */
 
 import { AnswerReading, readEvents } from "./ask-stream.js";
@@ -25,7 +24,9 @@ const SAY = {
   failed: "The answer could not be finished. Try again in a moment.",
   unreachable: "The answer service cannot be reached from this page right now.",
   stopped: "Stopped.",
+  truncated: "The answer was cut at the model's length limit and may be incomplete.",
 };
+const FOUND = "Found by the server: this page supports the sentence.";
 
 const STYLE = `:host{--a:var(--citeline-accent,#1f5fbf);--b:var(--citeline-border,#8888);
 --r:var(--citeline-radius,6px);--bg:var(--citeline-bg,Canvas);display:block;max-width:100%;
@@ -220,6 +221,7 @@ export class CitelineAsk extends HTMLElement {
     this.show(state);
     this.render();
     if (state === "answered") {
+      this.$(".status").textContent = reading.truncated ? SAY.truncated : "";
       this.$(".trust").textContent = reading.trust;
       const chat = this.$(".chat");
       chat.hidden = reading.answerId === null;
@@ -256,9 +258,7 @@ export class CitelineAsk extends HTMLElement {
       link.href = source.link;
       link.part = className && "chip";
     }
-    if (source.quote) {
-      link.title = source.quote;
-    }
+    link.title = source.quote ?? (source.foundByServer ? FOUND : "");
     return link;
   }
 }
