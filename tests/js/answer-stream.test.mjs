@@ -8,6 +8,8 @@
  *   read as the case's `reads`.
  * - reactome-wire.json: every native stream, written to the wire, reads back as its
  *   events, and its sources are its citations in order.
+ * - citation-links.json: every valid citation is a source linked where the case says,
+ *   and every invalid one is no source at all.
  * - provenance.json: every label the contract's rule can give has a sentence in the box.
  * - stream.json and citation-scan.json are the server's transforms; their outputs are
  *   the prose a client receives, and ask-markdown.test.mjs renders every one of them.
@@ -114,6 +116,25 @@ describe("reactome-wire.json native streams", () => {
       const citations = stream.native.filter((event) => event.event === "citation");
       const { sources } = await reads([wire(stream.native)]);
       assert.deepEqual(sources.map((source) => source.n), citations.map((citation) => citation.n));
+    });
+  }
+});
+
+describe("citation-links.json", () => {
+  const LINKS = fixture("citation-links.json");
+  const source = (item) => {
+    const reading = new AnswerReading({ linkTemplate: item.link_template ?? null });
+    reading.read({ name: "citation", data: item.citation });
+    return reading.sources;
+  };
+  for (const item of LINKS.valid) {
+    test(`valid: ${item.name}`, () => {
+      assert.deepEqual(source(item).map((s) => s.link), [item.link]);
+    });
+  }
+  for (const item of LINKS.invalid) {
+    test(`invalid: ${item.name}`, () => {
+      assert.deepEqual(source(item), []);
     });
   }
 });
