@@ -79,6 +79,32 @@ def test_a_sphinx_site_without_citeline_url_stops_saying_what_to_set(tmp_path: P
         )  # fmt: skip
 
 
+def test_a_sphinx_citeline_url_that_is_no_server_address_stops_the_build(tmp_path: Path) -> None:
+    from sphinx.application import Sphinx
+    from sphinx.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"^citeline_url 'answers\.example\.org' is not the"):
+        Sphinx(
+            str(SITES / "sphinx"), str(SITES / "sphinx"), str(tmp_path / "html"),
+            str(tmp_path / "doctrees"), "html", status=None, warning=io.StringIO(),
+            confoverrides={"citeline_url": "answers.example.org"},
+        )  # fmt: skip
+
+
+def test_an_e_book_built_from_the_same_project_has_no_box(tmp_path: Path) -> None:
+    from sphinx.application import Sphinx
+
+    app = Sphinx(
+        str(SITES / "sphinx"), str(SITES / "sphinx"), str(tmp_path / "epub"),
+        str(tmp_path / "doctrees"), "epub", status=None, warning=io.StringIO(),
+        confoverrides={"citeline_url": SERVER},
+    )  # fmt: skip
+    app.build()
+    chapters = list((tmp_path / "epub").glob("*.xhtml"))
+    assert chapters
+    assert not [path for path in chapters if "citeline" in path.read_text()]
+
+
 def test_the_mkdocs_plugin_puts_the_box_on_every_page_and_the_404(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

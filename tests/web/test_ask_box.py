@@ -38,7 +38,7 @@ from citeline.server.tokens import mint_token
 FIXTURES = Path(__file__).parent / "fixtures" / "ask-sites"
 SPRING = "When do spring tides happen?"
 BUDGET_BYTES = 30 * 1024  # the component's whole weight on a page, uncompressed (issue 32)
-SAY_REFUSED = "The answer service is busy or declined this request; try again in a minute."
+SAY_REFUSED = "The answer service is busy or declined this request; try again later."
 SAY_NOTHING = "Nothing on this site answers that. Try other words, or the site's search."
 SAY_UNREACHABLE = "The answer service cannot be reached from this page right now."
 

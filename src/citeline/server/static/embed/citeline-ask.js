@@ -16,10 +16,11 @@ import { TAGS, renderMarkdown, withMarkers } from "./ask-markdown.js";
 
 const HOME = new URL("../", import.meta.url).href;
 // What the box says when there is no answer to show. A refusal's reason is never told to
-// a caller (contracts/answer_endpoint.md), so its sentence says what the reader can do.
+// a caller (contracts/answer_endpoint.md), and the box's own (the site gave no token) is no
+// rate limit, so its sentence names no time to wait.
 const SAY = {
   waiting: "Looking for an answer…",
-  refused: "The answer service is busy or declined this request; try again in a minute.",
+  refused: "The answer service is busy or declined this request; try again later.",
   nothing_found: "Nothing on this site answers that. Try other words, or the site's search.",
   failed: "The answer could not be finished. Try again in a moment.",
   unreachable: "The answer service cannot be reached from this page right now.",
