@@ -23,29 +23,19 @@ from sphinx.errors import ConfigError
 from citeline.embed import EmbedError, mount_script
 
 
-def _script(config: Config) -> str:
-    return mount_script(
-        config.citeline_url, config.citeline_token_url or None, setting="citeline_url"
-    )
-
-
-def _check(app: Sphinx, config: Config) -> None:
-    """Stops the build at once when the settings cannot give a working box."""
+def _add_box(app: Sphinx, config: Config) -> None:
     if not config.citeline_url:
         raise ConfigError(
             "citeline_url is not set: give the address of `citeline serve` in conf.py, "
             'e.g. citeline_url = "https://answers.example.org".'
         )
     try:
-        _script(config)
+        script = mount_script(
+            config.citeline_url, config.citeline_token_url or None, setting="citeline_url"
+        )
     except EmbedError as error:
         raise ConfigError(str(error)) from None
-
-
-def _add_box(app: Sphinx) -> None:
-    # An e-book is read offline, where a box that needs a server has no place.
-    if app.builder.format == "html" and not app.builder.name.startswith("epub"):
-        app.add_js_file(None, body=_script(app.config), type="module")
+    app.add_js_file(None, body=script, type="module")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -54,6 +44,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value(
         "citeline_token_url", "", "html", str, "URL of the site that gives caller tokens."
     )
-    app.connect("config-inited", _check)
-    app.connect("builder-inited", _add_box)
+    app.connect("config-inited", _add_box)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -91,20 +91,6 @@ def test_a_sphinx_citeline_url_that_is_no_server_address_stops_the_build(tmp_pat
         )  # fmt: skip
 
 
-def test_an_e_book_built_from_the_same_project_has_no_box(tmp_path: Path) -> None:
-    from sphinx.application import Sphinx
-
-    app = Sphinx(
-        str(SITES / "sphinx"), str(SITES / "sphinx"), str(tmp_path / "epub"),
-        str(tmp_path / "doctrees"), "epub", status=None, warning=io.StringIO(),
-        confoverrides={"citeline_url": SERVER},
-    )  # fmt: skip
-    app.build()
-    chapters = list((tmp_path / "epub").glob("*.xhtml"))
-    assert chapters
-    assert not [path for path in chapters if "citeline" in path.read_text()]
-
-
 def test_the_mkdocs_plugin_puts_the_box_on_every_page_and_the_404(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
