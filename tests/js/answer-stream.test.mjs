@@ -18,8 +18,8 @@
  *
  * Checked by hand once (2026-12, the session that wrote it): changing the first case's
  * expected `link` in answer-stream.json to the page without its anchor failed "a section
- * cited by id links its chip to the section's own href" in both wire forms; giving
- * a tolerated citation an `id` beside its `url` in reads' sources failed "a citation
+ * cited by id links its chip to the section's own href" in both wire forms; listing in
+ * `reads` a source for the citation that names both `id` and `url` failed "a citation
  * naming both id and url is not a source"; removing `none` from PROVENANCE failed the
  * provenance test.
  */
