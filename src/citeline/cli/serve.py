@@ -13,6 +13,7 @@ import, and ``citeline --help`` must not pay it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,6 +98,14 @@ def serve(
     max_tokens: int | None = typer.Option(
         None, "--max-tokens", help="Most tokens a model may write per reply (default 2048)."
     ),
+    allow_origin: list[str] = typer.Option(
+        [],
+        "--allow-origin",
+        metavar="ORIGIN",
+        help="A site whose pages may ask from a browser, e.g. https://docs.example.org "
+        "(repeat for each; default: none) [CITELINE_ALLOW_ORIGINS].",
+        show_default=False,
+    ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
     start_server(
@@ -114,6 +123,7 @@ def serve(
         rate_limit=rate_limit,
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
+        allow_origins=allow_origin,
     )
 
 
@@ -133,6 +143,7 @@ def start_server(
     rate_limit: int | None = None,
     forwarded_allow_ips: str | None = None,
     max_tokens: int | None = None,
+    allow_origins: Sequence[str] = (),
     listening: socket.socket | None = None,
 ) -> None:
     """What ``citeline serve`` does, and ``citeline demo`` after its ingest: ``listening``
@@ -161,6 +172,7 @@ def start_server(
         rate_limit=rate_limit,
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
+        allow_origins=list(allow_origins),
     )
     if listening is None:
         listening = bind_listening_socket(settings.host, settings.port)
