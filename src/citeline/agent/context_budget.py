@@ -25,7 +25,6 @@ DEFAULT_CONTEXT_TOKENS: Final = 3_000
 CHARS_PER_TOKEN: Final = 4
 # What each passage costs besides its text: its id, title, href and the JSON around them.
 PASSAGE_OVERHEAD_TOKENS: Final = 40
-MIN_CONTEXT_TOKENS: Final = 200
 
 
 def estimated_tokens(text: str) -> int:

@@ -95,8 +95,8 @@ async def answer(
     cancelled and the answer ends like a failure: held text, then ``done{failed}``.
     ``max_citations`` caps the citation events (default: ``CITELINE_MAX_CITATIONS``, else
     12); ``heading_rule`` is the source-list heading rule (``strict`` or ``tolerant``).
-    ``context_tokens`` bounds the corpus text a real model is given (default
-    ``DEFAULT_CONTEXT_TOKENS``, sized for an 8k context).
+    ``context_tokens`` bounds the corpus text a real model is given (default the handle's,
+    else ``DEFAULT_CONTEXT_TOKENS``, sized for an 8k context).
     """
     if corpus is None and data is None:
         raise ValueError("answer needs a corpus, data, or both to answer from")
@@ -108,11 +108,9 @@ async def answer(
     yield Start(release=release)
 
     real = handle.provider != "embedded"
-    budget = (
-        ContextBudget(DEFAULT_CONTEXT_TOKENS if context_tokens is None else context_tokens)
-        if real
-        else None
-    )
+    if context_tokens is None:
+        context_tokens = handle.context_tokens or DEFAULT_CONTEXT_TOKENS
+    budget = ContextBudget(context_tokens) if real else None
     tools = [
         *(
             corpus_tools(corpus, in_thread=_corpus_in_thread(handle, corpus), budget=budget)

@@ -19,6 +19,7 @@ import typer
 
 from citeline.cli.app import app
 from citeline.cli.index import IndexOption, index_location, unusable_index
+from citeline.cli.model_options import DEFAULT_MAX_TOKENS, ContextTokensOption, MaxTokensOption
 
 if TYPE_CHECKING:
     from citeline.events import Event
@@ -78,6 +79,8 @@ def citations(
         Path | None,
         typer.Option("--plot", help="Draw the per-question distributions to this PNG file."),
     ] = None,
+    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
+    context_tokens: ContextTokensOption = None,
     warm_up: Annotated[
         bool,
         typer.Option(
@@ -116,7 +119,7 @@ def citations(
 
     console = Console()
     tables_only = db is None and (project is not None or bool(data))
-    handle = resolve_model(model)
+    handle = resolve_model(model, max_tokens=max_tokens, context_tokens=context_tokens)
     asked = load_questions(questions, limit=limit)
     if plot is not None:
         ensure_plot_available()

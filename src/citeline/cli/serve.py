@@ -91,6 +91,11 @@ def serve(
     max_tokens: int | None = typer.Option(
         None, "--max-tokens", help="Most tokens a model may write per reply (default 2048)."
     ),
+    context_tokens: int | None = typer.Option(
+        None,
+        "--context-tokens",
+        help="Most tokens of corpus text a real model is given per answer (default 3000).",
+    ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
     from citeline.server import create_app
@@ -115,6 +120,7 @@ def serve(
         rate_limit=rate_limit,
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
+        context_tokens=context_tokens,
     )
     configure_logging(settings.log_format)
     # The guard's settings first: a server that could never answer says so before it

@@ -29,6 +29,9 @@ MODEL_ENV = "CITELINE_MODEL"
 # Ollama's OpenAI-compatible endpoint on its default port, used when OLLAMA_BASE_URL is unset.
 DEFAULT_OLLAMA_BASE_URL = "http://localhost:11434/v1"
 
+# The least corpus text an answer may be given: about one passage.
+MIN_CONTEXT_TOKENS = 200
+
 _PROVIDERS: tuple[Provider, ...] = ("openai", "ollama", "anthropic")
 
 
@@ -48,7 +51,8 @@ class ModelHandle:
     ``max_tokens``, when set, is sent to the provider as the most a reply may hold.
     ``extractive`` marks a model that writes only text it cites, so an answer of its that
     cites nothing found nothing. ``tools`` is ``auto`` or ``none`` (``?tools=none`` after
-    the model's name in the setting).
+    the model's name in the setting). ``context_tokens``, when set, bounds the corpus text
+    the agent gives the model in one answer (the agent's default otherwise).
     """
 
     spec: str
@@ -59,6 +63,7 @@ class ModelHandle:
     extractive: bool = False
     max_tokens: int | None = None
     tools: ToolUse = "auto"
+    context_tokens: int | None = None
 
 
 EMBEDDED = ModelHandle(
@@ -70,7 +75,9 @@ EMBEDDED = ModelHandle(
 )
 
 
-def resolve_model(spec: str | None = None, *, max_tokens: int | None = None) -> ModelHandle:
+def resolve_model(
+    spec: str | None = None, *, max_tokens: int | None = None, context_tokens: int | None = None
+) -> ModelHandle:
     """The handle for ``spec``, or for ``CITELINE_MODEL`` when ``spec`` is ``None``.
 
     ``"embedded"`` (the default), ``"openai:<model>"``, ``"ollama:<model>"`` or
@@ -84,6 +91,13 @@ def resolve_model(spec: str | None = None, *, max_tokens: int | None = None) -> 
         if max_tokens < 1:
             raise ModelSpecError(f"max_tokens={max_tokens} must be at least 1.")
         handle = dataclasses.replace(handle, max_tokens=max_tokens)
+    if context_tokens is not None:
+        if context_tokens < MIN_CONTEXT_TOKENS:
+            raise ModelSpecError(
+                f"context_tokens={context_tokens} leaves no room for a passage: give at "
+                f"least {MIN_CONTEXT_TOKENS}."
+            )
+        handle = dataclasses.replace(handle, context_tokens=context_tokens)
     return handle
 
 
