@@ -92,7 +92,7 @@ answers = st.lists(
 # Prose that no transform has a reason to hold: no "<" or "[", and no character that could
 # open a heading line, which after folding means "#", "*" and whatever folds to nothing.
 PROSE_ALPHABET = st.characters(
-    exclude_characters="<[#*", codec="utf-8", max_codepoint=0x2FFF
+    exclude_characters="<[#*`", codec="utf-8", max_codepoint=0x2FFF
 ).filter(lambda char: fold_lookalikes(char) not in ("", "#", "*"))
 prose = st.text(alphabet=PROSE_ALPHABET, max_size=80)
 

@@ -15,9 +15,12 @@ Support is words and meaning:
   words out) that the passage holds, each term weighted by how few of the turn's passages
   hold it (a word every passage has says nothing about which one it came from);
 - meaning, with the ``citeline[dense]`` extra: the cosine similarity of the sentence and
-  the passage (``agent.meaning``'s model and cache).
+  the passage (``agent.meaning``'s model and cache);
+- relevance: how well the passage answers the question itself, so of two passages that
+  both say "use sorted() with a key" the one the question asked for wins.
 
-The weights and thresholds live in ``ATTRIBUTION``, fitted across the development
+The weights and thresholds live in ``ATTRIBUTION`` (``ATTRIBUTION_WORDS`` without the
+sentence model), fitted across the development
 collections for precision (``benchmarks/attribution.py --fit``; figures in
 ``docs/benchmarks.md``). Code blocks, headings and fence lines are never attributed; a
 sentence that holds a model's own citation is left to it. Reading is bounded: a
@@ -42,23 +45,32 @@ from citeline.stream.quotes import TrustedText
 
 @dataclass(frozen=True, slots=True)
 class AttributionSettings:
-    """The tunables of attribution, in one place with their measured worth."""
+    """The tunables of attribution, in one place with their measured worth.
 
-    # A sentence cites its best passage when its support reaches this: with meaning, the
-    # support is `words_weight * words + (1 - words_weight) * meaning`.
-    threshold: float
-    # Without the dense extra, words alone decide, against their own threshold.
-    words_threshold: float
+    A source's support for a sentence is ``words_weight * words + (1 - words_weight) *
+    meaning + relevance_weight * relevance``: how much of the sentence the passage holds,
+    in words and in meaning, and how well the passage answers the question (its meaning
+    beside the question's; its words without the sentence model). The best source is cited
+    when its support reaches ``threshold`` and leads the next by ``margin``: a sentence two
+    passages support alike ("use sorted() with a key") is not the server's to attribute.
+    """
+
     words_weight: float
+    relevance_weight: float
+    threshold: float
+    margin: float
     # A sentence with fewer terms says too little to attribute ("Here's an example:").
     min_terms: int
 
 
-# Fitted by `benchmarks/attribution.py --fit` over the development collections' recorded
-# and replayed answers: the lowest thresholds whose attribution precision against the
-# gold sections stayed at or above 0.85 on every collection (docs/benchmarks.md).
+# Fitted by `benchmarks/attribution.py --fit` over the development collections' real-model
+# answers, for precision against the gold sections (docs/benchmarks.md).
 ATTRIBUTION: Final = AttributionSettings(
-    threshold=0.55, words_threshold=0.6, words_weight=0.5, min_terms=3
+    words_weight=0.3, relevance_weight=1.0, threshold=0.5, margin=0.08, min_terms=3
+)
+# Without the `dense` extra: words alone, fitted the same way.
+ATTRIBUTION_WORDS: Final = AttributionSettings(
+    words_weight=1.0, relevance_weight=1.0, threshold=0.8, margin=0.1, min_terms=3
 )
 
 MAX_SENTENCE_CHARS: Final = 600
@@ -129,24 +141,62 @@ class SentenceSplitter:
             yield Sentence(start + lead, start + lead + len(stripped), stripped)
 
 
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One returned source's support for one sentence, before the settings weigh it."""
+
+    source_id: str
+    words: float
+    meaning: float
+    relevance: float
+
+
+def decide(candidates: Sequence[Candidate], settings: AttributionSettings) -> Candidate | None:
+    """The candidate ``settings`` attribute the sentence to, or ``None``."""
+    if not candidates:
+        return None
+    ranked = sorted(candidates, key=lambda c: support(c, settings), reverse=True)
+    best = support(ranked[0], settings)
+    if best < settings.threshold:
+        return None
+    if len(ranked) > 1 and best - support(ranked[1], settings) < settings.margin:
+        return None
+    return ranked[0]
+
+
+def support(candidate: Candidate, settings: AttributionSettings) -> float:
+    weight = settings.words_weight
+    return (
+        weight * candidate.words
+        + (1 - weight) * max(candidate.meaning, 0.0)
+        + settings.relevance_weight * candidate.relevance
+    )
+
+
 class Attributor:
     """Attributes one answer's sentences to the passages its tools returned. Never shared.
 
     ``passages`` is the turn's live record of trusted text (the toolbox's), so a passage a
-    tool returns later counts for the sentences after it; ``similarity`` adds meaning.
+    tool returns later counts for the sentences after it; ``similarity`` adds meaning
+    (and ``ATTRIBUTION`` then applies, else ``ATTRIBUTION_WORDS``).
     """
 
     def __init__(
         self,
+        question: str,
         passages: Callable[[], Sequence[TrustedText]],
         similarity: Similarity | None = None,
-        settings: AttributionSettings = ATTRIBUTION,
+        settings: AttributionSettings | None = None,
     ) -> None:
+        self._question = question[:MAX_SENTENCE_CHARS]
         self._passages = passages
         self._similarity = similarity
+        if settings is None:
+            settings = ATTRIBUTION if similarity is not None else ATTRIBUTION_WORDS
         self._settings = settings
         self._splitter = SentenceSplitter()
         self._index: _PassageIndex | None = None
+        self._relevance: dict[str, float] = {}
         self._sentences = 0
 
     def feed(self, text: str) -> Iterator[Sentence]:
@@ -161,20 +211,14 @@ class Attributor:
         if self._sentences >= MAX_SENTENCES:
             return None
         self._sentences += 1
-        scores = self.scores(sentence.text)
-        if not scores:
+        chosen = decide(self.candidates(sentence.text), self._settings)
+        if chosen is None:
             return None
-        best = max(scores, key=lambda score: score[1])
-        return Attribution(sentence, best[0], best[1]) if best[1] >= self._threshold else None
+        return Attribution(sentence, chosen.source_id, support(chosen, self._settings))
 
-    @property
-    def _threshold(self) -> float:
-        settings = self._settings
-        return settings.threshold if self._similarity else settings.words_threshold
-
-    def scores(self, text: str) -> list[tuple[str, float]]:
-        """Each passage's support for ``text`` (one per source id, its best passage), in the
-        order the passages were returned; empty when the sentence is too short to judge."""
+    def candidates(self, text: str) -> list[Candidate]:
+        """Each returned source's support for ``text`` (its best passage), in the order the
+        sources were returned; empty when the sentence is too short to judge."""
         index = self._current_index()
         if index is None:
             return []
@@ -182,21 +226,28 @@ class Attributor:
         wanted = set(terms(text))
         if len(wanted) < self._settings.min_terms:
             return []
-        words = index.word_support(wanted)
-        if self._similarity is None:
-            support = words
-        else:
-            weight = self._settings.words_weight
-            meaning = self._similarity(text, index.texts)
-            support = [
-                weight * w + (1 - weight) * max(m, 0.0)
-                for w, m in zip(words, meaning, strict=True)
-            ]
-        best: dict[str, float] = {}
-        for source_id, value in zip(index.ids, support, strict=True):
-            if value > best.get(source_id, -1.0):
-                best[source_id] = value
-        return list(best.items())
+        words = _best_per_source(index.ids, index.word_support(wanted))
+        meaning = (
+            dict(_best_per_source(index.ids, self._similarity(text, index.texts)))
+            if self._similarity is not None
+            else {}
+        )
+        relevance = self._relevance_of(index)
+        return [
+            Candidate(source, value, meaning.get(source, 0.0), relevance.get(source, 0.0))
+            for source, value in words
+        ]
+
+    def _relevance_of(self, index: _PassageIndex) -> dict[str, float]:
+        """How well each source answers the question: computed once per set of passages."""
+        if len(self._relevance) != len(set(index.ids)):
+            if self._similarity is not None:
+                values = [max(v, 0.0) for v in self._similarity(self._question, index.texts)]
+            else:
+                asked = set(terms(self._question))
+                values = index.word_support(asked) if asked else [0.0] * index.size
+            self._relevance = dict(_best_per_source(index.ids, values))
+        return self._relevance
 
     def _current_index(self) -> _PassageIndex | None:
         passages = [p for p in self._passages() if p.kind == "document"]
@@ -204,7 +255,16 @@ class Attributor:
             return None
         if self._index is None or self._index.size != len(passages):
             self._index = _PassageIndex(passages)
+            self._relevance = {}
         return self._index
+
+
+def _best_per_source(ids: Sequence[str], values: Sequence[float]) -> list[tuple[str, float]]:
+    best: dict[str, float] = {}
+    for source_id, value in zip(ids, values, strict=True):
+        if value > best.get(source_id, -2.0):
+            best[source_id] = value
+    return list(best.items())
 
 
 class _PassageIndex:

@@ -130,7 +130,7 @@ async def answer(
     attributor = (
         None
         if handle.extractive
-        else Attributor(lambda: toolbox.trusted, embedded_similarity(corpus))
+        else Attributor(question, lambda: toolbox.trusted, embedded_similarity(corpus))
     )
     report = TurnReport()
     written: list[str] = []
