@@ -37,6 +37,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tests.support.openai_stub import ScriptedOpenAIServer  # noqa: E402
+from tests.support.transcripts import answers  # noqa: E402
+
 from citeline import answer  # noqa: E402
 from citeline.agent.attribution import (  # noqa: E402
     ATTRIBUTION,
@@ -56,8 +59,6 @@ from citeline.models import Similarity, resolve_model  # noqa: E402
 from citeline.sample import sample_path  # noqa: E402
 from citeline.stream import Pipeline  # noqa: E402
 from citeline.stream.quotes import TrustedText  # noqa: E402
-from tests.support.openai_stub import ScriptedOpenAIServer  # noqa: E402
-from tests.support.transcripts import answers  # noqa: E402
 
 QUESTIONS = REPO / "benchmarks" / "questions" / "python-docs.jsonl"
 TARGET_PRECISION = 0.85
@@ -183,12 +184,18 @@ async def fit(collections: dict[str, tuple[Corpus, list[Case]]], context_tokens:
     for name, (corpus, chosen) in collections.items():
         similarity = new_similarity(corpus) if meaning else None
         rows[name] = [
-            (case.gold, await candidates_of(corpus, case.question, case.text, context_tokens, similarity))
+            (
+                case.gold,
+                await candidates_of(corpus, case.question, case.text, context_tokens, similarity),
+            )
             for case in chosen
         ]
     names = list(rows)
-    print("| words weight | relevance weight | margin | threshold | "
-          + " | ".join(f"{n}: cited, precision" for n in names) + " |")
+    print(
+        "| words weight | relevance weight | margin | threshold | "
+        + " | ".join(f"{n}: cited, precision" for n in names)
+        + " |"
+    )
     print("|---" * (4 + len(names)) + "|")
     weights = (0.0, 0.3, 0.5, 1.0) if meaning else (1.0,)
     for words_weight in weights:

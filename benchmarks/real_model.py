@@ -86,8 +86,7 @@ async def ask_all(
         }
         rows.append(row)
         print(
-            f"{question.id}: {done.state}, {len(citations)} citation(s), "
-            f"{row['total_s']:.0f} s",
+            f"{question.id}: {done.state}, {len(citations)} citation(s), {row['total_s']:.0f} s",
             file=sys.stderr,
             flush=True,
         )
@@ -134,7 +133,9 @@ def report(rows: list[dict[str, object]]) -> None:
         print(
             f"| first token, median / max | {statistics.median(first):.1f} s / {max(first):.1f} s |"
         )
-    print(f"| whole answer, median / max | {statistics.median(totals):.1f} s / {max(totals):.1f} s |")
+    print(
+        f"| whole answer, median / max | {statistics.median(totals):.1f} s / {max(totals):.1f} s |"
+    )
     print(f"| this process's CPU (search, pipeline, attribution) | {cpu:.1f} s |")
 
 
@@ -164,8 +165,10 @@ def main() -> None:
             rows = asyncio.run(ask_all(corpus, asked, handle, args.record))
         finally:
             corpus.close()
-    print(f"{handle.name}, {len(asked)} questions of {args.questions.name}, "
-          f"context {args.context_tokens} tokens, max {args.max_tokens} tokens a reply")
+    print(
+        f"{handle.name}, {len(asked)} questions of {args.questions.name}, "
+        f"context {args.context_tokens} tokens, max {args.max_tokens} tokens a reply"
+    )
     report(rows)
 
 

@@ -4,10 +4,12 @@ passage that supports it, through the real engine and a scripted OpenAI-compatib
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.openai_stub import ScriptedOpenAIServer
 
 from citeline.agent import answer, load_prompt
 from citeline.agent.attribution import Attributor, SentenceSplitter
@@ -15,7 +17,6 @@ from citeline.corpus import Corpus
 from citeline.events import Citation, Done, Event, Token
 from citeline.models import resolve_model
 from citeline.stream.quotes import TrustedText
-from tests.support.openai_stub import ScriptedOpenAIServer
 
 from .conftest import DOCUMENTS
 
@@ -133,7 +134,7 @@ def _answers(draw: st.DrawFn) -> tuple[str, list[str]]:
     text = " ".join(s.strip() + "." for s in sentences)
     cuts = sorted(draw(st.sets(st.integers(0, len(text)), max_size=8)))
     bounds = [0, *cuts, len(text)]
-    return text, [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+    return text, [text[a:b] for a, b in pairwise(bounds) if b > a]
 
 
 @settings(

@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.openai_stub import ScriptedOpenAIServer
+from tests.support.transcripts import answers, exchanges, tagged
 
 from citeline.agent import answer
 from citeline.corpus import Corpus
 from citeline.events import Citation, Done, Event, Token
 from citeline.models import resolve_model
 from citeline.sample import sample_path
-from tests.support.openai_stub import ScriptedOpenAIServer
-from tests.support.transcripts import answers, exchanges, tagged
 
 pytestmark = pytest.mark.skipif(
     not exchanges(), reason="the shared real-model transcripts are not beside the repo"
@@ -161,7 +161,9 @@ async def test_a_server_that_refuses_every_request_fails_in_one_sentence_after_o
     events = await _replay("How do I sort a list of dictionaries by a key?", sample)
     done = events[-1]
     assert isinstance(done, Done) and done.state == "failed"
-    assert done.failure is not None and done.failure.startswith("The model server answered HTTP 500")
+    assert done.failure is not None and done.failure.startswith(
+        "The model server answered HTTP 500"
+    )
     assert done.failure.count(". ") <= 1 and "\n" not in done.failure
     assert len(openai_server.bodies) == 2  # the request and one retry, not three
     assert "sending the request again (retry 1 of 1)" in caplog.text

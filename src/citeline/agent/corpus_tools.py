@@ -75,7 +75,7 @@ def corpus_tools(
         arguments = parse_arguments(SearchArguments, args)
         query, k = arguments.query, arguments.k
         hits: list[Hit] = await run(corpus.search, query, k)
-        results = []
+        results: list[dict[str, Any]] = []
         sources = []
         passages = []
         left_out = 0

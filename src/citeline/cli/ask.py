@@ -79,9 +79,7 @@ def ask(
     # With tables named and no index named, the default index joins in only if it holds
     # documents: a first `citeline ask --project sample` needs no index at all.
     corpus = Corpus.open(database) if reason is None else None
-    done = asyncio.run(
-        _print_answer(question, corpus, handle, json_lines=json_lines, data=catalog)
-    )
+    done = asyncio.run(_print_answer(question, corpus, handle, json_lines=json_lines, data=catalog))
     close = getattr(corpus, "close", None)
     if close is not None:
         close()

@@ -14,7 +14,10 @@ DEFAULT_MAX_TOKENS: Final = 2048
 MaxTokensOption = Annotated[
     int,
     typer.Option(
-        "--max-tokens", min=1, help="Most tokens a real model may write per reply.", show_default=True
+        "--max-tokens",
+        min=1,
+        help="Most tokens a real model may write per reply.",
+        show_default=True,
     ),
 ]
 ContextTokensOption = Annotated[

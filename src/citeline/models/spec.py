@@ -82,9 +82,11 @@ def resolve_model(
 
     ``"embedded"`` (the default), ``"openai:<model>"``, ``"ollama:<model>"`` or
     ``"anthropic:<model>"``, each optionally followed by ``?tools=none`` (a server that
-    cannot call tools: it is given the server's search results and no tools). Raises ``ModelSpecError`` for anything else, and for a
-    provider whose key or address is missing from the environment. ``max_tokens`` bounds
-    each reply of a real provider (the embedded model writes short answers by design).
+    cannot call tools: it is given the server's search results and no tools). Raises
+    ``ModelSpecError`` for anything else, and for a provider whose key or address is
+    missing from the environment. ``max_tokens`` bounds each reply of a real provider (the
+    embedded model writes short answers by design); ``context_tokens`` bounds the corpus
+    text the agent gives it in one answer.
     """
     handle = _resolve(spec)
     if max_tokens is not None:

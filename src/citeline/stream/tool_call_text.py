@@ -39,8 +39,8 @@ MAX_HELD: Final = 4_096
 
 _TAG_NAMES: Final = r"tool_calls?|tools|function_call"
 _OPEN_TAG: Final = regex.compile(rf"<(?P<name>{_TAG_NAMES})>", regex.IGNORECASE)
-# A fence that may hold a call: at column 0 (where a server leaves one), three or more backticks or tildes, then
-# no info string or one naming JSON or a call, then the line's end.
+# A fence that may hold a call: at column 0 (where a server leaves one), three or more
+# backticks or tildes, then no info string or one naming JSON or a call, then the line's end.
 _CALL_FENCE: Final = regex.compile(
     r"(?P<fence>`{3,}|~{3,})[ \t]*(?:json|tool_call)?[ \t]*\r?\n", regex.IGNORECASE
 )
@@ -280,9 +280,7 @@ def _is_call(text: str) -> bool:
     try:
         value = json.loads(text)
     except ValueError:
-        return bool(_CALL_PREFIX.match(text)) and (
-            '"arguments"' in text or '"parameters"' in text
-        )
+        return bool(_CALL_PREFIX.match(text)) and ('"arguments"' in text or '"parameters"' in text)
     calls = value if isinstance(value, list) else [value]
     return bool(calls) and all(
         isinstance(call, dict)
