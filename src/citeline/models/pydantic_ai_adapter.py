@@ -25,7 +25,7 @@ import logging
 import os
 import weakref
 from collections.abc import AsyncGenerator, Mapping, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 import httpx2
 import pydantic_core
@@ -46,6 +46,7 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models import Model, ModelRequestParameters
+from pydantic_ai.profiles import ModelProfile
 from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import ToolDefinition
 
@@ -336,22 +337,29 @@ def _build_model(handle: ModelHandle) -> Model:
     if handle.provider == "openai":
         from pydantic_ai.providers.openai import OpenAIProvider
 
-        return OpenAIChatModel(
-            handle.model_name,
-            provider=_chunk_validating(OpenAIProvider)(
-                base_url=handle.base_url,
-                api_key=os.environ.get("OPENAI_API_KEY") or None,
-                http_client=_coalescing_client(),
-            ),
+        provider = _chunk_validating(OpenAIProvider)(
+            base_url=handle.base_url,
+            api_key=os.environ.get("OPENAI_API_KEY") or None,
+            http_client=_coalescing_client(),
         )
+        if handle.base_url is None:
+            return OpenAIChatModel(handle.model_name, provider=provider)
+        return OpenAIChatModel(handle.model_name, provider=provider, profile=_COMPATIBLE_PROFILE)
     from pydantic_ai.providers.ollama import OllamaProvider
 
-    return OpenAIChatModel(
-        handle.model_name,
-        provider=_chunk_validating(OllamaProvider)(
-            base_url=handle.base_url, http_client=_coalescing_client()
-        ),
+    ollama = _chunk_validating(OllamaProvider)(
+        base_url=handle.base_url, http_client=_coalescing_client()
     )
+    return OpenAIChatModel(handle.model_name, provider=ollama, profile=_COMPATIBLE_PROFILE)
+
+
+# Merged over the provider's own profile for the model: the reply's bound goes as
+# `max_tokens`, the field every OpenAI-compatible server reads. The library sends OpenAI's
+# newer `max_completion_tokens` by default, which llama-cpp-python's server ignores, so a
+# reply there ran to the server's own limit.
+_COMPATIBLE_PROFILE: Final = cast(
+    ModelProfile, {"openai_chat_supports_max_completion_tokens": False}
+)
 
 
 _ProviderT = TypeVar("_ProviderT")
