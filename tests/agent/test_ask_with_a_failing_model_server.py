@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from citeline.corpus import Corpus
 from tests.support.openai_stub import ScriptedOpenAIServer
+
+from citeline.corpus import Corpus
 
 # The body llama-cpp-python's server sent for an assistant message with "content": null.
 REFUSAL = '{"error":{"message":"7 validation errors: Input should be \'system\'","code":500}}'
@@ -17,8 +18,10 @@ REFUSAL = '{"error":{"message":"7 validation errors: Input should be \'system\'"
 def _ask(server: ScriptedOpenAIServer, index: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "x"}
     return subprocess.run(
-        [sys.executable, "-m", "citeline", "ask", "What do caspases do?"]
-        + ["--db", str(index), "--model", "openai:scripted", "--max-tokens", "64"],
+        [
+            *(sys.executable, "-m", "citeline", "ask", "What do caspases do?"),
+            *("--db", str(index), "--model", "openai:scripted", "--max-tokens", "64"),
+        ],
         capture_output=True,
         text=True,
         env=env,
