@@ -126,10 +126,11 @@ async def answer(
     pipeline = Pipeline(
         quotes=_quote_verifier(data_texts, toolbox.trusted), heading_rule=heading_rule
     )
-    # An extractive model writes only the passages it cites: nothing for attribution to add.
+    # An extractive model writes only the passages it cites: nothing for attribution to add;
+    # and without a corpus no passage is returned to attribute to.
     attributor = (
         None
-        if handle.extractive
+        if handle.extractive or corpus is None
         else Attributor(question, lambda: toolbox.trusted, embedded_similarity(corpus))
     )
     report = TurnReport()
@@ -137,10 +138,12 @@ async def answer(
     verified: list[QuoteMatch] = []
     verdicts: list[QuoteVerdict] = []
     state_of = _Written(written, resolver, attributor)
+    deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
     try:
         first = None
         if real and corpus is not None:
-            first = await _first_search(toolbox, question, history or ())
+            async with asyncio.timeout_at(deadline):
+                first = await _first_search(toolbox, question, history or ())
             if first is None and handle.tools == "none":
                 yield Done(state="nothing_found", seconds=_since(started), provenance="none")
                 return
@@ -155,7 +158,6 @@ async def answer(
             first_result=first,
             report=report,
         )
-        deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
         async with aclosing(fragments):
             while True:
                 # The deadline covers only the wait for the model, never a yield: a timeout
