@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import tempfile
 import time
@@ -74,6 +75,8 @@ class Case:
     text: str
     gold: frozenset[str]
     reply: dict[str, object]
+    # The context budget the answer was recorded under (None: the run's --context-tokens).
+    context_tokens: int | None = None
 
 
 def recorded_python_docs() -> list[Case]:
@@ -96,18 +99,17 @@ def recorded_file(path: Path) -> list[Case]:
         row = json.loads(line)
         if row.get("gold_ids") and row.get("text", "").strip():
             reply = {"text": [row["text"]]}
-            cases.append(Case(row["question"], row["text"], frozenset(row["gold_ids"]), reply))
+            gold = frozenset(row["gold_ids"])
+            budget = row.get("context_tokens")
+            cases.append(Case(row["question"], row["text"], gold, reply, budget))
     return cases
 
 
 async def replay(corpus: Corpus, chosen: list[Case], context_tokens: int) -> None:
     server = ScriptedOpenAIServer()
     server.start()
-    import os
-
     os.environ["OPENAI_BASE_URL"] = server.base_url
     os.environ.setdefault("OPENAI_API_KEY", "replay")
-    handle = resolve_model("openai:replayed", context_tokens=context_tokens)
     answered = cited_answers = model_cited = 0
     hits = total = 0
     per_answer: list[float] = []
@@ -115,6 +117,9 @@ async def replay(corpus: Corpus, chosen: list[Case], context_tokens: int) -> Non
     try:
         for case in chosen:
             server.script = [case.reply]
+            handle = resolve_model(
+                "openai:replayed", context_tokens=case.context_tokens or context_tokens
+            )
             events: list[Event] = [
                 e async for e in answer(case.question, corpus=corpus, model=handle)
             ]
@@ -180,13 +185,19 @@ def sweep(
 
 async def fit(collections: dict[str, tuple[Corpus, list[Case]]], context_tokens: int) -> None:
     rows: dict[str, list[tuple[frozenset[str], list[list[Candidate]]]]] = {}
-    meaning = dense_installed()
+    meaning = dense_installed() and new_similarity() is not None
     for name, (corpus, chosen) in collections.items():
         similarity = new_similarity(corpus) if meaning else None
         rows[name] = [
             (
                 case.gold,
-                await candidates_of(corpus, case.question, case.text, context_tokens, similarity),
+                await candidates_of(
+                    corpus,
+                    case.question,
+                    case.text,
+                    case.context_tokens or context_tokens,
+                    similarity,
+                ),
             )
             for case in chosen
         ]

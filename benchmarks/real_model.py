@@ -42,14 +42,14 @@ from citeline.corpus import Corpus  # noqa: E402
 from citeline.evaluation.answer_checks import contains_expected_term  # noqa: E402
 from citeline.evaluation.questions import EvalQuestion, load_questions  # noqa: E402
 from citeline.events import Citation, Done, Token  # noqa: E402
-from citeline.models import resolve_model  # noqa: E402
+from citeline.models import ModelHandle, resolve_model  # noqa: E402
 from citeline.sample import sample_path  # noqa: E402
 
 QUESTIONS = REPO / "benchmarks" / "questions" / "python-docs.jsonl"
 
 
 async def ask_all(
-    corpus: Corpus, asked: list[EvalQuestion], handle: object, record: Path | None
+    corpus: Corpus, asked: list[EvalQuestion], handle: ModelHandle, record: Path | None
 ) -> list[dict[str, object]]:
     rows = []
     for question in asked:
@@ -59,7 +59,7 @@ async def ask_all(
         text: list[str] = []
         citations: list[Citation] = []
         done: Done | None = None
-        async for event in answer(question.question, corpus=corpus, model=handle):  # type: ignore[arg-type]
+        async for event in answer(question.question, corpus=corpus, model=handle):
             if isinstance(event, Token):
                 if first_token is None:
                     first_token = time.perf_counter() - started
@@ -83,6 +83,9 @@ async def ask_all(
             "first_token_s": first_token,
             "total_s": time.perf_counter() - started,
             "cpu_s": time.process_time() - cpu,
+            "model": handle.name,
+            "context_tokens": handle.context_tokens,
+            "max_tokens": handle.max_tokens,
         }
         rows.append(row)
         print(
