@@ -77,24 +77,25 @@ class ToolCallTextStripper:
         while self._step(out, final=True):
             pass
         if self._mode == "tag":
-            self._removed_one()  # a call the token limit cut short
+            self.removed += 1  # a call the token limit cut short
         elif self._mode in ("fence", "object"):
             held = self._buffer
             if _is_call(held[self._held_from :] if self._mode == "fence" else held):
-                self._removed_one()
+                self.removed += 1
             else:
-                out.append(held)
+                self._put(out, held)
         self._buffer, self._mode = "", "text"
         return self._release(out)
 
     def _release(self, out: list[str]) -> str:
-        text = "".join(out)
-        if text:
-            self._fences.feed(text)
-        return text
+        return "".join(out)
 
-    def _removed_one(self) -> None:
-        self.removed += 1
+    def _put(self, out: list[str], text: str) -> None:
+        """Text that goes to the reader: the fences tracker reads it as it goes, so whether a
+        line starts inside code is known without reading the text again."""
+        if text:
+            out.append(text)
+            self._fences.feed(text)
 
     def _step(self, out: list[str], *, final: bool) -> bool:
         """One move on the buffer; ``False`` when it needs more text (or, ``final``, is done)."""
@@ -115,41 +116,41 @@ class ToolCallTextStripper:
                 return False
             self._buffer, buffer, self._eat_blanks = stripped, stripped, False
             self._line_start = True
-        position = 0
+        position = emitted = 0
         while position < len(buffer):
             at_line_start = self._line_start if position == 0 else buffer[position - 1] == "\n"
-            if at_line_start and not self._code_here(out, buffer[:position]):
-                decided = self._line_opening(out, buffer, position, final=final)
-                if decided is not None:
-                    return decided
             char = buffer[position]
-            if char == "<" and not self._code_here(out, buffer[:position]):
-                match = _OPEN_TAG.match(buffer, position, partial=True)
-                if match is not None and match.partial and not final:
-                    return self._hold(out, buffer, position)
-                if match is not None and not match.partial:
-                    out.append(buffer[:position])
-                    self._opened_at_line_start = at_line_start
-                    self._closer = f"</{match.group('name').lower()}>"
-                    self._buffer, self._mode = buffer[match.end() :], "tag"
-                    return True
-            next_special = _next_special(buffer, position + 1)
-            position = next_special
-        out.append(buffer)
+            if at_line_start or char == "<":
+                self._put(out, buffer[emitted:position])
+                emitted = position
+                in_code = self._fences.inside
+                if at_line_start and not in_code:
+                    decided = self._line_opening(buffer, position, final=final)
+                    if decided is not None:
+                        return decided
+                if char == "<" and not in_code:
+                    match = _OPEN_TAG.match(buffer, position, partial=True)
+                    if match is not None and match.partial and not final:
+                        return self._hold(buffer, position)
+                    if match is not None and not match.partial:
+                        self._opened_at_line_start = at_line_start
+                        self._closer = f"</{match.group('name').lower()}>"
+                        self._buffer, self._mode = buffer[match.end() :], "tag"
+                        return True
+            position = _next_special(buffer, position + 1)
+        self._put(out, buffer[emitted:])
         self._buffer = ""
         if buffer:
             self._line_start = buffer.endswith("\n")
         return False
 
-    def _line_opening(
-        self, out: list[str], buffer: str, position: int, *, final: bool
-    ) -> bool | None:
-        """At a line start: hold or enter a block that may be a call; ``None`` when neither."""
+    def _line_opening(self, buffer: str, position: int, *, final: bool) -> bool | None:
+        """At a line start (all before it released): hold or enter a block that may be a
+        call; ``None`` when neither."""
         fence = _CALL_FENCE.match(buffer, position, partial=not final)
         if fence is not None:
             if fence.partial:
-                return self._hold(out, buffer, position)
-            out.append(buffer[:position])
+                return self._hold(buffer, position)
             self._buffer, self._mode = buffer[position:], "fence"
             self._fence = fence.group("fence")
             self._held_from = fence.end() - position
@@ -157,26 +158,17 @@ class ToolCallTextStripper:
         start = _OBJECT_START.match(buffer, position, partial=not final)
         if start is not None:
             if start.partial:
-                return self._hold(out, buffer, position)
-            out.append(buffer[:position])
+                return self._hold(buffer, position)
             self._buffer, self._mode = buffer[position:], "object"
             return True
         return None
 
-    def _hold(self, out: list[str], buffer: str, position: int) -> bool:
-        out.append(buffer[:position])
+    def _hold(self, buffer: str, position: int) -> bool:
+        """Keep ``buffer[position:]`` (all before it released) until more text decides it."""
         if position:
             self._line_start = buffer[position - 1] == "\n"
         self._buffer = buffer[position:]
         return False
-
-    def _code_here(self, out: list[str], before: str) -> bool:
-        """Whether the line now starting (after ``out`` and ``before``) is inside fenced code."""
-        if not out and not before:
-            return self._fences.inside
-        probe = _copy_fences(self._fences)
-        probe.feed("".join(out) + before)
-        return probe.inside
 
     def _in_tag(self) -> bool:
         lowered = self._buffer.lower()
@@ -186,7 +178,7 @@ class ToolCallTextStripper:
             self._buffer = self._buffer[-(len(self._closer) - 1) :]
             return False
         self._buffer = self._buffer[end + len(self._closer) :]
-        self._removed_one()
+        self.removed += 1
         self._mode = "text"
         self._line_start = self._eat_blanks = self._opened_at_line_start
         return True
@@ -203,10 +195,10 @@ class ToolCallTextStripper:
             return False
         body = held[self._held_from : match.start()]
         if _is_call(body):
-            self._removed_one()
+            self.removed += 1
             self._buffer, self._mode, self._eat_blanks = held[match.end() :], "text", True
             return True
-        out.append(held[: match.end()])
+        self._put(out, held[: match.end()])
         self._buffer, self._mode = held[match.end() :], "text"
         self._line_start = True
         return True
@@ -219,7 +211,7 @@ class ToolCallTextStripper:
                 return self._give_back(out)
             return False
         if _is_call(held[:end]):
-            self._removed_one()
+            self.removed += 1
             self._buffer, self._mode, self._eat_blanks = held[end:], "text", True
             return True
         return self._give_back(out)
@@ -228,14 +220,14 @@ class ToolCallTextStripper:
         """Release what was held as prose: it was not a call. Its first character goes out
         now and the rest is read again, so a line that opens on ``{`` is not held twice."""
         held = self._buffer
-        out.append(held[0])
+        self._put(out, held[0])
         self._buffer, self._mode = held[1:], "text"
         self._line_start = held[0] == "\n"
         # A fence line released as prose opens a code block: the fences tracker sees it.
         if held[0] in "`~":
             line_end = held.find("\n")
             cut = len(held) if line_end == -1 else line_end + 1
-            out.append(held[1:cut])
+            self._put(out, held[1:cut])
             self._buffer = held[cut:]
             self._line_start = line_end != -1
         return True
@@ -288,9 +280,3 @@ def _is_call(text: str) -> bool:
         and ("arguments" in call or "parameters" in call)
         for call in calls
     )
-
-
-def _copy_fences(fences: CodeFences) -> CodeFences:
-    import copy
-
-    return copy.deepcopy(fences)
