@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 
+from tests.support.openai_stub import ScriptedOpenAIServer
+
 from citeline.agent import answer
 from citeline.agent.context_budget import CHARS_PER_TOKEN, ContextBudget, estimated_tokens
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.corpus import Corpus
 from citeline.models import resolve_model
-from tests.support.openai_stub import ScriptedOpenAIServer
 
 
 async def test_a_search_keeps_its_nearest_passages_whole_while_they_fit(corpus: Corpus) -> None:
