@@ -37,7 +37,9 @@ from typing import Final
 
 import regex
 
+from citeline.agent.citations import CitationResolver
 from citeline.corpus.analysis import terms
+from citeline.events import Citation
 from citeline.models import Similarity
 from citeline.stream.code_fences import CodeFences
 from citeline.stream.quotes import TrustedText
@@ -296,3 +298,33 @@ class _PassageIndex:
         weights = {term: self._weight(term) for term in wanted}
         total = sum(weights.values())
         return [sum(weights[t] for t in wanted if t in held) / total for held in self._terms]
+
+
+class ServerCitations:
+    """The attribution stage of one answer: the spans the model's own citations cover (a
+    sentence holding one is left to it), and the citations the server finds for the
+    sentences the rest of the text completes. Never shared."""
+
+    def __init__(self, resolver: CitationResolver, attributor: Attributor | None) -> None:
+        self.resolver = resolver
+        self.attributor = attributor
+        self.cited_spans: list[tuple[int, int]] = []
+
+    def found(self, text: str, *, final: bool) -> Iterator[Citation]:
+        """Citations the server finds for the sentences ``text`` completes."""
+        if self.attributor is None:
+            return
+        sentences = list(self.attributor.feed(text))
+        if final:
+            sentences.extend(self.attributor.flush())
+        for sentence in sentences:
+            if any(s < sentence.end and sentence.start < e for s, e in self.cited_spans):
+                continue
+            attribution = self.attributor.attribute(sentence)
+            if attribution is None:
+                continue
+            citation = self.resolver.resolve_found(
+                attribution.source_id, sentence.start, sentence.end
+            )
+            if citation is not None:
+                yield citation

@@ -31,20 +31,20 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import aclosing
 from typing import TYPE_CHECKING
 
-from citeline.agent.attribution import Attributor
+from citeline.agent.attribution import Attributor, ServerCitations
 from citeline.agent.citation_request import CitationRequest
 from citeline.agent.citations import CitationResolver, max_citations_from_env
 from citeline.agent.context_budget import DEFAULT_CONTEXT_TOKENS, ContextBudget
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.data_tools import data_tools
+from citeline.agent.first_search import first_search
 from citeline.agent.meaning import embedded_similarity
 from citeline.agent.prompts import Profile, load_prompt
 from citeline.agent.provenance import ProvenanceTag, answer_provenance, backs_figures
 from citeline.agent.tools import AgentTool, Toolbox
-from citeline.events import Citation, Done, DoneState, Event, QuoteVerdict, Start, Token
+from citeline.events import Done, DoneState, Event, QuoteVerdict, Start, Token
 from citeline.models import (
     ChatMessage,
-    FirstResult,
     ModelHandle,
     ModelServerError,
     TurnReport,
@@ -137,13 +137,13 @@ async def answer(
     written: list[str] = []
     verified: list[QuoteMatch] = []
     verdicts: list[QuoteVerdict] = []
-    state_of = _Written(written, resolver, attributor)
+    state_of = ServerCitations(resolver, attributor)
     deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
     try:
         first = None
         if real and corpus is not None:
             async with asyncio.timeout_at(deadline):
-                first = await _first_search(toolbox, question, history or ())
+                first = await first_search(toolbox, question, history or ())
             if first is None and handle.tools == "none":
                 yield Done(state="nothing_found", seconds=_since(started), provenance="none")
                 return
@@ -245,58 +245,6 @@ def _corpus_in_thread(handle: ModelHandle, corpus: Corpus) -> bool:
     return not (handle.provider == "embedded" and getattr(corpus, "local", False) is True)
 
 
-async def _first_search(
-    toolbox: Toolbox, question: str, history: Sequence[ChatMessage]
-) -> FirstResult | None:
-    """The question's own search, run before the model is asked, as the turn's first tool
-    result; ``None`` when it returned no source. A follow-up's query carries the earlier
-    questions' subject words it does not name, as the embedded model's does."""
-    from citeline.models.embedded_ranking import follow_up_query
-
-    search = next((tool for tool in toolbox.tools if tool.name == "search"), None)
-    if search is None:
-        return None
-    earlier = [message.text for message in history if message.role == "user"]
-    args = {"query": follow_up_query(question, earlier)}
-    before = len(toolbox.sources)
-    reply = await toolbox.call(search, args)
-    if reply.error is not None or len(toolbox.sources) == before:
-        return None
-    return FirstResult("search", args, reply, lead=load_prompt("first-search"))
-
-
-class _Written:
-    """The reader's text so far and the spans the model's own citations cover, for the
-    attribution stage: a sentence that holds a model's citation is left to it."""
-
-    def __init__(
-        self, written: list[str], resolver: CitationResolver, attributor: Attributor | None
-    ) -> None:
-        self.written = written
-        self.resolver = resolver
-        self.attributor = attributor
-        self.cited_spans: list[tuple[int, int]] = []
-
-    def found(self, text: str, *, final: bool) -> Iterator[Citation]:
-        """Citations the server finds for the sentences ``text`` completes."""
-        if self.attributor is None:
-            return
-        sentences = list(self.attributor.feed(text))
-        if final:
-            sentences.extend(self.attributor.flush())
-        for sentence in sentences:
-            if any(s < sentence.end and sentence.start < e for s, e in self.cited_spans):
-                continue
-            attribution = self.attributor.attribute(sentence)
-            if attribution is None:
-                continue
-            citation = self.resolver.resolve_found(
-                attribution.source_id, sentence.start, sentence.end
-            )
-            if citation is not None:
-                yield citation
-
-
 def _quote_verifier(fixed: Sequence[TrustedText], returned: list[TrustedText]) -> QuoteVerifier:
     """Checks a quote against the data's text and whatever the tools have returned so far
     (``returned`` is the toolbox's live record), built when a quote arrives: a few per
@@ -314,7 +262,7 @@ def _events(
     written: list[str],
     verified: list[QuoteMatch],
     verdicts: list[QuoteVerdict],
-    state: _Written | None = None,
+    state: ServerCitations | None = None,
     *,
     final: bool = False,
 ) -> Iterator[Event]:
