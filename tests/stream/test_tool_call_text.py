@@ -36,7 +36,7 @@ CALLS = {
         "See  below.",
     ),
     "a list of calls with parameters": (
-        '```\n[{"name": "a", "parameters": {}}, {"name": "b", "parameters": {}}]\n```\nDone.',
+        '```json\n[{"name": "a", "parameters": {}}, {"name": "b", "parameters": {}}]\n```\nDone.',
         "Done.",
     ),
     "a call cut short by the token limit": (
@@ -47,6 +47,7 @@ CALLS = {
 }
 
 PROSE = {
+    "a plain code block streams as written": '```\n{"name": "x", "arguments": {}}\n```\n',
     "a JSON example that is not a call": '```json\n{"a": 1}\n```\ndone',
     "a brace opening a line of prose": "{ set } of things\n\nmore",
     "a call shown inside a python code block": (

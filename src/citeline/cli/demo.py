@@ -130,4 +130,5 @@ def demo(
         rate_limit=rate_limit,
         forwarded_allow_ips=None,
         max_tokens=None,
+        context_tokens=None,
     )

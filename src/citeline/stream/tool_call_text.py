@@ -8,8 +8,8 @@ takes out, outside fenced code:
 
 - an element ``<tool_call>``, ``<tool_calls>``, ``<tools>``, ``<function_call>`` (any
   case) through its closing tag, or through the end of the answer when it never closes;
-- a fenced block whose info string is empty, ``json`` or ``tool_call`` and whose body is
-  a call: a JSON object with ``name`` and ``arguments`` (or ``parameters``), or a list
+- a fenced block whose info string is ``json``, ``tool_call`` or ``tool_code`` and whose
+  body is a call: a JSON object with ``name`` and ``arguments`` (or ``parameters``), or a list
   of them;
 - such an object standing at the start of a line.
 
@@ -40,9 +40,11 @@ MAX_HELD: Final = 4_096
 _TAG_NAMES: Final = r"tool_calls?|tools|function_call"
 _OPEN_TAG: Final = regex.compile(rf"<(?P<name>{_TAG_NAMES})>", regex.IGNORECASE)
 # A fence that may hold a call: at column 0 (where a server leaves one), three or more
-# backticks or tildes, then no info string or one naming JSON or a call, then the line's end.
+# backticks or tildes, then an info string naming JSON or a call, then the line's end. Not a
+# fence without one: held to its close, a plain code block would stop streaming (the
+# recorded calls were all `json`).
 _CALL_FENCE: Final = regex.compile(
-    r"(?P<fence>`{3,}|~{3,})[ \t]*(?:json|tool_call)?[ \t]*\r?\n", regex.IGNORECASE
+    r"(?P<fence>`{3,}|~{3,})[ \t]*(?:json|tool_call|tool_code)[ \t]*\r?\n", regex.IGNORECASE
 )
 _OBJECT_START: Final = regex.compile(r"\{")
 _CALL_PREFIX: Final = regex.compile(r"\s*[\[{]\s*\{?\s*\"name\"\s*:")
