@@ -68,6 +68,19 @@ class ToolCallTextStripper:
         self.removed = 0
 
     def feed(self, text: str) -> str:
+        if (
+            not self._buffer
+            and not self._line_start
+            and self._mode == "text"
+            and not self._eat_blanks
+            and "<" not in text
+            and "\n" not in text
+        ):
+            # Most fragments are prose in the middle of a line: nothing in them can open a
+            # call, so they go out as they came (1.17 µs a fragment before this path).
+            if text:
+                self._fences.feed(text)
+            return text
         self._buffer += text
         out: list[str] = []
         while self._step(out, final=False):
