@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, TypeAlias
+from urllib.parse import urlsplit
 
 # React-to-Me's search panel shows at most twelve chips, and its server capped an answer at
 # twelve citations (issue 15); a model citing more is listing, not citing. The one place
@@ -56,9 +57,16 @@ class Citation:
 
     Exactly one identifier: ``id`` when the source has one, else ``url``; never
     both and never empty, so a client can key chips on it without guessing.
+    ``href`` is where a reader follows it: the cited section's own http(s) address (its
+    anchor on the site given at ingest with ``--base-url``, or the document's url), absent
+    when the source has none (a data result, a document without an address), so a client
+    links by it alone and needs no link template.
     ``start``/``end`` locate the display text in the concatenated token text;
     both are ``None`` when the anchor was only in the dropped sources list.
     A verified quote (``quote``, ``verified``, ``kind``) comes from a quote block.
+    ``found_by`` is ``"server"`` for a citation the server found by attribution (the
+    sentence at ``start``/``end`` is supported by the source's returned passage) where
+    the model wrote no link; absent for the model's own anchors and quotes.
     """
 
     n: int
@@ -70,6 +78,8 @@ class Citation:
     quote: str | None = None
     verified: bool | None = None
     kind: str | None = None
+    href: str | None = None
+    found_by: Literal["server"] | None = None
 
     name: ClassVar[str] = "citation"
 
@@ -80,6 +90,8 @@ class Citation:
             raise ValueError("a citation's identifier is never empty")
         if (self.start is None) != (self.end is None):
             raise ValueError("a citation has both offsets or neither")
+        if self.href is not None and web_address(self.href) is None:
+            raise ValueError("a citation's href is an http(s) address or absent")
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -87,6 +99,8 @@ class Citation:
             data["id"] = self.id
         else:
             data["url"] = self.url
+        if self.href is not None:
+            data["href"] = self.href
         data["display_name"] = self.display_name
         data["n"] = self.n
         data["start"] = self.start
@@ -96,6 +110,8 @@ class Citation:
             data["verified"] = bool(self.verified)
             if self.kind is not None:
                 data["kind"] = self.kind
+        if self.found_by is not None:
+            data["found_by"] = self.found_by
         return data
 
 
@@ -130,7 +146,11 @@ class Done:
     A refusal is exactly ``{"state": "refused", "seconds": 0.0}``: optional keys
     are written only when they carry something, so that shape needs no special case.
     ``verdicts`` (one per quote block) travels in process only, for the answer's log and
-    the evaluation report; it is not part of the JSON a client reads.
+    the evaluation report; it is not part of the JSON a client reads. ``truncated`` says
+    the model's reply was cut at its token limit (the answer is not whole);
+    ``tool_call_text`` counts tool calls the model server left in the text, taken out.
+    ``failure`` (in process only, like ``verdicts``) is the sentence a failed answer's
+    cause gives a user, when it has one (a model server that failed).
     """
 
     state: DoneState
@@ -139,6 +159,9 @@ class Done:
     provenance: Provenance | None = None
     dropped_anchors: int = 0
     verdicts: tuple[QuoteVerdict, ...] = ()
+    truncated: bool = False
+    tool_call_text: int = 0
+    failure: str | None = None
 
     name: ClassVar[str] = "done"
 
@@ -150,10 +173,29 @@ class Done:
             data["provenance"] = self.provenance
         if self.dropped_anchors:
             data["dropped_anchors"] = self.dropped_anchors
+        if self.truncated:
+            data["truncated"] = True
+        if self.tool_call_text:
+            data["tool_call_text"] = self.tool_call_text
         return data
 
 
 Event: TypeAlias = Start | Token | Citation | Done
+
+
+def web_address(candidate: str | None) -> str | None:
+    """``candidate`` when it is an absolute http(s) address a browser can open, else None.
+
+    A citation's ``href`` is only ever such an address: a relative path (``--base-url /``),
+    a ``javascript:`` or ``file:`` url, or an id is not one, and a client must not guess.
+    """
+    if not candidate or any(c.isspace() or not c.isprintable() for c in candidate):
+        return None
+    try:
+        parts = urlsplit(candidate)
+    except ValueError:
+        return None
+    return candidate if parts.scheme in ("http", "https") and parts.netloc else None
 
 
 def to_json(event: Event) -> dict[str, Any]:
@@ -189,6 +231,8 @@ def from_json(name: str, data: dict[str, Any]) -> Event:
             quote=data.get("quote"),
             verified=data.get("verified"),
             kind=data.get("kind"),
+            href=data.get("href"),
+            found_by=data.get("found_by"),
         )
     if name == "done":
         return Done(
@@ -197,5 +241,7 @@ def from_json(name: str, data: dict[str, Any]) -> Event:
             answer_id=data.get("answer_id"),
             provenance=data.get("provenance"),
             dropped_anchors=data.get("dropped_anchors", 0),
+            truncated=data.get("truncated", False),
+            tool_call_text=data.get("tool_call_text", 0),
         )
     raise ValueError(f"unknown event {name!r}")

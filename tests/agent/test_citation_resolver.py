@@ -25,10 +25,29 @@ def _resolver() -> CitationResolver:
     return CitationResolver({s.href: s for s in (REACTOME, SCIFACT, PAGE)})
 
 
-def test_the_source_href_cites_with_its_id_and_the_display_text_offsets() -> None:
+def test_the_source_href_cites_with_its_id_its_address_and_the_display_text_offsets() -> None:
     resolver = _resolver()
     citation = resolver.resolve(Anchor(REACTOME.href, "the pathway", 4, 15))
-    assert citation == Citation(n=1, display_name="Apoptosis", id="R-HSA-109581", start=4, end=15)
+    assert citation == Citation(
+        n=1, display_name="Apoptosis", id="R-HSA-109581", start=4, end=15, href=REACTOME.url
+    )
+
+
+def test_a_source_without_a_web_address_is_cited_without_an_href() -> None:
+    relative = Source(
+        href="/docs/install/", display_name="Install", id="install", url="/docs/install/"
+    )
+    resolver = CitationResolver({s.href: s for s in (SCIFACT, relative)})
+    by_id = resolver.resolve(Anchor("cite:4983", "x", 0, 1))
+    by_path = resolver.resolve(Anchor("/docs/install/", "y", 2, 3))
+    assert by_id is not None and by_id.href is None and by_id.id == "4983"
+    assert by_path is not None and by_path.href is None and by_path.id == "install"
+
+
+def test_a_source_known_only_by_its_url_links_to_it() -> None:
+    citation = _resolver().resolve(Anchor(PAGE.href, "Install", 0, 7))
+    assert citation is not None
+    assert (citation.id, citation.url, citation.href) == (None, PAGE.url, PAGE.url)
 
 
 def test_a_cite_href_finds_a_source_that_has_a_url() -> None:
@@ -36,15 +55,33 @@ def test_a_cite_href_finds_a_source_that_has_a_url() -> None:
     assert citation is not None and citation.id == "R-HSA-109581"
 
 
-def test_an_id_as_the_last_path_segment_or_a_query_value_finds_its_source() -> None:
+def test_an_id_as_a_url_component_on_the_sources_own_host_finds_its_source() -> None:
     for href in (
-        "https://elsewhere.example/pathway/R-HSA-109581",
-        "https://elsewhere.example/pathway/R-HSA-109581.html",
-        "https://elsewhere.example/view?id=R-HSA-109581",
-        "https://elsewhere.example/view#R-HSA-109581",
+        "https://reactome.org/pathway/R-HSA-109581",
+        "https://reactome.org/pathway/R-HSA-109581.html",
+        "https://REACTOME.org/view?id=R-HSA-109581",
+        "http://reactome.org/PathwayBrowser/#R-HSA-109581",
     ):
         citation = _resolver().resolve(Anchor(href, "x", 0, 1))
         assert citation is not None and citation.id == "R-HSA-109581", href
+
+
+def test_an_id_as_a_url_component_on_another_host_names_no_source() -> None:
+    resolver = _resolver()
+    for href in (
+        "https://elsewhere.example/pathway/R-HSA-109581",
+        "https://evil.example/R-HSA-109581.html",
+        "https://elsewhere.example/view?id=R-HSA-109581",
+        "https://elsewhere.example/view#R-HSA-109581",
+        "https://evil.example/4983",
+    ):
+        assert resolver.resolve(Anchor(href, "x", 0, 1)) is None, href
+    assert resolver.dropped == 5
+
+
+def test_an_id_as_written_names_its_source() -> None:
+    citation = _resolver().resolve(Anchor("4983", "x", 0, 1))
+    assert citation is not None and citation.id == "4983"
 
 
 def test_a_numeric_id_inside_an_unrelated_url_path_does_not_match() -> None:

@@ -13,7 +13,7 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,6 +21,7 @@ from citeline.cli.app import app
 from citeline.cli.index import (
     IndexOption,
     build_command,
+    fail,
     index_location,
     shown,
     unusable_index,
@@ -50,6 +51,15 @@ def ingest(
             "section is linked at its address under it (a/b.html#id, a/b.md as a/b/).",
         ),
     ] = None,
+    include_root: Annotated[
+        Path | None,
+        typer.Option(
+            "--include-root",
+            help="Markdown include directives may read files under this folder only. "
+            "Default: the project PATH lies in (the nearest folder above it holding .git, "
+            "pyproject.toml, setup.py or package.json), else PATH.",
+        ),
+    ] = None,
     prune: Annotated[
         bool, typer.Option("--prune", help="Remove indexed documents no longer under PATH.")
     ] = False,
@@ -74,15 +84,23 @@ def ingest(
 
     db = index_location(db)
     if base_url is not None and not base_url.startswith(("http://", "https://", "/")):
-        _fail(
-            f"--base-url {base_url!r} is not a site address; give one like https://docs.example.org/."
+        fail(
+            "ingest",
+            f"--base-url {base_url!r} is not a site address; give one like https://docs.example.org/.",
         )
     if not path.exists():
-        _fail(f"{path} does not exist; give a file or folder to ingest.")
+        fail("ingest", f"{path} does not exist; give a file or folder to ingest.")
+    if include_root is not None and not include_root.is_dir():
+        fail(
+            "ingest",
+            f"--include-root {include_root} is not a folder; give the folder includes may read.",
+        )
     # Opened lexical: the collection's own mode may be the one this ingest changes.
     with Corpus.open(db, retrieval="lexical") as corpus:
         if sys.stderr.isatty():
-            report = _ingest_with_bar(corpus, path, prune, release, base_url, retrieval)
+            report = _ingest_with_bar(
+                corpus, path, prune, release, base_url, retrieval, include_root
+            )
         else:
             report = corpus.ingest(
                 path,
@@ -90,6 +108,7 @@ def ingest(
                 release=release,
                 progress=_plain_line,
                 base_url=base_url,
+                include_root=include_root,
                 retrieval=retrieval,
                 embed_progress=_plain_embed_line,
                 meaning_progress=_plain_meaning_line,
@@ -124,7 +143,7 @@ def search(
     db = index_location(db)
     reason = unusable_index(db)
     if reason is not None:
-        _fail(reason)
+        fail("search", reason)
     with Corpus.open(db, retrieval=retrieval) as corpus:
         hits = corpus.search(query, k=k)
     if as_json:
@@ -149,7 +168,7 @@ def reindex(db: IndexOption = None) -> None:
     db = index_location(db)
     location = parse_database_url(db)
     if isinstance(location, SqliteUrl) and not location.path.is_file():
-        _fail(f"There is no index at {db}: build one with `{build_command(db)}` first.")
+        fail("reindex", f"There is no index at {db}: build one with `{build_command(db)}` first.")
     with Corpus.open(db, retrieval="lexical", rebuild_index=True) as corpus:
         passages, documents = corpus.indexed_passages, len(corpus)
     typer.echo(f"indexed {passages} passages of {documents} documents ({shown(db)})")
@@ -191,6 +210,7 @@ def _ingest_with_bar(
     release: str | None,
     base_url: str | None,
     retrieval: str | None,
+    include_root: Path | None,
 ) -> IngestReport:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -225,12 +245,8 @@ def _ingest_with_bar(
             release=release,
             progress=advance,
             base_url=base_url,
+            include_root=include_root,
             retrieval=retrieval,
             embed_progress=embedded,
             meaning_progress=read_for_meaning,
         )
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(message, err=True)
-    raise typer.Exit(code=2)

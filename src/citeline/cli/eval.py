@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from citeline.cli.app import app
-from citeline.cli.index import IndexOption, index_location, unusable_index
+from citeline.cli.app import CitelineGroup, app
+from citeline.cli.index import IndexOption, fail, index_location, unusable_index
+from citeline.cli.model_options import DEFAULT_MAX_TOKENS, ContextTokensOption, MaxTokensOption
 
 if TYPE_CHECKING:
     from citeline.events import Event
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from citeline.models.embedded.tuning import Tuning
 
 eval_app = typer.Typer(
+    cls=CitelineGroup,
     name="eval",
     help="Measure citeline on your own data and questions.",
     no_args_is_help=True,
@@ -79,6 +81,8 @@ def citations(
         Path | None,
         typer.Option("--plot", help="Draw the per-question distributions to this PNG file."),
     ] = None,
+    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
+    context_tokens: ContextTokensOption = None,
     warm_up: Annotated[
         bool,
         typer.Option(
@@ -126,7 +130,7 @@ def citations(
 
     console = Console()
     tables_only = db is None and (project is not None or bool(data))
-    handle = resolve_model(model)
+    handle = resolve_model(model, max_tokens=max_tokens, context_tokens=context_tokens)
     tuning = _ablated_tuning(ablate or [], handle.provider)
     asked = load_questions(questions, limit=limit)
     if plot is not None:
@@ -229,9 +233,8 @@ def _tuning_in_force(tuning: Tuning | None) -> AbstractContextManager[object]:
     return use_tuning(tuning)
 
 
-def _fail(message: str) -> NoReturn:
-    typer.echo(message, err=True)
-    raise typer.Exit(code=2)
+def _fail(message: str, command: str = "citations") -> NoReturn:
+    fail(f"eval {command}", message)
 
 
 @eval_app.command("retrieval")
@@ -264,10 +267,12 @@ def retrieval(
     queries = load_beir_queries(beir, split)[:limit]
     reason = unusable_index(db)
     if reason is not None:
-        _fail(reason)
+        _fail(reason, "retrieval")
     corpus = Corpus.open(db)
     if not queries:
-        _fail(f"{beir} has no {split} queries with a relevant document; check --split.")
+        _fail(
+            f"{beir} has no {split} queries with a relevant document; check --split.", "retrieval"
+        )
     ndcg: list[float] = []
     recall: list[float] = []
     latency_ms: list[float] = []

@@ -28,10 +28,13 @@ from citeline.corpus.retrieval import (
     parse_retrieval,
 )
 from citeline.corpus.search_index import SearchIndex, search_index_folder
+from citeline.corpus.site_name import folder_name, site_name
 from citeline.corpus.stores.base import CorpusStore
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.database import PostgresUrl, parse_database_url
 
+# The store setting that keeps the collection's own name (``citeline.corpus.site_name``).
+SITE_NAME_SETTING = "site_name"
 # A release label made from the content digest: 12 hex digits tell collections apart in logs
 # and answer records without being a wall of hex.
 _RELEASE_DIGITS = 12
@@ -106,6 +109,7 @@ class Corpus:
         release: str | None = None,
         progress: ProgressCallback | None = None,
         base_url: str | None = None,
+        include_root: str | Path | None = None,
         retrieval: Retrieval | str | None = None,
         embed_progress: EmbedProgressCallback | None = None,
         meaning_progress: EmbedProgressCallback | None = None,
@@ -116,6 +120,8 @@ class Corpus:
         label is dropped as soon as any document changes and ``release`` falls back to a
         digest of the content. ``base_url`` is the address of the published site whose
         source ``path`` is: each document is linked at its page (and section) there.
+        ``include_root`` is the folder Markdown include directives may read files under
+        (default: the project ``path`` lies in).
         ``retrieval`` is the mode the collection is built for (default:
         ``CITELINE_RETRIEVAL``, else the mode it was built for before, else lexical); for
         dense and hybrid, every passage without a vector is embedded after the documents are
@@ -138,6 +144,7 @@ class Corpus:
                 progress=progress,
                 base_url=base_url,
                 after_batch=self._index.after_batch,
+                include_root=Path(include_root) if include_root is not None else None,
             )
         finally:
             # Also when the ingest failed part way: the batches it stored are searchable.
@@ -162,10 +169,25 @@ class Corpus:
         self._store.set_setting("retrieval", mode.value)
         if release is not None:
             self._store.set_release_label(release)
+        self._remember_name(Path(path))
         self._retriever = Retriever(
             self._store, self._index, chosen_retrieval(self._store, self._requested)
         )
         return report
+
+    @property
+    def site_name(self) -> str | None:
+        """What the collection's owner calls it, as its ingests read it from the site
+        (``citeline.corpus.site_name``); None for a collection ingested before that."""
+        return self._store.setting(SITE_NAME_SETTING)
+
+    def _remember_name(self, path: Path) -> None:
+        # A site's own name replaces any; a folder's name only stands in until one is read,
+        # so adding a loose file to a site's collection does not rename it.
+        named = site_name(path)
+        if named is None and self.site_name is not None:
+            return
+        self._store.set_setting(SITE_NAME_SETTING, named or folder_name(path))
 
     @property
     def indexed_passages(self) -> int:

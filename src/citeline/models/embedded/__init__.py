@@ -9,6 +9,8 @@ tool loop) and the data path (``data``, ``data_intent``, ``data_facts``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from citeline.models.embedded.model import (
     FRAGMENT_CHARS,
     NO_TOOLS,
@@ -22,7 +24,17 @@ from citeline.models.embedded.model import (
     stream_fragments,
     write_answer,
 )
+from citeline.models.embedded.ranking import follow_up_query as _follow_up_query
 from citeline.models.embedded.terms import content_terms
+from citeline.models.embedded.tuning import current_tuning
+
+
+def follow_up_query(question: str, earlier: Sequence[str]) -> str:
+    """The search query the embedded model asks for ``question`` after the earlier user
+    questions ``earlier`` (oldest first): the question and the recent questions' subject
+    words it does not name (``ranking.follow_up_query``, with the tuning in force)."""
+    return _follow_up_query(question, earlier, current_tuning())
+
 
 __all__ = [
     "FRAGMENT_CHARS",
@@ -34,6 +46,7 @@ __all__ = [
     "ToolRequest",
     "TurnView",
     "content_terms",
+    "follow_up_query",
     "next_step",
     "stream_fragments",
     "write_answer",
