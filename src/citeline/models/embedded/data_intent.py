@@ -19,10 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citeline.models.embedded.data_descriptions import ColumnText, TableText
+from citeline.data.facts import ColumnFacts, TableFacts, Value
 from citeline.models.embedded.terms import content_terms
-
-Value = str | int | bool
 
 # Measurement words and the column words they stand for. English, not any one table's: a
 # question says "heavy" where a column says "mass", "long" where it says "length".
@@ -82,7 +80,7 @@ _GROUP = re.compile(r"\b(?:each|every|per|by|which|what)\s+([A-Za-z][\w-]*)", re
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    column: ColumnText
+    column: ColumnFacts
     operator: str
     number: float
 
@@ -95,12 +93,12 @@ class Intent:
     ``asc`` when it asks which group has the most or least; ``word`` is the question's own
     superlative ("longest"), for the answer to reuse."""
 
-    table: TableText
+    table: TableFacts
     function: str
-    target: ColumnText | None
-    equals: tuple[tuple[ColumnText, tuple[Value, ...]], ...] = ()
-    group_by: tuple[ColumnText, ...] = ()
-    missing: tuple[ColumnText, ...] = ()
+    target: ColumnFacts | None
+    equals: tuple[tuple[ColumnFacts, tuple[Value, ...]], ...] = ()
+    group_by: tuple[ColumnFacts, ...] = ()
+    missing: tuple[ColumnFacts, ...] = ()
     comparisons: tuple[Comparison, ...] = ()
     rank: str | None = None
     word: str = ""
@@ -114,7 +112,7 @@ class Intent:
         )
 
 
-def read_intent(question: str, tables: list[TableText]) -> Intent | None:
+def read_intent(question: str, tables: list[TableFacts]) -> Intent | None:
     """The question's intent over the table it fits best, or ``None`` when it asks for no
     figure this can compute (no aggregate, or no single column to compute it over)."""
     table = _pick_table(question, tables)
@@ -189,22 +187,27 @@ def read_intent(question: str, tables: list[TableText]) -> Intent | None:
     )
 
 
+def column_terms(column: ColumnFacts) -> set[str]:
+    """The content terms of a column's name and description: what a question names it by."""
+    return content_terms(column.name.replace("_", " ") + " " + column.description)
+
+
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     for start, end in spans:
         text = text[:start] + " " * (end - start) + text[end:]
     return text
 
 
-def _pick_table(question: str, tables: list[TableText]) -> TableText | None:
+def _pick_table(question: str, tables: list[TableFacts]) -> TableFacts | None:
     """The table whose name, description, columns and values share the most with the question."""
     if not tables:
         return None
     wanted = content_terms(question)
 
-    def score(table: TableText) -> int:
+    def score(table: TableFacts) -> int:
         terms = content_terms(table.name + " " + table.description)
         for column in table.columns:
-            terms |= column.terms
+            terms |= column_terms(column)
         named = sum(
             1
             for column in table.columns
@@ -216,8 +219,8 @@ def _pick_table(question: str, tables: list[TableText]) -> TableText | None:
     return max(tables, key=score)
 
 
-def _named_values(question: str, table: TableText) -> list[tuple[ColumnText, tuple[Value, ...]]]:
-    found: list[tuple[ColumnText, tuple[Value, ...]]] = []
+def _named_values(question: str, table: TableFacts) -> list[tuple[ColumnFacts, tuple[Value, ...]]]:
+    found: list[tuple[ColumnFacts, tuple[Value, ...]]] = []
     for column in table.columns:
         named = tuple(value for value in column.values if _value_named(value, question))
         if named:
@@ -234,13 +237,13 @@ def _value_named(value: Value, question: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(text)}(?!\w)", question, re.IGNORECASE) is not None
 
 
-def _name_named(column: ColumnText, question: str) -> bool:
+def _name_named(column: ColumnFacts, question: str) -> bool:
     """Whether the question names the column itself (its name's words), not only a value."""
     return bool(content_terms(column.name.replace("_", " ")) & content_terms(question))
 
 
-def _grouping(question: str, table: TableText, valued: set[str]) -> tuple[ColumnText, ...]:
-    groups: list[ColumnText] = []
+def _grouping(question: str, table: TableFacts, valued: set[str]) -> tuple[ColumnFacts, ...]:
+    groups: list[ColumnFacts] = []
     for match in _GROUP.finditer(question):
         word = content_terms(match.group(1))
         for column in table.columns:
@@ -251,7 +254,7 @@ def _grouping(question: str, table: TableText, valued: set[str]) -> tuple[Column
     return tuple(groups)
 
 
-def _target(question: str, table: TableText, used: set[str]) -> ColumnText | None:
+def _target(question: str, table: TableFacts, used: set[str]) -> ColumnFacts | None:
     """The one numeric measurement column the question is about, or ``None`` when none or
     several fit equally (a guessed column is a wrong figure)."""
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", question)]
@@ -262,7 +265,7 @@ def _target(question: str, table: TableText, used: set[str]) -> ColumnText | Non
     # says which table, not which column.
     wanted -= content_terms(table.name.replace("_", " "))
     scored = [
-        (len(wanted & column.terms), column)
+        (len(wanted & column_terms(column)), column)
         for column in table.columns
         if column.numeric and column.name not in used
     ]

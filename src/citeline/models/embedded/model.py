@@ -110,8 +110,9 @@ class TurnView:
     earlier_questions: tuple[str, ...] = ()
     outcomes: tuple[ToolOutcome, ...] = ()
     tools: frozenset[str] = frozenset({"search", "read"})
-    # Each offered tool's description, as a model reads it (the data path picks a measure).
-    descriptions: Mapping[str, str] = field(default_factory=dict)
+    # What an offered tool's description says, as data, by tool (the data tools' facts, from
+    # which the data path picks a measure or writes a query).
+    facts: Mapping[str, object] = field(default_factory=dict)
     # How alike in meaning the question is to a text, when the agent gives a way to tell.
     similarity: Similarity | None = None
 
