@@ -51,7 +51,7 @@ MODEL_SOURCES = REPOSITORY / "src" / "citeline" / "models" / "embedded"
 # The files whose change can change a feature (the weights file cannot).
 FEATURE_SOURCES = ("terms.py", "ranking.py", "passages.py", "model.py")
 # Bump when the records below change shape: a cache of another shape is extracted again.
-RECORD_VERSION = "2"
+RECORD_VERSION = "3"
 
 
 @dataclass(slots=True)
@@ -86,6 +86,7 @@ class QuestionRecord:
     gold_count: int
     found: float
     terms: int
+    missing: int
     sections: list[SectionRecord]
 
 
@@ -184,6 +185,7 @@ async def _question_record(
         len(gold),
         reading.found,
         reading.terms,
+        reading.missing,
         sections,
     )
 

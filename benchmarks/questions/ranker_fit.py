@@ -290,7 +290,7 @@ def _with_second(
             continue
         answers = _read_answers(record, fitted, tuning)
         if len(answers) > 1:
-            values.append(second_values(answers[0][0] - answers[1][0], record.terms))
+            values.append(second_values(answers[0][0] - answers[1][0], record.terms, tuning.scales))
             labels.append(int(record.sections[answers[1][1]].gold))
     keep = _keep(SECOND_FEATURES, dropped)
     if not values or len(set(labels)) < 2 or not keep:
@@ -325,6 +325,8 @@ def _choice(record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> Choice:
         read=tuning.documents_to_read,
         found=record.found,
         terms=record.terms,
+        missing=record.missing,
+        scales=tuning.scales,
     )
 
 

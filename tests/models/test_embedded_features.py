@@ -85,9 +85,9 @@ def test_a_heading_naming_exactly_the_question_is_named_and_precise() -> None:
     assert found[0]["heading_precision"] == 1.0 > found[1]["heading_precision"]
 
 
-def test_the_search_order_is_the_rank_and_the_first_is_marked() -> None:
+def test_the_search_order_is_the_reciprocal_rank_and_the_first_is_marked() -> None:
     found = _sections("tuples", [Candidate(f"Section {i}", "tuples") for i in range(4)])
-    assert [f["rank"] for f in found] == [1.0, 0.75, 0.5, 0.25]
+    assert [f["rank"] for f in found] == [1.0, 1 / 2, 1 / 3, 1 / 4]
     assert [f["first"] for f in found] == [1.0, 0.0, 0.0, 0.0]
 
 

@@ -21,7 +21,7 @@ from citeline.models.embedded.model import (
     next_step,
 )
 from citeline.models.embedded.passages import Unit, is_dangling, units_of
-from citeline.models.embedded.tuning import LinearModel, shipped_tuning, use_tuning
+from citeline.models.embedded.tuning import LinearModel, TextRules, shipped_tuning, use_tuning
 from citeline.models.turn import Similarity
 from citeline.stream import Pipeline
 from citeline.stream.anchors import Anchor
@@ -897,15 +897,17 @@ def test_an_answer_over_kept_units_equals_one_over_units_split_anew(sentences: l
     fresh = _answer(view)
     assert _answer(view) == fresh  # the second answer reads the kept units
     text = "\n\n".join(sentences)
-    assert list(embedded._units(text, "Falls are common.")) == units_of(text, "Falls are common.")
+    rules = TUNING.text
+    kept = embedded._units(text, "Falls are common.", rules)
+    assert list(kept) == units_of(text, "Falls are common.", rules)
 
 
 def test_a_section_read_again_is_not_split_again(monkeypatch: pytest.MonkeyPatch) -> None:
     splits: list[str] = []
 
-    def counting(text: str, heading: str = "") -> list[Unit]:
+    def counting(text: str, heading: str = "", rules: TextRules = TextRules()) -> list[Unit]:
         splits.append(text)
-        return units_of(text, heading)
+        return units_of(text, heading, rules)
 
     monkeypatch.setattr(embedded, "units_of", counting)
     embedded._units.cache_clear()
@@ -935,3 +937,33 @@ def test_a_title_about_change_in_a_measure_is_not_release_notes() -> None:
     rows = section_features(read, candidates, None, TUNING)
     notes = [row[SECTION_FEATURES.index("release_notes")] for row in rows]
     assert notes == [0.0, 0.0, 1.0]
+
+
+def _page(doc_id: str, text: str, offset: int, following: int | None) -> ToolOutcome:
+    title, _ = DOCS[doc_id]
+    record: dict[str, object] = {"id": doc_id, "href": f"cite:{doc_id}", "title": title}
+    record.update({"text": text, "truncated": following is not None})
+    if offset:
+        record["offset"] = offset
+    if following is not None:
+        record["next_offset"] = following
+    return ToolOutcome("read", record)
+
+
+def test_a_long_section_is_read_on_page_by_page_and_its_end_can_answer() -> None:
+    first = "Falls are common in older adults. " * 300
+    last = "Vitamin D supplementation reduced hip fracture risk in older adults by a fifth."
+    searched = _search(["101"])
+    view = TurnView(QUESTION, outcomes=(searched, _page("101", first, 0, len(first))))
+    step = next_step(view)
+    assert step == (ToolRequest("read", {"id": "101", "offset": len(first)}),)
+    pages = (searched, _page("101", first, 0, len(first)), _page("101", last, len(first), None))
+    prose, _ = _prose(_answer(TurnView(QUESTION, outcomes=pages)))
+    assert "reduced hip fracture risk" in prose
+
+
+def test_a_section_is_read_no_further_than_its_bound() -> None:
+    bounded = dataclasses.replace(TUNING, read_chars=1_000)
+    view = TurnView(QUESTION, outcomes=(_search(["101"]), _page("101", "x. " * 400, 0, 1_200)))
+    with use_tuning(bounded):
+        assert not isinstance(next_step(view), tuple)  # it answers from what it has

@@ -23,7 +23,7 @@ from citeline.models.embedded.ranking import (
     SECOND_FEATURES,
     SECTION_FEATURES,
 )
-from citeline.models.embedded.tuning import Fitted, LinearModel, dot
+from citeline.models.embedded.tuning import Fitted, LinearModel, Scales, dot
 
 _S = {name: at for at, name in enumerate(SECTION_FEATURES)}
 _P = {name: at for at, name in enumerate(PASSAGE_FEATURES)}
@@ -93,12 +93,14 @@ def choose(
     read: int,
     found: float,
     terms: int,
+    missing: int = 0,
     ablated: frozenset[str] = frozenset(),
+    scales: Scales = Scales(),
 ) -> Choice:
     """The answer among the ``read`` best sections (their runs in ``run_rows`` and their own
     features in ``read_rows``, by section index), and whether it answers. ``found`` is the
     share of the question's own weight that some result holds, ``terms`` how many subject
-    terms it has."""
+    terms it has, ``missing`` how many of them no result holds."""
     scores = section_scores(fitted, section_rows, ablated)
     order = section_order(scores)
     read_weights = fitted.read.aligned(READ_FEATURES, ablated)
@@ -120,7 +122,7 @@ def choose(
     score, index, number, run_score = answers[0]
     second = None
     if len(answers) > 1:
-        values = second_values(score - answers[1][0], terms)
+        values = second_values(score - answers[1][0], terms, scales)
         if _probability(fitted.second, SECOND_FEATURES, values, ablated) >= fitted.second_threshold:
             second = (answers[1][1], answers[1][2])
     section = section_rows[index]
@@ -138,17 +140,18 @@ def choose(
         section[_S["meaning"]],
         max((row[_S["meaning"]] for row in section_rows), default=0.0),
         run[_P["run_meaning"]],
-        min(terms, 20) / 10,
+        min(terms, scales.terms) / scales.terms,
+        min(missing, scales.missing) / scales.missing,
     ]
     probability = confidence(fitted, values, ablated)
     sure = probability >= fitted.threshold
     return Choice(order, index, number, score, probability, sure, tuple(values), second)
 
 
-def second_values(gap: float, terms: int) -> list[float]:
+def second_values(gap: float, terms: int, scales: Scales = Scales()) -> list[float]:
     """The next read section's features (``SECOND_FEATURES``): how far its read score is
-    behind the best's, and the question's subject terms (tenths, twenty at most)."""
-    return [gap, min(terms, 20) / 10]
+    behind the best's, and the question's subject terms (to ``scales.terms``)."""
+    return [gap, min(terms, scales.terms) / scales.terms]
 
 
 def confidence(

@@ -48,7 +48,7 @@ from citeline.models.embedded.ranking import (
     split_title,
 )
 from citeline.models.embedded.terms import content_terms, subject_terms, title_terms
-from citeline.models.embedded.tuning import Tuning, current_tuning
+from citeline.models.embedded.tuning import TextRules, Tuning, current_tuning
 from citeline.models.turn import Similarity
 
 __all__ = [
@@ -270,12 +270,13 @@ def sources_of(outcomes: Sequence[ToolOutcome]) -> list[SourceText]:
 class Reading:
     """The sections the search returned, read for the question: its analysis, each
     section's features (``ranking.SECTION_FEATURES``), the share of the question's own weight
-    some result holds, and how many subject terms it has."""
+    some result holds, how many subject terms it has and how many of them no result holds."""
 
     asked: Asked
     rows: tuple[tuple[float, ...], ...]
     found: float
     terms: int
+    missing: int
 
 
 def read_sections(
@@ -295,8 +296,11 @@ def read_sections(
     held = set().union(*(title_terms(c.title) | content_terms(c.passage) for c in candidates))
     own_total = sum(w for t, w in weights.items() if t in own) or 1.0
     found = sum(w for t, w in weights.items() if t in own and t in held) / own_total
-    terms = len(subject_terms(question))
-    return Reading(question_read, tuple(tuple(row) for row in rows), found, terms)
+    subjects = subject_terms(question)
+    # A subject word no result holds: the search would have found a text holding it, so the
+    # collection seldom does (another product's or language's name, for one).
+    missing = len(subjects - held)
+    return Reading(question_read, tuple(tuple(row) for row in rows), found, len(subjects), missing)
 
 
 def best_sections(reading: Reading, *, meaning: bool, tuning: Tuning) -> tuple[int, ...]:
@@ -329,7 +333,7 @@ def section_runs(
     """The runs of ``source`` (its text read, else its passages) that may answer, each with
     its features. A run the answer could not cite (shorter than ``min_passage_chars``, or
     whose opening cannot carry a link) is left out."""
-    units = _units(source.text, split_title(source.title)[1])
+    units = _units(source.text, split_title(source.title)[1], tuning.text)
     runs = [
         run
         for run in runs_of(units, tuning)
@@ -347,9 +351,10 @@ def section_runs(
 
 
 @functools.lru_cache(maxsize=UNITS_KEPT)
-def _units(text: str, heading: str) -> tuple[Unit, ...]:
-    """``units_of(text, heading)``, kept while recent (units are frozen, so one may serve many)."""
-    return tuple(units_of(text, heading))
+def _units(text: str, heading: str, rules: TextRules) -> tuple[Unit, ...]:
+    """``units_of(text, heading, rules)``, kept while recent (units are frozen, so one may
+    serve many)."""
+    return tuple(units_of(text, heading, rules))
 
 
 def _block_meaning(
@@ -412,7 +417,9 @@ def answer_choice(
         read=tuning.documents_to_read,
         found=reading.found,
         terms=reading.terms,
+        missing=reading.missing,
         ablated=tuning.ablated,
+        scales=tuning.scales,
     )
     if not choice.answers or choice.section is None or choice.run is None:
         return choice, []

@@ -29,16 +29,11 @@ from itertools import pairwise
 from typing import Literal
 
 from citeline.models.embedded.terms import content_terms
-from citeline.models.embedded.tuning import Tuning
+from citeline.models.embedded.tuning import TextRules, Tuning
 from citeline.stream.code_fences import CodeFences
 
 UnitKind = Literal["sentence", "list", "code"]
 
-# A "paragraph" of a few words with no closing stop is a label ("Note", "Example"), not prose.
-LABEL_WORDS = 3
-# The length, in words, against which a read section's BM25 is normalised: about a docs
-# section's median.
-READ_LENGTH_NORM = 300
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _ANY_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
@@ -52,14 +47,6 @@ _READER_BULLET = re.compile(r"[ \t]*\u2022\s")
 # An interpreter or shell prompt, or a shebang, opens a code block.
 _PROMPT = re.compile(r"[ \t]*(?:>>>|\.\.\.\s|\$ |% |#!)")
 _CODE_SYMBOLS = frozenset("=(){}[];<>:#\"'_.*/\\|&+-,@")
-# Measured on the Python-docs sample as its readers store it: prose paragraphs hold 3 to 8 %
-# of these symbols among their non-blank characters, code blocks 15 % and more.
-CODE_SYMBOL_SHARE = 0.15
-# A block of at least this many words, half of them plain words, that opens on a capitalised
-# word and ends on a stop is prose however many symbols its inline code brings: code lines
-# open on keywords, names or prompts and rarely end on a full stop.
-PROSE_MIN_WORDS = 6
-PROSE_WORD_SHARE = 0.5
 _OPENING_WORD = re.compile(r"[A-Z][a-z]+,?$")
 _PLAIN_WORD = re.compile(r"[\"'(]*[A-Za-z][a-z]*(?:[-'][a-z]+)*[\"')]*[,.;:!?]?$")
 # Lines that open as code does and prose never does: a Python statement's keyword or a
@@ -69,8 +56,6 @@ _CODE_LINE = re.compile(
     r"[ \t]*(?:(?:import|from|def|class|return|raise|async|await|yield|elif|except|pass)\s"
     r"|@\w)"
 )
-# Of a line's words longer than three letters, this share capitalised makes it a heading.
-HEADING_CAPITALS = 0.6
 # Headings, tables, block quotes, HTML and thematic breaks: structure a passage stops at.
 _STRUCTURE = re.compile(r"[ \t]*(?:#|\||>|<|[-*_]{3,}\s*$|={3,}|-{3,})")
 _MARKDOWN_LINK = re.compile(
@@ -137,13 +122,13 @@ class Unit:
     paragraph: int = 0
 
 
-def units_of(text: str, heading: str = "") -> list[Unit]:
+def units_of(text: str, heading: str = "", rules: TextRules = TextRules()) -> list[Unit]:
     """The section's sentences, lists and code blocks in order; structure is left out, and
     so is a line that repeats the section's ``heading``."""
     units: list[Unit] = []
     paragraph = -1
     named = _plain(heading)
-    for block, (kind, body) in enumerate(_blocks(text)):
+    for block, (kind, body) in enumerate(_blocks(text, rules)):
         if kind == "paragraph" and named and _plain(body) == named:
             # A site's section opens on its heading, which its reader keeps as a line of
             # text: "How do you remove duplicates from a list?" and "7.2.2. Saving structured
@@ -218,7 +203,7 @@ def _reduce_links(text: str) -> str:
     return _HTML_LINK.sub(r"\1", _MARKDOWN_LINK.sub(r"\g<text>", text))
 
 
-def _blocks(text: str) -> list[tuple[str, str]]:
+def _blocks(text: str, rules: TextRules) -> list[tuple[str, str]]:
     """(kind, text) of each block: ``code``, ``list``, ``paragraph`` or ``structure``."""
     blocks: list[tuple[str, str]] = []
     lines = text.splitlines()
@@ -229,7 +214,7 @@ def _blocks(text: str) -> list[tuple[str, str]]:
     def close() -> None:
         if pending:
             introduced = bool(blocks) and blocks[-1][0] == "paragraph" and blocks[-1][1][-1:] == ":"
-            kind, body = _classify(pending, introduced)
+            kind, body = _classify(pending, rules, introduced)
             if kind == "code" and plain_code[0]:
                 # One example split by a blank line is still one example: the fences this
                 # module added around both halves become one pair.
@@ -262,7 +247,7 @@ def _blocks(text: str) -> list[tuple[str, str]]:
     return blocks
 
 
-def _classify(lines: list[str], introduced: bool = False) -> tuple[str, str]:
+def _classify(lines: list[str], rules: TextRules, introduced: bool = False) -> tuple[str, str]:
     first = lines[0]
     # A short block that a colon introduced and that does not end as a sentence ends is
     # the example it announced: a command such as "python3 -m venv tutorial-env".
@@ -276,7 +261,7 @@ def _classify(lines: list[str], introduced: bool = False) -> tuple[str, str]:
     if _READER_BULLET.match(first):
         # Dedented: a nested item quoted alone would otherwise read as indented code.
         return "list", textwrap.dedent("\n".join(line.rstrip() for line in lines))
-    if first.startswith(("    ", "\t")) or example or _looks_like_code(lines):
+    if first.startswith(("    ", "\t")) or example or _looks_like_code(lines, rules):
         # Fenced here, so the answer shows it as code however the collection stored it.
         return "code", "```\n" + "\n".join(line.rstrip() for line in lines) + "\n```"
     if _STRUCTURE.match(first):
@@ -285,22 +270,23 @@ def _classify(lines: list[str], introduced: bool = False) -> tuple[str, str]:
         return "list", "\n".join(line.rstrip() for line in lines)
     paragraph = " ".join(line.strip() for line in lines)
     if paragraph[-1:] not in ".!?:" and (
-        len(paragraph.split()) <= LABEL_WORDS or (len(lines) == 1 and _title_cased(paragraph))
+        len(paragraph.split()) <= rules.label_words
+        or (len(lines) == 1 and _title_cased(paragraph, rules))
     ):
         return "structure", paragraph
     return "paragraph", paragraph
 
 
-def _title_cased(line: str) -> bool:
+def _title_cased(line: str, rules: TextRules) -> bool:
     """Whether a line reads as a heading ("Sending Requests with the Test Client"): most of
     its longer words capitalised. A site's reader can keep a heading inside a section's text
     as a bare line; quoted, it reads as a sentence that never ends."""
     longer = [w for w in line.split() if len(w) > 3 and w[:1].isalpha()]
     capitals = sum(1 for w in longer if w[:1].isupper())
-    return len(longer) >= 2 and capitals / len(longer) >= HEADING_CAPITALS
+    return len(longer) >= 2 and capitals / len(longer) >= rules.heading_capitals
 
 
-def _looks_like_code(lines: list[str]) -> bool:
+def _looks_like_code(lines: list[str], rules: TextRules) -> bool:
     """Whether a block stored as plain text (as the Markdown and HTML readers store code,
     keeping its lines but not its fences) is code: it opens on a prompt, or symbols are a
     large share of its characters."""
@@ -308,11 +294,11 @@ def _looks_like_code(lines: list[str]) -> bool:
         return True
     if all(_CODE_LINE.match(line) for line in lines) or _opens_an_indented_body(lines):
         return True
-    if _reads_as_prose(lines):
+    if _reads_as_prose(lines, rules):
         return False
     text = "".join("".join(line.split()) for line in lines)
     symbols = sum(1 for c in text if c in _CODE_SYMBOLS)
-    return bool(text) and symbols / len(text) >= CODE_SYMBOL_SHARE
+    return bool(text) and symbols / len(text) >= rules.code_symbol_share
 
 
 def _opens_an_indented_body(lines: list[str]) -> bool:
@@ -334,18 +320,18 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _reads_as_prose(lines: list[str]) -> bool:
+def _reads_as_prose(lines: list[str], rules: TextRules) -> bool:
     """Whether a block is sentences with inline code in them ("For integers, use the built-in
     int() type constructor, e.g. int('144') == 144."): it opens on a capitalised word, ends
     as a sentence ends, and most of its words are plain words. Stored without backticks,
     such a paragraph holds as many symbols as code does, and was quoted as a code block."""
     tokens = " ".join(lines).split()
-    if len(tokens) < PROSE_MIN_WORDS or not _OPENING_WORD.match(tokens[0]):
+    if len(tokens) < rules.prose_min_words or not _OPENING_WORD.match(tokens[0]):
         return False
     if tokens[-1][-1:] not in ".!?:":
         return False
     plain = sum(1 for token in tokens if _PLAIN_WORD.match(token))
-    return plain / len(tokens) >= PROSE_WORD_SHARE
+    return plain / len(tokens) >= rules.prose_word_share
 
 
 def is_dangling(sentence: str) -> bool:
@@ -580,7 +566,7 @@ def read_features(
     """The read section's own features (``READ_FEATURES`` but the first two, its score
     before reading and its best run's, which the caller knows): the share of the question its
     whole text and title hold, BM25 over its text (saturated term frequency, normalised by
-    ``READ_LENGTH_NORM`` words), its likest paragraph in meaning, its length, and whether it
+    ``Scales.read_words`` words), its likest paragraph in meaning, its length, and whether it
     shows code to a question asking how."""
     weights = question.weights
     total = sum(weights.values()) or 1.0
@@ -592,7 +578,7 @@ def read_features(
         words += len(unit.text.split())
     held = set(title_terms) | counts.keys()
     coverage = sum(w for t, w in weights.items() if t in held) / total
-    norm = 1 - tuning.b + tuning.b * words / READ_LENGTH_NORM
+    norm = 1 - tuning.b + tuning.b * words / tuning.scales.read_words
     body = 0.0
     for term, weight in weights.items():
         tf = counts.get(term, 0) / norm
@@ -601,14 +587,14 @@ def read_features(
         coverage,
         body / total,
         max(meaning.values(), default=0.0),
-        math.log1p(words) / math.log1p(READ_LENGTH_NORM * 10),
+        math.log1p(words) / math.log1p(tuning.scales.read_words * 10),
         float(question.wants_code and any(unit.kind == "code" for unit in units)),
     ]
 
 
-def shows_code(text: str) -> bool:
+def shows_code(text: str, rules: TextRules) -> bool:
     """Whether ``text`` holds a block of code, as ``units_of`` would read it."""
-    return any(kind == "code" for kind, _ in _blocks(text))
+    return any(kind == "code" for kind, _ in _blocks(text, rules))
 
 
 def passage(units: Sequence[Unit], run: Run) -> Passage:

@@ -38,12 +38,6 @@ from citeline.models.turn import Similarity
 # hostile title or question must not cost the tokenizer megabytes first.
 MEANING_TITLE_CHARS = 300
 MEANING_QUESTION_CHARS = 1_000
-# Passages of one section among the results counted at most (``hits``): several hits say the
-# section is about the question, and past three they say little more.
-HITS_COUNTED = 3
-# Levels of a section's heading path counted at most (``depth``): a page's own section, a
-# section, a subsection...
-DEPTH_COUNTED = 4
 
 # "How do I ...", "how to ...", "is there a way to ...", "can I ...", "does it have ...": the
 # reader wants to see it done, so a run's code counts for more (a feature, ``code_how``).
@@ -129,6 +123,7 @@ CONFIDENCE_FEATURES = (
     "answer_meaning_max",
     "answer_run_meaning",
     "answer_terms",
+    "answer_missing",
 )
 
 
@@ -241,7 +236,7 @@ def section_features(
     heading_subjects = [subject_terms(heading) for _, heading in split]
     body_mean = _mean_length(bodies)
     heading_mean = _mean_length(headings)
-    n = len(candidates)
+    scales = tuning.scales
     rows: list[list[float]] = []
     for index, candidate in enumerate(candidates):
         body, heading, page = bodies[index], headings[index], pages[index]
@@ -273,14 +268,14 @@ def section_features(
                 held_own / own_total,
                 len(subjects & weights.keys()) / len(subjects) if subjects else 0.0,
                 float(bool(asked_subjects) and subjects == asked_subjects),
-                1 - index / n,
+                1 / (1 + index),
                 float(index == 0),
                 float(_other_kind(question.meaning_query, split[index][1])),
                 float(not asks_changes and _release_notes(candidate.title)),
                 float(bool(question.question.compounds & _terms(candidate))),
-                min(candidate.hits, HITS_COUNTED) / HITS_COUNTED,
-                min(len(_TITLE_SEPARATOR.findall(candidate.title)), DEPTH_COUNTED) / DEPTH_COUNTED,
-                float(question.question.wants_code and shows_code(candidate.passage)),
+                min(candidate.hits, scales.hits) / scales.hits,
+                min(len(_TITLE_SEPARATOR.findall(candidate.title)), scales.depth) / scales.depth,
+                float(question.question.wants_code and shows_code(candidate.passage, tuning.text)),
                 meaning[index],
                 titled[index],
             ]

@@ -117,6 +117,46 @@ class Fitted:
 
 
 @dataclass(frozen=True, slots=True)
+class TextRules:
+    """How a section's text is read into units: what is code, prose, a heading or a label."""
+
+    # Prose paragraphs hold 3 to 8 % of code's symbols ("=(){}[]...") among their non-blank
+    # characters, code blocks 15 % and more (measured on the Python sample as its readers
+    # store it, and the shape of code in every generator's output since).
+    code_symbol_share: float = 0.15
+    # A block of at least this many words, this share of them plain words, that opens on a
+    # capitalised word and ends on a stop is prose however many symbols its inline code
+    # brings: code lines open on keywords, names or prompts and rarely end on a full stop.
+    prose_min_words: int = 6
+    prose_word_share: float = 0.5
+    # Of a bare line's words longer than three letters, this share capitalised makes it a
+    # heading the reader kept as text, not a sentence.
+    heading_capitals: float = 0.6
+    # A "paragraph" of this many words or fewer with no closing stop is a label ("Note",
+    # "Example"), not prose.
+    label_words: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Scales:
+    """Where the counting features stop counting, and the lengths they are measured by: each
+    feature is 0 to 1 at these, so a weight means the same on any collection."""
+
+    # Passages of one section among the results (``hits``): past three they say little more.
+    hits: int = 3
+    # Levels of a section's heading path (``depth``): page, section, subsection, deeper.
+    depth: int = 4
+    # A question's subject terms (``answer_terms``, ``second_terms``): a docs question has 4
+    # in the median, a SciFact claim 8, twenty is a paragraph.
+    terms: int = 20
+    # Subject words no result holds (``answer_missing``): one is the signal, two confirm it.
+    missing: int = 2
+    # The length in words a read section's BM25 is normalised by: about a docs section's
+    # median (``read_body``), and its length measured against ten times it (``read_length``).
+    read_words: int = 300
+
+
+@dataclass(frozen=True, slots=True)
 class Tuning:
     """Every tunable of the embedded model's document answers (see each field's comment for
     its measured reason), and the fitted models."""
@@ -174,6 +214,9 @@ class Tuning:
     # Runs of one section considered at most, in order: the bound on the time a section
     # of any length costs, far above the longest development section's sentences.
     max_runs: int = 4_000
+    # How text is read into units, and where the counting features stop counting.
+    text: TextRules = field(default_factory=TextRules)
+    scales: Scales = field(default_factory=Scales)
     # -- the fitted models -----------------------------------------------------------
     with_meaning: Fitted = field(default_factory=Fitted)
     words_only: Fitted = field(default_factory=Fitted)
@@ -206,6 +249,10 @@ def tuning_from_json(data: Mapping[str, Any]) -> Tuning:
             f"The weights file names unknown settings ({', '.join(sorted(unknown))}); write it "
             "again with benchmarks/questions/crossval.py --write-weights."
         )
+    nested = {"text": TextRules, "scales": Scales}
+    settings = {
+        key: nested[key](**value) if key in nested else value for key, value in settings.items()
+    }
     return Tuning(
         **settings,
         with_meaning=Fitted.from_json(data.get("with_meaning", {})),
@@ -218,7 +265,7 @@ def tuning_to_json(tuning: Tuning, *, command: str, notes: Mapping[str, Any] | N
     """The weights file for ``tuning``: its fitted sets, and the command that wrote it."""
     default = Tuning()
     settings = {
-        f.name: getattr(tuning, f.name)
+        f.name: _plain(getattr(tuning, f.name))
         for f in dataclasses.fields(Tuning)
         if f.name not in {"with_meaning", "words_only", "ablated", "source"}
         and getattr(tuning, f.name) != getattr(default, f.name)
@@ -231,6 +278,10 @@ def tuning_to_json(tuning: Tuning, *, command: str, notes: Mapping[str, Any] | N
         "words_only": tuning.words_only.to_json(),
     }
     return json.dumps(data, indent=1) + "\n"
+
+
+def _plain(value: object) -> object:
+    return dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value  # type: ignore[arg-type]
 
 
 @functools.cache
