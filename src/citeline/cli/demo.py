@@ -66,6 +66,7 @@ def demo(
     ),
 ) -> None:
     """Index the bundled sample collection and serve the search page on it, no key needed."""
+    from citeline.agent.meaning import ingest_reading
     from citeline.cli.serve import serve
     from citeline.corpus import Corpus, CorpusError, SchemaVersionError
     from citeline.errors import PathUnusableError
@@ -94,7 +95,9 @@ def demo(
                 stale.unlink(missing_ok=True)
             corpus = Corpus.open(path)
         with corpus:
-            report = corpus.ingest(sample_path(), prune=True, release=RELEASE)
+            report = corpus.ingest(
+                sample_path(), prune=True, release=RELEASE, reading=ingest_reading()
+            )
             documents = len(corpus)
     except (CorpusError, OSError) as error:
         raise PathUnusableError(
