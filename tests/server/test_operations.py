@@ -70,6 +70,7 @@ def test_info_names_the_model_release_mode_and_link_template(
         "collection": "2026-09",
         "documents": 0,
         "examples": [],
+        "retrieval": "lexical",
     }
 
 

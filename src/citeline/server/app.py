@@ -84,6 +84,7 @@ def create_app(
             # keeps (issue 15): a site serving its front end gets the tolerant rule.
             heading_rule="tolerant" if settings.wire == "reactome" else "strict",
         )
+        _say_how_it_reads(corpus, engine)
     if stores is None:
         stores = open_stores(settings)
         opened.append(stores)
@@ -147,6 +148,18 @@ def create_app(
             )
 
     return app
+
+
+def _say_how_it_reads(corpus: Corpus, engine: CorpusAnswerEngine) -> None:
+    """Say once, at start-up, when searches or the embedded model's answers go by words
+    alone though more was asked for: no extra here, vectors not stored, meaning off."""
+    note = corpus.retrieval_note
+    if note is None and engine.local:
+        from citeline.agent.meaning import words_only
+
+        note = words_only()
+    if note is not None:
+        logger.warning("%s", note[:1].upper() + note[1:])
 
 
 async def _store_unavailable(request: Request, error: Exception) -> JSONResponse:

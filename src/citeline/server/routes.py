@@ -253,6 +253,7 @@ def build_router(state: ServerState) -> APIRouter:
             collection=state.settings.collection_name or state.release,
             documents=documents,
             examples=list(state.examples),
+            retrieval=state.corpus.retrieval.value,
         )
 
     @router.get("/healthz", response_model=Health, summary="Liveness")

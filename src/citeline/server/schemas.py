@@ -156,6 +156,9 @@ class ServerInfo(BaseModel):
     collection: str | None = None
     documents: int = 0
     examples: list[str] = []
+    # How searches run here: "lexical" (by words), "dense" (by meaning) or "hybrid" (both),
+    # the collection's recorded mode, or words where this machine cannot search it so.
+    retrieval: str = "lexical"
 
 
 class Health(BaseModel):
