@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 pytest.importorskip("onnxruntime", reason="reading for meaning needs pip install 'citeline[dense]'")
 
-pytestmark = pytest.mark.usefixtures("searched_as_built")
-
 from citeline import answer
 from citeline.agent import meaning
 from citeline.corpus import Corpus
 from citeline.corpus.embedding import Embedder, load_embedder
 from citeline.corpus.meaning import MEANING_DTYPE, meaning_text
 from citeline.events import Done, Event, encode_sse
+
+pytestmark = pytest.mark.usefixtures("searched_as_built")
 
 QUESTION = "How do I sort a list of dictionaries by a key?"
 KEY_FUNCTIONS = meaning_text(

@@ -24,10 +24,10 @@ from citeline.corpus.retrieval import Retrieval
 
 pytest.importorskip("onnxruntime", reason="dense retrieval needs pip install 'citeline[dense]'")
 
-pytestmark = pytest.mark.usefixtures("searched_as_built")
-
 from citeline.corpus import embedding
 from citeline.corpus.minilm import TOKENIZER_PATH, MiniLM
+
+pytestmark = pytest.mark.usefixtures("searched_as_built")
 
 MEANING = Path(__file__).parent / "fixtures" / "meaning"
 QUERY = "pause my script briefly"
@@ -251,7 +251,9 @@ def test_a_query_embedded_again_is_the_kept_vector_which_nobody_can_change() -> 
 @settings(max_examples=40, deadline=None)
 @given(
     words=st.lists(
-        st.sampled_from(["cell", "apoptosis", "x", "Naïve", "co-operation,", "日本", "\n", "ab" * 40]),
+        st.sampled_from(
+            ["cell", "apoptosis", "x", "Naïve", "co-operation,", "日本", "\n", "ab" * 40]
+        ),
         min_size=1,
         max_size=900,
     )

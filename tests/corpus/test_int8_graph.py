@@ -148,7 +148,9 @@ def test_the_graph_for_one_text_reads_it_as_the_masked_graph_does(length: int, s
     mask = np.ones_like(ids)
     before, after = _hidden(masked, ids, mask)[0], _hidden(lone, ids, mask)[0]
     # The fused attention and GELU round in another order; pooled, the vectors agree.
-    pooled = [vector.mean(axis=0) / np.linalg.norm(vector.mean(axis=0)) for vector in (before, after)]
+    pooled = [
+        vector.mean(axis=0) / np.linalg.norm(vector.mean(axis=0)) for vector in (before, after)
+    ]
     assert float(pooled[0] @ pooled[1]) > 0.995
     model = onnx.load_from_string(lone)
     assert [item.name for item in model.graph.input] == ["input_ids", "token_type_ids"]

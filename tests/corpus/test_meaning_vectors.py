@@ -25,9 +25,9 @@ from citeline.corpus.meaning import (
 
 pytest.importorskip("onnxruntime", reason="meaning vectors need pip install 'citeline[dense]'")
 
-pytestmark = pytest.mark.usefixtures("searched_as_built")
-
 from citeline.corpus.embedding import load_embedder
+
+pytestmark = pytest.mark.usefixtures("searched_as_built")
 
 
 def _texts(corpus: Corpus) -> list[str]:

@@ -64,6 +64,13 @@ def demo(
         help="Example questions for the empty page, one a line [the demo's own].",
         show_default=False,
     ),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        min=1,
+        help="Server processes on the port (default: one per core).",
+        show_default=False,
+    ),
 ) -> None:
     """Index the bundled sample collection and serve the search page on it, no key needed."""
     from citeline.agent.meaning import ingest_reading
@@ -133,4 +140,5 @@ def demo(
         rate_limit=rate_limit,
         forwarded_allow_ips=None,
         max_tokens=None,
+        workers=workers,
     )

@@ -91,11 +91,18 @@ def serve(
     max_tokens: int | None = typer.Option(
         None, "--max-tokens", help="Most tokens a model may write per reply (default 2048)."
     ),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        min=1,
+        help="Server processes on the port, sharing the collection, answers and rate limit "
+        "(default: one per core).",
+        show_default=False,
+    ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
-    from citeline.server import create_app
     from citeline.server.guard import Guard
-    from citeline.server.listen import serve as listen
+    from citeline.server.listen import bind
     from citeline.server.logs import configure_logging
     from citeline.server.settings import ServerSettings
 
@@ -115,6 +122,7 @@ def serve(
         rate_limit=rate_limit,
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
+        workers=workers,
     )
     configure_logging(settings.log_format)
     # The guard's settings first: a server that could never answer says so before it
@@ -123,5 +131,14 @@ def serve(
     reason = unusable_index(database)
     if reason is not None and project is None:
         fail("serve", reason)
-    server_app = create_app(settings)
-    listen(server_app, settings)
+    listening = bind(settings)
+    count = settings.worker_count
+    if count > 1:
+        from citeline.server.workers import serve_workers
+
+        serve_workers(settings, listening, count)
+        return
+    from citeline.server import create_app
+    from citeline.server.listen import serve as listen
+
+    listen(create_app(settings), settings, listening)

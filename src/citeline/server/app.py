@@ -58,9 +58,15 @@ def create_app(
     it, ``engine`` to ``citeline.answer`` with ``settings.model``. What the factory opens
     itself it closes when the app shuts down.
     """
-    guard = Guard.from_settings(settings)
-    examples = load_examples(settings.examples, settings.project)
+    # Checked first: a server that could never answer says so before its database does.
+    Guard.from_settings(settings, announce=False)
     opened: list[object] = []
+    if stores is None:
+        stores = open_stores(settings)
+        opened.append(stores)
+    # The rate limit is counted in the database by default, which every worker shares.
+    guard = Guard.from_settings(settings, hits=stores.rate_hits)
+    examples = load_examples(settings.examples, settings.project)
     if corpus is None:
         from citeline.corpus import Corpus
 
@@ -85,9 +91,6 @@ def create_app(
             heading_rule="tolerant" if settings.wire == "reactome" else "strict",
         )
         _say_how_it_reads(corpus, engine)
-    if stores is None:
-        stores = open_stores(settings)
-        opened.append(stores)
     metrics = ServerMetrics()
     state = ServerState(
         settings=settings,

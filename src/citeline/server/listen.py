@@ -15,16 +15,29 @@ against 0.15 us named. uvicorn runs asyncio (uvloop is asyncio's interface) on t
 that calls ``run_server`` and nothing else runs there meanwhile; worker threads are not
 named, so code there is still told it runs no event loop.
 
-Deliberately not here: building the app (``app``), logging set-up (``logs``).
+The port is bound here, once, before the app is built (``bind``): a taken port is one
+sentence naming ``--port``, and ``citeline serve --workers`` hands the one listening socket
+to every worker (``workers``).
+
+Deliberately not here: building the app (``app``), logging set-up (``logs``), the workers'
+processes (``workers``).
 """
 
 from __future__ import annotations
+
+import errno
+import socket
 
 import sniffio
 import uvicorn
 from fastapi import FastAPI
 
+from citeline.server.errors import StartupError
 from citeline.server.settings import ServerSettings
+
+# Connections the kernel queues before a worker accepts them: uvicorn's own default, which
+# 200 answers started at once stay under.
+BACKLOG = 2048
 
 
 def uvicorn_config(app: FastAPI, settings: ServerSettings) -> uvicorn.Config:
@@ -45,16 +58,45 @@ def uvicorn_config(app: FastAPI, settings: ServerSettings) -> uvicorn.Config:
     )
 
 
-def serve(app: FastAPI, settings: ServerSettings) -> None:
-    """Serve ``app`` until interrupted."""
-    run_server(uvicorn.Server(uvicorn_config(app, settings)))
+def bind(settings: ServerSettings) -> socket.socket:
+    """The listening socket at ``settings.host`` and ``settings.port``; ``StartupError``
+    with the fix when it cannot be had."""
+    try:
+        family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+        listening = socket.socket(family, socket.SOCK_STREAM)
+    except OSError as error:
+        raise StartupError(f"cannot listen on {settings.host} ({error.strerror}).") from None
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((settings.host, settings.port))
+        listening.listen(BACKLOG)
+    except OSError as error:
+        listening.close()
+        where = f"{settings.host}:{settings.port}"
+        if error.errno == errno.EADDRINUSE:
+            raise StartupError(
+                f"port {settings.port} is taken on {settings.host}; stop what listens there "
+                "or choose another port with --port."
+            ) from None
+        raise StartupError(
+            f"cannot listen on {where} ({error.strerror}); choose another address with "
+            "--host or another port with --port."
+        ) from None
+    listening.set_inheritable(True)
+    return listening
 
 
-def run_server(server: uvicorn.Server) -> None:
+def serve(app: FastAPI, settings: ServerSettings, listening: socket.socket | None = None) -> None:
+    """Serve ``app`` until interrupted, on ``listening`` (default: bound here)."""
+    sockets = [listening if listening is not None else bind(settings)]
+    run_server(uvicorn.Server(uvicorn_config(app, settings)), sockets)
+
+
+def run_server(server: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
     """Run ``server`` on this thread, named asyncio for sniffio while it runs (see above)."""
     previous = sniffio.thread_local.name
     sniffio.thread_local.name = "asyncio"
     try:
-        server.run()
+        server.run(sockets=sockets)
     finally:
         sniffio.thread_local.name = previous
