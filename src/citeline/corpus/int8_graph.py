@@ -25,10 +25,12 @@ one such text (``lone``): each layer's attention, fourteen nodes of reshapes, tr
 scalings, two products, the mask's addition and the softmax, becomes onnxruntime's
 ``MultiHeadAttention`` without a mask (a lone text masks nothing), and each GELU's five
 nodes (``x / sqrt 2``, ``Erf``, ``+ 1``, ``* x``, ``* 0.5``) its ``Gelu``; the attention mask
-is no longer an input. 84 nodes a run instead of 207. Measured (CPU time, one thread,
-interleaved, load 6 to 8): 9.8 against 7.8 ms a text of 128 word pieces, 3.7 against 3.0 ms
-at 48, 1.6 against 1.3 ms at 12; vectors within cosine 0.998 of the unfused graph's (the
-fused operators round in another order, and the int8 products carry a difference on).
+is no longer an input, nor are the sentence types (one text is one sentence, type 0: the
+type embedding's first row is added to every position). 85 nodes a run instead of 207.
+Measured (CPU time, one thread, interleaved, load 6 to 8): 9.8 against 7.8 ms a text of 128
+word pieces, 3.7 against 3.0 ms at 48, 1.6 against 1.3 ms at 12; vectors within cosine 0.998
+of the unfused graph's (the fused operators round in another order, and the int8 products
+carry a difference on).
 Tried and not kept: ``SkipLayerNormalization`` for each residual addition and layer norm
 (slower here: 14.5 against 12.0 ms at 128), ``FastGelu`` (its tanh approximation moved
 vectors to cosine 0.991 for no measurable gain).
@@ -57,6 +59,9 @@ EXPECTED_LAYERS = 6
 # Its attention heads (12 of 32 values each).
 HEADS = 12
 _CONTRIB = "com.microsoft"
+# The graph's inputs: word-piece ids, and the sentence type of each (all 0 for one text).
+_PIECES = "input_ids"
+_TYPES = "token_type_ids"
 
 
 def int8_graph(
@@ -115,9 +120,11 @@ def int8_graph(
     nodes = [replaced.get(id(node), node) for node in graph.node if id(node) not in dead]
     results = {output.name for output in graph.output}
     if simplify:
+        nodes = _live(_rows_dequantized(nodes, weights), results)
         nodes = _simplified_attention(nodes, results)
         if lone:
             nodes = _live(_fused_gelu(_fused_attention(nodes)), results)
+            nodes = _one_sentence(nodes, weights, added)
     del graph.node[:]
     graph.node.extend(nodes)
     read = {name for node in nodes for name in node.input}
@@ -239,6 +246,83 @@ def _fused_attention(nodes: list[onnx.NodeProto]) -> list[onnx.NodeProto]:
     if len(replaced) != EXPECTED_LAYERS:
         return nodes
     return [replaced.get(id(node), node) for node in nodes if id(node) not in dead]
+
+
+def _rows_dequantized(
+    nodes: list[onnx.NodeProto], weights: dict[str, onnx.TensorProto]
+) -> list[onnx.NodeProto]:
+    """``nodes`` with each embedding table kept in int8 and only the rows looked up turned
+    to float: ``Gather(Cast(table) * row_scale, ids)`` as ``Cast(Gather(table, ids)) *
+    Gather(row_scale, ids)``, the same numbers. onnxruntime folds the exported form into a
+    float copy of the word table at load, 47 MB of every process's memory for 30,522 rows
+    of which a text reads a few dozen."""
+    producer = {output: node for node in nodes for output in node.output}
+    replaced: dict[int, list[onnx.NodeProto]] = {}
+    for node in nodes:
+        if node.op_type != "Gather" or _axis(node) != 0:
+            continue
+        scaled = producer.get(node.input[0])
+        cast = scaled and producer.get(scaled.input[0])
+        if (
+            scaled is None
+            or scaled.op_type != "Mul"
+            or cast is None
+            or cast.op_type != "Cast"
+            or cast.input[0] not in weights
+            or scaled.input[1] not in weights
+        ):
+            continue
+        table, scale = weights[cast.input[0]], weights[scaled.input[1]]
+        if len(table.dims) != 2 or list(scale.dims) != [table.dims[0], 1]:
+            continue
+        ids, name = node.input[1], node.name
+        rows, rows_float, row_scales = f"{name}_rows", f"{name}_rows_float", f"{name}_row_scales"
+        replaced[id(node)] = [
+            onnx.helper.make_node("Gather", [cast.input[0], ids], [rows], name=rows, axis=0),
+            onnx.helper.make_node(
+                "Cast", [rows], [rows_float], name=rows_float, to=onnx.TensorProto.FLOAT
+            ),
+            onnx.helper.make_node(
+                "Gather", [scaled.input[1], ids], [row_scales], name=row_scales, axis=0
+            ),
+            onnx.helper.make_node(
+                "Mul", [rows_float, row_scales], list(node.output), name=f"{name}_dequantized"
+            ),
+        ]
+    return [each for node in nodes for each in replaced.get(id(node), [node])]
+
+
+def _axis(node: onnx.NodeProto) -> int:
+    return next((int(a.i) for a in node.attribute if a.name == "axis"), 0)
+
+
+def _one_sentence(
+    nodes: list[onnx.NodeProto],
+    weights: dict[str, onnx.TensorProto],
+    added: list[onnx.TensorProto],
+) -> list[onnx.NodeProto]:
+    """``nodes`` reading no sentence types: a lone text is one sentence, type 0 throughout,
+    so the type embedding's lookup becomes its first row, added to every position, and the
+    shapes read from the types are read from the word pieces (the same shape)."""
+    lookups = [
+        node
+        for node in nodes
+        if node.op_type == "Gather" and node.input[1:] == [_TYPES] and node.input[0] in weights
+    ]
+    if len(lookups) != 1:
+        return nodes
+    [lookup] = lookups
+    table = numpy_helper.to_array(weights[lookup.input[0]])
+    row = f"{lookup.input[0]}_type_0"
+    added.append(numpy_helper.from_array(np.ascontiguousarray(table[0]), row))
+    kept = [node for node in nodes if node is not lookup]
+    for node in kept:
+        for position, name in enumerate(node.input):
+            if name == lookup.output[0]:
+                node.input[position] = row
+            elif name == _TYPES:
+                node.input[position] = _PIECES
+    return kept
 
 
 def _fused_gelu(nodes: list[onnx.NodeProto]) -> list[onnx.NodeProto]:

@@ -54,10 +54,6 @@ RESTARTS = 5
 _READY = "ready"
 
 
-class _Stop(Exception):
-    """A signal asked the server to stop."""
-
-
 @dataclass
 class _Worker:
     number: int
@@ -85,24 +81,31 @@ def serve_workers(settings: ServerSettings, listening: socket.socket, count: int
         send.close()
         workers[number] = _Worker(number, process, receive)
 
-    def stop(received: int, frame: FrameType | None) -> None:
-        raise _Stop
-
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # A stop signal wakes the wait below through this pair (the handler itself does nothing:
+    # Python writes each signal's number to the wakeup socket).
+    woken, waker = socket.socketpair()
+    waker.setblocking(False)
+    previous = {sig: signal.signal(sig, _noted) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous_wakeup = signal.set_wakeup_fd(waker.fileno())
     try:
         for number in range(count):
             start(number)
-        while True:
-            _watch(workers, settings, deaths, start)
-    except _Stop:
-        pass
+        while _watch(workers, settings, deaths, start, woken):
+            pass
     finally:
         # Deaf to a second Ctrl+C while the workers stop: they are already stopping.
         for sig in previous:
             signal.signal(sig, signal.SIG_IGN)
         _stop_all(list(workers.values()))
+        signal.set_wakeup_fd(previous_wakeup)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        woken.close()
+        waker.close()
+
+
+def _noted(received: int, frame: FrameType | None) -> None:
+    """A stop signal's handler: the wakeup socket carries it to the waiting loop."""
 
 
 def _watch(
@@ -110,15 +113,19 @@ def _watch(
     settings: ServerSettings,
     deaths: list[float],
     start: Callable[[int], None],
-) -> None:
-    """Wait for a worker to say something or stop, and act on it."""
+    woken: socket.socket,
+) -> bool:
+    """Wait for a worker to say something or stop, or for a stop signal, and act on it;
+    False when a signal asked the server to stop."""
     waiting = [w.messages for w in workers.values() if not w.ready]
     sentinels = {w.process.sentinel: w for w in workers.values()}
     timeout = None
     if waiting:
         oldest = min(w.started for w in workers.values() if not w.ready)
         timeout = max(0.0, oldest + START_SECONDS - time.monotonic())
-    ready = wait([*waiting, *sentinels], timeout)
+    ready = wait([*waiting, *sentinels, woken], timeout)
+    if woken in ready:
+        return False
     if not ready and waiting:
         raise StartupError(
             f"a worker did not start within {START_SECONDS:.0f} s; run with --workers 1 to "
@@ -166,6 +173,7 @@ def _watch(
         worker.messages.close()
         del workers[worker.number]
         start(worker.number)
+    return True
 
 
 def _receive(messages: Connection) -> str | None:
