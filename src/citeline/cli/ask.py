@@ -1,7 +1,8 @@
 """``citeline ask``: one question, its answer streamed to the terminal, then its references.
 
 The answer is rendered from the event stream alone (``citeline.answer``): tokens
-as they arrive, then the citation events as numbered references. ``--json``
+as they arrive, then the citation events as numbered references, each with the address a
+reader can open (its ``href``) when its source has one. ``--json``
 prints the events themselves, one contract JSON object per line. This command
 does not parse the answer's prose.
 """
@@ -127,10 +128,11 @@ def _print_references(
     if citations:
         console.print("[bold]References[/bold]")
         for citation in citations:
-            console.print(
-                f"  [{citation.n}] {citation.display_name} — {citation.id or citation.url}",
-                markup=False,
-            )
+            # The address a reader can open, when the source has one; else what names it.
+            where = citation.href or citation.id or citation.url
+            # Soft-wrapped: a hard wrap broke an address in two, so it could not be opened.
+            line = f"  [{citation.n}] {citation.display_name} — {where}"
+            console.print(line, markup=False, soft_wrap=True)
             if citation.quote is not None:
                 console.print(f"      > {citation.quote} ({citation.kind}, verified)", markup=False)
     label = f"{done.state} in {done.seconds:.1f} s · {model_name}"

@@ -23,7 +23,7 @@ from citeline.server.admission import FirstTokenGate
 from citeline.server.answer_engine import AnswerEngine, CorpusAnswerEngine
 from citeline.server.answer_stream import AnswerRunner
 from citeline.server.errors import StartupError
-from citeline.server.examples import load_examples
+from citeline.server.examples import collection_examples, load_examples
 from citeline.server.guard import Guard
 from citeline.server.metrics import ServerMetrics
 from citeline.server.routes import ServerState, build_router
@@ -73,6 +73,8 @@ def create_app(
         corpus = Corpus.open(str(settings.database))
         opened.append(corpus)
     release = settings.release if settings.release is not None else corpus.release
+    if not examples:
+        examples = _headings_as_examples(corpus)
     if engine is None:
         from citeline.models import resolve_model
 
@@ -184,6 +186,17 @@ async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
         for each in error.errors()
     ]
     return JSONResponse({"detail": detail}, status_code=422)
+
+
+def _headings_as_examples(corpus: Corpus) -> tuple[str, ...]:
+    """Example questions from the collection's own headings, when the owner gave none."""
+    documents = corpus.documents()
+    try:
+        return collection_examples(document.title for document in documents)
+    finally:
+        close = getattr(documents, "close", None)
+        if callable(close):
+            close()
 
 
 def _open_data(project: str | None) -> DataCatalog | None:

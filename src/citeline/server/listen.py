@@ -15,19 +15,18 @@ against 0.15 us named. uvicorn runs asyncio (uvloop is asyncio's interface) on t
 that calls ``run_server`` and nothing else runs there meanwhile; worker threads are not
 named, so code there is still told it runs no event loop.
 
-The port is bound here, once, before the app is built (``bind``): a taken port is one
-sentence naming ``--port``, and ``citeline serve --workers`` hands the one listening socket
-to every worker (``workers``).
+It serves on a socket bound before anything else was done (``citeline.cli.port``), and
+stops on Ctrl+C at once and quietly (``stopping``). ``citeline serve --workers`` hands the
+one bound socket to every worker (``workers``), each of which serves it here.
 
-Deliberately not here: building the app (``app``), logging set-up (``logs``), the workers'
-processes (``workers``).
+Deliberately not here: building the app (``app``), logging set-up (``logs``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import errno
+import logging
 import socket
 import sys
 
@@ -35,12 +34,10 @@ import sniffio
 import uvicorn
 from fastapi import FastAPI
 
-from citeline.server.errors import StartupError
 from citeline.server.settings import ServerSettings
+from citeline.server.stopping import StoppableServer, say_stopped
 
-# Connections the kernel queues before a worker accepts them: uvicorn's own default, which
-# 200 answers started at once stay under.
-BACKLOG = 2048
+logger = logging.getLogger(__name__)
 
 
 def uvicorn_config(app: FastAPI, settings: ServerSettings) -> uvicorn.Config:
@@ -61,39 +58,21 @@ def uvicorn_config(app: FastAPI, settings: ServerSettings) -> uvicorn.Config:
     )
 
 
-def bind(settings: ServerSettings) -> socket.socket:
-    """The listening socket at ``settings.host`` and ``settings.port``; ``StartupError``
-    with the fix when it cannot be had."""
-    try:
-        family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
-        listening = socket.socket(family, socket.SOCK_STREAM)
-    except OSError as error:
-        raise StartupError(f"cannot listen on {settings.host} ({error.strerror}).") from None
-    try:
-        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listening.bind((settings.host, settings.port))
-        listening.listen(BACKLOG)
-    except OSError as error:
-        listening.close()
-        where = f"{settings.host}:{settings.port}"
-        if error.errno == errno.EADDRINUSE:
-            raise StartupError(
-                f"port {settings.port} is taken on {settings.host}; stop what listens there "
-                "or choose another port with --port."
-            ) from None
-        raise StartupError(
-            f"cannot listen on {where} ({error.strerror}); choose another address with "
-            "--host or another port with --port."
-        ) from None
-    listening.set_inheritable(True)
-    return listening
-
-
-def serve(app: FastAPI, settings: ServerSettings, listening: socket.socket | None = None) -> None:
-    """Serve ``app`` until interrupted, on ``listening`` (default: bound here)."""
-    sockets = [listening if listening is not None else bind(settings)]
+def serve(
+    app: FastAPI, settings: ServerSettings, listening: socket.socket, *, worker: bool = False
+) -> None:
+    """Serve ``app`` on the bound socket ``listening`` until interrupted; a ``worker`` of
+    several leaves saying where it serves and that it stopped to the command that started
+    them all (``workers``)."""
+    server = StoppableServer(uvicorn_config(app, settings))
+    host, port = listening.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    if not worker:
+        logger.info("Serving on http://%s:%d/ (stop with Ctrl+C).", shown, port)
     _return_freed_memory()
-    run_server(uvicorn.Server(uvicorn_config(app, settings)), sockets)
+    run_server(server, [listening])
+    if not worker:
+        say_stopped(server)
 
 
 def _return_freed_memory() -> None:

@@ -211,7 +211,8 @@ class ServerSettings:
         metadata=_about(
             "CITELINE_LINK_TEMPLATE",
             _text_or_none,
-            "Link for a source identifier on the page, e.g. https://example.org/item/{id}.",
+            "Link for a source identifier on the page, e.g. https://example.org/item/{id}, "
+            "for sources without an address of their own (a citation's href wins).",
         ),
     )
     collection_name: str | None = field(
@@ -219,7 +220,8 @@ class ServerSettings:
         metadata=_about(
             "CITELINE_COLLECTION_NAME",
             _text_or_none,
-            "What the empty page calls the collection; default: the release label.",
+            "What the empty page and /v1/info call the collection; default: the site's own "
+            "name, read at ingest.",
         ),
     )
     examples: Path | None = field(
@@ -228,7 +230,8 @@ class ServerSettings:
             "CITELINE_EXAMPLES",
             _path_or_none,
             "Text file of example questions for the empty page, one a line (the first three "
-            "are shown); default: the project file's [project] examples, else none.",
+            "are shown); default: the project file's [project] examples, else a few of the "
+            "collection's headings as questions.",
         ),
     )
     caller_key_file: Path | None = field(

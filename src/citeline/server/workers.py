@@ -1,7 +1,7 @@
 """``citeline serve --workers N``: N server processes answering on one port.
 
 One process uses one core: the embedded model's work is Python's, and 200 answers at once on
-one process queue behind each other. The parent binds the port once (``listen.bind``) and
+one process queue behind each other. The parent binds the port once (``citeline.cli.port``) and
 hands the listening socket to N worker processes it starts, and the kernel spreads
 connections among them. The workers are spawned, not forked: each imports and loads
 everything itself, as a fresh ``citeline serve`` would, since forking a process that holds
@@ -13,12 +13,14 @@ parent holds no model and answers nothing.
 A worker that cannot start (a setting, the database) stops them all, and the parent says why
 once. One that dies later is started again, unless workers keep dying (``RESTARTS`` within a
 minute), which stops them all too. SIGINT (Ctrl+C, which a terminal sends to every process
-of the group) or SIGTERM to the parent stops every worker: each is sent SIGTERM and finishes
-as uvicorn finishes (the answers it is streaming, within ``STOP_SECONDS``), and the parent
-returns. A worker whose parent is gone stops by itself (Linux's parent-death signal, and a
-check of its parent's id), so no orphan keeps the port.
+of the group) or SIGTERM to the parent stops every worker: each is sent SIGTERM and stops as
+a server does (``stopping``: after Ctrl+C at once, after SIGTERM its answers finish, within
+``STOP_SECONDS``), and the parent says so in one line and returns. A worker whose parent
+is gone stops by itself (Linux's parent-death signal, and a check of its parent's id), so
+no orphan keeps the port.
 
-Deliberately not here: the app (``app``), uvicorn's settings and the bound port (``listen``).
+Deliberately not here: the app (``app``), uvicorn's settings (``listen``), the bound port
+(``citeline.cli.port``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from types import FrameType
 from citeline.errors import CitelineError
 from citeline.server.errors import StartupError
 from citeline.server.settings import ServerSettings
+from citeline.server.stopping import say_stopped_by
 
 logger = logging.getLogger("citeline.server")
 
@@ -87,21 +90,28 @@ def serve_workers(settings: ServerSettings, listening: socket.socket, count: int
     waker.setblocking(False)
     previous = {sig: signal.signal(sig, _noted) for sig in (signal.SIGINT, signal.SIGTERM)}
     previous_wakeup = signal.set_wakeup_fd(waker.fileno())
+    stopped_by: signal.Signals | None = None
     try:
         for number in range(count):
             start(number)
         while _watch(workers, settings, deaths, start, woken):
             pass
+        received = woken.recv(1)
+        stopped_by = signal.Signals(received[0]) if received else None
     finally:
         # Deaf to a second Ctrl+C while the workers stop: they are already stopping.
         for sig in previous:
             signal.signal(sig, signal.SIG_IGN)
+        if stopped_by is signal.SIGINT:
+            # The workers' own lines about stopping are not the one line a person is owed.
+            logging.disable(logging.WARNING)
         _stop_all(list(workers.values()))
         signal.set_wakeup_fd(previous_wakeup)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         woken.close()
         waker.close()
+    say_stopped_by(stopped_by)
 
 
 def _noted(received: int, frame: FrameType | None) -> None:
@@ -225,7 +235,7 @@ def _run_worker(
     messages.close()
     from citeline.server.listen import serve
 
-    serve(app, settings, listening)
+    serve(app, settings, listening, worker=True)
 
 
 def _die_with(parent: int) -> None:
