@@ -77,7 +77,7 @@ def serve_workers(settings: ServerSettings, listening: socket.socket, count: int
         receive, send = context.Pipe(duplex=False)
         process = context.Process(
             target=_run_worker,
-            args=(settings, listening, send, os.getpid()),
+            args=(settings, listening, send, os.getpid(), number),
             name=f"citeline-worker-{number}",
         )
         process.start()
@@ -149,11 +149,13 @@ def _watch(
             if message == _READY:
                 worker.ready = True
                 if all(w.ready for w in workers.values()):
+                    host, port = settings.host, settings.port
+                    shown = f"[{host}]" if ":" in host else host
                     logger.info(
-                        "%d workers answering on http://%s:%d/",
+                        "Serving on http://%s:%d/ with %d workers (stop with Ctrl+C).",
+                        shown,
+                        port,
                         len(workers),
-                        settings.host,
-                        settings.port,
                         extra={"workers": [w.process.pid for w in workers.values()]},
                     )
                 continue
@@ -216,13 +218,21 @@ def _stop_all(workers: list[_Worker]) -> None:
 
 
 def _run_worker(
-    settings: ServerSettings, listening: socket.socket, messages: Connection, parent: int
+    settings: ServerSettings,
+    listening: socket.socket,
+    messages: Connection,
+    parent: int,
+    number: int,
 ) -> None:
     """A worker's whole life: build the app, say it is ready, serve until told to stop."""
     _die_with(parent)
     from citeline.server.logs import configure_logging
 
     configure_logging(settings.log_format)
+    if number > 0:
+        # What start-up says once (open mode, searching by words) the first worker says for
+        # all of them; errors still show.
+        logging.disable(logging.WARNING)
     try:
         from citeline.server import create_app
 
@@ -231,6 +241,8 @@ def _run_worker(
         messages.send(str(error))
         messages.close()
         sys.exit(2)
+    finally:
+        logging.disable(logging.NOTSET)
     messages.send(_READY)
     messages.close()
     from citeline.server.listen import serve
