@@ -40,6 +40,8 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     │   └── PortTakenError               another program holds the port
     ├── QuestionFileError                citeline.evaluation.questions
     ├── PlotUnavailableError             citeline.evaluation.plot: no matplotlib
+    ├── EmbedError                       citeline.embed: a Sphinx or MkDocs setting of the
+    │                                    Ask box is wrong
     └── PathUnusableError                here: a file or folder named to a command cannot
                                          be read or written
 

@@ -13,6 +13,7 @@ import, and ``citeline --help`` must not pay it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -105,6 +106,19 @@ def serve(
         "(default: one per core).",
         show_default=False,
     ),
+    context_tokens: int | None = typer.Option(
+        None,
+        "--context-tokens",
+        help="Most tokens of corpus text a real model is given per answer (default 3000).",
+    ),
+    allow_origin: list[str] = typer.Option(
+        [],
+        "--allow-origin",
+        metavar="ORIGIN",
+        help="A site whose pages may ask from a browser, e.g. https://docs.example.org "
+        "(repeat for each; default: none) [CITELINE_ALLOW_ORIGINS].",
+        show_default=False,
+    ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
     start_server(
@@ -123,6 +137,8 @@ def serve(
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
         workers=workers,
+        context_tokens=context_tokens,
+        allow_origins=allow_origin,
     )
 
 
@@ -143,6 +159,8 @@ def start_server(
     forwarded_allow_ips: str | None = None,
     max_tokens: int | None = None,
     workers: int | None = None,
+    context_tokens: int | None = None,
+    allow_origins: Sequence[str] = (),
     listening: socket.socket | None = None,
 ) -> None:
     """What ``citeline serve`` does, and ``citeline demo`` after its ingest: ``listening``
@@ -172,6 +190,8 @@ def start_server(
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
         workers=workers,
+        context_tokens=context_tokens,
+        allow_origins=list(allow_origins),
     )
     if listening is None:
         listening = bind_listening_socket(settings.host, settings.port)

@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from citeline.server.admission import FirstTokenGate
 from citeline.server.answer_engine import AnswerEngine, CorpusAnswerEngine
 from citeline.server.answer_stream import AnswerRunner
+from citeline.server.cors import AllowedOrigins, PublicFiles
 from citeline.server.errors import StartupError
 from citeline.server.examples import collection_examples, load_examples
 from citeline.server.guard import Guard
@@ -83,7 +84,11 @@ def create_app(
             opened.append(data)
         engine = CorpusAnswerEngine(
             corpus=corpus,
-            model=resolve_model(settings.model, max_tokens=settings.max_tokens),
+            model=resolve_model(
+                settings.model,
+                max_tokens=settings.max_tokens,
+                context_tokens=settings.context_tokens,
+            ),
             release=release,
             timeout_seconds=settings.answer_timeout,
             data=data,
@@ -141,7 +146,8 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _invalid_request)
     if static_dir.is_dir():
         # Last, so every API route above wins; html=True serves index.html at "/".
-        app.mount("/", StaticFiles(directory=static_dir, html=True), name="page")
+        files = StaticFiles(directory=static_dir, html=True)
+        app.mount("/", PublicFiles(files) if settings.allow_origins else files, name="page")
     else:
 
         @app.get("/", include_in_schema=False)
@@ -152,6 +158,8 @@ def create_app(
                 status_code=404,
             )
 
+    if settings.allow_origins:
+        app.add_middleware(AllowedOrigins, origins=settings.allow_origins)
     return app
 
 

@@ -17,11 +17,17 @@ map onto a source the server vouches for, or to count as dropped:
 - HTML ``<a href>...</a>``.
 
 Code is verbatim: inside a fenced code block (``code_fences``) nothing is rewritten, since
-there a link is literal text on every renderer. An inline code span is not protected:
-whether a backtick pair makes a span depends on the renderer (raw HTML on or off, the
-paragraph's block structure, and runs that removed markup joins), and probes found each
-way to a span believed here but not rendered, sheltering a live link; so a link inside
-backticks is reduced like any other. Bare URLs are text, not links: a client renders prose
+there a link is literal text on every renderer. So is an inline code span that every
+renderer reads as one (a model describing the link format writes `` `[Title](href)` ``:
+reduced, it read as a citation, and the recorded eval scored a wrong answer 1.0 for it).
+Whether backticks pair into a span depends on the renderer (raw HTML on or off, table
+cells, runs that removed markup joins), and probes found each way to a span believed here
+but not rendered, sheltering a live link; so a span is kept verbatim only when nothing
+can change how it pairs: it opens and closes on one line with runs of the same length,
+no backtick outside a kept span precedes it in its paragraph, it holds no ``<`` (an HTML tag
+or autolink around its backticks) and no ``|`` (a table cell's edge), and what follows
+its closing run cannot be removed markup (``<``, ``[``, a backslash). Any other span's links
+are reduced like prose. Bare URLs are text, not links: a client renders prose
 without linkify (``contracts/stream.md``). Markdown images (``![alt](src)``) and other HTML
 tags pass through; what a client does with them is its own rule (the page shows neither).
 
@@ -108,8 +114,11 @@ _ESCAPED: Final = regex.compile(r"\\([!-/:-@\[-`{-~])")
 # (block quotes, list items), as CommonMark lets a definition sit inside either.
 _CONTAINER_PREFIX: Final = regex.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*")
 # What the scanner stops at; everything between these goes out as it is.
-_SPECIAL: Final = regex.compile(r"[<\[\\\n]")
-_SPECIAL_CHARS: Final = frozenset("<[\\\n")
+_SPECIAL: Final = regex.compile(r"[<\[\\\n`]")
+_SPECIAL_CHARS: Final = frozenset("<[\\\n`")
+# What a kept code span may not hold, and what may not follow it (see the module's doc).
+_SPAN_UNSAFE_INSIDE: Final = frozenset("<|\n")
+_SPAN_UNSAFE_AFTER: Final = frozenset("<[\\`")
 _SPECIAL_IN_TEXT: Final = frozenset("<[]@")
 _SPECIAL_MARKUP: Final = regex.compile(r"[<\[]")
 # What `_inert` escapes: an unescaped "[" or "]" (after an even number of backslashes),
@@ -259,6 +268,13 @@ class AnchorStripper:
         # The last decided character was an unescaped backslash: the next one is escaped.
         self._escaped = False
         self._emitted = 0
+        # Backticks in the reader's current paragraph (a span may pair across its lines),
+        # and how many of them are in kept spans: a span is kept only when no other
+        # backtick before it in its paragraph could pair with its runs.
+        self._line_ticks = 0
+        self._line_kept_ticks = 0
+        self._line_blank = not mid_line
+        self._last_out = ""
         self._open: _OpenAnchor | None = None
         self._anchors: list[Anchor] = []
         self._fences = CodeFences(mid_line=mid_line)
@@ -278,7 +294,9 @@ class AnchorStripper:
                 # The fast path, written out: most fragments are prose in the middle of a
                 # line, where nothing but the last character and the offset can change.
                 if text:
-                    self._prev = text[-1]
+                    self._prev = self._last_out = text[-1]
+                    if self._line_blank and text.strip(" \t\r"):
+                        self._line_blank = False
                     if not self._fences.settled:
                         self._fences.feed(text)
                     self._emitted += len(text)
@@ -347,6 +365,11 @@ class AnchorStripper:
             if char == "\n":
                 self._pass(out, "\n")
                 at += 1
+            elif char == "`":
+                decided = self._code_span(out, text, at, final=final)
+                if decided is None:
+                    return "".join(out)
+                at = decided
             elif char == "\\":
                 if at + 1 == len(text):
                     self._pass(out, "\\")
@@ -368,6 +391,57 @@ class AnchorStripper:
                     return "".join(out)
                 at = decided
         return "".join(out)
+
+    def _code_span(self, out: list[str], text: str, at: int, *, final: bool) -> int | None:
+        """Decide the backtick run at ``text[at]``: a code span every renderer reads as one
+        passes verbatim; any other run passes as text and the scan goes on after it. The
+        offset to go on from, or ``None`` once the rest of ``text`` is held (at most
+        `MAX_LINK` characters, and never past the line's end)."""
+        run_end = at
+        while run_end < len(text) and text[run_end] == "`":
+            run_end += 1
+        limit = min(len(text), at + MAX_LINK)
+        if run_end == len(text) and not final and run_end < at + MAX_LINK:
+            self._hold(text[at:], MAX_LINK)  # the run may grow
+            return None
+        length = run_end - at
+        search = run_end
+        close: tuple[int, int] | None = None
+        while close is None:
+            tick = text.find("`", search, limit)
+            newline = text.find("\n", search, limit)
+            if tick == -1 or (newline != -1 and newline < tick):
+                if newline == -1 and limit == len(text) and not final and limit < at + MAX_LINK:
+                    self._hold(text[at:], MAX_LINK)  # the closing run may come
+                    return None
+                break
+            end = tick
+            while end < len(text) and text[end] == "`":
+                end += 1
+            if end == len(text) and not final and end < at + MAX_LINK:
+                self._hold(text[at:], MAX_LINK)  # this run may grow
+                return None
+            if end - tick == length:
+                close = (tick, end)
+            search = end
+        if close is not None and close[1] == len(text) and not final:
+            self._hold(text[at:], MAX_LINK)  # what follows decides it
+            return None
+        if close is not None and self._keeps_span(text, run_end, close):
+            span = text[at : close[1]]
+            self._pass(out, span)
+            self._line_kept_ticks += length * 2
+            return close[1]
+        self._pass(out, text[at:run_end])
+        return run_end
+
+    def _keeps_span(self, text: str, opened: int, close: tuple[int, int]) -> bool:
+        """Whether the span closing at ``close`` is one on every renderer (module doc)."""
+        if self._line_ticks != self._line_kept_ticks or self._last_out == "`":
+            return False
+        if not _SPAN_UNSAFE_INSIDE.isdisjoint(text[opened : close[0]]):
+            return False
+        return close[1] == len(text) or text[close[1]] not in _SPAN_UNSAFE_AFTER
 
     def _candidate(self, out: list[str], text: str, at: int, *, final: bool) -> int | None:
         """Decide the "<" or "[" at ``text[at]``: the offset to go on from, or ``None`` once
@@ -572,6 +646,9 @@ class AnchorStripper:
 
     def _emit(self, text: str) -> None:
         self._emitted += len(text)
+        self._last_out = text[-1]
+        if "\n" in text or "`" in text or self._line_blank:
+            self._track_ticks(text)
         if self._open is not None:
             self._open.pieces.append(text)
         # Fences and line starts are the reader's: a "~~~" line inside a removed tag is no
@@ -580,6 +657,17 @@ class AnchorStripper:
             self._fences.feed(text)
         if self._line_prefix is not None or "\n" in text:
             self._track_line(text)
+
+    def _track_ticks(self, text: str) -> None:
+        """Count the paragraph's backticks; a blank line ends the paragraph."""
+        for number, line in enumerate(text.split("\n")):
+            if number:
+                if self._line_blank:
+                    self._line_ticks = self._line_kept_ticks = 0
+                self._line_blank = True
+            if self._line_blank and line.strip(" \t\r"):
+                self._line_blank = False
+            self._line_ticks += line.count("`")
 
     def _consume(self, text: str) -> None:
         """Input that is decided (passed through or taken as markup): the character a "["
