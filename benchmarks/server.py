@@ -120,7 +120,7 @@ def start_server(
         except httpx.TransportError:
             healthy = False
         # Every worker ready: the parent says so once they all are.
-        if healthy and (workers == 1 or " workers (stop" in Path(log.name).read_text()):
+        if healthy and (workers == 1 or " workers answering" in Path(log.name).read_text()):
             return process, url
         time.sleep(0.1)
     process.terminate()

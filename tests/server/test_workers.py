@@ -59,7 +59,7 @@ def workers(tmp_path: Path) -> Iterator[Workers]:
     served = Workers(process, f"http://127.0.0.1:{port}", log)
     try:
         deadline = time.monotonic() + START_SECONDS
-        while "with 2 workers" not in log.read_text(errors="replace"):
+        while "All 2 workers answering" not in log.read_text(errors="replace"):
             assert process.poll() is None, log.read_text(errors="replace")
             assert time.monotonic() < deadline, log.read_text(errors="replace")
             time.sleep(0.2)

@@ -148,13 +148,15 @@ def _watch(
             message = _receive(worker.messages)
             if message == _READY:
                 worker.ready = True
-                if all(w.ready for w in workers.values()):
+                ready_now = sum(w.ready for w in workers.values())
+                if ready_now == 1 and not deaths:
+                    # The port answers from the first worker on: say where, as one server does.
                     host, port = settings.host, settings.port
                     shown = f"[{host}]" if ":" in host else host
+                    logger.info("Serving on http://%s:%d/ (stop with Ctrl+C).", shown, port)
+                if ready_now == len(workers):
                     logger.info(
-                        "Serving on http://%s:%d/ with %d workers (stop with Ctrl+C).",
-                        shown,
-                        port,
+                        "All %d workers answering.",
                         len(workers),
                         extra={"workers": [w.process.pid for w in workers.values()]},
                     )
