@@ -196,6 +196,9 @@ def engine_row(collection: dev_collections.Collection) -> Row:
 # -- the fitted ranker, leave one collection out ----------------------------------------
 
 
+# The sentence model's answers kept, by its arithmetic: every text alone in int8 since
+# main's meaning work (an earlier cache held full-precision section vectors).
+SIMILARITIES = "similarities-int8-alone"
 RETRIEVAL = ""  # ingest's --retrieval for every index; its default when empty
 
 
@@ -209,7 +212,7 @@ def collection_records(
         index,
         {"question": sets.questions, "followup": sets.followups, "off_topic": sets.off_topic},
         cache=index.parent,
-        similarities=dev_collections.cache_root() / "similarities" / f"{collection.name}.pickle.gz",
+        similarities=dev_collections.cache_root() / SIMILARITIES / f"{collection.name}.pickle.gz",
         tuning=tuning,
         meaning=meaning,
     )

