@@ -2,27 +2,25 @@
 
 Every folder ``benchmarks/questions/<name>/`` with a ``collection.toml``
 (``COLLECTION_FORMAT.md`` at the workspace root, and ``README.md`` beside this file) is a
-collection. ``load_collections`` reads the manifests; ``built_index`` ingests a collection's
+collection. ``load_collections`` reads the manifests (with ``citeline.evaluation.collections``,
+the one reader the tests use too); ``built_index`` ingests a collection's
 site once per version of the ingest code (the ``citeline.corpus`` sources) and keeps the index
 under the collections cache; ``collection_questions`` turns each question file's gold
 addresses into that index's ids (``gold_ids.py``) and loads them.
 
-The manifest's optional keys beyond the agreed format: ``gold_relative`` (the gold addresses
-are relative to ``base_url``, as the Python sample's are) and ``gold_within_page`` (a gold
-anchor that is no section's names its page's section). Paths in a manifest are relative to
-its folder. This module answers nothing and scores nothing.
+This module answers nothing and scores nothing.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,34 +32,18 @@ import gold_ids  # noqa: E402  (the script beside this one, not a package)
 from filelock import FileLock  # noqa: E402
 
 from citeline.corpus import Corpus  # noqa: E402
+from citeline.evaluation.collections import (  # noqa: E402
+    MANIFEST,
+    Collection,
+    ManifestError,
+    find_collections,
+    prepared_folder,
+)
 from citeline.evaluation.questions import EvalQuestion, load_questions  # noqa: E402
 
 CACHE_ENV = "CITELINE_COLLECTIONS_CACHE"
 # The sources whose change can change an index: every module of the corpus layer.
 INGEST_SOURCES = REPOSITORY / "src" / "citeline" / "corpus"
-
-
-@dataclass(frozen=True, slots=True)
-class Collection:
-    """One manifest, its paths made absolute. ``kind`` is "site" (a documentation site,
-    a row of the leave-one-out table) or "claims" (SciFact's claims over its abstracts: in
-    every fold's training, every ``train_every``-th claim, and reported apart)."""
-
-    name: str
-    folder: Path
-    generator: str
-    description: str
-    base_url: str
-    questions: Path
-    followups: Path | None
-    off_topic: Path | None
-    site: Path | None
-    prepare: Path | None
-    debian_package: str | None
-    gold_relative: bool
-    gold_within_page: bool
-    kind: str = "site"
-    train_every: int = 1
 
 
 def cache_root() -> Path:
@@ -71,49 +53,26 @@ def cache_root() -> Path:
 
 
 def load_collections(names: list[str] | None = None) -> list[Collection]:
-    """Every collection whose manifest is under ``benchmarks/questions/``, by name; only
-    ``names`` when given (an unknown name stops the run)."""
-    found: list[Collection] = []
-    for manifest in sorted(QUESTIONS.glob("*/collection.toml")):
-        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
-        folder = manifest.parent
-
-        def path(key: str, data: dict[str, object] = data, folder: Path = folder) -> Path | None:
-            value = data.get(key)
-            return (folder / str(value)).resolve() if value else None
-
-        if data.get("kind") == "claims":
-            found.append(_claims_collection(manifest, data))
-            continue
-        questions = path("questions")
-        if questions is None:
-            raise SystemExit(f"{manifest} names no questions file.")
-        found.append(
-            Collection(
-                name=str(data.get("name") or folder.name),
-                folder=folder,
-                generator=str(data.get("generator", "")),
-                description=str(data.get("description", "")),
-                base_url=str(data["base_url"]),
-                questions=questions,
-                followups=path("followups"),
-                off_topic=path("off_topic"),
-                site=Path(str(data["site"])) if data.get("site") else None,
-                prepare=path("prepare"),
-                debian_package=str(data["debian_package"]) if data.get("debian_package") else None,
-                gold_relative=bool(data.get("gold_relative", False)),
-                gold_within_page=bool(data.get("gold_within_page", False)),
-            )
-        )
+    """Every collection whose manifest is under ``benchmarks/questions/``
+    (``citeline.evaluation.collections``, the reader the tests use too), in name order; only
+    ``names`` when given (an unknown name stops the run). A claims collection's claims and
+    corpus are made its ``questions`` and ``site``, under the shared data folder."""
+    try:
+        known = find_collections(QUESTIONS)
+    except ManifestError as error:
+        raise SystemExit(str(error)) from None
     if names:
-        known = {c.name: c for c in found}
         unknown = [name for name in names if name not in known]
         if unknown:
             raise SystemExit(
                 f"No collection named {', '.join(unknown)}; known: {', '.join(known)}."
             )
-        found = [known[name] for name in names]
-    return found
+    chosen = [known[name] for name in names] if names else sorted(known.values(), key=_by_name)
+    return [_with_shared_data(c) if c.kind == "claims" else c for c in chosen]
+
+
+def _by_name(collection: Collection) -> str:
+    return collection.name
 
 
 def shared_data() -> Path:
@@ -123,29 +82,15 @@ def shared_data() -> Path:
     return Path(chosen) if chosen else REPOSITORY.parent / "shared" / "data"
 
 
-def _claims_collection(manifest: Path, data: dict[str, object]) -> Collection:
-    corpus = shared_data() / str(data["corpus"])
-    claims = shared_data() / str(data["claims"])
+def _with_shared_data(collection: Collection) -> Collection:
+    corpus = shared_data() / str(collection.corpus)
+    claims = shared_data() / str(collection.claims)
     for needed in (corpus, claims):
         if not needed.is_file():
-            raise SystemExit(f"{manifest} needs {needed}; see ../shared/data/README.md.")
-    return Collection(
-        name=str(data.get("name") or manifest.parent.name),
-        folder=manifest.parent,
-        generator="",
-        description=str(data.get("description", "")),
-        base_url="",
-        questions=claims,
-        followups=None,
-        off_topic=None,
-        site=corpus,
-        prepare=None,
-        debian_package=None,
-        gold_relative=False,
-        gold_within_page=False,
-        kind="claims",
-        train_every=int(str(data.get("train_every", 1))),
-    )
+            raise SystemExit(
+                f"{collection.folder / MANIFEST} needs {needed}; see ../shared/data/README.md."
+            )
+    return dataclasses.replace(collection, questions=claims, site=corpus)
 
 
 def code_digest(sources: list[Path]) -> str:
@@ -176,29 +121,18 @@ def ingest_version() -> str:
 
 def site_folder(collection: Collection) -> Path:
     """The folder to ingest: the one ``prepare`` prints on its last line, else ``site``."""
-    if collection.prepare is not None:
-        env = {**os.environ, CACHE_ENV: str(cache_root())}
-        done = subprocess.run(
-            [str(collection.prepare)],
-            cwd=REPOSITORY,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        lines = done.stdout.strip().splitlines()
-        if not lines:
-            raise SystemExit(f"{collection.prepare} printed no folder.")
-        return Path(lines[-1])
     if collection.kind == "claims" and collection.site is not None:
         return collection.site
-    if collection.site is None or not collection.site.is_dir():
+    try:
+        folder = prepared_folder(collection, cwd=REPOSITORY, cache=cache_root())
+    except ManifestError as error:
+        raise SystemExit(str(error)) from None
+    if collection.prepare is None and not folder.is_dir():
         package = collection.debian_package or "its package"
         raise SystemExit(
-            f"No site for {collection.name} at {collection.site}: install {package} "
-            "(apt-get install ...)."
+            f"No site for {collection.name} at {folder}: install {package} (apt-get install ...)."
         )
-    return collection.site
+    return folder
 
 
 def _site_identity(collection: Collection, folder: Path) -> str:
@@ -278,7 +212,7 @@ class QuestionSets:
 def collection_questions(collection: Collection, index: Path) -> QuestionSets:
     """The collection's three files with gold addresses made ``index``'s ids; a gold address
     the index does not hold stops the run, naming it. Claims name their abstracts by id."""
-    if collection.kind == "claims":
+    if collection.kind == "claims" and collection.questions is not None:
         return QuestionSets(load_questions(collection.questions), [], [])
     with Corpus.open(index) as corpus:
         by_url = gold_ids.sections_by_url(
