@@ -35,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import dev_collections
+import ranker_fit
 from ranker_features import QuestionRecord, question_records
 from ranker_fit import fit, simulate
 
@@ -343,10 +344,20 @@ def main(argv: list[str] | None = None) -> int:
         choices=("lexical", "dense", "hybrid"),
         help="Build the indexes with this ingest --retrieval (default: ingest's default).",
     )
+    parser.add_argument(
+        "--lost-answerable",
+        type=float,
+        default=ranker_fit.LOST_ANSWERABLE,
+        help="The share of the training collections' answerable questions the confidence "
+        f"threshold may lose to nothing found (default {ranker_fit.LOST_ANSWERABLE}).",
+    )
     parser.add_argument("--out", type=Path, help="Write the rows as JSON.")
     options = parser.parse_args(argv)
     global RETRIEVAL
     RETRIEVAL = options.retrieval or ""
+    if not 0 <= options.lost_answerable < 1:
+        raise SystemExit("--lost-answerable is a share: from 0 up to, not including, 1.")
+    ranker_fit.LOST_ANSWERABLE = options.lost_answerable
     names = options.collections.split(",") if options.collections else None
     collections = dev_collections.load_collections(names)
     TRAIN_EVERY.update(
@@ -405,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         title = f"Leave one collection out, fitted ranker ({kind})"
         if dropped:
             title += f", without {', '.join(sorted(dropped))}"
+        title += f", threshold losing {options.lost_answerable:.0%} of training answerable"
     print(table(rows, title))
     print(
         f"\n{time.perf_counter() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU",

@@ -21,7 +21,6 @@ from citeline.models.embedded.model import (
     ToolRequest,
     TurnView,
     next_step,
-    paragraphs_read_for_meaning,
     stream_fragments,
     write_answer,
 )
@@ -49,7 +48,6 @@ __all__ = [
     "content_terms",
     "follow_up_query",
     "next_step",
-    "paragraphs_read_for_meaning",
     "stream_fragments",
     "write_answer",
 ]
