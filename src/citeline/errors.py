@@ -41,6 +41,8 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     ├── ListenError                      citeline.cli.port: the server cannot listen there
     │   └── PortTakenError               another program holds the port
     ├── QuestionFileError                citeline.evaluation.questions
+    ├── ManifestError                    citeline.evaluation.collections: a collection's
+    │                                    collection.toml that cannot be read
     ├── PlotUnavailableError             citeline.evaluation.plot: no matplotlib
     ├── EmbedError                       citeline.embed: a Sphinx or MkDocs setting of the
     │                                    Ask box is wrong

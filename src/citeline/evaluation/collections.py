@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from citeline.errors import CitelineError
 from citeline.evaluation.questions import EvalQuestion, load_questions
 
 __all__ = [
@@ -42,7 +43,7 @@ MAX_MANIFEST_BYTES = 64_000
 CollectionKind = Literal["site", "claims"]
 
 
-class ManifestError(ValueError):
+class ManifestError(CitelineError, ValueError):
     """A ``collection.toml`` that cannot be read as the format says."""
 
 
