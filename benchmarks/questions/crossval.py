@@ -383,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         raise SystemExit(f"Unknown features {sorted(unknown)}; known: {', '.join(ALL_FEATURES)}.")
     if options.write_weights:
-        write_weights(collections, tuning, argv)
+        write_weights(collections, tuning, dropped, argv)
         return 0
     rows: list[Row] = []
     if options.engine:
@@ -436,14 +436,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_weights(
-    collections: Sequence[dev_collections.Collection], tuning: Tuning, argv: list[str] | None
+    collections: Sequence[dev_collections.Collection],
+    tuning: Tuning,
+    dropped: frozenset[str],
+    argv: list[str] | None,
 ) -> None:
-    """Fit on every collection, with and without the sentence model, and write the weights
-    file the package ships."""
+    """Fit on every collection, with and without the sentence model, without the ``dropped``
+    features (``--ablate``: they get no weight), and write the weights file the package
+    ships."""
     fitted = {}
     for meaning in (True, False):
         records = {c.name: collection_records(c, tuning, meaning) for c in collections}
-        fitted[meaning] = fit(training(records), tuning)
+        fitted[meaning] = fit(training(records), tuning, dropped)
     shipped = dataclasses.replace(tuning, with_meaning=fitted[True], words_only=fitted[False])
     command = "benchmarks/questions/crossval.py " + " ".join(argv or sys.argv[1:])
     notes = {"collections": [c.name for c in collections]}

@@ -65,7 +65,6 @@ __all__ = [
     "answer_choice",
     "best_sections",
     "next_step",
-    "paragraphs_read_for_meaning",
     "read_sections",
     "section_runs",
     "sources_of",
@@ -356,16 +355,6 @@ def _units(text: str, heading: str, rules: TextRules) -> tuple[Unit, ...]:
     """``units_of(text, heading, rules)``, kept while recent (units are frozen, so one may
     serve many)."""
     return tuple(units_of(text, heading, rules))
-
-
-def paragraphs_read_for_meaning(title: str, text: str) -> list[str]:
-    """The texts ``_block_meaning`` may read a section by when it reads its whole ``text``
-    under ``title``, with the tuning in force (a question reads at most ``meaning_blocks`` of
-    them). Ingest stores their vectors (``citeline.agent.meaning.reading``), so an answer
-    embeds none of them."""
-    tuning = current_tuning()
-    units = units_of(text, split_title(title)[1], tuning.text)
-    return list(dict.fromkeys(block_texts(units, tuning.meaning_block_chars).values()))
 
 
 def _block_meaning(
