@@ -87,7 +87,7 @@ def ingest(
 ) -> None:
     """Index Markdown, HTML (built sites too), plain text and BEIR JSONL files; unchanged
     files cost nothing."""
-    from citeline.agent.meaning import ingest_reading
+    from citeline.agent import ingest_reading
     from citeline.corpus import Corpus
 
     db = index_location(db)
@@ -233,7 +233,7 @@ def _ingest_with_bar(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from citeline.agent.meaning import ingest_reading
+    from citeline.agent import ingest_reading
 
     with Progress(
         TextColumn("ingesting files"),

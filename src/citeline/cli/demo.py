@@ -123,7 +123,7 @@ def demo(
 def _index_sample(db: Path | None) -> Path:
     """Bring the demo's index of the sample up to date, saying where it is and what it
     holds; the index's path."""
-    from citeline.agent.meaning import ingest_reading
+    from citeline.agent import ingest_reading
     from citeline.corpus import Corpus, CorpusError, SchemaVersionError
     from citeline.errors import PathUnusableError
     from citeline.sample import RELEASE, sample_path

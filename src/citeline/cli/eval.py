@@ -108,14 +108,16 @@ def citations(
     from citeline.corpus import Corpus
     from citeline.data import DataCatalog, project_from_options
     from citeline.evaluation import (
+        EvaluationProgress,
         build_report,
+        ensure_plot_available,
         evaluate_answers,
         load_questions,
         summarize,
+        summary_table,
+        write_distribution_plot,
         write_report,
     )
-    from citeline.evaluation.plot import ensure_plot_available, write_distribution_plot
-    from citeline.evaluation.terminal import EvaluationProgress, summary_table
     from citeline.models import resolve_model
 
     console = Console()
@@ -216,9 +218,8 @@ def retrieval(
     from rich.console import Console
     from rich.table import Table
 
-    from citeline.corpus import Corpus
-    from citeline.corpus.judged_queries import load_beir_queries, ndcg_at, rank_documents, recall_at
-    from citeline.evaluation.percentiles import percentile
+    from citeline.corpus import Corpus, load_beir_queries, ndcg_at, rank_documents, recall_at
+    from citeline.evaluation import percentile
 
     db = index_location(db)
     queries = load_beir_queries(beir, split)[:limit]

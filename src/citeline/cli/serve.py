@@ -32,7 +32,7 @@ class _SettingsHelp(TyperCommand):
 
     # Typed loosely: Typer's Context class is private to it (a vendored click).
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        from citeline.server.settings import describe_settings
+        from citeline.server import describe_settings
 
         self.epilog = "Settings (environment; flags win):\n\n" + "\n\n".join(
             describe_settings().splitlines()
@@ -167,11 +167,8 @@ def start_server(
     is the socket the caller bound before it printed anything (else it is bound here,
     first)."""
     from citeline.cli.port import bind_listening_socket
-    from citeline.server import create_app
-    from citeline.server.guard import Guard
-    from citeline.server.listen import serve as listen
-    from citeline.server.logs import configure_logging
-    from citeline.server.settings import ServerSettings
+    from citeline.server import Guard, ServerSettings, configure_logging, create_app
+    from citeline.server import serve as listen
 
     database = index_location(db)
     settings = ServerSettings.from_env(
@@ -204,7 +201,7 @@ def start_server(
         if reason is not None and project is None:
             fail("serve", reason)
         if settings.worker_count > 1:
-            from citeline.server.workers import serve_workers
+            from citeline.server import serve_workers
 
             serve_workers(settings, listening, settings.worker_count)
             return
