@@ -37,6 +37,10 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "to_json",
         "web_address",
     ),
+    "citeline.conversation": (
+        "Profile",
+        "Role",
+    ),
     "citeline.errors": (
         "CitelineError",
         "PathUnusableError",

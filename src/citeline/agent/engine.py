@@ -107,10 +107,9 @@ async def answer(
         release = corpus.release
     yield Start(release=release)
 
-    real = handle.provider != "embedded"
     if context_tokens is None:
         context_tokens = handle.context_tokens or DEFAULT_CONTEXT_TOKENS
-    budget = ContextBudget(context_tokens) if real else None
+    budget = None if handle.searches_first else ContextBudget(context_tokens)
     tools = [
         *(
             corpus_tools(corpus, in_thread=_corpus_in_thread(handle, corpus), budget=budget)
@@ -141,7 +140,7 @@ async def answer(
     deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
     try:
         first = None
-        if real and corpus is not None:
+        if not handle.searches_first and corpus is not None:
             async with asyncio.timeout_at(deadline):
                 first = await first_search(toolbox, question, history or ())
             if first is None and handle.tools == "none":
@@ -154,7 +153,7 @@ async def answer(
             history=tuple(history or ()),
             tools=toolbox.specs(),
             on_request=toolbox.on_request,
-            similarity=embedded_similarity(corpus) if handle.provider == "embedded" else None,
+            similarity=embedded_similarity(corpus) if handle.reads_for_meaning else None,
             first_result=first,
             report=report,
         )
@@ -242,7 +241,7 @@ def _corpus_in_thread(handle: ModelHandle, corpus: Corpus) -> bool:
     and whose answers the server already lets in a few at a time (``server.admission``). A
     real model's tools, and any over PostgreSQL or a corpus that does not say it is local
     (a test's stand-in), keep the loop free while they wait."""
-    return not (handle.provider == "embedded" and getattr(corpus, "local", False) is True)
+    return not (handle.runs_in_process and getattr(corpus, "local", False) is True)
 
 
 def _quote_verifier(fixed: Sequence[TrustedText], returned: list[TrustedText]) -> QuoteVerifier:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 import anyio
 
-from citeline.agent import Profile
+from citeline.conversation import Profile
 from citeline.events import Citation, Done, Event, Start, Token
 from citeline.server.admission import FirstTokenGate
 from citeline.server.answer_engine import AnswerEngine
