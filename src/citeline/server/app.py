@@ -27,13 +27,12 @@ from citeline.server.errors import StartupError
 from citeline.server.examples import collection_examples, load_examples
 from citeline.server.guard import Guard
 from citeline.server.metrics import ServerMetrics
-from citeline.server.routes import ServerState, build_router
+from citeline.server.routes import ServerState
 from citeline.server.settings import ServerSettings
 from citeline.server.store import Stores, StoreUnavailableError, open_stores
+from citeline.server.wires import Wire, wire_named
 
 if TYPE_CHECKING:
-    from fastapi import APIRouter
-
     from citeline.corpus import Corpus
     from citeline.data import DataCatalog
 
@@ -52,18 +51,22 @@ def create_app(
     corpus: Corpus | None = None,
     stores: Stores | None = None,
     static_dir: Path = STATIC_DIR,
+    wire: Wire | None = None,
 ) -> FastAPI:
     """The app for ``settings``; raises ``StartupError`` with the fix when it cannot run.
 
     ``corpus`` defaults to the index in ``settings.database``, ``stores`` to the tables beside
-    it, ``engine`` to ``citeline.answer`` with ``settings.model``. What the factory opens
+    it, ``engine`` to ``citeline.answer`` with ``settings.model``, ``wire`` to the one
+    ``settings.wire`` names (its routes, encoding and heading rule). What the factory opens
     itself it closes when the app shuts down.
     """
+    if wire is None:
+        wire = wire_named(settings.wire)
     # Checked first: a server that could never answer says so before its database does.
     Guard.from_settings(settings, announce=False)
     opened: list[object] = []
     if stores is None:
-        stores = open_stores(settings)
+        stores = open_stores(settings, keep_handoffs=wire.keeps_handoffs)
         opened.append(stores)
     # The rate limit is counted in the database by default, which every worker shares.
     guard = Guard.from_settings(settings, hits=stores.rate_hits)
@@ -93,9 +96,7 @@ def create_app(
             timeout_seconds=settings.answer_timeout,
             data=data,
             max_citations=settings.max_citations,
-            # React-to-Me's readers saw its heading rule strip four shapes the strict rule
-            # keeps (issue 15): a site serving its front end gets the tolerant rule.
-            heading_rule="tolerant" if settings.wire == "reactome" else "strict",
+            heading_rule=wire.heading_rule,
         )
         _say_how_it_reads(corpus, engine)
     metrics = ServerMetrics()
@@ -139,9 +140,8 @@ def create_app(
         max_body_size=settings.max_body_bytes,
     )
     app.state.citeline = state
-    app.include_router(build_router(state))
-    if settings.wire == "reactome":
-        app.include_router(_reactome_router(state, static_dir))
+    for router in wire.routers(state, static_dir):
+        app.include_router(router)
     app.add_exception_handler(StoreUnavailableError, _store_unavailable)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     if static_dir.is_dir():
@@ -217,15 +217,3 @@ def _open_data(project: str | None) -> DataCatalog | None:
         return DataCatalog.open(load_project(project))
     except DataError as error:
         raise StartupError(f"CITELINE_PROJECT={project}: {error}") from None
-
-
-def _reactome_router(state: ServerState, static_dir: Path) -> APIRouter:
-    """The reactome profile's routes, which need somewhere shared to keep handoffs."""
-    from citeline.server.reactome_api import build_reactome_router
-
-    if state.stores.handoffs is None:
-        raise StartupError(
-            "CITELINE_WIRE=reactome needs a handoff store, and the stores given to create_app "
-            "have none; pass stores from open_stores, or use the native wire."
-        )
-    return build_reactome_router(state, state.stores.handoffs, static_dir)

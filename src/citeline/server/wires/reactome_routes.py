@@ -1,10 +1,10 @@
-"""The reactome wire profile's routes: React-to-Me's answer endpoint, handoff and chat page.
+"""The reactome wire's routes: React-to-Me's answer endpoint, handoff and chat page.
 
 Served beside the native routes when ``CITELINE_WIRE=reactome`` (``citeline serve --wire
 reactome``), so a site running React-to-Me's front end can point it at citeline:
 
 - ``POST /chat/api/answer``: the native answer (same guard, same engine, same runner, same
-  answer store), written in the reactome encoding (``reactome_wire``);
+  answer store), written in the wire's encoding (``ReactomeWire.encode``);
 - ``POST /api/handoff``: "Continue in chat" for a stored answer; the caller token and the
   rate limit are checked as for an answer, then a handoff id is made that a chat page can
   redeem for ``CITELINE_HANDOFF_TTL`` seconds;
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path as FilePath
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse
@@ -31,11 +31,13 @@ from pydantic import BaseModel, Field
 
 from citeline.server.answer_stream import AnswerJob
 from citeline.server.guard import Refused
-from citeline.server.reactome_wire import encode_reactome_sse
 from citeline.server.routes import ServerState, client_address
 from citeline.server.schemas import MAX_ID_CHARS, MAX_TOKEN_CHARS, AnswerRequest
 from citeline.server.sse import event_stream, refusal_stream
 from citeline.server.store import Handoff, HandoffStore
+
+if TYPE_CHECKING:
+    from citeline.server.wires.base import Wire
 
 logger = logging.getLogger("citeline.server.handoffs")
 
@@ -113,7 +115,7 @@ def _refused(status: int, reason: RefusalReason) -> JSONResponse:
 
 
 def build_reactome_router(
-    state: ServerState, handoffs: HandoffStore, static_dir: FilePath
+    state: ServerState, handoffs: HandoffStore, static_dir: FilePath, wire: Wire
 ) -> APIRouter:
     """The reactome profile's routes over the same state as the native ones: the same
     guard and budget, runner, engine, answer store and metrics."""
@@ -145,7 +147,7 @@ def build_reactome_router(
             # The refusal is the native one byte for byte: `done` is unchanged in this profile.
             return refusal_stream()
         job = AnswerJob(body.question, body.profile, (), state.release)
-        return event_stream(state.runner.stream(job, record), encode=encode_reactome_sse)
+        return event_stream(state.runner.stream(job, record), encode=wire.encode)
 
     @router.post(
         "/api/handoff",
