@@ -45,6 +45,7 @@ from citeline.agent.tools import AgentTool, Toolbox
 from citeline.events import Done, DoneState, Event, QuoteVerdict, Start, Token
 from citeline.models import (
     ChatMessage,
+    FirstResult,
     ModelHandle,
     ModelServerError,
     TurnReport,
@@ -117,26 +118,13 @@ async def answer(
             if first is None and handle.tools == "none":
                 yield Done(state="nothing_found", seconds=_since(started), provenance="none")
                 return
-        fragments = stream_turn(
-            handle,
-            instructions=load_prompt(profile),
-            question=question,
-            history=tuple(history or ()),
-            tools=turn.toolbox.specs(),
-            on_request=turn.toolbox.on_request,
-            similarity=embedded_similarity(corpus) if handle.reads_for_meaning else None,
-            first_result=first,
-            report=turn.report,
-        )
+        fragments = turn.model_text(profile, history or (), first)
         async for event in turn.written_from(fragments, deadline):
             yield event
     except Exception as error:
         # Cancellation is not an Exception: it propagates untouched.
         _log_failure(error, started, timeout, handle)
-        failure = str(error) if isinstance(error, ModelServerError) else None
-        async for event in _failed(
-            turn.pipeline, turn.resolver, started, turn.verdicts, failure=failure
-        ):
+        async for event in turn.failed(started, error):
             yield event
         return
     yield turn.done(started, history)
@@ -169,7 +157,7 @@ class _Turn:
             *(data_tools(data) if data is not None else ()),
             *extra_tools,
         ]
-        self.handle = handle
+        self.question, self.corpus, self.handle = question, corpus, handle
         self.toolbox = Toolbox(tools, CitationRequest.from_prompt())
         self.resolver = CitationResolver(self.toolbox.sources, max_citations=cap)
         data_texts = data.trusted_texts() if data is not None else ()
@@ -189,6 +177,22 @@ class _Turn:
         self.written: list[str] = []
         self.verified: list[QuoteMatch] = []
         self.verdicts: list[QuoteVerdict] = []
+
+    def model_text(
+        self, profile: Profile, history: Sequence[ChatMessage], first: FirstResult | None
+    ) -> AsyncGenerator[str, None]:
+        """The model's turn over this answer's tools, as the text fragments it writes."""
+        return stream_turn(
+            self.handle,
+            instructions=load_prompt(profile),
+            question=self.question,
+            history=tuple(history),
+            tools=self.toolbox.specs(),
+            on_request=self.toolbox.on_request,
+            similarity=embedded_similarity(self.corpus) if self.handle.reads_for_meaning else None,
+            first_result=first,
+            report=self.report,
+        )
 
     async def written_from(
         self, fragments: AsyncGenerator[str, None], deadline: float | None
@@ -218,6 +222,12 @@ class _Turn:
             self.state_of,
             final=final,
         )
+
+    def failed(self, started: float, error: Exception) -> AsyncIterator[Event]:
+        """How a failed answer ends: the held text, then ``done{failed}``, saying why when
+        the model server said."""
+        failure = str(error) if isinstance(error, ModelServerError) else None
+        return _failed(self.pipeline, self.resolver, started, self.verdicts, failure=failure)
 
     def done(self, started: float, history: Sequence[ChatMessage] | None) -> Done:
         """How an answer that ran to its end ends: its state, provenance and counts."""

@@ -117,25 +117,30 @@ def _refused(status: int, reason: RefusalReason) -> JSONResponse:
 def build_reactome_router(
     state: ServerState, handoffs: HandoffStore, static_dir: FilePath, wire: Wire
 ) -> APIRouter:
-    """The reactome profile's routes over the same state as the native ones: the same
+    """The reactome wire's routes over the same state as the native ones: the same
     guard and budget, runner, engine, answer store and metrics."""
     router = APIRouter(tags=["reactome wire"])
-    settings = state.settings
+    _add_answer(router, state, wire)
+    _add_handoff(router, state, handoffs)
+    _add_chat_page(router, state.settings.chat_prefix, static_dir / "index.html")
+    return router
 
-    async def admit(request: Request, caller_token: str, *, answer: bool) -> Refused | None:
-        """The guard's verdict, counted as the native routes count it; None when admitted.
-        A refused handoff is a refusal by cause, never a refused answer."""
-        verdict = await state.guard.admit(caller_token, client_address(request))
-        if not isinstance(verdict, Refused):
-            return None
-        state.metrics.refusals.labels(cause=verdict.cause).inc()
-        if answer:
-            state.metrics.answers.labels(state="refused").inc()
-        return verdict
 
-    # Into the native answer store, as natively: GET /v1/answers/{id} returns it.
-    record = state.record
+async def _admit(
+    state: ServerState, request: Request, caller_token: str, *, answer: bool
+) -> Refused | None:
+    """The guard's verdict, counted as the native routes count it; None when admitted.
+    A refused handoff is a refusal by cause, never a refused answer."""
+    verdict = await state.guard.admit(caller_token, client_address(request))
+    if not isinstance(verdict, Refused):
+        return None
+    state.metrics.refusals.labels(cause=verdict.cause).inc()
+    if answer:
+        state.metrics.answers.labels(state="refused").inc()
+    return verdict
 
+
+def _add_answer(router: APIRouter, state: ServerState, wire: Wire) -> None:
     @router.post(
         "/chat/api/answer",
         response_class=HTTPResponse,
@@ -143,11 +148,16 @@ def build_reactome_router(
         summary="Answer a question as a stream of events, in React-to-Me's encoding",
     )
     async def reactome_answer(body: AnswerRequest, request: Request) -> HTTPResponse:
-        if await admit(request, body.caller_token, answer=True) is not None:
+        if await _admit(state, request, body.caller_token, answer=True) is not None:
             # The refusal is the native one byte for byte: `done` is unchanged in this profile.
             return refusal_stream()
         job = AnswerJob(body.question, body.profile, (), state.release)
-        return event_stream(state.runner.stream(job, record), encode=wire.encode)
+        # Into the native answer store, as natively: GET /v1/answers/{id} returns it.
+        return event_stream(state.runner.stream(job, state.record), encode=wire.encode)
+
+
+def _add_handoff(router: APIRouter, state: ServerState, handoffs: HandoffStore) -> None:
+    settings = state.settings
 
     @router.post(
         "/api/handoff",
@@ -162,7 +172,7 @@ def build_reactome_router(
     async def make_handoff(body: HandoffRequest, request: Request) -> JSONResponse:
         # The guard first, as upstream does: a caller without a valid token learns nothing,
         # not even whether an answer id exists.
-        refusal = await admit(request, body.caller_token, answer=False)
+        refusal = await _admit(state, request, body.caller_token, answer=False)
         if refusal is not None:
             if refusal.cause == "rate_limited":
                 return _refused(429, "rate_limited")
@@ -196,9 +206,8 @@ def build_reactome_router(
             )
         return JSONResponse(HandedOffAnswer.of(handoff).model_dump(), headers=_NO_STORE)
 
-    page = static_dir / "index.html"
-    prefix = settings.chat_prefix
 
+def _add_chat_page(router: APIRouter, prefix: str, page: FilePath) -> None:
     @router.get(prefix, include_in_schema=False)
     async def chat_page() -> HTTPResponse:
         if not page.is_file():
@@ -213,5 +222,3 @@ def build_reactome_router(
         @router.get(prefix.rstrip("/"), include_in_schema=False)
         async def chat_page_without_slash() -> RedirectResponse:
             return RedirectResponse(prefix, status_code=308)
-
-    return router
