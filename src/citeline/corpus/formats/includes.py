@@ -316,11 +316,11 @@ def _include(
         if real in chain:
             refuse("it includes itself (a loop); remove the directive that closes the loop")
             return None
-        try:
-            return real, _included_text(real, context, lines_wanted)
-        except _LeftOut as left_out:
-            refuse(str(left_out))
+        text = _included_text(real, context, lines_wanted)
+        if isinstance(text, _LeftOut):
+            refuse(text.reason)
             return None
+        return real, text
     if outside is not None:
         refuse(
             f"it lies outside the include root {context.root}; "
@@ -331,25 +331,28 @@ def _include(
     return None
 
 
-class _LeftOut(Exception):
-    """An include found but not taken; the message says why."""
+@dataclass(frozen=True, slots=True)
+class _LeftOut:
+    """An include found but not taken, and why."""
+
+    reason: str
 
 
 def _included_text(
     real: Path, context: _Context, lines_wanted: list[tuple[int, int]] | None
-) -> str:
+) -> str | _LeftOut:
     """The text of the included file ``real`` (its wanted lines), counted against the page's
     bound; ``_LeftOut`` when it is too big, not UTF-8, or would grow the page too far."""
     try:
         raw = read_bytes(real, MAX_INCLUDE_BYTES)
     except RefusedFileError as refused:
-        raise _LeftOut(str(refused).replace("a page may be", "an included file may be")) from None
+        return _LeftOut(str(refused).replace("a page may be", "an included file may be"))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise _LeftOut("it is not UTF-8 text; save it as UTF-8") from None
+        return _LeftOut("it is not UTF-8 text; save it as UTF-8")
     if context.chars + len(text) > MAX_EXPANDED_CHARS:
-        raise _LeftOut(f"the page would grow past {MAX_EXPANDED_CHARS // 1048576} MB with it")
+        return _LeftOut(f"the page would grow past {MAX_EXPANDED_CHARS // 1048576} MB with it")
     context.chars += len(text)
     if lines_wanted is None:
         return text
