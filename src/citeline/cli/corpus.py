@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -100,14 +101,12 @@ def ingest(
     _check_ingest(path, base_url, include_root)
     # Opened lexical: the collection's own mode may be the one this ingest changes.
     with Corpus.open(db, retrieval="lexical") as corpus:
+        options = _IngestOptions(prune, release, base_url, retrieval, include_root)
         if sys.stderr.isatty():
-            report = _ingest_with_bar(
-                corpus, path, prune, release, base_url, retrieval, include_root
-            )
+            report = _ingest_with_bar(corpus, path, options)
         else:
-            report = _ingest_plainly(
-                corpus, path, prune, release, base_url, retrieval, include_root
-            )
+            plain = (_plain_line, _plain_embed_line, _plain_meaning_line)
+            report = _ingest_told(corpus, path, options, *plain)
         _say_ingested(corpus, report, db)
     if not report.ok:
         raise typer.Exit(code=1)
@@ -129,29 +128,40 @@ def _check_ingest(path: Path, base_url: str | None, include_root: Path | None) -
         )
 
 
-def _ingest_plainly(
+@dataclass(frozen=True, slots=True)
+class _IngestOptions:
+    """What ``citeline ingest`` was asked to do beside reading PATH."""
+
+    prune: bool
+    release: str | None
+    base_url: str | None
+    retrieval: str | None
+    include_root: Path | None
+
+
+def _ingest_told(
     corpus: Corpus,
     path: Path,
-    prune: bool,
-    release: str | None,
-    base_url: str | None,
-    retrieval: str | None,
-    include_root: Path | None,
+    options: _IngestOptions,
+    progress: Callable[[IngestProgress], None],
+    embedded: Callable[[int, int], None],
+    read_for_meaning: Callable[[int, int], None],
 ) -> IngestReport:
-    """The ingest, its progress in plain lines (for a log, not a terminal)."""
+    """The ingest, telling ``progress`` of files, then ``embedded`` of passages and
+    ``read_for_meaning`` of sections, (done, total)."""
     from citeline.agent import ingest_reading
 
     return corpus.ingest(
         path,
-        prune=prune,
-        release=release,
-        progress=_plain_line,
-        base_url=base_url,
-        include_root=include_root,
-        retrieval=retrieval,
+        prune=options.prune,
+        release=options.release,
+        progress=progress,
+        base_url=options.base_url,
+        include_root=options.include_root,
+        retrieval=options.retrieval,
         reading=ingest_reading(),
-        embed_progress=_plain_embed_line,
-        meaning_progress=_plain_meaning_line,
+        embed_progress=embedded,
+        meaning_progress=read_for_meaning,
     )
 
 
@@ -254,19 +264,9 @@ def _plain_meaning_line(done: int, total: int) -> None:
     typer.echo(f"[{done}/{total} sections read for meaning]", err=True)
 
 
-def _ingest_with_bar(
-    corpus: Corpus,
-    path: Path,
-    prune: bool,
-    release: str | None,
-    base_url: str | None,
-    retrieval: str | None,
-    include_root: Path | None,
-) -> IngestReport:
+def _ingest_with_bar(corpus: Corpus, path: Path, options: _IngestOptions) -> IngestReport:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    from citeline.agent import ingest_reading
 
     with Progress(
         TextColumn("ingesting files"),
@@ -292,15 +292,4 @@ def _ingest_with_bar(
         def read_for_meaning(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total, description="sections read for meaning")
 
-        return corpus.ingest(
-            path,
-            prune=prune,
-            release=release,
-            progress=advance,
-            base_url=base_url,
-            include_root=include_root,
-            retrieval=retrieval,
-            reading=ingest_reading(),
-            embed_progress=embedded,
-            meaning_progress=read_for_meaning,
-        )
+        return _ingest_told(corpus, path, options, advance, embedded, read_for_meaning)
