@@ -8,6 +8,8 @@ A name added, renamed or dropped fails here until the list below says so too.
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 
 import pytest
 from tests.architecture.imports import PACKAGE, module_name
@@ -223,3 +225,16 @@ def test_every_package_of_citeline_has_its_surface_pinned_here() -> None:
     packages = {module_name(path) for path in PACKAGE.rglob("__init__.py")}
     layers = {name for name in packages if name.count(".") <= 1}
     assert layers <= set(PUBLIC), f"pin the __all__ of {sorted(layers - set(PUBLIC))}"
+
+
+def test_importing_the_server_package_loads_no_web_framework_until_a_name_is_asked() -> None:
+    """``citeline token`` and ``citeline serve --help`` reach the server's settings and keys
+    without FastAPI and the engine (about a second), which only the app needs."""
+    probe = (
+        "import sys, citeline.server; before = 'fastapi' in sys.modules; "
+        "citeline.server.create_app; print(before, 'fastapi' in sys.modules)"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert loaded.stdout.split() == ["False", "True"]
