@@ -174,10 +174,13 @@ def _application(
 
 @asynccontextmanager
 async def _close_at_shutdown(app: FastAPI) -> AsyncIterator[None]:
-    """What ``create_app`` opened (``app.state.opened``), closed in reverse when it stops."""
+    """What ``create_app`` opened (``app.state.opened``), closed in reverse when it stops.
+    Only on a shutdown that ran its course: a cancelled lifespan (the process is going)
+    leaves them to the process's end, as a resource closed mid-cancellation could raise
+    into uvicorn's log."""
     opened: ExitStack = app.state.opened
-    with opened:
-        yield
+    yield
+    opened.close()
 
 
 def _mount_page(app: FastAPI, settings: ServerSettings, static_dir: Path) -> None:
