@@ -59,3 +59,6 @@ class CitelineError(Exception):
 class PathUnusableError(CitelineError):
     """A file or folder named to a command cannot be read or written (the operating
     system's ``OSError``, translated where the path was used)."""
+
+
+__all__ = ["CitelineError", "PathUnusableError"]

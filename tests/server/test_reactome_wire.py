@@ -24,10 +24,10 @@ from citeline.corpus import Corpus
 from citeline.database import PostgresUrl
 from citeline.events import Event, from_json
 from citeline.server import ServerSettings, create_app
-from citeline.server.reactome_wire import reactome_payload, release_number
 from citeline.server.settings import SettingsError
 from citeline.server.store import Retention, Stores, open_sqlite_stores
 from citeline.server.store.postgres import open_postgres_stores
+from citeline.server.wires.reactome import reactome_payload, release_number
 
 FIXTURES = json.loads(
     (Path(__file__).parents[2] / "contracts" / "fixtures" / "reactome-wire.json").read_text()

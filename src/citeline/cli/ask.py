@@ -9,6 +9,7 @@ does not parse the answer's prose.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
@@ -42,10 +43,8 @@ def ask(
     model: str | None = typer.Option(
         None,
         "--model",
-        help=(
-            "Model that answers: embedded, openai:<model>, ollama:<model> or "
-            "anthropic:<model> [CITELINE_MODEL, else embedded]."
-        ),
+        help="Model that answers: embedded, openai:<model>, ollama:<model> or "
+        "anthropic:<model> [CITELINE_MODEL, else embedded].",
         show_default=False,
     ),
     json_lines: bool = typer.Option(
@@ -76,16 +75,14 @@ def ask(
     # the engine's record of it is for a server's log.
     logging.getLogger("citeline.agent.engine").setLevel(logging.ERROR)
     declared = project_from_options(project, data)
-    catalog = DataCatalog.open(declared) if declared is not None else None
-    # With tables named and no index named, the default index joins in only if it holds
-    # documents: a first `citeline ask --project sample` needs no index at all.
-    corpus = Corpus.open(database) if reason is None else None
-    done = asyncio.run(_print_answer(question, corpus, handle, json_lines=json_lines, data=catalog))
-    close = getattr(corpus, "close", None)
-    if close is not None:
-        close()
-    if catalog is not None:
-        catalog.close()
+    with ExitStack() as opened:
+        catalog = opened.enter_context(DataCatalog.open(declared)) if declared is not None else None
+        # With tables named and no index named, the default index joins in only if it holds
+        # documents: a first `citeline ask --project sample` needs no index at all.
+        corpus = opened.enter_context(Corpus.open(database)) if reason is None else None
+        done = asyncio.run(
+            _print_answer(question, corpus, handle, json_lines=json_lines, data=catalog)
+        )
     if done is not None and done.failure is not None:
         _fail(done.failure)
     if done is None or done.state == "failed":

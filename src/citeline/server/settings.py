@@ -26,7 +26,7 @@ from citeline.database import (
 )
 from citeline.events import DEFAULT_MAX_CITATIONS, MAX_CITATIONS_ENV
 from citeline.server.errors import StartupError
-from citeline.server.upstream_settings import WIRES, Wire, default_audience, variable_names
+from citeline.server.wires import WIRES, WireName, wire_named
 
 DEFAULT_AUDIENCE = "citeline"
 
@@ -92,7 +92,7 @@ def _log_format(value: str) -> str:
     return value
 
 
-def _wire(value: str) -> Wire:
+def _wire(value: str) -> WireName:
     lowered = value.strip().lower() or "native"
     for wire in WIRES:
         if lowered == wire:
@@ -188,7 +188,7 @@ class ServerSettings:
             "store and the rate limit; default: one per core of this machine.",
         ),
     )
-    wire: Wire = field(
+    wire: WireName = field(
         default="native",
         metadata=_about(
             "CITELINE_WIRE",
@@ -453,7 +453,7 @@ class ServerSettings:
         """Defaults, then ``CITELINE_*`` variables, then ``overrides`` whose value is not None.
 
         In the reactome profile, React-to-Me's names for shared settings are read too
-        (``upstream_settings``), and the token audience defaults to upstream's.
+        (``ReactomeWire.variable_names``), and the token audience defaults to upstream's.
         """
         source = os.environ if environ is None else environ
         given = {key: value for key, value in overrides.items() if value is not None}
@@ -473,7 +473,8 @@ class ServerSettings:
         # The wire first: it decides under which names the other settings are read.
         for setting in sorted(SETTINGS, key=lambda setting: setting.field != "wire"):
             wire = given.get("wire", values.get("wire", "native"))
-            name = next((name for name in variable_names(setting.env, wire) if name in source), "")
+            names = wire_named(wire).variable_names(setting.env)
+            name = next((name for name in names if name in source), "")
             if not name:
                 continue
             raw = source[name]
@@ -485,9 +486,8 @@ class ServerSettings:
                 ) from None
         values.update(given)
         if "token_audience" not in given and not source.get("CITELINE_TOKEN_AUDIENCE", "").strip():
-            values["token_audience"] = default_audience(
-                values.get("wire", "native"), DEFAULT_AUDIENCE
-            )
+            wire = wire_named(values.get("wire", "native"))
+            values["token_audience"] = wire.default_audience(DEFAULT_AUDIENCE)
         return cls(**values)
 
 

@@ -77,6 +77,11 @@ def source_files(
     if path.is_file():
         url = page_url(base_url, path.name)
         return [SourceFile(path, path.stem, path.name, url, include_root=root_of_includes)]
+    return _in_one_site(_folder_files(path, base_url), root_of_includes)
+
+
+def _folder_files(path: Path, base_url: str | None) -> list[SourceFile]:
+    """The readable files under the folder ``path``, and its refused links, sorted."""
     root = path.resolve()
     # Whether a folder without a base URL is a site is known only once an HTML page is seen,
     # which may be deeper than its ``_`` folders: files under them are kept aside until then,
@@ -92,30 +97,56 @@ def source_files(
             for name in folder_names
             if not name.startswith(".") and not (site and name.startswith("_"))
         )
-        for name in list(folder_names):
-            candidate = folder_path / name
-            if candidate.is_symlink():
-                folder_names.remove(name)
-                if not _inside(candidate, root):
-                    refused = _refused(candidate, path, "a link to a folder outside")
-                    found.append((generated or name.startswith("_"), refused))
+        for name, refused in _folder_links(folder_path, folder_names, path, root):
+            found.append((generated or name.startswith("_"), refused))
         pages = {Path(n).stem for n in file_names if Path(n).suffix.lower() in _PAGE_SUFFIXES}
         pages_seen = pages_seen or (bool(pages) and not generated)
-        for name in file_names:
-            candidate = folder_path / name
-            if name.startswith(".") or candidate.suffix.lower() not in READERS:
-                continue
-            if candidate.suffix.lower() in _SOURCE_SUFFIXES and candidate.stem in pages:
-                continue
-            if candidate.is_symlink() and not _inside(candidate, root):
-                found.append((generated, _refused(candidate, path, "a link to a file outside")))
-            elif candidate.is_file():
-                relative = candidate.relative_to(path).as_posix()
-                default_id = candidate.relative_to(path).with_suffix("").as_posix()
-                source = SourceFile(candidate, default_id, relative, page_url(base_url, relative))
-                found.append((generated, source))
+        for source in _folder_sources(folder_path, file_names, pages, path, root, base_url):
+            found.append((generated, source))
     files = [source for generated, source in found if not (generated and pages_seen)]
     files.sort(key=lambda source: source.relative)
+    return files
+
+
+def _folder_links(
+    folder: Path, folder_names: list[str], path: Path, root: Path
+) -> Iterator[tuple[str, SourceFile]]:
+    """Takes the links to folders out of ``folder_names`` (never descended into), and
+    yields each one pointing outside ``root``, refused."""
+    for name in list(folder_names):
+        candidate = folder / name
+        if candidate.is_symlink():
+            folder_names.remove(name)
+            if not _inside(candidate, root):
+                yield name, _refused(candidate, path, "a link to a folder outside")
+
+
+def _folder_sources(
+    folder: Path,
+    file_names: list[str],
+    pages: set[str],
+    path: Path,
+    root: Path,
+    base_url: str | None,
+) -> Iterator[SourceFile]:
+    """The files of one folder that citeline reads, and its links out of ``root``, refused;
+    a source beside its own page (``pages`` by stem) is passed over."""
+    for name in file_names:
+        candidate = folder / name
+        if name.startswith(".") or candidate.suffix.lower() not in READERS:
+            continue
+        if candidate.suffix.lower() in _SOURCE_SUFFIXES and candidate.stem in pages:
+            continue
+        if candidate.is_symlink() and not _inside(candidate, root):
+            yield _refused(candidate, path, "a link to a file outside")
+        elif candidate.is_file():
+            relative = candidate.relative_to(path).as_posix()
+            default_id = candidate.relative_to(path).with_suffix("").as_posix()
+            yield SourceFile(candidate, default_id, relative, page_url(base_url, relative))
+
+
+def _in_one_site(files: list[SourceFile], root_of_includes: Path) -> list[SourceFile]:
+    """``files`` with their HTML pages sharing one ``Site`` and every file its include root."""
     site_pages = [
         source.path
         for source in files
