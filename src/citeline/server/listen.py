@@ -15,6 +15,9 @@ against 0.15 us named. uvicorn runs asyncio (uvloop is asyncio's interface) on t
 that calls ``run_server`` and nothing else runs there meanwhile; worker threads are not
 named, so code there is still told it runs no event loop.
 
+Every connection is held to ``connections``' bounds (time for a request's headers and body,
+idle time, a response left unread, header size, pipelining, one peer's share).
+
 Deliberately not here: building the app (``app``), logging set-up (``logs``).
 """
 
@@ -24,6 +27,7 @@ import sniffio
 import uvicorn
 from fastapi import FastAPI
 
+from citeline.server.connections import ConnectionLimits, bounded_protocol
 from citeline.server.settings import ServerSettings
 
 
@@ -42,6 +46,9 @@ def uvicorn_config(app: FastAPI, settings: ServerSettings) -> uvicorn.Config:
         proxy_headers=trusted is not None,
         # Passed even when unused, so uvicorn never reads FORWARDED_ALLOW_IPS itself.
         forwarded_allow_ips=trusted or "",
+        # Read and idle bounds per connection, which uvicorn lacks (``connections``).
+        http=bounded_protocol(ConnectionLimits.of(settings)),
+        timeout_keep_alive=settings.idle_timeout,
     )
 
 
