@@ -84,15 +84,27 @@ PIECES = [
     "## Sources**",
     "## \u0405\u043eurces",
     "\u200b",
+    # CommonMark's own notions: a lone CR ends a line, Unicode spaces are no blanks, HTML
+    # blocks of every type, images, and tags that run or fetch.
+    "\r",
+    "\u00a0",
+    "![",
+    "<!--\n",
+    "-->\n",
+    "<pre>\n",
+    "<![CDATA[",
+    "<img src=x>",
+    "<b onclick=y>",
 ]
 answers = st.lists(
     st.one_of(st.sampled_from(PIECES), st.text(alphabet="ab <[]()#*!\n:`\\>", max_size=6)),
     max_size=40,
 ).map("".join)
-# Prose that no transform has a reason to hold: no "<" or "[", and no character that could
-# open a heading line, which after folding means "#", "*" and whatever folds to nothing.
+# Prose that no transform has a reason to hold: no "<", "[" or "!" (which may open an
+# image), and no character that could open a heading line, which after folding means "#",
+# "*" and whatever folds to nothing.
 PROSE_ALPHABET = st.characters(
-    exclude_characters="<[#*", codec="utf-8", max_codepoint=0x2FFF
+    exclude_characters="<[!#*", codec="utf-8", max_codepoint=0x2FFF
 ).filter(lambda char: fold_lookalikes(char) not in ("", "#", "*"))
 prose = st.text(alphabet=PROSE_ALPHABET, max_size=80)
 

@@ -265,9 +265,10 @@ def test_a_document_holding_script_and_javascript_links_never_runs_or_links(
     expect(page.locator("#answer")).to_have_attribute("data-state", "answered")
     expect(page.locator("#answer-prose")).to_contain_text("zebra crossing")
     record = stored_answer(server, page.locator("#answer").get_attribute("data-answer-id") or "")
-    # Attacks really reached the page (the stream pipeline removes some on its own), so
-    # what follows tests the page and not only the server.
-    assert "<script>" in record["text"]
+    # Attacks really reached the page (the stream pipeline neutralises some on its own: the
+    # script's "<" arrives written "&lt;"), so what follows tests the page and not only
+    # the server.
+    assert "script>window.__pwned" in record["text"]
     assert "hostile/pelican-crossings" in [c.get("id") for c in record["citations"]]
     page.wait_for_timeout(300)  # any injected handler has had its chance to fire
 

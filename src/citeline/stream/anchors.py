@@ -41,7 +41,8 @@ from typing import Final
 
 import regex
 
-from citeline.stream.code_fences import CodeFences
+from citeline.stream.active_html import is_active
+from citeline.stream.code_fences import CodeFences, has_line_end
 
 # --- The forms, as CommonMark writes them -------------------------------------------------
 
@@ -51,19 +52,29 @@ from citeline.stream.code_fences import CodeFences
 # brackets, so "[`]`](u)" is a link, but a span alternative here made matching backtrack
 # exponentially on runs of backticks (0.4 ms a match); an unbalanced bracket inside a code
 # span inside link text is the one form not reduced (contracts/stream.md).
-_TEXT_ITEM: Final = r"(?:[^\[\]\\\n]|\\.|\\(?=\n)|\n(?![ \t]*\r?\n)|(?&brackets))"
-_DEFINE: Final = (
-    rf"(?(DEFINE)(?P<brackets>\[{_TEXT_ITEM}*\])(?P<parens>\((?:[^\s()\\]|\\.|(?&parens))*\)))"
+_TEXT_ITEM: Final = (
+    r"(?:[^\[\]\\\r\n]|\\[^\r\n]|\\(?=[\r\n])|(?:\r\n?|\n)(?![ \t]*[\r\n])|(?&brackets))"
 )
-# Blanks with at most one newline, around a destination and a title.
-_GAP: Final = r"[ \t]*(?:\r?\n[ \t]*)?"
-_GAP_REQUIRED: Final = r"(?:[ \t]+(?:\r?\n[ \t]*)?|\r?\n[ \t]*)"
+_DEFINE: Final = (
+    rf"(?(DEFINE)(?P<brackets>\[{_TEXT_ITEM}*\])"
+    rf"(?P<parens>\((?:[^\x01-\x20\x7f()\\]|\\.|(?&parens))*\)))"
+)
+# A line ends as CommonMark ends one: LF, CR, or CR and LF. Blanks are spaces and tabs only:
+# CommonMark takes a no-break space, U+2000 to U+200A, U+3000 and the like as part of a
+# destination, and a probe's "zebra\u00a0care" kept a live link that a Unicode-wide notion
+# of blanks took for prose.
+_LINE_ENDING: Final = r"(?:\r\n|\r|\n)"
+# Blanks with at most one line ending, around a destination and a title.
+_GAP: Final = rf"[ \t]*(?:{_LINE_ENDING}[ \t]*)?"
+_GAP_REQUIRED: Final = rf"(?:[ \t]+(?:{_LINE_ENDING}[ \t]*)?|{_LINE_ENDING}[ \t]*)"
 # In a destination or a title a backslash takes the next character with it, whatever it
 # is: markdown-it reads "\\" and a newline inside a destination, and so must this.
 _ESCAPE: Final = r"\\[\s\S]"
+# A bare destination holds no ASCII control character and no space (CommonMark), but NUL,
+# which a renderer reads as U+FFFD, and every other character.
 _DESTINATION: Final = (
-    rf"(?:<(?P<angled>(?:[^<>\n\\]|{_ESCAPE})*)>"
-    rf"|(?P<bare>(?:[^\s()\\]|{_ESCAPE}|(?&parens))+))"
+    rf"(?:<(?P<angled>(?:[^<>\r\n\\]|{_ESCAPE})*)>"
+    rf"|(?P<bare>(?:[^\x01-\x20\x7f()\\]|{_ESCAPE}|(?&parens))+))"
 )
 _TITLE: Final = (
     rf"""(?:"(?:[^"\\]|{_ESCAPE})*"|'(?:[^'\\]|{_ESCAPE})*'"""
@@ -82,22 +93,33 @@ _DEFINITION_BODY: Final = (
 )
 _LINK: Final = regex.compile(_DEFINE + _INLINE_OR_REFERENCE)
 _LINK_OR_DEFINITION: Final = regex.compile(
-    _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}\r?\n)"
+    _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}{_LINE_ENDING})"
 )
-# At the end of the stream a definition needs no newline.
+# At the end of the stream a definition needs no line ending.
 _LINK_OR_LAST_DEFINITION: Final = regex.compile(
-    _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}\r?(?:\n|\Z))"
+    _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}(?:{_LINE_ENDING}|\Z))"
 )
-# An anchor tag, any case, read as a browser reads one: "<a" then ">", or a blank or "/"
-# and attributes up to the first ">" outside a quoted value; a quote starts a value only
-# after "=" ("<a -'x href=u>" is a link with an attribute named "-'x"); or "</a" and ">".
-# "<abbr>", "<a-b>" and "x < y" are not. An autolink: a scheme of two to 32 characters,
-# ":", no blanks or angle brackets; or an e-mail address.
+_LINE_END: Final = regex.compile(r"[\r\n]")
+_LINE_ENDING_AT_END: Final = regex.compile(rf"{_LINE_ENDING}\Z")
+# What may follow a definition's line and make it longer: its title, on a line of its own.
+_TITLE_LINE: Final = regex.compile(rf"[ \t]*{_TITLE}[ \t]*{_LINE_ENDING}")
+# An image is a link after "!", and is reduced as one: to its alt text.
+_IMAGE: Final = regex.compile(_DEFINE + "!" + _INLINE_OR_REFERENCE)
+# A tag, any case, read as a browser reads one: "<" or "</", a letter, the name up to a
+# blank, "/" or ">", then attributes up to the first ">" outside a quoted value; a quote
+# starts a value only after "=" ("<a -'x href=u>" is a link with an attribute named "-'x").
+# The anchor tag ("<a" and ">", or a blank or "/" and attributes; "</a" and ">") is a link;
+# any other tag is an element, judged by ``active_html``. "x < y" and "a <" are not tags.
+# An autolink, tried first as a renderer tries it: a scheme of two to 32 characters, ":",
+# no ASCII control character, space or angle bracket (NUL reads as U+FFFD); or an e-mail
+# address.
+_ATTRIBUTES: Final = r"""(?:[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*)?"""
 _ANGLE: Final = regex.compile(
-    r"""(?P<tag><a(?:[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*)?>|</a\s*>)"""
-    r"|<(?P<uri>[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)>"
+    r"<(?P<uri>[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\x01-\x20\x7f<>]*)>"
     r"|<(?P<email>[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]+@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
-    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)*)>",
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)*)>"
+    rf"|(?P<tag><a{_ATTRIBUTES}>|</a\s*>)"
+    rf"|(?P<element></?[A-Za-z][^\s/>]*{_ATTRIBUTES}>)",
     regex.IGNORECASE,
 )
 _HREF: Final = regex.compile(
@@ -108,13 +130,14 @@ _ESCAPED: Final = regex.compile(r"\\([!-/:-@\[-`{-~])")
 # (block quotes, list items), as CommonMark lets a definition sit inside either.
 _CONTAINER_PREFIX: Final = regex.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*")
 # What the scanner stops at; everything between these goes out as it is.
-_SPECIAL: Final = regex.compile(r"[<\[\\\n]")
-_SPECIAL_CHARS: Final = frozenset("<[\\\n")
+_SPECIAL: Final = regex.compile(r"[<\[\\\r\n!]")
+_SPECIAL_CHARS: Final = frozenset("<[\\\r\n!")
 _SPECIAL_IN_TEXT: Final = frozenset("<[]@")
 _SPECIAL_MARKUP: Final = regex.compile(r"[<\[]")
 # What `_inert` escapes: an unescaped "[" or "]" (after an even number of backslashes),
 # and any "<".
-_BLANK: Final = regex.compile(r"\s")
+# What an autolink cannot hold: an ASCII control character or a space (NUL reads as U+FFFD).
+_BLANK: Final = regex.compile(r"[\x01-\x20\x7f]")
 _INERT_BRACKETS: Final = regex.compile(r"(?<!\\)(?:\\\\)*(?P<char>[\[\]])|(?P<char><)")
 _INERT: Final = regex.compile(
     r"(?<!\\)(?:\\\\)*(?P<char>[\[\]])|(?P<char><)|(?P<char>@)"
@@ -143,19 +166,19 @@ REVIVE_DEPTH: Final = 3
 # every fragment was 40% of the pipeline's time on the benchmark answer (a link arrives as
 # a dozen fragments). Any other state is re-matched.
 _HOLD_STATE: Final = regex.compile(
-    r"""(?P<tag_attributes><a[\s/][^>=]*)"""
-    r"""|(?P<tag_quoted><a[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*=\s*"[^"]*)"""
-    r"|(?P<autolink><[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)"
-    r"|(?P<link_text>\[[^\[\]\\\n]*)"
-    r"|(?P<link_url>\[[^\[\]\\\n]*\]\([^\s()\\<>\"']+)",
+    r"""(?P<tag></?[A-Za-z][^>=]*)"""
+    r"""|(?P<tag_quoted></?[A-Za-z][^\s/>]*[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*"""
+    r"""=\s*"[^"]*)"""
+    r"|(?P<link_text>!?\[[^\[\]\\\r\n]*)"
+    r"|(?P<link_url>!?\[[^\[\]\\\r\n]*\]\([^\x00-\x20\x7f()\\<>\"']+)",
     regex.IGNORECASE,
 )
 _STATE_CHANGES_ON: Final = {
-    "tag_attributes": regex.compile(r"[>=]"),
+    # Undecided until its ">" (an autolink's or e-mail address's too); "=" may open a quote.
+    "tag": regex.compile(r"[>=]"),
     "tag_quoted": regex.compile(r'"'),
-    "autolink": regex.compile(r"[\s<>]"),
-    "link_text": regex.compile(r"[\[\]\\\n]"),
-    "link_url": regex.compile(r"""[\s()\\<>"']"""),
+    "link_text": regex.compile(r"[\[\]\\\r\n]"),
+    "link_url": regex.compile(r"""[\x00-\x20\x7f()\\<>"']"""),
 }
 
 
@@ -190,7 +213,14 @@ def _settle(
         if pattern is not _LINK_OR_DEFINITION:
             return match
         longer = pattern.fullmatch(text, start, end, partial=True)
-        if longer is None or not longer.partial or full:
+        # A definition's title may follow on the next line, where the complete match (its
+        # line ending) already ends, so a full match of what is buffered does not say that
+        # no longer one can come.
+        title_may_follow = (
+            match.group("def_label") is not None
+            and _TITLE_LINE.fullmatch(text, match.end(), end, partial=True) is not None
+        )
+        if full or not (title_may_follow or (longer is not None and longer.partial)):
             return pattern.match(text, start, end)
         return _UNDECIDED
     return _GIVE_UP if full else _UNDECIDED
@@ -241,12 +271,10 @@ class AnchorStripper:
     label has no definition yet (its definition, when it comes, is the anchor).
     """
 
-    def __init__(
-        self, *, mid_line: bool = False, after: str = "", revive_depth: int = REVIVE_DEPTH
-    ) -> None:
-        """``mid_line`` and ``after`` start it as if text ending in ``after`` had been read,
-        in the middle of a line, and ``revive_depth`` bounds how deep revival checks nest:
-        for reducing a piece of a longer text on its own, in bounded time."""
+    def __init__(self, *, mid_line: bool = False, revive_depth: int = REVIVE_DEPTH) -> None:
+        """``mid_line`` starts it as if in the middle of a line of prose, and
+        ``revive_depth`` bounds how deep revival checks nest: for reducing a piece of a
+        longer text on its own, in bounded time."""
         self._revive_depth = revive_depth
         # The reduction of the text after a held candidate's first character, kept while
         # the candidate is undecided: (that character, text fed, reducer, text reduced).
@@ -254,8 +282,6 @@ class AnchorStripper:
         self._held = ""
         self._held_bound = 0
         self._held_stops: regex.Pattern[str] | None = None
-        # The last input character decided: a "[" after "!" opens an image, not a link.
-        self._prev = after
         # The last decided character was an unescaped backslash: the next one is escaped.
         self._escaped = False
         self._emitted = 0
@@ -278,7 +304,6 @@ class AnchorStripper:
                 # The fast path, written out: most fragments are prose in the middle of a
                 # line, where nothing but the last character and the offset can change.
                 if text:
-                    self._prev = text[-1]
                     if not self._fences.settled:
                         self._fences.feed(text)
                     self._emitted += len(text)
@@ -325,14 +350,12 @@ class AnchorStripper:
         self._held_stops = None
         if self._escaped and at < len(text):
             self._escaped = False
-            if text[at] not in "\n<":
+            if text[at] not in "\r\n<":
                 self._pass(out, text[at])
-                self._prev = ""
                 at += 1
         while at < len(text):
             if self._fences.inside:
-                newline = text.find("\n", at)
-                end = len(text) if newline == -1 else newline + 1
+                end = _after_line_end(text, at)
                 self._pass(out, text[at:end])
                 at = end
                 continue
@@ -344,23 +367,35 @@ class AnchorStripper:
             self._pass(out, text[at:special])
             at = special
             char = text[at]
-            if char == "\n":
-                self._pass(out, "\n")
+            if char in "\r\n":
+                self._pass(out, char)
                 at += 1
+            elif char == "!":
+                if at + 1 < len(text) and text[at + 1] == "[":
+                    decided = self._candidate(out, text, at, final=final)
+                    if decided is None:
+                        return "".join(out)
+                    at = decided
+                elif at + 1 == len(text) and not final:
+                    # Whether it makes an image depends on the next character.
+                    self._hold(text[at:], MAX_LINK)
+                    return "".join(out)
+                else:
+                    self._pass(out, "!")
+                    at += 1
             elif char == "\\":
                 if at + 1 == len(text):
                     self._pass(out, "\\")
                     self._escaped = not final
                     at += 1
-                elif text[at + 1] in "\n<":
+                elif text[at + 1] in "\r\n<":
                     # A backslash escapes nothing inside raw HTML, where a "<a" after it is
                     # still a tag: "<" is never taken as escaped.
                     self._pass(out, "\\")
                     at += 1
                 else:
+                    # An escaped "!" makes no image: the "[" after it opens a link.
                     self._pass(out, text[at : at + 2])
-                    # An escaped "!" does not make the next "[" an image.
-                    self._prev = ""
                     at += 2
             else:
                 decided = self._candidate(out, text, at, final=final)
@@ -370,12 +405,11 @@ class AnchorStripper:
         return "".join(out)
 
     def _candidate(self, out: list[str], text: str, at: int, *, final: bool) -> int | None:
-        """Decide the "<" or "[" at ``text[at]``: the offset to go on from, or ``None`` once
-        the rest of ``text`` is held."""
-        if text[at] == "[":
-            if self._prev == "!":
-                self._pass(out, "[")
-                return at + 1
+        """Decide the "<", "[" or "![" at ``text[at]``: the offset to go on from, or ``None``
+        once the rest of ``text`` is held."""
+        if text[at] == "!":
+            bound, pattern = MAX_LINK, _IMAGE
+        elif text[at] == "[":
             bound = MAX_LINK
             definition_here = self._line_prefix is not None and _CONTAINER_PREFIX.fullmatch(
                 self._line_prefix
@@ -394,7 +428,6 @@ class AnchorStripper:
             self._hold(text[at:], bound)
             return None
         if match is _GIVE_UP:
-            self._consume(text[at])
             return at + 1
         if match is None:
             revives = (
@@ -406,16 +439,15 @@ class AnchorStripper:
                 self._hold(text[at:], bound)
                 return None
             self._revival = None
-            if revives:
-                self._consume(text[at])
-            else:
+            if not revives:
                 self._pass(out, text[at])
             return at + 1
         assert isinstance(match, regex.Match)
+        if pattern is _ANGLE and match.group("element") is not None:
+            return self._take_element(out, match)
         # A definition inside a quote or a list item keeps its line's newline, so the
         # container's other lines stay apart.
         contained = bool(self._line_prefix and self._line_prefix.strip())
-        self._consume(text[at : match.end()])
         if pattern is _ANGLE:
             self._take_angle(out, match)
         else:
@@ -460,9 +492,7 @@ class AnchorStripper:
             _, fed, inner, reduced = cached
             reduced += inner.feed(rest[len(fed) :])
         else:
-            inner = AnchorStripper(
-                mid_line=True, after=text[at], revive_depth=self._revive_depth - 1
-            )
+            inner = AnchorStripper(mid_line=True, revive_depth=self._revive_depth - 1)
             reduced = inner.feed(rest)
         self._revival = (text[at], rest, inner, reduced)
         if inner.held_chars > 0 and not final and window - at < bound:
@@ -490,8 +520,9 @@ class AnchorStripper:
     def _take_link(self, out: list[str], match: regex.Match[str], *, contained: bool) -> None:
         label = match.groupdict().get("def_label")
         if label is not None:
-            if contained and match.group().endswith("\n"):
-                self._release(out, "\n")
+            ending = _LINE_ENDING_AT_END.search(match.group()) if contained else None
+            if ending is not None:
+                self._release(out, ending.group())
             href = _destination(match)
             key = _label_key(label)
             if key not in self._definitions:
@@ -536,6 +567,19 @@ class AnchorStripper:
         self._release(out, shown)
         self._anchors.append(Anchor(href=href, text=shown, start=start, end=self._emitted))
 
+    def _take_element(self, out: list[str], match: regex.Match[str]) -> int:
+        """A tag other than an anchor: passed whole when it is inert and holds nothing that
+        could be markup; else its "<" is written "&lt;" (the reader sees the tag as text) and
+        what follows is read as prose. Passed piece by piece, an inert tag's inside could
+        be rewritten into an active one ("<b [x ](u)onclick=...>" reads "<b x onclick=...>"
+        once the link is reduced), so one with a "<" or "[" inside is never passed whole."""
+        element = match.group("element")
+        if not is_active(element) and _SPECIAL_MARKUP.search(element, 1) is None:
+            self._pass(out, element)
+            return match.end()
+        self._release(out, "&lt;")
+        return match.start() + 1
+
     def _take_tag(self, tag: str) -> None:
         self._close_open_anchor()
         if tag[1] == "/":
@@ -561,9 +605,7 @@ class AnchorStripper:
 
     def _pass(self, out: list[str], text: str) -> None:
         """Input that goes out unchanged."""
-        if text:
-            self._consume(text)
-            self._release(out, text)
+        self._release(out, text)
 
     def _release(self, out: list[str], text: str) -> None:
         if text:
@@ -576,20 +618,16 @@ class AnchorStripper:
             self._open.pieces.append(text)
         # Fences and line starts are the reader's: a "~~~" line inside a removed tag is no
         # fence, and taken for one it sheltered the links after it (a fuzzed probe).
-        if not self._fences.settled or "\n" in text:
+        ends_line = has_line_end(text)
+        if not self._fences.settled or ends_line:
             self._fences.feed(text)
-        if self._line_prefix is not None or "\n" in text:
+        if self._line_prefix is not None or ends_line:
             self._track_line(text)
-
-    def _consume(self, text: str) -> None:
-        """Input that is decided (passed through or taken as markup): the character a "["
-        follows."""
-        self._prev = text[-1]
 
     def _track_line(self, text: str) -> None:
         """Output: where a definition may start is a matter of the text the reader's
         renderer gets, so "<a>[1]: u" is a definition once the tag is gone."""
-        newline = text.rfind("\n")
+        newline = max(text.rfind("\n"), text.rfind("\r"))
         if newline == -1:
             if self._line_prefix is not None:
                 prefix = self._line_prefix + text
@@ -629,6 +667,18 @@ def _inert(text: str) -> tuple[str, Callable[[int], int]]:
     for offset in range(last, len(text) + 1):
         added[offset] = extra
     return "".join(pieces), lambda offset: offset + added[offset]
+
+
+def _after_line_end(text: str, at: int) -> int:
+    """Where the line that ``text[at:]`` continues ends, after its line ending (LF, CR, or
+    CR and LF); the end of ``text`` when none is in it."""
+    found = _LINE_END.search(text, at)
+    if found is None:
+        return len(text)
+    end = found.end()
+    if found.group() == "\r" and text.startswith("\n", end):
+        end += 1
+    return end
 
 
 def _unmoved(offset: int) -> int:
