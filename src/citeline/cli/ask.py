@@ -2,8 +2,9 @@
 
 The answer is rendered from the event stream alone (``citeline.answer``): tokens
 as they arrive, then the citation events as numbered references. ``--json``
-prints the events themselves, one contract JSON object per line. This command
-does not parse the answer's prose.
+prints the events themselves, one contract JSON object per line. What a model or a
+document wrote reaches the terminal through ``terminal_text``, so no control character
+of theirs does. This command does not parse the answer's prose.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def ask(
         ),
         show_default=False,
     ),
-    json_lines: bool = typer.Option(
+    json_texts: bool = typer.Option(
         False, "--json", help="Print one event per line as contract JSON instead of text."
     ),
 ) -> None:
@@ -69,7 +70,7 @@ def ask(
     # documents: a first `citeline ask --project sample` needs no index at all.
     corpus = Corpus.open(database) if reason is None else None
     state = asyncio.run(
-        _print_answer(question, corpus, handle, json_lines=json_lines, data=catalog)
+        _print_answer(question, corpus, handle, json_texts=json_texts, data=catalog)
     )
     close = getattr(corpus, "close", None)
     if close is not None:
@@ -90,14 +91,13 @@ async def _print_answer(
     corpus: Corpus | None,
     handle: ModelHandle,
     *,
-    json_lines: bool,
+    json_texts: bool,
     data: DataCatalog | None = None,
 ) -> str:
-    import json
-
     from rich.console import Console
 
     from citeline import answer
+    from citeline.cli.terminal_text import json_text, printable
     from citeline.events import Citation, Done, Token, to_json
 
     console = Console(highlight=False)
@@ -105,16 +105,16 @@ async def _print_answer(
     state = "failed"
     text_tail = ""
     async for event in answer(question, corpus=corpus, data=data, model=handle):
-        if json_lines:
-            typer.echo(json.dumps(to_json(event), ensure_ascii=False))
+        if json_texts:
+            typer.echo(json_text(to_json(event)))
         elif isinstance(event, Token):
-            console.print(event.text, end="", markup=False, soft_wrap=True)
+            console.print(printable(event.text), end="", markup=False, soft_wrap=True)
             text_tail = (text_tail + event.text)[-2:]
         elif isinstance(event, Citation):
             citations.append(event)
         if isinstance(event, Done):
             state = event.state
-            if not json_lines:
+            if not json_texts:
                 # The answer's own trailing newlines count towards the gap before references.
                 console.print("\n" * (2 - text_tail.count("\n")), end="")
                 _print_references(console, citations, event, handle.name)
@@ -124,15 +124,16 @@ async def _print_answer(
 def _print_references(
     console: Console, citations: list[Citation], done: Done, model_name: str
 ) -> None:
+    from citeline.cli.terminal_text import printable
+
     if citations:
         console.print("[bold]References[/bold]")
         for citation in citations:
-            console.print(
-                f"  [{citation.n}] {citation.display_name} — {citation.id or citation.url}",
-                markup=False,
-            )
+            source = printable(f"{citation.display_name} — {citation.id or citation.url}")
+            console.print(f"  [{citation.n}] {source}", markup=False)
             if citation.quote is not None:
-                console.print(f"      > {citation.quote} ({citation.kind}, verified)", markup=False)
+                quote = printable(citation.quote)
+                console.print(f"      > {quote} ({citation.kind}, verified)", markup=False)
     label = f"{done.state} in {done.seconds:.1f} s · {model_name}"
     if done.provenance:
         label += f" · provenance: {done.provenance}"
