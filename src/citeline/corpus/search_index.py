@@ -54,7 +54,8 @@ from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocumen
 # Bump when what is indexed for a passage changes: an index of another format is rebuilt.
 # 2: the passage id is a fast field, read for a search's hits in one call.
 # 3: a section of a page is keyed by its own heading as well as by its whole title path.
-INDEX_FORMAT = f"3/{ANALYSIS_VERSION}"
+# 4: a passage's document is named by a digest of its id (``_document_key``).
+INDEX_FORMAT = f"4/{ANALYSIS_VERSION}"
 # Title terms count twice a body term: measured on SciFact's train split, nDCG@10 0.699 at
 # 1:1, 0.703 at 2:1, 0.705 at 3:1; 2:1 keeps most of the gain without leaning on titles.
 TITLE_WEIGHT = 2
@@ -271,22 +272,21 @@ class SearchIndex:
         empty = since == 0 or self._index.searcher().num_docs <= 1
         changes = self._store.changes_since(since)
         for doc_id in changes.removed:
-            writer.delete_documents_by_term("document", doc_id)
+            writer.delete_documents_by_term("document", _document_key(doc_id))
         for start in range(0, len(changes.changed), CATCH_UP_BATCH):
             batch = changes.changed[start : start + CATCH_UP_BATCH]
             # Deleted first, all of them: a document gone from the store since the list was
             # read is then gone from the index too.
             if not empty:
                 for doc_id in batch:
-                    writer.delete_documents_by_term("document", doc_id)
+                    writer.delete_documents_by_term("document", _document_key(doc_id))
             # A batch is analysed whole before any of it reaches the writer: added as each
             # passage was analysed, tantivy's indexing thread woke for every passage, and
             # SciFact's ingest cost 0.04 s more CPU (that thread's, mostly).
             rows = [
-                tantivy.Document(
-                    passage=passage_id, document=document.doc_id, title_key=key, terms=text
-                )
+                tantivy.Document(passage=passage_id, document=owner, title_key=key, terms=text)
                 for document in self._store.indexable(batch)
+                for owner in [_document_key(document.doc_id)]
                 for passage_id, text, key in _passage_rows(document)
             ]
             for row in rows:
@@ -405,6 +405,14 @@ class SearchIndex:
     def count(self) -> int:
         """How many passages the index holds (its last reloaded commit)."""
         return max(0, int(self._index.searcher().num_docs) - 1)
+
+
+def _document_key(doc_id: str) -> str:
+    """The term a document's passages are found by to be deleted: a digest of its id. tantivy
+    keeps no term over 65,530 bytes, so a longer id (the store accepts any) was indexed
+    without one, its passages were never deleted, and when their ids were reused they
+    answered searches for words that the passages now under those ids do not hold."""
+    return hashlib.sha256(doc_id.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, list[str]]]:
