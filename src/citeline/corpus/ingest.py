@@ -6,7 +6,9 @@ its path and reason and skipped; the good ones around it are still indexed. With
 documents no longer found under the path are removed, except those whose source file is
 still there but could not be read this time: a file that fails to parse loses nothing.
 Parts a reader left out on purpose (include directives it cannot resolve) are counted in
-the report. With a ``base_url``, each document is linked at its page on the published site.
+the report, and so are document urls that are not http(s) addresses, which are not stored
+(the page's own address under the base URL takes one's place). With a ``base_url``, each
+document is linked at its page on the published site.
 Changed documents are written ``INGEST_BATCH`` at a time, one transaction each, and
 ``after_batch`` is called after each (the search index catches up there).
 It deliberately knows nothing about how a store keeps or ranks documents.
@@ -14,13 +16,14 @@ It deliberately knows nothing about how a store keeps or ranks documents.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citeline.corpus.documents import Document
+from citeline.corpus.documents import Document, web_address
 from citeline.corpus.errors import SourcePathError
 from citeline.corpus.formats import Omitted, Rejected, read_source, source_files
 from citeline.corpus.passages import MAX_PASSAGE_CHARS, split_passages
@@ -49,7 +52,7 @@ class IngestReport:
     unchanged: int
     removed: int
     skipped: tuple[IngestProblem, ...]
-    # What was left out of documents' text on purpose, by name: {"include directives": 3}.
+    # What was left out of documents on purpose, by name: {"include directives": 3}.
     omitted: Mapping[str, int] = field(default_factory=dict)
 
     @property
@@ -88,6 +91,9 @@ ProgressCallback = Callable[[IngestProgress], None]
 INGEST_BATCH = 500
 INGEST_BATCH_CHARS = 16_000_000
 
+
+# What the report calls a document url that was not an http(s) address, dropped.
+NOT_WEB_URLS = "urls that were not http(s) addresses"
 
 # What ``json.dumps(..., ensure_ascii=False, sort_keys=True)`` uses, made once: dumps builds
 # an encoder per call when given options.
@@ -169,6 +175,10 @@ def ingest(
                 problems.append(IngestProblem(shown, reason, item.id))
                 continue
             first_source[item.id] = shown
+            if item.url is not None and web_address(item.url) is None:
+                # Not an http(s) address: the page's own address under the base URL, if any.
+                item = dataclasses.replace(item, url=web_address(source_file.url))
+                omitted[NOT_WEB_URLS] = omitted.get(NOT_WEB_URLS, 0) + 1
             documents_done += 1
             if progress is not None and documents_done % PROGRESS_EVERY_DOCUMENTS == 0:
                 progress(IngestProgress(source_file.path, done - 1, len(files), documents_done))
