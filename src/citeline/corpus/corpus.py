@@ -139,9 +139,12 @@ class Corpus:
                 base_url=base_url,
                 after_batch=self._index.after_batch,
             )
-        finally:
-            # Also when the ingest failed part way: the batches it stored are searchable.
+        except BaseException:
+            # Also when the ingest failed part way: the batches it stored are searchable
+            # (as far as the disk allows: the failure raised is the ingest's).
             self._index.follow()
+            raise
+        self._index.follow(strict=True)
         if embedder is not None:
             from citeline.corpus.embed import embed_meanings, embed_missing
 

@@ -31,7 +31,9 @@ It deliberately does not read files, decide what to re-ingest, or fetch hits' te
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import logging
 import os
 import re
 import shutil
@@ -46,7 +48,7 @@ from filelock import FileLock
 
 from citeline.corpus.analysis import ANALYSIS_VERSION, asked_terms, indexed_text, terms
 from citeline.corpus.documents import Passage
-from citeline.corpus.errors import IndexUnreadableError
+from citeline.corpus.errors import DiskFullError, IndexUnreadableError
 from citeline.corpus.formats.sections import TITLE_SEPARATOR
 from citeline.corpus.headings import key_of, passage_headings, query_title_keys, title_key
 from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocument
@@ -89,10 +91,14 @@ CATCH_UP_BATCH = 1000
 # The writer's indexing memory (tantivy's floor is 15 MB per thread) and one indexing
 # thread: ingest runs on machines that also serve, and one thread kept up with analysis.
 WRITER_HEAP_BYTES = 50_000_000
+# Free bytes under which a failed write of the index is taken for a full disk.
+NEARLY_FULL = 1 << 20
 # Where a PostgreSQL collection's index lives unless CITELINE_SEARCH_INDEX says.
 SEARCH_INDEX_ENV = "CITELINE_SEARCH_INDEX"
 
 _MARKER = "generation"
+
+logger = logging.getLogger(__name__)
 
 
 def search_index_folder(database: str, sqlite_file: Path | None) -> Path:
@@ -212,9 +218,12 @@ class SearchIndex:
         """The store generation this index holds."""
         return self._generation
 
-    def follow(self) -> bool:
+    def follow(self, *, strict: bool = False) -> bool:
         """Catch up with the store's writes since the index's generation; False when another
-        process holds the writer (its commit is picked up at a later look)."""
+        process holds the writer (its commit is picked up at a later look), or when the disk
+        is full: searches then answer from the last commit, and a later look catches up once
+        there is space. With ``strict`` (an ingest, a rebuild), a full disk is a
+        ``DiskFullError``."""
         with self._following:
             self._checked = time.monotonic()
             wanted = self._store.generation()
@@ -232,6 +241,18 @@ class SearchIndex:
             since = self._generation if self._generation <= wanted else 0
             try:
                 self._generation = self._catch_up(writer, since)
+            except (OSError, ValueError) as error:
+                if not _is_disk_full(error, self._folder):
+                    raise
+                full = DiskFullError(
+                    f"The disk holding the search index at {self._folder} is full ({error}): "
+                    "free some space and run the command again. What was stored is kept, and "
+                    "the index catches up with it then."
+                )
+                if strict:
+                    raise full from error
+                logger.warning("%s Searching the index's last commit meanwhile.", full)
+                return False
             finally:
                 del writer
             self._index.reload()
@@ -248,6 +269,13 @@ class SearchIndex:
                 )
             try:
                 self._generation = self._catch_up(writer, 0)
+            except (OSError, ValueError) as error:
+                if not _is_disk_full(error, self._folder):
+                    raise
+                raise DiskFullError(
+                    f"The disk holding the search index at {self._folder} is full ({error}): "
+                    "free some space and run `citeline reindex` again."
+                ) from error
             finally:
                 del writer
             self._index.reload()
@@ -317,16 +345,17 @@ class SearchIndex:
 
     def after_batch(self) -> None:
         """Told by an ingest after each batch it stored: follows every
-        ``INGEST_COMMIT_SECONDS``, so a long ingest is searchable as it goes."""
-        self.follow_if_due(INGEST_COMMIT_SECONDS)
+        ``INGEST_COMMIT_SECONDS``, so a long ingest is searchable as it goes; a full disk
+        stops the ingest."""
+        self.follow_if_due(INGEST_COMMIT_SECONDS, strict=True)
 
-    def follow_if_due(self, seconds: float | None = None) -> None:
+    def follow_if_due(self, seconds: float | None = None, *, strict: bool = False) -> None:
         """``follow`` unless the last look was under ``seconds`` (default: the interval
         given at open) ago, or another thread is catching up now."""
         due = self._follow_seconds if seconds is None else seconds
         # A search never waits on another thread's catch-up: it reads the last commit.
         if time.monotonic() - self._checked >= due and not self._following.locked():
-            self.follow()
+            self.follow(strict=strict)
 
     # -- searching ---------------------------------------------------------------------
 
@@ -405,6 +434,21 @@ class SearchIndex:
     def count(self) -> int:
         """How many passages the index holds (its last reloaded commit)."""
         return max(0, int(self._index.searcher().num_docs) - 1)
+
+
+def _is_disk_full(error: BaseException, folder: Path) -> bool:
+    """Whether ``error`` (the operating system's, or tantivy's ``ValueError``) came of a full
+    disk: it says so, or the index's disk has under ``NEARLY_FULL`` bytes free (a writer
+    thread's failure reaches Python as "An index writer was killed", without its cause)."""
+    if isinstance(error, OSError) and error.errno == errno.ENOSPC:
+        return True
+    text = str(error)
+    if "No space left on device" in text or f"os error {errno.ENOSPC})" in text:
+        return True
+    try:
+        return shutil.disk_usage(folder).free < NEARLY_FULL
+    except OSError:
+        return False
 
 
 def _document_key(doc_id: str) -> str:
