@@ -6,7 +6,8 @@
 # their README.md.
 #
 # Usage: eval_site.sh SITE BASE_URL PACKAGE OUT QUESTIONS.jsonl... [-- EVAL ARGUMENTS...]
-#   SITE      the built site's folder (its index.html is checked)
+#   SITE      the built site's folder (its index.html is checked), or a Markdown source
+#             tree's (its index.md)
 #   BASE_URL  the address the gold URLs start with, passed to `citeline ingest --base-url`
 #   PACKAGE   the Debian package that installs SITE, named when it is missing
 #   OUT       where the ingest log, the id-form question files and the reports go
@@ -34,7 +35,8 @@ mkdir -p "$out"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-if [ ! -f "$site/index.html" ]; then
+# A built site has index.html; a Markdown source tree (typer-md/) index.md.
+if [ ! -f "$site/index.html" ] && [ ! -f "$site/index.md" ]; then
   echo "No built site at $site: install Debian's $package (apt-get install $package) or set SITE." >&2
   exit 2
 fi

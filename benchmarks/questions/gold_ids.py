@@ -11,6 +11,9 @@ documents at those addresses. Every document at a gold address counts: where a p
 section and a section without an anchor of its own (a reference page's Synopsis) share the
 page's address, both are gold.
 
+A gold address naming a folder (``user-guide/configuration/#site_name``, the form a site built
+with directory URLs publishes) is the folder's ``index.html``, as a web server answers it.
+
 A gold address that no indexed document has stops the run (exit 1, naming each one): the
 index was built without the ``--base-url`` the file's addresses start with, or names sections
 otherwise, and scores against it would be meaningless. It also reports, without stopping,
@@ -62,6 +65,20 @@ def sections_by_url(sections: Iterable[IndexedSection]) -> dict[str, list[Indexe
     return found
 
 
+def sections_at(by_url: Mapping[str, list[IndexedSection]], url: str) -> list[IndexedSection]:
+    """The indexed sections at ``url``. An address naming a folder (``a/b/``, ``a/b/#id``) is
+    answered by the folder's ``index.html``, as a web server answers it: a site built with
+    directory URLs (MkDocs's default) publishes ``a/b/index.html`` at ``a/b/``, and its files
+    are ingested under their file names."""
+    found = by_url.get(url)
+    if found:
+        return found
+    page, hash_mark, anchor = url.partition("#")
+    if page.endswith("/"):
+        return by_url.get(f"{page}index.html{hash_mark}{anchor}", [])
+    return []
+
+
 def rewrite(
     record: Mapping[str, Any],
     by_url: Mapping[str, list[IndexedSection]],
@@ -77,9 +94,9 @@ def rewrite(
     texts: list[str] = []
     for gold in record.get("gold_ids", []):
         url = prefix + str(gold)
-        sections = by_url.get(url)
+        sections = sections_at(by_url, url)
         if not sections and within_page:
-            sections = by_url.get(url.partition("#")[0])
+            sections = sections_at(by_url, url.partition("#")[0])
         if not sections:
             missing.append(str(url))
             continue

@@ -50,6 +50,6 @@ def unheld_gold(index: Path, questions: Iterable[EvalQuestion]) -> list[tuple[st
         for url in question.gold_ids
         if not any(
             contains_expected_term(section.text, question.answer_terms)
-            for section in by_url.get(url, ())
+            for section in gold_ids.sections_at(by_url, url)
         )
     ]

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The typer-md development set, measured: fetch Typer 0.10.0's sdist (prepare.sh: PyPI, checked
+# by sha256, unpacked once into the collections cache), index its Markdown sources (docs/, as
+# a site owner points `citeline ingest` at the repository's docs folder) into a temporary index
+# under the published address, turn the files' gold URLs into that index's ids, and run
+# `citeline eval citations` on the questions, the follow-ups and the off-topic questions
+# (../eval_site.sh does the steps). Extra arguments go to every eval (say
+# `--model openai:<model>`). Reports land in $OUT (default: a fresh folder under /tmp, printed
+# at the end). README.md beside this script says what today's ingest misses.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+SITE="${SITE:-$("$here/prepare.sh" | tail -n 1)}"
+OUT="${OUT:-$(mktemp -d /tmp/devset-typer-md.XXXXXX)}"
+exec "$here/../eval_site.sh" "$SITE" "https://typer.tiangolo.com/" "typer==0.10.0 (PyPI sdist, typer-md/prepare.sh)" "$OUT" \
+  "$here/typer-md-docs.jsonl" "$here/typer-md-docs-followups.jsonl" "$here/typer-md-off-topic.jsonl" -- "$@"
