@@ -37,8 +37,12 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     │   └── CallerKeyError               citeline.server.tokens: the key (PyJWT) is unusable
     ├── StoreUnavailableError            citeline.server.store.base: answers or
     │                                    conversations are out of reach (sqlite3, psycopg)
+    ├── ListenError                      citeline.cli.port: the server cannot listen there
+    │   └── PortTakenError               another program holds the port
     ├── QuestionFileError                citeline.evaluation.questions
     ├── PlotUnavailableError             citeline.evaluation.plot: no matplotlib
+    ├── EmbedError                       citeline.embed: a Sphinx or MkDocs setting of the
+    │                                    Ask box is wrong
     └── PathUnusableError                here: a file or folder named to a command cannot
                                          be read or written
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, TypeAlias
+from urllib.parse import urlsplit
 
 # React-to-Me's search panel shows at most twelve chips, and its server capped an answer at
 # twelve citations (issue 15); a model citing more is listing, not citing. The one place
@@ -56,6 +57,10 @@ class Citation:
 
     Exactly one identifier: ``id`` when the source has one, else ``url``; never
     both and never empty, so a client can key chips on it without guessing.
+    ``href`` is where a reader follows it: the cited section's own http(s) address (its
+    anchor on the site given at ingest with ``--base-url``, or the document's url), absent
+    when the source has none (a data result, a document without an address), so a client
+    links by it alone and needs no link template.
     ``start``/``end`` locate the display text in the concatenated token text;
     both are ``None`` when the anchor was only in the dropped sources list.
     A verified quote (``quote``, ``verified``, ``kind``) comes from a quote block.
@@ -70,6 +75,7 @@ class Citation:
     quote: str | None = None
     verified: bool | None = None
     kind: str | None = None
+    href: str | None = None
 
     name: ClassVar[str] = "citation"
 
@@ -80,6 +86,8 @@ class Citation:
             raise ValueError("a citation's identifier is never empty")
         if (self.start is None) != (self.end is None):
             raise ValueError("a citation has both offsets or neither")
+        if self.href is not None and web_address(self.href) is None:
+            raise ValueError("a citation's href is an http(s) address or absent")
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -87,6 +95,8 @@ class Citation:
             data["id"] = self.id
         else:
             data["url"] = self.url
+        if self.href is not None:
+            data["href"] = self.href
         data["display_name"] = self.display_name
         data["n"] = self.n
         data["start"] = self.start
@@ -156,6 +166,21 @@ class Done:
 Event: TypeAlias = Start | Token | Citation | Done
 
 
+def web_address(candidate: str | None) -> str | None:
+    """``candidate`` when it is an absolute http(s) address a browser can open, else None.
+
+    A citation's ``href`` is only ever such an address: a relative path (``--base-url /``),
+    a ``javascript:`` or ``file:`` url, or an id is not one, and a client must not guess.
+    """
+    if not candidate or any(c.isspace() or not c.isprintable() for c in candidate):
+        return None
+    try:
+        parts = urlsplit(candidate)
+    except ValueError:
+        return None
+    return candidate if parts.scheme in ("http", "https") and parts.netloc else None
+
+
 def to_json(event: Event) -> dict[str, Any]:
     """The event as one JSON object with its name under ``event``, as ``--json`` prints it."""
     return {"event": event.name, **event.payload()}
@@ -189,6 +214,7 @@ def from_json(name: str, data: dict[str, Any]) -> Event:
             quote=data.get("quote"),
             verified=data.get("verified"),
             kind=data.get("kind"),
+            href=data.get("href"),
         )
     if name == "done":
         return Done(

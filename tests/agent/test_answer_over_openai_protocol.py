@@ -90,7 +90,14 @@ async def test_the_tool_loop_searches_reads_and_answers_with_a_citation(
     assert text.strip() == "CDK5 acts in Apoptosis."
     citations = [e for e in events if isinstance(e, Citation)]
     assert citations == [
-        Citation(n=1, display_name="Apoptosis", id="R-HSA-109581", start=13, end=22)
+        Citation(
+            n=1,
+            display_name="Apoptosis",
+            id="R-HSA-109581",
+            start=13,
+            end=22,
+            href=APOPTOSIS_URL,
+        )
     ]
     assert text[13:22] == "Apoptosis"
     done = events[-1]

@@ -25,10 +25,29 @@ def _resolver() -> CitationResolver:
     return CitationResolver({s.href: s for s in (REACTOME, SCIFACT, PAGE)})
 
 
-def test_the_source_href_cites_with_its_id_and_the_display_text_offsets() -> None:
+def test_the_source_href_cites_with_its_id_its_address_and_the_display_text_offsets() -> None:
     resolver = _resolver()
     citation = resolver.resolve(Anchor(REACTOME.href, "the pathway", 4, 15))
-    assert citation == Citation(n=1, display_name="Apoptosis", id="R-HSA-109581", start=4, end=15)
+    assert citation == Citation(
+        n=1, display_name="Apoptosis", id="R-HSA-109581", start=4, end=15, href=REACTOME.url
+    )
+
+
+def test_a_source_without_a_web_address_is_cited_without_an_href() -> None:
+    relative = Source(
+        href="/docs/install/", display_name="Install", id="install", url="/docs/install/"
+    )
+    resolver = CitationResolver({s.href: s for s in (SCIFACT, relative)})
+    by_id = resolver.resolve(Anchor("cite:4983", "x", 0, 1))
+    by_path = resolver.resolve(Anchor("/docs/install/", "y", 2, 3))
+    assert by_id is not None and by_id.href is None and by_id.id == "4983"
+    assert by_path is not None and by_path.href is None and by_path.id == "install"
+
+
+def test_a_source_known_only_by_its_url_links_to_it() -> None:
+    citation = _resolver().resolve(Anchor(PAGE.href, "Install", 0, 7))
+    assert citation is not None
+    assert (citation.id, citation.url, citation.href) == (None, PAGE.url, PAGE.url)
 
 
 def test_a_cite_href_finds_a_source_that_has_a_url() -> None:

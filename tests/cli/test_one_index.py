@@ -79,7 +79,7 @@ def _wait_until_healthy(url: str, server: subprocess.Popen[bytes], log: Path) ->
 
 @pytest.mark.parametrize(
     "command",
-    [["search", "caspase"], ["ask", "What do caspases do?"], ["serve", "--open", "--port", "1"]],
+    [["search", "caspase"], ["ask", "What do caspases do?"], ["serve", "--open", "--port", "0"]],
     ids=["search", "ask", "serve"],
 )
 def test_answering_from_a_missing_index_stops_with_how_to_build_it(
@@ -94,7 +94,7 @@ def test_answering_from_a_missing_index_stops_with_how_to_build_it(
 
 @pytest.mark.parametrize(
     "command",
-    [["search", "caspase"], ["ask", "What do caspases do?"], ["serve", "--open", "--port", "1"]],
+    [["search", "caspase"], ["ask", "What do caspases do?"], ["serve", "--open", "--port", "0"]],
     ids=["search", "ask", "serve"],
 )
 def test_answering_from_an_empty_index_stops_with_how_to_build_it(

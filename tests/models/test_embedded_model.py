@@ -535,6 +535,20 @@ def test_an_indented_block_under_a_colon_line_is_code_and_a_list_item_is_not() -
     assert kinds == ["sentence", "code", "list"]
 
 
+def test_a_quoted_bullet_stays_prose_however_many_symbols_its_words_hold() -> None:
+    # The sample's own bullets, each once quoted as a code block.
+    text = (
+        "The operator module holds functions for:\n\n"
+        "• Math operations: add(), sub(), mul(), floordiv(), abs(), …\n\n"
+        "• modules written in C and dynamically loaded (.dll, .pyd, .so, .sl, etc);\n\n"
+        "    • cx_Freeze (Cross-platform)"
+    )
+    units = units_of(text)
+    assert [unit.kind for unit in units] == ["sentence", "list", "list", "list"]
+    assert units[-1].text == "• cx_Freeze (Cross-platform)"  # dedented: not indented code
+    assert not any("```" in unit.text for unit in units)
+
+
 def test_a_sentence_restating_the_one_before_never_opens_an_answer() -> None:
     assert is_dangling("In other words, a list comprehension is a loop.")
     assert is_dangling("To put it another way, it is a loop.")

@@ -26,7 +26,7 @@ NOWHERE_REDIS = "redis://127.0.0.1:9/0"
 
 
 def _serve(env: dict[str, str]) -> tuple[int, str]:
-    result = CliRunner().invoke(app, ["serve", "--open"], env=env)
+    result = CliRunner().invoke(app, ["serve", "--open", "--port", "0"], env=env)
     return result.exit_code, result.output
 
 

@@ -66,10 +66,13 @@ def test_info_names_the_model_release_mode_and_link_template(
         "release": "2026-09",
         "open": False,
         "link_template": "https://reactome.org/content/detail/{id}",
-        # The empty page's: no name set, so the release names the collection.
-        "collection": "2026-09",
+        # The empty page's: no name set and nothing ingested, so no name; the release label
+        # never stands in for one (without a label given at ingest it is a content digest).
+        "collection": None,
         "documents": 0,
         "examples": [],
+        "rate_limit": 30,
+        "rate_window": 600,
     }
 
 

@@ -104,7 +104,9 @@ def root_logging() -> Iterator[None]:
 @pytest.mark.usefixtures("root_logging")
 def test_citeline_serve_without_a_key_exits_with_the_fix(tmp_path: Path) -> None:
     result = CliRunner().invoke(
-        app, ["serve", "--db", str(tmp_path / "c.db")], env={"CITELINE_CALLER_KEY_FILE": ""}
+        app,
+        ["serve", "--port", "0", "--db", str(tmp_path / "c.db")],
+        env={"CITELINE_CALLER_KEY_FILE": ""},
     )
     assert result.exit_code == 2
     assert "CITELINE_CALLER_KEY_FILE" in result.output
@@ -233,11 +235,12 @@ def test_serve_in_open_mode_warns_once(
     (tmp_path / "docs" / "a.md").write_text("# Lists\n\nA list is a mutable sequence.\n")
     with Corpus.open(database) as corpus:
         assert corpus.ingest(tmp_path / "docs").ok
-    monkeypatch.setattr(citeline.server.listen, "serve", lambda app, settings: None)
+    monkeypatch.setattr(citeline.server.listen, "serve", lambda app, settings, listening: None)
     # serve configures logging itself; the records are read where pytest's handler sees them.
     monkeypatch.setattr("citeline.server.logs.configure_logging", lambda log_format: None)
     caplog.set_level(logging.WARNING, logger="citeline.server.guard")
-    result = CliRunner().invoke(app, ["serve", "--open", "--db", str(database)])
+    # Port 0: any free one; the command binds it before anything else.
+    result = CliRunner().invoke(app, ["serve", "--open", "--port", "0", "--db", str(database)])
     assert result.exit_code == 0, result.output
     warnings = [r for r in caplog.records if "OPEN MODE" in r.getMessage()]
     assert len(warnings) == 1

@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,13 +40,15 @@ def free_port() -> int:
         return port
 
 
-def start_server(env: Mapping[str, str], log: Path, port: int | None = None) -> ServerProcess:
-    """``citeline serve`` on loopback with ``env`` added to this process's environment."""
+def start_server(
+    env: Mapping[str, str], log: Path, port: int | None = None, args: Sequence[str] = ()
+) -> ServerProcess:
+    """``citeline serve ARGS`` on loopback with ``env`` added to this process's environment."""
     port = port or free_port()
     command = [sys.executable, "-m", "citeline", "serve", "--host", "127.0.0.1"]
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            [*command, "--port", str(port)],
+            [*command, "--port", str(port), *args],
             env={**os.environ, **env},
             stdout=sink,
             stderr=subprocess.STDOUT,

@@ -36,6 +36,10 @@ CHROMIUM_ARGS = [
 REPO = Path(__file__).parents[2]
 ARTIFACTS = REPO / "artifacts" / "web"
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
+# An owner's own documentation site, built by a docs generator and ingested under its
+# published address (fixtures/README.md).
+SITE = Path(__file__).parent / "fixtures" / "site"
+SITE_BASE_URL = "https://tidewater.example/docs/"
 
 # A made-up origin for tests of the page's modules alone: Playwright answers every
 # request to it from the static folder, so no server runs and nothing leaves the machine.
@@ -135,12 +139,25 @@ def collection_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def site_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture site ingested as its owner would: ``citeline ingest SITE --base-url URL``."""
+    from citeline.corpus import Corpus
+
+    path = tmp_path_factory.mktemp("site") / "site.sqlite"
+    with Corpus.open(path) as corpus:
+        report = corpus.ingest(SITE, base_url=SITE_BASE_URL)
+        assert not report.skipped, report
+    return path
+
+
 @pytest.fixture
 def serve(collection_db: Path) -> Iterator[Callable[..., Served]]:
     """``serve(engine=None, **settings)``: the real app on loopback, stopped after the test.
 
-    Open mode and the sample's link template unless the test says otherwise; the engine
-    defaults to the real one (``citeline.answer`` with the embedded model).
+    Open mode and the sample's link template unless the test says otherwise (``db=`` serves
+    another index, with no template unless given); the engine defaults to the real one
+    (``citeline.answer`` with the embedded model).
     """
     from citeline.corpus import Corpus
     from citeline.sample import LINK_TEMPLATE
@@ -151,11 +168,11 @@ def serve(collection_db: Path) -> Iterator[Callable[..., Served]]:
             values: dict[str, Any] = {
                 "db": collection_db,
                 "open": True,
-                "link_template": LINK_TEMPLATE,
+                "link_template": None if "db" in overrides else LINK_TEMPLATE,
                 "log_format": "text",
             }
             values.update(overrides)
-            corpus = Corpus.open(collection_db)
+            corpus = Corpus.open(values["db"])
             stack.callback(corpus.close)
             app = create_app(ServerSettings(**values), engine=engine, corpus=corpus)
             return stack.enter_context(live_server(app))

@@ -7,8 +7,12 @@ through the real server.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from random import Random
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page
 
 TEMPLATE = "https://docs.python.org/3.11/{id}"
@@ -24,11 +28,18 @@ async ([texts, citations, template]) => {
   return {
     html: document.getElementById("prose").innerHTML,
     text: document.getElementById("prose").textContent,
-    markers: [...document.querySelectorAll("#prose sup.marker")].map((sup) => ({
-      n: sup.textContent,
-      before: sup.previousSibling ? sup.previousSibling.textContent : "",
-      href: sup.querySelector("a").getAttribute("href"),
-    })),
+    markers: [...document.querySelectorAll("#prose sup.marker")].map((sup) => {
+      // All the prose before the marker, however the view split its text nodes.
+      const range = document.createRange();
+      range.setStart(document.getElementById("prose"), 0);
+      range.setEndBefore(sup);
+      return {
+        n: sup.textContent,
+        before: range.toString(),
+        inCode: sup.closest("code, pre") !== null,
+        href: sup.querySelector("a").getAttribute("href"),
+      };
+    }),
     chips: [...document.querySelectorAll("#chips li")].map((li) => ({
       id: li.id,
       text: li.textContent,
@@ -56,15 +67,33 @@ def test_markdown_is_rendered_from_fragments_split_mid_syntax(module_page: Page)
     assert "<li>a</li>" in result["html"]
 
 
-def test_a_marker_sits_at_the_end_offset_counted_in_code_points(module_page: Page) -> None:
+def test_a_marker_goes_in_at_the_end_offset_counted_in_code_points(module_page: Page) -> None:
     # "😀" is one code point but two UTF-16 units: a count in JS units would land one early.
     text = "😀 The sorting HOWTO explains key functions."
-    start = text.index("sorting HOWTO")  # Python counts code points, as the contract does
+    end = text.index("sorting HOWTO") + len("sorting HOWTO")  # Python counts code points
+    placed = module_page.evaluate(
+        """async ([text, end]) => {
+          const { withMarkers } = await import("/answer-view.js");
+          return withMarkers(text, [{ n: 1, end }]);
+        }""",
+        [text, end],
+    )
+    assert placed == text[:end] + "\ue0001\ue001" + text[end:]
+
+
+def test_a_marker_is_shown_at_the_end_of_the_sentence_it_supports(module_page: Page) -> None:
+    text = "😀 The sorting HOWTO explains key functions. It also covers stability."
+    start = text.index("sorting HOWTO")
     end = start + len("sorting HOWTO")
     result = render(module_page, [text], [cite(1, start, end, id="howto/sorting.html")])
     chip_id = result["chips"][0]["id"]
     assert result["markers"] == [
-        {"n": "1", "before": "😀 The sorting HOWTO", "href": f"#{chip_id}"}
+        {
+            "n": "1",
+            "before": "😀 The sorting HOWTO explains key functions.",
+            "inCode": False,
+            "href": f"#{chip_id}",
+        }
     ]
 
 
@@ -143,7 +172,7 @@ def test_links_in_the_prose_are_shown_as_their_text(module_page: Page) -> None:
         "[1]: https://evil.example/c\n",
     ]
     result = render(module_page, texts, [cite(1, 0, 3, url="https://e.org/source")])
-    assert result["text"] == "See1 the site, https://evil.example/b and r.\n"
+    assert result["text"] == "See the site, https://evil.example/b and r.1\n"
     prose_links = module_page.eval_on_selector_all(
         "#prose a", "links => links.map((a) => a.getAttribute('href'))"
     )
@@ -170,3 +199,129 @@ def test_a_source_whose_url_is_javascript_gets_a_chip_without_a_link(module_page
 def test_text_cannot_forge_a_marker(module_page: Page) -> None:
     result = render(module_page, ["Forged \ue0007\ue001 marker."], [])
     assert result["markers"] == []
+
+
+def marker_after(page: Page, text: str, cited: str, *, occurrence: int = 0) -> dict[str, Any]:
+    """The one marker of a citation whose display text is the ``occurrence``-th ``cited``."""
+    start = -1
+    for _ in range(occurrence + 1):
+        start = text.index(cited, start + 1)
+    result = render(page, [text], [cite(1, start, start + len(cited), id="a")])
+    (marker,) = result["markers"]
+    return marker
+
+
+def test_a_marker_after_a_figure_moves_to_the_end_of_its_sentence(module_page: Page) -> None:
+    text = "The average body mass of Gentoo penguins is 5,076.0 (123 penguins). More."
+    marker = marker_after(module_page, text, "5,076.0")
+    assert marker["before"] == "The average body mass of Gentoo penguins is 5,076.0 (123 penguins)."
+
+
+def test_a_marker_never_follows_a_digit_even_where_the_block_ends_on_one(module_page: Page) -> None:
+    marker = marker_after(module_page, "The period of S2 is 12", "12")
+    assert marker["before"] == "The period of S2 is 12\u202f"
+    assert not marker["before"][-1].isdigit()
+
+
+def test_a_marker_in_inline_code_moves_out_of_it_to_the_end_of_the_clause(
+    module_page: Page,
+) -> None:
+    text = "Collect them with `result = [x for x in items]`; then sort them."
+    marker = marker_after(module_page, text, "result")
+    assert marker["before"] == "Collect them with result = [x for x in items];"
+    assert marker["inCode"] is False
+
+
+def test_a_marker_in_a_code_block_goes_to_the_prose_that_introduces_it(module_page: Page) -> None:
+    text = "Build the list as follows:\n\n```\nresult = [1, 2]\n```\n\nThat is all."
+    marker = marker_after(module_page, text, "result")
+    assert marker["before"] == "Build the list as follows:"
+    assert marker["inCode"] is False
+
+
+def test_a_marker_in_an_answer_that_is_only_code_is_left_to_its_chip(module_page: Page) -> None:
+    text = "```\nresult = [1, 2]\n```\n"
+    start = text.index("result")
+    result = render(module_page, [text], [cite(1, start, start + 6, id="a")])
+    assert result["markers"] == [] and len(result["chips"]) == 1
+
+
+def test_a_marker_mid_list_item_goes_to_the_end_of_the_item(module_page: Page) -> None:
+    text = "You can match on:\n\n- the methods, or headers\n- the path\n"
+    marker = marker_after(module_page, text, "methods")
+    assert marker["before"] == "You can match on:\n\nthe methods, or headers"
+
+
+def test_abbreviations_and_decimals_end_no_sentence(module_page: Page) -> None:
+    text = "Give a key, e.g. len, for periods of 12.42 hours. Then sort."
+    marker = marker_after(module_page, text, "key")
+    assert marker["before"] == "Give a key, e.g. len, for periods of 12.42 hours."
+
+
+def test_a_marker_already_at_a_sentence_end_stays_there(module_page: Page) -> None:
+    text = "Sorting is stable. Keys are called once."
+    marker = marker_after(module_page, text, "Sorting is stable.")
+    assert marker["before"] == "Sorting is stable."
+
+
+def test_two_markers_at_one_sentence_end_keep_their_order_and_stay_apart(
+    module_page: Page,
+) -> None:
+    text = "Use sorted with a key function. Done."
+    citations = [
+        cite(1, 4, 10, id="a"),  # "sorted"
+        cite(2, 18, 30, id="b"),  # "key function"
+    ]
+    result = render(module_page, [text], citations)
+    assert [(m["n"], m["before"]) for m in result["markers"]] == [
+        ("1", "Use sorted with a key function."),
+        ("2", "Use sorted with a key function.1"),
+    ]
+
+
+def test_markers_settle_in_the_same_places_however_the_text_is_split(module_page: Page) -> None:
+    text = (
+        "The mass is 5,076.0 (123 penguins). Use `key=len` here, e.g. for names:\n\n"
+        "```\nsorted(names, key=len)\n```\n\n- methods, or headers\n- paths\n"
+    )
+    citations = [
+        cite(1, text.index("5,076.0"), text.index("5,076.0") + 7, id="a"),
+        cite(2, text.index("key=len"), text.index("key=len") + 3, id="b"),
+        cite(3, text.index("sorted("), text.index("sorted(") + 6, id="c"),
+        cite(4, text.index("methods"), text.index("methods") + 7, id="d"),
+    ]
+
+    def placed(pieces: list[str]) -> list[tuple[str, str, bool]]:
+        markers = render(module_page, pieces, citations)["markers"]
+        return [(m["n"], m["before"], m["inCode"]) for m in markers]
+
+    whole = placed([text])
+    assert [n for n, _, _ in whole] == ["1", "2", "3", "4"]
+    random = Random(28)
+    for _ in range(3):
+        cuts = sorted(random.sample(range(1, len(text)), 12))
+        assert (
+            placed([text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)])
+            == whole
+        )
+
+
+LINKS = json.loads(
+    (
+        Path(__file__).resolve().parents[2] / "contracts" / "fixtures" / "citation-links.json"
+    ).read_text("utf-8")
+)
+
+
+@pytest.mark.parametrize("case", LINKS["valid"], ids=lambda case: case["name"])
+def test_the_page_links_each_contract_citation_where_the_contract_says(
+    module_page: Page, case: dict[str, Any]
+) -> None:
+    link = module_page.evaluate(
+        """async ([citation, template]) => {
+          const { sourceHref } = await import("/answer-view.js");
+          return sourceHref(citation, template);
+        }""",
+        [case["citation"], case["link_template"]],
+    )
+    assert link == case["link"]

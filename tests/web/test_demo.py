@@ -119,8 +119,10 @@ def test_the_demo_rebuilds_its_own_index_when_an_older_citeline_wrote_it(
     with sqlite3.connect(path) as connection:
         connection.execute("UPDATE corpus_meta SET value = '0' WHERE key = 'schema_version'")
     served: list[str] = []
-    monkeypatch.setattr(citeline.cli.serve, "serve", lambda **kwargs: served.append(kwargs["db"]))
-    result = CliRunner().invoke(app, ["demo", "--no-data"])
+    monkeypatch.setattr(
+        citeline.cli.serve, "start_server", lambda **kwargs: served.append(kwargs["db"])
+    )
+    result = CliRunner().invoke(app, ["demo", "--no-data", "--port", "0"])
     assert result.exit_code == 0, result.output
     assert "rebuilding it" in result.output
     assert served == [str(path)]
@@ -169,6 +171,24 @@ def _ask_on_the_page(page: Page, base: str, question: str) -> list[tuple[str, di
     return _events(body)
 
 
+# Each marker of the answer: the prose before it, and whether it sits in code.
+MARKERS = """() => [...document.querySelectorAll("#answer-prose sup.marker")].map((sup) => {
+  const range = document.createRange();
+  range.setStart(document.getElementById("answer-prose"), 0);
+  range.setEndBefore(sup);
+  return [range.toString(), sup.closest("code, pre") !== null];
+})"""
+
+
+def assert_markers_where_a_reader_expects_them(page: Page) -> None:
+    """No marker directly after a digit (it reads as a power) or inside code."""
+    markers = page.evaluate(MARKERS)
+    assert markers, "the answer shows no marker"
+    for before, in_code in markers:
+        assert not in_code, before[-40:]
+        assert not before[-1:].isdigit(), before[-40:]
+
+
 def test_the_readme_documents_example_cites_a_gold_section_and_shows_its_code(
     demo: tuple[str, Path], page: Page, artifacts: Path
 ) -> None:
@@ -184,6 +204,7 @@ def test_the_readme_documents_example_cites_a_gold_section_and_shows_its_code(
     assert cited & set(docs.gold_ids), f"cited {cited}, none of {docs.gold_ids}"
     prose = "".join(data["text"] for name, data in events if name == "token")
     assert contains_expected_term(prose, docs.answer_terms)
+    assert_markers_where_a_reader_expects_them(page)
 
 
 def test_the_readme_data_example_gets_the_verified_figure(
@@ -198,6 +219,9 @@ def test_the_readme_data_example_gets_the_verified_figure(
     assert done[1]["provenance"] == "verified"
     prose = "".join(data["text"] for name, data in events if name == "token")
     assert not missing_figures(prose, data.figures)
+    # The cited phrase ends on the figure ("5,076.0"): its marker goes to the sentence's end.
+    assert_markers_where_a_reader_expects_them(page)
+    expect(page.locator("#answer-prose")).to_contain_text("(123 penguins).1")
 
 
 def test_a_how_do_i_answer_shows_its_code_as_a_legible_block(

@@ -21,7 +21,8 @@ from citeline.events import Done, Event, Start
 from citeline.server.store import ConversationMessage
 
 QUESTION = "How do I sort a list of dictionaries by a key?"
-REFUSED = "The answer service is busy or declined this request; try again in a minute."
+# The server's window is 600 s unless set: the page says so in a reader's words.
+REFUSED = "The answer service is busy or declined this request; try again in 10 minutes."
 Serve = Callable[..., Served]
 
 
@@ -73,6 +74,8 @@ def test_a_refused_answer_shows_a_short_message_and_the_event_stays_as_contracte
     expect(page.locator("#answer")).to_be_visible()
     expect(page.locator("#answer-note")).to_have_text(REFUSED)
     expect(page.locator("#answer-prose")).to_have_text("")
+    # No "Answer · Written by ..." header over a card without an answer.
+    expect(page.locator("#answer-head")).to_be_hidden()
     expect(page.locator("#results .result").first).to_be_visible()
     with httpx.stream(
         "POST", f"{server.url}/v1/answer", json={"question": "again", "caller_token": ""}
@@ -89,6 +92,8 @@ def test_stop_before_the_first_text_says_stopped(serve: Serve, page: Page) -> No
     page.goto(server.url)
     search(page, "anything at all")
     expect(page.locator("#answer")).to_have_attribute("data-state", "streaming")
+    # Before the first words the card says what it is doing, never a header over nothing.
+    expect(page.locator("#answer-note")).to_have_text("Writing the answer…")
     page.get_by_role("button", name="Stop").click()
     expect(page.locator("#answer")).to_have_attribute("data-state", "stopped")
     expect(page.locator("#answer")).to_be_visible()

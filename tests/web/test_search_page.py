@@ -132,6 +132,24 @@ def test_an_answer_says_how_it_was_produced_from_documents_or_from_a_governed_me
     expect(panel.locator("li.chip a")).to_have_count(0)
 
 
+def test_a_data_answer_shows_the_measure_it_used_instead_of_unrelated_documents(
+    serve: Serve, page: Page
+) -> None:
+    server = serve(project="sample")
+    page.goto(f"{server.url}/?q={quote('What is the average body mass of Gentoo penguins?')}")
+    expect(page.locator("#answer")).to_have_attribute("data-provenance", "verified")
+    results = page.locator("#results .result")
+    expect(results).to_have_count(1)
+    expect(results.first).to_contain_text("Governed measure")
+    expect(results.first.locator("code")).to_have_text("average_body_mass(species='Gentoo')")
+    expect(page.locator("#results a")).to_have_count(0)
+    expect(page.locator("#results-status")).to_have_text("Answered from the data, with:")
+    # A question about the documents gets its documents back.
+    search(page, QUESTION)
+    expect(page.locator("#answer")).to_have_attribute("data-provenance", "sourced")
+    expect(page.locator("#results .result a").first).to_be_visible()
+
+
 def test_a_query_in_the_address_runs_when_the_page_opens(serve: Serve, page: Page) -> None:
     server = serve()
     page.goto(f"{server.url}/?q={quote('What is a list comprehension?')}")

@@ -5,7 +5,9 @@ by ``cite:<id>`` even when the source has a url, or by the source's id standing 
 a whole component of the url (last path segment, a query value or the fragment).
 A matched source is cited once, numbered by first appearance; an anchor that
 matches nothing is dropped from the events and counted (its display text stays in
-the prose). A verified quote block is a citation of its own (each quote is its own
+the prose). A citation's ``href`` is its source's url when that is an http(s) address
+(the section's anchor on the owner's site), so every consumer links it without a
+template. A verified quote block is a citation of its own (each quote is its own
 evidence), numbered with its source. An answer carries at most ``max_citations``
 citation events (``CITELINE_MAX_CITATIONS``, default 12, for every profile and wire);
 a source or quote past the cap is dropped and counted like an unresolved anchor. This
@@ -19,7 +21,7 @@ from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from citeline.agent.tools import Source
-from citeline.events import DEFAULT_MAX_CITATIONS, MAX_CITATIONS_ENV, Citation
+from citeline.events import DEFAULT_MAX_CITATIONS, MAX_CITATIONS_ENV, Citation, web_address
 from citeline.stream import Anchor
 from citeline.stream.quotes import QuoteMatch
 
@@ -82,6 +84,7 @@ class CitationResolver:
             url=None if source.id else source.url,
             start=anchor.start,
             end=anchor.end,
+            href=web_address(source.url),
         )
 
     def resolve_quote(self, match: QuoteMatch) -> Citation | None:
@@ -92,16 +95,17 @@ class CitationResolver:
             self.dropped += 1
             return None
         self._events += 1
-        key = match.id
+        source = None
         if match.kind in ("document", "result"):
-            key = next((s.href for s in self._sources.values() if s.id == match.id), match.id)
+            source = next((s for s in self._sources.values() if s.id == match.id), None)
         return Citation(
-            n=self._number(key),
+            n=self._number(match.id if source is None else source.href),
             display_name=match.display_name,
             id=match.id,
             quote=match.text,
             verified=True,
             kind=match.kind,
+            href=None if source is None else web_address(source.url),
         )
 
     def _number(self, key: str) -> int:

@@ -23,17 +23,18 @@ from citeline.errors import CitelineError
 REFUSED = 2
 
 
-class _CitelineGroup(TyperGroup):
-    """The root command group: runs a sub-command and turns a ``CitelineError`` into its
-    sentence and exit status 2."""
+class CitelineGroup(TyperGroup):
+    """A command group (the root, ``eval``, ``token``): runs a sub-command and turns a
+    ``CitelineError`` into its sentence after the command's full name ("citeline eval
+    retrieval: ...") and exit status 2. The innermost group catches it, so it knows the
+    whole name."""
 
     # ``Any``: the context's class is the click copy that Typer vendors privately.
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except CitelineError as error:
-            command = " ".join(part for part in ("citeline", ctx.invoked_subcommand) if part)
-            typer.echo(f"{command}: {error}", err=True)
+            typer.echo(f"{_command_name(ctx)}: {error}", err=True)
             raise typer.Exit(REFUSED) from None
         except OSError as error:
             # A full disk is no bug: every command says so (a report, a plot, a key file
@@ -49,9 +50,18 @@ class _CitelineGroup(TyperGroup):
             raise typer.Exit(REFUSED) from None
 
 
+def _command_name(ctx: Any) -> str:
+    """ "citeline", the groups ``ctx`` is nested in, and the command it invoked."""
+    names = [ctx.invoked_subcommand]
+    while ctx.parent is not None:
+        names.append(ctx.info_name)
+        ctx = ctx.parent
+    return " ".join(["citeline", *(name for name in reversed(names) if name)])
+
+
 app = typer.Typer(
     name="citeline",
-    cls=_CitelineGroup,
+    cls=CitelineGroup,
     help="An answer engine whose citations the server, not the model, decides.",
     no_args_is_help=True,
     add_completion=False,

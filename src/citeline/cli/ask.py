@@ -1,7 +1,8 @@
 """``citeline ask``: one question, its answer streamed to the terminal, then its references.
 
 The answer is rendered from the event stream alone (``citeline.answer``): tokens
-as they arrive, then the citation events as numbered references. ``--json``
+as they arrive, then the citation events as numbered references, each with the address a
+reader can open (its ``href``) when its source has one. ``--json``
 prints the events themselves, one contract JSON object per line. What a model or a
 document wrote reaches the terminal through ``terminal_text``, so no control character
 of theirs does. This command does not parse the answer's prose.
@@ -47,7 +48,7 @@ def ask(
         ),
         show_default=False,
     ),
-    json_texts: bool = typer.Option(
+    json_lines: bool = typer.Option(
         False, "--json", help="Print one event per line as contract JSON instead of text."
     ),
 ) -> None:
@@ -70,7 +71,7 @@ def ask(
     # documents: a first `citeline ask --project sample` needs no index at all.
     corpus = Corpus.open(database) if reason is None else None
     state = asyncio.run(
-        _print_answer(question, corpus, handle, json_texts=json_texts, data=catalog)
+        _print_answer(question, corpus, handle, json_lines=json_lines, data=catalog)
     )
     close = getattr(corpus, "close", None)
     if close is not None:
@@ -91,7 +92,7 @@ async def _print_answer(
     corpus: Corpus | None,
     handle: ModelHandle,
     *,
-    json_texts: bool,
+    json_lines: bool,
     data: DataCatalog | None = None,
 ) -> str:
     from rich.console import Console
@@ -105,7 +106,7 @@ async def _print_answer(
     state = "failed"
     text_tail = ""
     async for event in answer(question, corpus=corpus, data=data, model=handle):
-        if json_texts:
+        if json_lines:
             typer.echo(json_text(to_json(event)))
         elif isinstance(event, Token):
             console.print(printable(event.text), end="", markup=False, soft_wrap=True)
@@ -114,7 +115,7 @@ async def _print_answer(
             citations.append(event)
         if isinstance(event, Done):
             state = event.state
-            if not json_texts:
+            if not json_lines:
                 # The answer's own trailing newlines count towards the gap before references.
                 console.print("\n" * (2 - text_tail.count("\n")), end="")
                 _print_references(console, citations, event, handle.name)
@@ -129,8 +130,11 @@ def _print_references(
     if citations:
         console.print("[bold]References[/bold]")
         for citation in citations:
-            source = printable(f"{citation.display_name} — {citation.id or citation.url}")
-            console.print(f"  [{citation.n}] {source}", markup=False)
+            # The address a reader can open, when the source has one; else what names it.
+            where = citation.href or citation.id or citation.url
+            # Soft-wrapped: a hard wrap broke an address in two, so it could not be opened.
+            line = printable(f"  [{citation.n}] {citation.display_name} — {where}")
+            console.print(line, markup=False, soft_wrap=True)
             if citation.quote is not None:
                 quote = printable(citation.quote)
                 console.print(f"      > {quote} ({citation.kind}, verified)", markup=False)

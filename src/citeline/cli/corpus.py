@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +20,7 @@ from citeline.cli.app import app
 from citeline.cli.index import (
     IndexOption,
     build_command,
+    fail,
     index_location,
     shown,
     unusable_index,
@@ -74,11 +75,12 @@ def ingest(
 
     db = index_location(db)
     if base_url is not None and not base_url.startswith(("http://", "https://", "/")):
-        _fail(
-            f"--base-url {base_url!r} is not a site address; give one like https://docs.example.org/."
+        fail(
+            "ingest",
+            f"--base-url {base_url!r} is not a site address; give one like https://docs.example.org/.",
         )
     if not path.exists():
-        _fail(f"{path} does not exist; give a file or folder to ingest.")
+        fail("ingest", f"{path} does not exist; give a file or folder to ingest.")
     # Opened lexical: the collection's own mode may be the one this ingest changes.
     with Corpus.open(db, retrieval="lexical") as corpus:
         if sys.stderr.isatty():
@@ -124,7 +126,7 @@ def search(
     db = index_location(db)
     reason = unusable_index(db)
     if reason is not None:
-        _fail(reason)
+        fail("search", reason)
     with Corpus.open(db, retrieval=retrieval) as corpus:
         hits = corpus.search(query, k=k)
     if as_json:
@@ -150,7 +152,7 @@ def reindex(db: IndexOption = None) -> None:
     db = index_location(db)
     location = parse_database_url(db)
     if isinstance(location, SqliteUrl) and not location.path.is_file():
-        _fail(f"There is no index at {db}: build one with `{build_command(db)}` first.")
+        fail("reindex", f"There is no index at {db}: build one with `{build_command(db)}` first.")
     with Corpus.open(db, retrieval="lexical", rebuild_index=True) as corpus:
         passages, documents = corpus.indexed_passages, len(corpus)
     typer.echo(f"indexed {passages} passages of {documents} documents ({shown(db)})")
@@ -230,8 +232,3 @@ def _ingest_with_bar(
             embed_progress=embedded,
             meaning_progress=read_for_meaning,
         )
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(message, err=True)
-    raise typer.Exit(code=2)

@@ -5,7 +5,10 @@ It ingests the sample (sections of the Python documentation, see
 then runs ``citeline serve`` on it in open mode with the embedded model: no key, no
 token, no network. It says where it keeps its index (``--db`` chooses another). It is for
 a first look on one's own machine; of the guard's settings it offers only the rate limit
-(``--rate-limit``), since open mode must never face the public.
+(``--rate-limit``), since open mode must never face the public. Its port is bound before
+it prints anything, so a taken port is one sentence naming ``--port`` (status 2), not a
+link to another program's server; Ctrl+C stops it in one line with status 0, while it
+indexes too.
 """
 
 from __future__ import annotations
@@ -66,16 +69,55 @@ def demo(
     ),
 ) -> None:
     """Index the bundled sample collection and serve the search page on it, no key needed."""
-    from citeline.cli.serve import serve
+    from citeline.cli.port import bind_listening_socket
+    from citeline.cli.serve import start_server
+    from citeline.sample import COLLECTION_NAME, LINK_TEMPLATE, RELEASE, examples_path
+
+    # First, before a word is printed: a taken port is the whole story, told once.
+    listening = bind_listening_socket(host, port)
+    try:
+        try:
+            path = _index_sample(db)
+        except KeyboardInterrupt:
+            typer.echo("Stopped by Ctrl+C.", err=True)
+            return
+        shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+        example = urlencode({"q": EXAMPLE_QUESTION})
+        typer.echo(
+            f"\n  Open http://{shown_host}:{port}/  (try http://{shown_host}:{port}/?{example})\n"
+        )
+        if data:
+            typer.echo(f'With the sample table loaded too, ask for example "{DATA_QUESTION}"')
+        typer.echo("Answers come from the model named on the page. Stop with Ctrl+C.")
+        # Log lines for a person at a terminal, unless they chose a format themselves.
+        os.environ.setdefault("CITELINE_LOG_FORMAT", "text")
+        start_server(
+            db=str(path),
+            host=host,
+            port=port,
+            model=model,
+            wire=None,
+            open_mode=True,
+            project="sample" if data else None,
+            release=RELEASE,
+            link_template=LINK_TEMPLATE,
+            examples=examples if examples is not None else examples_path(),
+            collection_name=COLLECTION_NAME,
+            rate_limit=rate_limit,
+            forwarded_allow_ips=None,
+            max_tokens=None,
+            listening=listening,
+        )
+    finally:
+        listening.close()
+
+
+def _index_sample(db: Path | None) -> Path:
+    """Bring the demo's index of the sample up to date, saying where it is and what it
+    holds; the index's path."""
     from citeline.corpus import Corpus, CorpusError, SchemaVersionError
     from citeline.errors import PathUnusableError
-    from citeline.sample import (
-        COLLECTION_NAME,
-        LINK_TEMPLATE,
-        RELEASE,
-        examples_path,
-        sample_path,
-    )
+    from citeline.sample import RELEASE, sample_path
 
     path = db if db is not None else default_demo_db()
     typer.echo(f"The demo's index: {path}" + ("" if db is not None else " (choose with --db)."))
@@ -105,29 +147,4 @@ def demo(
         f"Sample collection: {documents} sections of the Python 3.11 documentation "
         f"({report.summary()}; {seconds:.1f} s)."
     )
-    shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
-    example = urlencode({"q": EXAMPLE_QUESTION})
-    typer.echo(
-        f"\n  Open http://{shown_host}:{port}/  (try http://{shown_host}:{port}/?{example})\n"
-    )
-    if data:
-        typer.echo(f'With the sample table loaded too, ask for example "{DATA_QUESTION}"')
-    typer.echo("Answers come from the model named on the page. Stop with Ctrl+C.")
-    # Log lines for a person at a terminal, unless they chose a format themselves.
-    os.environ.setdefault("CITELINE_LOG_FORMAT", "text")
-    serve(
-        db=str(path),
-        host=host,
-        port=port,
-        model=model,
-        wire=None,
-        open_mode=True,
-        project="sample" if data else None,
-        release=RELEASE,
-        link_template=LINK_TEMPLATE,
-        examples=examples if examples is not None else examples_path(),
-        collection_name=COLLECTION_NAME,
-        rate_limit=rate_limit,
-        forwarded_allow_ips=None,
-        max_tokens=None,
-    )
+    return path

@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from citeline.cli.app import app
-from citeline.cli.index import IndexOption, index_location, unusable_index
+from citeline.cli.app import CitelineGroup, app
+from citeline.cli.index import IndexOption, fail, index_location, unusable_index
 
 if TYPE_CHECKING:
     from citeline.events import Event
     from citeline.models import ChatMessage
 
 eval_app = typer.Typer(
+    cls=CitelineGroup,
     name="eval",
     help="Measure citeline on your own data and questions.",
     no_args_is_help=True,
@@ -186,9 +187,8 @@ def citations(
         raise typer.Exit(code=1)
 
 
-def _fail(message: str) -> NoReturn:
-    typer.echo(message, err=True)
-    raise typer.Exit(code=2)
+def _fail(message: str, command: str = "citations") -> NoReturn:
+    fail(f"eval {command}", message)
 
 
 @eval_app.command("retrieval")
@@ -221,10 +221,12 @@ def retrieval(
     queries = load_beir_queries(beir, split)[:limit]
     reason = unusable_index(db)
     if reason is not None:
-        _fail(reason)
+        _fail(reason, "retrieval")
     corpus = Corpus.open(db)
     if not queries:
-        _fail(f"{beir} has no {split} queries with a relevant document; check --split.")
+        _fail(
+            f"{beir} has no {split} queries with a relevant document; check --split.", "retrieval"
+        )
     ndcg: list[float] = []
     recall: list[float] = []
     latency_ms: list[float] = []

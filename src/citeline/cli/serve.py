@@ -4,21 +4,27 @@ Flags cover what one usually changes; every setting (flags included) also has a
 ``CITELINE_*`` variable, listed with its default by ``citeline serve --help``. A server
 that cannot run as configured stops here, before it listens, with the fix in one sentence;
 so does one whose index does not exist or holds no documents, since it would answer every
-question with "I found nothing". The settings' list in ``--help`` is built only when help
-is shown: the settings live in the server package, whose web framework costs a third of a
-second to import, and ``citeline --help`` must not pay it.
+question with "I found nothing". Its port is bound before anything else is done or printed,
+so a taken port is one sentence naming ``--port`` and status 2; Ctrl+C stops it in one
+line with status 0. The settings' list in ``--help`` is built only when help is shown: the
+settings live in the server package, whose web framework costs a third of a second to
+import, and ``citeline --help`` must not pay it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperCommand
 
 from citeline.cli.app import app
 from citeline.cli.index import IndexOption, fail, index_location, unusable_index
+
+if TYPE_CHECKING:
+    import socket
 
 
 class _SettingsHelp(TyperCommand):
@@ -70,13 +76,14 @@ def serve(
         None,
         "--examples",
         help="Example questions for the empty page, one a line (default: the project "
-        "file's [project] examples).",
+        "file's [project] examples, else a few of the collection's headings).",
         show_default=False,
     ),
     collection_name: str | None = typer.Option(
         None,
         "--collection-name",
-        help="What the empty page calls the collection (default: the release label).",
+        help="What the empty page calls the collection (default: the site's own name, read "
+        "at ingest).",
         show_default=False,
     ),
     rate_limit: int | None = typer.Option(
@@ -91,8 +98,58 @@ def serve(
     max_tokens: int | None = typer.Option(
         None, "--max-tokens", help="Most tokens a model may write per reply (default 2048)."
     ),
+    allow_origin: list[str] = typer.Option(
+        [],
+        "--allow-origin",
+        metavar="ORIGIN",
+        help="A site whose pages may ask from a browser, e.g. https://docs.example.org "
+        "(repeat for each; default: none) [CITELINE_ALLOW_ORIGINS].",
+        show_default=False,
+    ),
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
+    start_server(
+        db=db,
+        host=host,
+        port=port,
+        model=model,
+        open_mode=open_mode,
+        wire=wire,
+        project=project,
+        release=release,
+        link_template=link_template,
+        examples=examples,
+        collection_name=collection_name,
+        rate_limit=rate_limit,
+        forwarded_allow_ips=forwarded_allow_ips,
+        max_tokens=max_tokens,
+        allow_origins=allow_origin,
+    )
+
+
+def start_server(
+    *,
+    db: str | None,
+    host: str | None = None,
+    port: int | None = None,
+    model: str | None = None,
+    open_mode: bool = False,
+    wire: str | None = None,
+    project: str | None = None,
+    release: str | None = None,
+    link_template: str | None = None,
+    examples: Path | None = None,
+    collection_name: str | None = None,
+    rate_limit: int | None = None,
+    forwarded_allow_ips: str | None = None,
+    max_tokens: int | None = None,
+    allow_origins: Sequence[str] = (),
+    listening: socket.socket | None = None,
+) -> None:
+    """What ``citeline serve`` does, and ``citeline demo`` after its ingest: ``listening``
+    is the socket the caller bound before it printed anything (else it is bound here,
+    first)."""
+    from citeline.cli.port import bind_listening_socket
     from citeline.server import create_app
     from citeline.server.guard import Guard
     from citeline.server.listen import serve as listen
@@ -115,13 +172,24 @@ def serve(
         rate_limit=rate_limit,
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
+        allow_origins=list(allow_origins),
     )
-    configure_logging(settings.log_format)
-    # The guard's settings first: a server that could never answer says so before it
-    # says its index is empty.
-    Guard.from_settings(settings, announce=False)
-    reason = unusable_index(database)
-    if reason is not None and project is None:
-        fail("serve", reason)
-    server_app = create_app(settings)
-    listen(server_app, settings)
+    if listening is None:
+        listening = bind_listening_socket(settings.host, settings.port)
+    try:
+        configure_logging(settings.log_format)
+        # The guard's settings first: a server that could never answer says so before it
+        # says its index is empty.
+        Guard.from_settings(settings, announce=False)
+        reason = unusable_index(database)
+        if reason is not None and project is None:
+            fail("serve", reason)
+        try:
+            server_app = create_app(settings)
+        except KeyboardInterrupt:
+            # Ctrl+C while the app opens its index and tables: stopped, not broken.
+            typer.echo("Stopped by Ctrl+C.", err=True)
+            return
+        listen(server_app, settings, listening)
+    finally:
+        listening.close()

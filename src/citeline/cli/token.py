@@ -12,9 +12,10 @@ from pathlib import Path
 
 import typer
 
-from citeline.cli.app import app
+from citeline.cli.app import CitelineGroup, app
 
 token_app = typer.Typer(
+    cls=CitelineGroup,
     help="Make signing keys and mint caller tokens for a guarded server.",
     no_args_is_help=True,
 )

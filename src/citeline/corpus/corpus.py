@@ -28,10 +28,13 @@ from citeline.corpus.retrieval import (
     parse_retrieval,
 )
 from citeline.corpus.search_index import SearchIndex, search_index_folder
+from citeline.corpus.site_name import folder_name, site_name
 from citeline.corpus.stores.base import CorpusStore
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.database import PostgresUrl, parse_database_url
 
+# The store setting that keeps the collection's own name (``citeline.corpus.site_name``).
+SITE_NAME_SETTING = "site_name"
 # A release label made from the content digest: 12 hex digits tell collections apart in logs
 # and answer records without being a wall of hex.
 _RELEASE_DIGITS = 12
@@ -165,10 +168,25 @@ class Corpus:
         self._store.set_setting("retrieval", mode.value)
         if release is not None:
             self._store.set_release_label(release)
+        self._remember_name(Path(path))
         self._retriever = Retriever(
             self._store, self._index, chosen_retrieval(self._store, self._requested)
         )
         return report
+
+    @property
+    def site_name(self) -> str | None:
+        """What the collection's owner calls it, as its ingests read it from the site
+        (``citeline.corpus.site_name``); None for a collection ingested before that."""
+        return self._store.setting(SITE_NAME_SETTING)
+
+    def _remember_name(self, path: Path) -> None:
+        # A site's own name replaces any; a folder's name only stands in until one is read,
+        # so adding a loose file to a site's collection does not rename it.
+        named = site_name(path)
+        if named is None and self.site_name is not None:
+            return
+        self._store.set_setting(SITE_NAME_SETTING, named or folder_name(path))
 
     @property
     def indexed_passages(self) -> int:

@@ -65,13 +65,21 @@ class QueryWorker:
                 pass_fds=(theirs.fileno(),),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
+                # Its own session: Ctrl+C at the terminal signals the whole foreground
+                # group, and each idle worker printed a KeyboardInterrupt traceback (3 of 3
+                # times). The parent ends its workers itself; a worker whose parent died
+                # sees its socket close and returns.
+                start_new_session=True,
             )
         finally:
             theirs.close()
         reply = self._receive(time.monotonic() + STARTUP_SECONDS, limits)
         if reply != ("ready",):
             self.kill()
-            raise QueryFailedError("The query worker did not start; the data tools cannot run now.")
+            why = f" ({reply[1]})" if isinstance(reply, tuple) and len(reply) == 2 else ""
+            raise QueryFailedError(
+                f"The query worker did not start{why}; the data tools cannot run now."
+            )
 
     @property
     def pid(self) -> int:
@@ -204,7 +212,14 @@ class QuerySandbox:
     def _new_worker(self) -> QueryWorker:
         worker = QueryWorker(self.database, self.limits)
         with self._lock:
-            self._workers.add(worker)
+            closed = self._closed
+            if not closed:
+                self._workers.add(worker)
+        if closed:
+            # Closed while it started (a server stopping with answers in flight): ``close``
+            # did not see it, so it is ended here rather than left running.
+            worker.kill()
+            raise QueryFailedError("The data catalog is closed; open it again to query.")
         return worker
 
     def _acquire(self) -> QueryWorker:

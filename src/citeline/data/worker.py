@@ -41,7 +41,13 @@ from citeline.data.readonly import (
 
 def serve(connection: Connection, database: Path, max_rows: int, memory_mb: int) -> None:
     limits = QueryLimits(max_rows=max_rows, memory_mb=memory_mb)
-    duck = open_read_only(database, limits)
+    try:
+        duck = open_read_only(database, limits)
+    except Exception as error:
+        # Told to the parent, which says it in its own words; a traceback on the terminal
+        # (the catalog's file removed as a server stopped, say) says nothing to anyone.
+        connection.send_bytes(pickle.dumps(("failed", f"{type(error).__name__}: {error}")))
+        return
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
     connection.send_bytes(pickle.dumps(("ready",)))
     while True:

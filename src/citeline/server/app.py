@@ -22,8 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from citeline.server.admission import FirstTokenGate
 from citeline.server.answer_engine import AnswerEngine, CorpusAnswerEngine
 from citeline.server.answer_stream import AnswerRunner
+from citeline.server.cors import AllowedOrigins, PublicFiles
 from citeline.server.errors import StartupError
-from citeline.server.examples import load_examples
+from citeline.server.examples import collection_examples, load_examples
 from citeline.server.guard import Guard
 from citeline.server.metrics import ServerMetrics
 from citeline.server.routes import ServerState, build_router
@@ -67,6 +68,8 @@ def create_app(
         corpus = Corpus.open(str(settings.database))
         opened.append(corpus)
     release = settings.release if settings.release is not None else corpus.release
+    if not examples:
+        examples = _headings_as_examples(corpus)
     if engine is None:
         from citeline.models import resolve_model
 
@@ -135,7 +138,8 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _invalid_request)
     if static_dir.is_dir():
         # Last, so every API route above wins; html=True serves index.html at "/".
-        app.mount("/", StaticFiles(directory=static_dir, html=True), name="page")
+        files = StaticFiles(directory=static_dir, html=True)
+        app.mount("/", PublicFiles(files) if settings.allow_origins else files, name="page")
     else:
 
         @app.get("/", include_in_schema=False)
@@ -146,6 +150,8 @@ def create_app(
                 status_code=404,
             )
 
+    if settings.allow_origins:
+        app.add_middleware(AllowedOrigins, origins=settings.allow_origins)
     return app
 
 
@@ -168,6 +174,17 @@ async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
         for each in error.errors()
     ]
     return JSONResponse({"detail": detail}, status_code=422)
+
+
+def _headings_as_examples(corpus: Corpus) -> tuple[str, ...]:
+    """Example questions from the collection's own headings, when the owner gave none."""
+    documents = corpus.documents()
+    try:
+        return collection_examples(document.title for document in documents)
+    finally:
+        close = getattr(documents, "close", None)
+        if callable(close):
+            close()
 
 
 def _open_data(project: str | None) -> DataCatalog | None:

@@ -73,11 +73,12 @@ class Guard:
         if settings.open:
             if not announce:
                 return cls(verifier=None, limiter=limiter)
+            answers = "1 answer" if settings.rate_limit == 1 else f"{settings.rate_limit} answers"
             logger.warning(
                 "OPEN MODE: caller tokens are not checked; anyone who can reach this server "
-                "can spend model calls (limited to %d answers per %d s per client address). "
+                "can spend model calls (limited to %s per %d s per client address). "
                 "Do not expose it to the public internet like this.",
-                settings.rate_limit,
+                answers,
                 settings.rate_window,
                 extra={"open_mode": True},
             )

@@ -15,6 +15,9 @@ against 0.15 us named. uvicorn runs asyncio (uvloop is asyncio's interface) on t
 that calls ``run_server`` and nothing else runs there meanwhile; worker threads are not
 named, so code there is still told it runs no event loop.
 
+It serves on a socket bound before anything else was done (``citeline.cli.port``), and
+stops on Ctrl+C at once and quietly (``stopping``).
+
 Every connection is held to ``connections``' bounds (time for a request's headers and body,
 idle time, a response left unread, header size, pipelining, one peer's share).
 
@@ -23,12 +26,18 @@ Deliberately not here: building the app (``app``), logging set-up (``logs``).
 
 from __future__ import annotations
 
+import logging
+import socket
+
 import sniffio
 import uvicorn
 from fastapi import FastAPI
 
 from citeline.server.connections import ConnectionLimits, bounded_protocol
 from citeline.server.settings import ServerSettings
+from citeline.server.stopping import StoppableServer, say_stopped
+
+logger = logging.getLogger(__name__)
 
 
 def uvicorn_config(app: FastAPI, settings: ServerSettings) -> uvicorn.Config:
@@ -52,16 +61,21 @@ def uvicorn_config(app: FastAPI, settings: ServerSettings) -> uvicorn.Config:
     )
 
 
-def serve(app: FastAPI, settings: ServerSettings) -> None:
-    """Serve ``app`` until interrupted."""
-    run_server(uvicorn.Server(uvicorn_config(app, settings)))
+def serve(app: FastAPI, settings: ServerSettings, listening: socket.socket) -> None:
+    """Serve ``app`` on the bound socket ``listening`` until interrupted."""
+    server = StoppableServer(uvicorn_config(app, settings))
+    host, port = listening.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    logger.info("Serving on http://%s:%d/ (stop with Ctrl+C).", shown, port)
+    run_server(server, [listening])
+    say_stopped(server)
 
 
-def run_server(server: uvicorn.Server) -> None:
+def run_server(server: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
     """Run ``server`` on this thread, named asyncio for sniffio while it runs (see above)."""
     previous = sniffio.thread_local.name
     sniffio.thread_local.name = "asyncio"
     try:
-        server.run()
+        server.run(sockets=sockets)
     finally:
         sniffio.thread_local.name = previous

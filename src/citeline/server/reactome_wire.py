@@ -7,7 +7,9 @@ maps each event at the encoding edge, and only what that client reads differentl
 
 - ``start`` is ``{"release": int|null, "answered": true}``;
 - ``citation`` is ``{"st_id", "display_name"}`` or ``{"url", "display_name"}``: exactly one
-  identifier key, the one the engine chose;
+  identifier key, the one the engine chose, and the native ``href`` (the cited section's own
+  address) whenever the native event has one, so the panel can link a section of a site
+  ingested with ``--base-url`` without a link template;
 - ``token`` and ``done`` are the native payloads, byte for byte.
 
 Deliberately not here: deciding anything. Which sources are cited, how an answer ends and
@@ -49,7 +51,8 @@ def reactome_payload(event: Event) -> dict[str, Any]:
     if isinstance(event, Citation):
         # The native event already holds exactly one identifier; only its key is renamed.
         identifier = {"st_id": event.id} if event.id is not None else {"url": event.url}
-        return {**identifier, "display_name": event.display_name}
+        address = {"href": event.href} if event.href is not None else {}
+        return {**identifier, **address, "display_name": event.display_name}
     return event.payload()
 
 

@@ -244,15 +244,19 @@ def build_router(state: ServerState) -> APIRouter:
 
     @router.get("/v1/info", response_model=ServerInfo, summary="Model, release and mode")
     async def info() -> ServerInfo:
-        documents = await anyio.to_thread.run_sync(len, state.corpus)
+        documents, site_name = await anyio.to_thread.run_sync(_size_and_name, state.corpus)
         return ServerInfo(
             model=state.engine.model_name,
             release=state.release,
             open=state.guard.open,
             link_template=state.settings.link_template,
-            collection=state.settings.collection_name or state.release,
+            # Never the release label: without one given at ingest it is a content digest,
+            # and the page greeted an owner's own site with "Ask 643e583a91d4".
+            collection=state.settings.collection_name or site_name,
             documents=documents,
             examples=list(state.examples),
+            rate_limit=state.settings.rate_limit,
+            rate_window=state.settings.rate_window,
         )
 
     @router.get("/healthz", response_model=Health, summary="Liveness")
@@ -265,3 +269,7 @@ def build_router(state: ServerState) -> APIRouter:
         return Response(body, media_type=content_type)
 
     return router
+
+
+def _size_and_name(corpus: Corpus) -> tuple[int, str | None]:
+    return len(corpus), corpus.site_name

@@ -151,11 +151,16 @@ class ServerInfo(BaseModel):
     release: str | None
     open: bool
     link_template: str | None
-    # For the empty page: what the collection is called, how many documents it holds, and
-    # the owner's example questions (CITELINE_COLLECTION_NAME, CITELINE_EXAMPLES).
+    # For the empty page: what the collection is called (CITELINE_COLLECTION_NAME, else the
+    # site's own name read at ingest), how many documents it holds, and example questions
+    # (CITELINE_EXAMPLES, else a few of the collection's headings as questions).
     collection: str | None = None
     documents: int = 0
     examples: list[str] = []
+    # The rate limit a refused reader waits out: answers per window, the window in seconds,
+    # so a page can say when to try again (the refusal itself never says why it happened).
+    rate_limit: int
+    rate_window: int
 
 
 class Health(BaseModel):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from citeline.database import (
     DEFAULT_DATABASE,
@@ -114,6 +115,37 @@ def _chat_prefix(value: str) -> str:
     return prefix
 
 
+def _origin(value: str) -> str:
+    """One web origin as a browser sends it in ``Origin``: scheme and host, lower case, with
+    the port only when it is not the scheme's default, and no path."""
+    try:
+        parts = urlsplit(value.strip())
+        port = parts.port
+    except ValueError:
+        parts, port = None, None
+    if (
+        parts is None
+        or parts.scheme.lower() not in ("http", "https")
+        or not parts.hostname
+        or parts.username is not None
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
+        raise ValueError(
+            f"{value.strip()!r} is not a web origin; give one like https://docs.example.org"
+        )
+    scheme = parts.scheme.lower()
+    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
+    default = {"http": 80, "https": 443}[scheme]
+    return f"{scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
+
+
+def _origins(value: str) -> tuple[str, ...]:
+    # "*" is refused on purpose: a site must be named to spend the server's answers.
+    return tuple(dict.fromkeys(_origin(each) for each in re.split(r"[\s,]+", value) if each))
+
+
 def _port(value: str) -> int:
     number = int(value)
     if not 0 <= number <= 65535:
@@ -202,7 +234,8 @@ class ServerSettings:
         metadata=_about(
             "CITELINE_LINK_TEMPLATE",
             _text_or_none,
-            "Link for a source identifier on the page, e.g. https://example.org/item/{id}.",
+            "Link for a source identifier on the page, e.g. https://example.org/item/{id}, "
+            "for sources without an address of their own (a citation's href wins).",
         ),
     )
     collection_name: str | None = field(
@@ -210,7 +243,8 @@ class ServerSettings:
         metadata=_about(
             "CITELINE_COLLECTION_NAME",
             _text_or_none,
-            "What the empty page calls the collection; default: the release label.",
+            "What the empty page and /v1/info call the collection; default: the site's own "
+            "name, read at ingest.",
         ),
     )
     examples: Path | None = field(
@@ -219,7 +253,8 @@ class ServerSettings:
             "CITELINE_EXAMPLES",
             _path_or_none,
             "Text file of example questions for the empty page, one a line (the first three "
-            "are shown); default: the project file's [project] examples, else none.",
+            "are shown); default: the project file's [project] examples, else a few of the "
+            "collection's headings as questions.",
         ),
     )
     caller_key_file: Path | None = field(
@@ -418,6 +453,15 @@ class ServerSettings:
             "default: none, so the client address is the socket's.",
         ),
     )
+    allow_origins: tuple[str, ...] = field(
+        default=(),
+        metadata=_about(
+            "CITELINE_ALLOW_ORIGINS",
+            _origins,
+            "Web origins (comma-separated, e.g. https://docs.example.org) whose pages may call "
+            "the answer, chat, search and info routes from a browser (CORS); default: none.",
+        ),
+    )
     access_log: bool = field(
         default=False,
         metadata=_about(
@@ -457,6 +501,13 @@ class ServerSettings:
                 given["wire"] = _wire(given["wire"])
             except ValueError as error:
                 raise SettingsError(f"--wire {given['wire']!r} cannot be used ({error}).") from None
+        if "allow_origins" in given:
+            try:
+                given["allow_origins"] = _origins(" ".join(given["allow_origins"])) or None
+            except ValueError as error:
+                raise SettingsError(f"--allow-origin cannot be used: {error}.") from None
+            if given["allow_origins"] is None:
+                del given["allow_origins"]
         values: dict[str, Any] = {}
         # The wire first: it decides under which names the other settings are read.
         for setting in sorted(SETTINGS, key=lambda setting: setting.field != "wire"):
@@ -490,6 +541,6 @@ def describe_settings() -> str:
     """One line per setting (variable, default, meaning), for ``--help`` and the docs."""
     lines = []
     for setting in SETTINGS:
-        default = "(none)" if setting.default is None else str(setting.default)
+        default = "(none)" if setting.default in (None, ()) else str(setting.default)
         lines.append(f"{setting.env} (default {default}): {setting.help}")
     return "\n".join(lines)

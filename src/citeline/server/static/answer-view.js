@@ -1,6 +1,7 @@
 /**
  * One answer on the page: prose rendered from markdown as tokens arrive, a superscript
- * marker at each citation's end offset, and a chip per cited source.
+ * marker per cited phrase (at the end of its sentence: markers.js), and a chip per cited
+ * source, linked to the section's own address.
  *
  * The search panel and every reply in the chat use it, so both show sources the same
  * way. It trusts nothing it is given: markdown-it renders with raw HTML off, DOMPurify
@@ -8,6 +9,8 @@
  * come from citation events only (never from the prose), their text set as text.
  * It fetches nothing and knows nothing about the stream it is fed from.
  */
+
+import { settleMarkers } from "./markers.js";
 
 const markdown = window.markdownit({ html: false, linkify: false, typographer: false });
 
@@ -42,13 +45,20 @@ export function safeHref(candidate) {
 }
 
 /**
- * Where a source's chip links: its `url`, else the collection's template with `{id}`.
- * The id goes in through encodeURI, which escapes what URLs cannot hold but keeps
- * `/` and `#`, so an id may be a path (`tutorial/introduction.html#numbers`).
+ * Where a source's chip links: its `href` (the cited section's own address, which the
+ * server sends whenever the source has one), else its `url`, else the collection's
+ * template with `{id}` (an answer stored before citations carried `href`). The id goes in
+ * through encodeURI, which escapes what URLs cannot hold but keeps `/` and `#`, so an id
+ * may be a path (`tutorial/introduction.html#numbers`). A data source (`measure:` or
+ * `query:`) is never linked: it has no page.
  */
 export function sourceHref(source, linkTemplate) {
-  if (source.url) {
-    return safeHref(source.url);
+  if (/^(measure|query):/.test(source.id ?? "")) {
+    return null;
+  }
+  const direct = source.href || source.url;
+  if (direct) {
+    return safeHref(direct);
   }
   if (source.id && linkTemplate) {
     return safeHref(linkTemplate.replaceAll("{id}", encodeURI(source.id)));
@@ -126,6 +136,7 @@ export class AnswerView {
       link.replaceWith(...link.childNodes);
     }
     this.placeMarkers(fragment);
+    settleMarkers(fragment);
     this.prose.replaceChildren(fragment);
   }
 
@@ -136,7 +147,7 @@ export class AnswerView {
     // A data answer's source is the measure call or the query that made its figure: shown as
     // code, whole on hover, and never linked (the collection's link template is for documents).
     const data = /^(measure|query):/.test(citation.id ?? "");
-    const href = data ? null : sourceHref(citation, this.linkTemplate);
+    const href = sourceHref(citation, this.linkTemplate);
     const label = document.createElement(href === null ? "span" : "a");
     if (href !== null) {
       label.href = href;

@@ -4,11 +4,14 @@
  *
  * It reads the event stream of contracts/answer_endpoint.md and nothing else: chips
  * come from citation events, never from the prose. The panel always says something once
- * it was asked for: a refused answer (rate limit, token) says to try again in a minute,
- * a Stop before any text says "Stopped."; an answer that failed, found nothing or was
- * cut off hides the panel: the results are the page, the answer is a bonus. With no
- * query, the page shows what the collection is and the owner's example questions.
- * Rendering an answer is answer-view.js's job; reading the wire format is sse.js's.
+ * it was asked for: a refused answer (rate limit, token) says when to try again, from the
+ * server's real window; an answer that found nothing says so and lists the closest
+ * results; one that failed or was cut off says so; a Stop before any text says "Stopped.".
+ * Its header shows only over an answer's text, and its sources and label sit above the
+ * text, so a long answer never hides them. An answer drawn from the tables replaces the
+ * results with the measure or query it used: documents that merely share its words are
+ * no results for it. With no query, the page shows what the collection is and example
+ * questions. Rendering an answer is answer-view.js's job; reading the wire is sse.js's.
  */
 
 import { AnswerView, sourceHref } from "./answer-view.js";
@@ -19,12 +22,9 @@ import { postForEvents } from "./sse.js";
 // places, so the page asks for twice as many and keeps each document's best one; the
 // server caps k itself (CITELINE_SEARCH_MAX_K).
 const RESULTS_SHOWN = 10;
-// Shown for a `done {state: "refused"}`, which the contract keeps exactly as it is: the
-// page, not the event, tells the reader what to do. Measured in the demo: past its rate
-// limit, the panel used to vanish and the reader could not tell why.
-const REFUSED_MESSAGE =
-  "The answer service is busy or declined this request; try again in a minute.";
 const PASSAGES_ASKED = 2 * RESULTS_SHOWN;
+// Closest results a "nothing found" card lists: the three a reader scans at a glance.
+const CLOSEST_SHOWN = 3;
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -34,6 +34,9 @@ const ui = {
   status: $("results-status"),
   results: $("results"),
   panel: $("answer"),
+  panelHead: $("answer-head"),
+  sources: $("answer-sources"),
+  closest: $("answer-closest"),
   prose: $("answer-prose"),
   stop: $("stop"),
   continueButton: $("continue"),
@@ -49,6 +52,7 @@ const ui = {
   welcome: $("welcome"),
   welcomeName: $("welcome-name"),
   welcomeSize: $("welcome-size"),
+  welcomeTry: $("welcome-try"),
   examples: $("examples"),
 };
 
@@ -64,6 +68,7 @@ const info = fetch("/v1/info")
 
 const state = {
   query: "",
+  dataAnswer: null, // the query whose answer came from the tables, so its results are its data
   answerId: null,
   answerRun: null, // {controller, stoppedByReader} of the streaming answer
   chatRun: null,
@@ -95,7 +100,8 @@ async function callerToken() {
  * Checks `signal` at every event: events already read from a chunk would otherwise
  * still arrive after a newer query aborted this one, into the view it now owns.
  */
-async function feed(events, view, signal, onStart) {
+async function feed(events, view, signal, onStart, onFirstText = () => {}) {
+  let texts = 0;
   for await (const { name, data } of events) {
     if (signal.aborted) {
       return null;
@@ -104,6 +110,9 @@ async function feed(events, view, signal, onStart) {
       onStart(data);
     } else if (name === "token") {
       view.addText(data.text);
+      if (texts++ === 0) {
+        onFirstText();
+      }
     } else if (name === "citation") {
       view.addCitation(data);
     } else if (name === "done") {
@@ -117,8 +126,9 @@ async function feed(events, view, signal, onStart) {
 
 // How the answer was produced, from `done.provenance`: the server's label, never a guess
 // from the prose. A reader must be able to tell a governed figure from SQL a model wrote.
+// The label sits under the sources it speaks of, in the panel and under a chat reply.
 const PROVENANCE_NOTES = {
-  sourced: "Drawn from the collection's documents cited below.",
+  sourced: "Drawn from the collection's documents cited above.",
   verified: "Figures from a governed measure defined by the data's owner.",
   cited: "Figures from a query the model wrote, backed by a quote the server verified.",
   untrusted: "Figures from a query the model wrote, with no verified quote behind them: check them.",
@@ -132,6 +142,47 @@ function provenanceNote(done) {
 function answered(done, view) {
   return done !== null && done.state === "answered" && view.text.trim() !== "";
 }
+
+/**
+ * Shown for a `done {state: "refused"}`, which the contract keeps exactly as it is: the
+ * page, not the event, tells the reader what to do, from the server's rate window
+ * (`/v1/info`). Measured before: past the demo's limit the panel vanished, then said "a
+ * minute" for a 600 s window.
+ */
+function refusedMessage(data) {
+  return "The answer service is busy or declined this request; " +
+    `try again in ${duration(Number(data.rate_window))}.`;
+}
+
+/** `seconds` as a reader says it: "10 minutes", "an hour", "90 seconds". */
+function duration(seconds) {
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    return "a minute";
+  }
+  const say = (count, unit) =>
+    count === 1 ? `${unit === "hour" ? "an" : "a"} ${unit}` : `${count} ${unit}s`;
+  if (seconds % 3600 === 0) {
+    return say(seconds / 3600, "hour");
+  }
+  if (seconds % 60 === 0 || seconds > 600) {
+    return say(Math.ceil(seconds / 60), "minute");
+  }
+  return say(seconds, "second");
+}
+
+function collectionName(data) {
+  return data.collection || "the collection";
+}
+
+/** Citations of a data source: a governed measure's call or the query the model wrote. */
+function dataSources(view) {
+  return [...view.citations.values()]
+    .filter((citation) => /^(measure|query):/.test(citation.id ?? ""))
+    .sort((a, b) => a.n - b.n);
+}
+
+// Labels that say an answer's figures came from the tables, not the documents.
+const DATA_PROVENANCE = new Set(["verified", "cited", "untrusted"]);
 
 // ---------------------------------------------------------------- search view
 
@@ -164,8 +215,11 @@ async function showWelcome() {
   const documents = Number(data.documents ?? 0);
   ui.welcomeSize.textContent =
     `${documents.toLocaleString("en")} document${documents === 1 ? "" : "s"}`;
+  const examples = data.examples ?? [];
+  // Never "Try, for example:" over an empty list.
+  ui.welcomeTry.hidden = examples.length === 0;
   ui.examples.replaceChildren(
-    ...(data.examples ?? []).map((question) => {
+    ...examples.map((question) => {
       const item = document.createElement("li");
       const link = document.createElement("a");
       link.href = `/?${new URLSearchParams({ q: question })}`;
@@ -184,38 +238,46 @@ async function showWelcome() {
 
 async function runQuery(query) {
   state.query = query;
+  state.dataAnswer = null;
   ui.query.value = query;
   document.title = `${query} · citeline`;
   ui.welcome.hidden = true;
   showSearchView();
   const linkTemplate = (await info).link_template ?? null;
-  await Promise.all([showResults(query, linkTemplate), streamAnswer(query, linkTemplate)]);
+  const documents = searchDocuments(query);
+  await Promise.all([
+    showResults(query, documents, linkTemplate),
+    streamAnswer(query, documents, linkTemplate),
+  ]);
 }
 
-async function showResults(query, linkTemplate) {
-  ui.results.replaceChildren();
-  ui.status.textContent = "Searching…";
-  let hits;
+/** The best passage of each of the first documents for `query`; null when search failed. */
+async function searchDocuments(query) {
   try {
     const params = new URLSearchParams({ q: query, k: String(PASSAGES_ASKED) });
     const response = await fetch(`/v1/search?${params}`);
     if (!response.ok) {
-      throw new Error(`search answered HTTP ${response.status}`);
+      return null;
     }
-    hits = await response.json();
+    const hits = await response.json();
+    const seen = new Set();
+    return hits.filter((hit) => !seen.has(hit.id) && seen.add(hit.id)).slice(0, RESULTS_SHOWN);
   } catch {
-    if (state.query === query) {
-      ui.status.textContent = "Search is unavailable right now. Try again in a moment.";
-    }
+    return null;
+  }
+}
+
+async function showResults(query, searched, linkTemplate) {
+  ui.results.replaceChildren();
+  ui.status.textContent = "Searching…";
+  const documents = await searched;
+  if (state.query !== query || state.dataAnswer === query) {
+    return; // a newer query owns the list now, or the answer came from the tables
+  }
+  if (documents === null) {
+    ui.status.textContent = "Search is unavailable right now. Try again in a moment.";
     return;
   }
-  if (state.query !== query) {
-    return; // a newer query owns the list now
-  }
-  const seen = new Set();
-  const documents = hits
-    .filter((hit) => !seen.has(hit.id) && seen.add(hit.id))
-    .slice(0, RESULTS_SHOWN);
   ui.results.replaceChildren(...documents.map((hit) => resultItem(hit, linkTemplate)));
   ui.status.textContent =
     documents.length === 0
@@ -223,27 +285,56 @@ async function showResults(query, linkTemplate) {
       : `${documents.length} result${documents.length === 1 ? "" : "s"}`;
 }
 
-function resultItem(hit, linkTemplate) {
+function resultItem(hit, linkTemplate, withSnippet = true) {
   const item = document.createElement("li");
   item.className = "result";
   const href = sourceHref(hit, linkTemplate);
   const title = document.createElement(href === null ? "span" : "a");
   title.className = "result-title";
   title.textContent = hit.title || hit.id;
+  item.append(title);
   if (href !== null) {
     title.href = href;
     const where = document.createElement("p");
     where.className = "result-url";
     where.textContent = href;
-    item.append(title, where);
-  } else {
-    item.append(title);
+    item.append(where);
   }
-  const snippet = document.createElement("p");
-  snippet.className = "snippet";
-  snippet.textContent = hit.snippet ?? "";
-  item.append(snippet);
+  if (withSnippet) {
+    const snippet = document.createElement("p");
+    snippet.className = "snippet";
+    snippet.textContent = hit.snippet ?? "";
+    item.append(snippet);
+  }
   return item;
+}
+
+/**
+ * An answer drawn from the tables: the results column shows the measures and queries it
+ * used, or nothing, instead of documents that only share its words ("Enum HOWTO: Planet"
+ * beside a penguin's mass).
+ */
+function showDataSources(query, sources) {
+  state.dataAnswer = query;
+  ui.results.replaceChildren(
+    ...sources.map((citation) => {
+      const item = document.createElement("li");
+      item.className = "result result-data";
+      const kind = document.createElement("p");
+      kind.className = "result-title";
+      kind.textContent = citation.id.startsWith("measure:")
+        ? "Governed measure"
+        : "Query the model wrote";
+      const call = document.createElement("code");
+      call.className = "result-code";
+      call.textContent = citation.display_name ?? "";
+      item.append(kind, call);
+      return item;
+    }),
+  );
+  ui.status.textContent = sources.length === 0
+    ? "Answered from the data, not from the documents."
+    : "Answered from the data, with:";
 }
 
 function cancelAnswer() {
@@ -253,12 +344,45 @@ function cancelAnswer() {
   }
 }
 
-async function streamAnswer(query, linkTemplate) {
+/** The panel with or without an answer's body: no header or sources over nothing. */
+function showAnswerBody(shown) {
+  ui.panelHead.hidden = !shown;
+  ui.sources.hidden = !shown;
+  ui.prose.hidden = !shown;
+}
+
+/** The panel as a card that says `message`, with no answer under it. */
+function showCard(stateName, message) {
+  ui.panel.hidden = false;
+  ui.panel.dataset.state = stateName;
+  answerView.reset();
+  showAnswerBody(false);
+  ui.note.textContent = message;
+}
+
+/** The "nothing found" card: the sentence, then the closest results as links. */
+async function showNothingFound(query, searched, linkTemplate) {
+  const [data, documents] = await Promise.all([info, searched]);
+  if (state.query !== query) {
+    return;
+  }
+  const closest = (documents ?? []).slice(0, CLOSEST_SHOWN);
+  showCard(
+    "nothing_found",
+    closest.length === 0
+      ? `Nothing in ${collectionName(data)} matches that. Try other words.`
+      : `Nothing in ${collectionName(data)} answers that directly. The closest results:`,
+  );
+  ui.closest.replaceChildren(...closest.map((hit) => resultItem(hit, linkTemplate, false)));
+  ui.closest.hidden = closest.length === 0;
+}
+
+async function streamAnswer(query, searched, linkTemplate) {
   cancelAnswer();
   const run = { controller: new AbortController(), stoppedByReader: false };
   state.answerRun = run;
   state.answerId = null;
-  answerView ??= new AnswerView(ui.prose, $("answer-sources"), linkTemplate);
+  answerView ??= new AnswerView(ui.prose, ui.sources, linkTemplate);
   answerView.linkTemplate = linkTemplate;
   answerView.reset();
   ui.panel.hidden = true;
@@ -267,6 +391,9 @@ async function streamAnswer(query, linkTemplate) {
   delete ui.panel.dataset.provenance;
   ui.continueButton.hidden = true;
   ui.note.textContent = "";
+  ui.closest.hidden = true;
+  ui.closest.replaceChildren();
+  showAnswerBody(true);
 
   let done = null;
   try {
@@ -278,6 +405,11 @@ async function streamAnswer(query, linkTemplate) {
       ui.panel.dataset.state = "streaming";
       ui.prose.setAttribute("aria-busy", "true");
       ui.stop.hidden = false;
+      // Until the first words: a real model may search and read for seconds first, and the
+      // header must not stand over nothing.
+      ui.note.textContent = "Writing the answer…";
+    }, () => {
+      ui.note.textContent = "";
     });
   } catch {
     // A network failure or an abort; which one is told by the run's flags below.
@@ -289,16 +421,17 @@ async function streamAnswer(query, linkTemplate) {
   ui.stop.hidden = true;
   ui.prose.setAttribute("aria-busy", "false");
   answerView.flush();
+  const hasText = answerView.text.trim() !== "";
   if (run.stoppedByReader) {
     // Before the first text too: the reader pressed Stop and the panel says so.
     ui.panel.hidden = false;
     ui.panel.dataset.state = "stopped";
+    showAnswerBody(hasText);
     ui.note.textContent = "Stopped.";
   } else if (done?.state === "refused") {
-    ui.panel.hidden = false;
-    ui.panel.dataset.state = "refused";
-    answerView.reset();
-    ui.note.textContent = REFUSED_MESSAGE;
+    showCard("refused", refusedMessage(await info));
+  } else if (done?.state === "nothing_found") {
+    await showNothingFound(query, searched, linkTemplate);
   } else if (answered(done, answerView)) {
     ui.panel.dataset.state = "answered";
     state.answerId = done.answer_id ?? null;
@@ -308,11 +441,17 @@ async function streamAnswer(query, linkTemplate) {
     ui.continueButton.hidden = state.answerId === null;
     ui.panel.dataset.provenance = done.provenance ?? "";
     ui.note.textContent = provenanceNote(done);
+    const data = dataSources(answerView);
+    if (data.length > 0 || DATA_PROVENANCE.has(done.provenance)) {
+      showDataSources(query, data);
+    }
+  } else if (hasText) {
+    // Failed or cut off part-way: what arrived stays, and the note says it is unfinished.
+    ui.panel.hidden = false;
+    ui.panel.dataset.state = "failed";
+    ui.note.textContent = "The answer stopped before it was finished; what arrived is below.";
   } else {
-    // Refused, failed, nothing found or cut off: the reader sees the results alone.
-    ui.panel.hidden = true;
-    ui.panel.dataset.state = "none";
-    answerView.reset();
+    showCard("failed", "No answer this time: it could not be written. Try again in a moment.");
   }
 }
 
@@ -434,6 +573,22 @@ async function openHandoff(handoffId) {
   ui.message.focus();
 }
 
+/**
+ * Scroll a new chat reply's start into view when it begins below (or above) the screen:
+ * on a phone the reply opened under the composer, and the reader saw nothing arrive.
+ */
+function bringIntoView(turn) {
+  // After the view's own frame has rendered the text: scrolling an empty reply to the top
+  // of the screen is as far as the page can scroll, which left it under the fold.
+  requestAnimationFrame(() => {
+    const box = turn.getBoundingClientRect();
+    const hidden = box.top < 0 || box.top > window.innerHeight * 0.6;
+    if (hidden && box.bottom > window.innerHeight) {
+      turn.scrollIntoView({ block: "start" });
+    }
+  });
+}
+
 function stopChat() {
   if (state.chatRun !== null) {
     state.chatRun.stoppedByReader = true;
@@ -469,8 +624,7 @@ async function sendMessage(message) {
       state.conversationId = start.conversation_id ?? state.conversationId;
       turn.hidden = false;
       turn.dataset.state = "streaming";
-      turn.scrollIntoView({ block: "nearest" });
-    });
+    }, () => bringIntoView(turn));
   } catch {
     // Aborted or broken: handled below like any reply that did not arrive.
   }
@@ -485,15 +639,24 @@ async function sendMessage(message) {
     }
   } else if (done?.state === "refused") {
     turn.remove();
-    ui.chatNote.textContent = REFUSED_MESSAGE;
+    ui.chatNote.textContent = refusedMessage(await info);
   } else if (answered(done, view)) {
     turn.dataset.state = "answered";
     turn.dataset.provenance = done.provenance ?? "";
     ui.chatNote.textContent = provenanceNote(done);
+    bringIntoView(turn);
+  } else if (done?.state === "nothing_found") {
+    turn.remove();
+    ui.chatNote.textContent =
+      `Nothing in ${collectionName(await info)} answers that. Try asking another way.`;
+  } else if (view.text.trim() !== "") {
+    turn.dataset.state = "failed";
+    ui.chatNote.textContent = "The answer stopped before it was finished; what arrived is above.";
   } else {
     turn.remove();
+    ui.chatNote.textContent = "No answer this time: it could not be written. Try again in a moment.";
   }
-  ui.message.focus();
+  ui.message.focus({ preventScroll: true });
 }
 
 // ---------------------------------------------------------------- wiring

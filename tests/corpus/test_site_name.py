@@ -1,0 +1,124 @@
+"""The collection's own name, read at ingest: what the empty page greets its owner with."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citeline.corpus import Corpus
+from citeline.corpus.site_name import HEAD_BYTES, folder_name, site_name
+
+SITES = Path(__file__).parent / "fixtures" / "sites"
+
+
+def page(folder: Path, name: str, title: str, body: str = "<h1>Page</h1><p>Text.</p>") -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        f"<!doctype html><html><head><title>{title}</title></head><body>{body}</body></html>",
+        "utf-8",
+    )
+    return path
+
+
+def test_a_built_sphinx_site_is_named_by_the_title_part_its_pages_share(tmp_path: Path) -> None:
+    site = tmp_path / "html"
+    page(site, "index.html", "Acme 2.1 documentation")
+    page(site, "howto/widgets.html", "Widgets HOWTO &#8212; Acme 2.1 documentation")
+    page(site, "faq.html", "Acme FAQ &#8212; Acme 2.1 documentation")
+    assert site_name(site) == "Acme 2.1 documentation"
+
+
+def test_one_page_alone_shares_its_title_with_no_other_so_its_folder_names_it() -> None:
+    # A real Sphinx page ("Sorting HOW TO — Python 3.11.2 documentation"), alone.
+    assert site_name(SITES / "python-docs") is None
+    assert folder_name(SITES / "python-docs") == "python-docs"
+
+
+def test_mkdocs_and_docusaurus_separators_are_read(tmp_path: Path) -> None:
+    for separator in (" - ", " | "):
+        site = tmp_path / separator.strip().replace("|", "bar")
+        page(site, "a.html", f"Install{separator}Tidewater")
+        page(site, "b.html", f"Configure{separator}Tidewater")
+        assert site_name(site) == "Tidewater"
+
+
+def test_an_mkdocs_site_name_wins_even_beside_tags_only_mkdocs_loads(tmp_path: Path) -> None:
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: 'Tidewater: the guide'\n"
+        "theme:\n  name: material\n"
+        "markdown_extensions:\n"
+        "  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+        "extra:\n  analytics: !ENV [ANALYTICS, none]\n",
+        "utf-8",
+    )
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nWelcome.\n", "utf-8")
+    built = tmp_path / "site"
+    page(built, "a.html", "Install - Other")
+    page(built, "b.html", "Configure - Other")
+    assert site_name(docs) == "Tidewater: the guide"
+    assert site_name(built) == "Tidewater: the guide"
+
+
+def test_a_site_whose_pages_share_nothing_is_named_by_its_front_page(tmp_path: Path) -> None:
+    site = tmp_path / "html"
+    page(site, "index.html", "PostgreSQL 15.20 Documentation")
+    page(site, "sql-delete.html", "DELETE")
+    page(site, "tutorial-select.html", "Querying a Table")
+    assert site_name(site) == "PostgreSQL 15.20 Documentation"
+
+
+def test_a_folder_without_a_site_is_named_by_itself_or_above_its_output_folder(
+    tmp_path: Path,
+) -> None:
+    notes = tmp_path / "team-notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n\ntext\n", "utf-8")
+    assert site_name(notes) is None
+    assert folder_name(notes) == "team-notes"
+    assert folder_name(notes / "a.md") == "team-notes"
+    built = tmp_path / "acme-docs" / "html"
+    built.mkdir(parents=True)
+    assert folder_name(built) == "acme-docs"
+
+
+def test_a_title_past_the_head_bytes_or_a_link_out_of_the_folder_is_not_read(
+    tmp_path: Path,
+) -> None:
+    outside = tmp_path / "outside"
+    page(outside, "index.html", "Secret Intranet")
+    site = tmp_path / "site-root"
+    site.mkdir()
+    (site / "index.html").symlink_to(outside / "index.html")
+    late = "<!doctype html><html><head>" + " " * HEAD_BYTES + "<title>Too late - X</title>"
+    (site / "a.html").write_text(late, "utf-8")
+    (site / "b.html").write_text(late, "utf-8")
+    assert site_name(site) is None
+
+
+def test_an_endless_title_is_cut_to_a_name(tmp_path: Path) -> None:
+    site = tmp_path / "s"
+    page(site, "a.html", "A - " + "Very " * 100)
+    page(site, "b.html", "B - " + "Very " * 100)
+    name = site_name(site)
+    assert name is not None and len(name) <= 120 and name.endswith("…")
+
+
+def test_ingest_keeps_the_name_and_a_loose_file_does_not_rename_the_site(tmp_path: Path) -> None:
+    site = tmp_path / "html"
+    page(site, "a.html", "Widgets &#8212; Acme 2.1 documentation", "<h1>Widgets</h1><p>Gears.</p>")
+    page(site, "b.html", "Gears &#8212; Acme 2.1 documentation", "<h1>Gears</h1><p>Teeth.</p>")
+    extra = tmp_path / "notes" / "extra.md"
+    extra.parent.mkdir()
+    extra.write_text("# Extra\n\nMore text.\n", "utf-8")
+    with Corpus.open(tmp_path / "index.sqlite") as corpus:
+        assert corpus.site_name is None
+        corpus.ingest(extra)
+        assert corpus.site_name == "notes"  # a folder's name stands in until a site's is read
+        corpus.ingest(site, base_url="https://acme.example/docs/")
+        assert corpus.site_name == "Acme 2.1 documentation"
+        corpus.ingest(extra)
+        assert corpus.site_name == "Acme 2.1 documentation"
+    with Corpus.open(tmp_path / "index.sqlite") as reopened:
+        assert reopened.site_name == "Acme 2.1 documentation"
