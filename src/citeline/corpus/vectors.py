@@ -21,9 +21,9 @@ vectors with 75 lists, searching 16 of them found 0.95 of the exact top 10 (32 o
 0.95). Building it takes about 6 s of CPU at 100,000 vectors, paid at each reload.
 
 It deliberately knows nothing about models, text or fusion; faiss stays in this module, and
-is imported only when an index is built: the ingest imports this module for ``to_bytes``
-before it knows whether dense retrieval was asked for, and an install without faiss ended
-there (issue 29) instead of saying what to install.
+an install without it can still import the module (issue 29: the ingest imports it for
+``to_bytes`` before it knows whether dense retrieval was asked for, and ended there instead
+of saying what to install).
 """
 
 from __future__ import annotations
@@ -36,6 +36,13 @@ import numpy as np
 import numpy.typing as npt
 
 from citeline.corpus.stores.base import Candidate
+
+try:
+    import faiss
+except ImportError:  # pragma: no cover - an install with only part of the dense extra
+    # The ingest imports this module for ``to_bytes`` before it knows whether dense
+    # retrieval was asked for; ``embedding`` says what to install before faiss is needed.
+    faiss = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from citeline.corpus.stores.base import CorpusStore
@@ -113,8 +120,6 @@ class VectorIndex:
 
 
 def _exact(matrix: npt.NDArray[np.float32]) -> Any:
-    import faiss
-
     index = faiss.IndexScalarQuantizer(
         matrix.shape[1], faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT
     )
@@ -126,14 +131,10 @@ def _exact(matrix: npt.NDArray[np.float32]) -> Any:
 def _one_thread() -> None:
     # One thread a search: a query scans a few thousand vectors, the server already runs
     # searches side by side on its worker threads, and OpenMP's idle workers would spin.
-    import faiss
-
     faiss.omp_set_num_threads(1)
 
 
 def _inverted_file(matrix: npt.NDArray[np.float32]) -> Any:
-    import faiss
-
     lists = int(math.sqrt(len(matrix)))
     coarse = faiss.IndexFlatIP(matrix.shape[1])
     index = faiss.IndexIVFFlat(coarse, matrix.shape[1], lists, faiss.METRIC_INNER_PRODUCT)
