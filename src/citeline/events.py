@@ -64,6 +64,9 @@ class Citation:
     ``start``/``end`` locate the display text in the concatenated token text;
     both are ``None`` when the anchor was only in the dropped sources list.
     A verified quote (``quote``, ``verified``, ``kind``) comes from a quote block.
+    ``found_by`` is ``"server"`` for a citation the server found by attribution (the
+    sentence at ``start``/``end`` is supported by the source's returned passage) where
+    the model wrote no link; absent for the model's own anchors and quotes.
     """
 
     n: int
@@ -76,6 +79,7 @@ class Citation:
     verified: bool | None = None
     kind: str | None = None
     href: str | None = None
+    found_by: Literal["server"] | None = None
 
     name: ClassVar[str] = "citation"
 
@@ -106,6 +110,8 @@ class Citation:
             data["verified"] = bool(self.verified)
             if self.kind is not None:
                 data["kind"] = self.kind
+        if self.found_by is not None:
+            data["found_by"] = self.found_by
         return data
 
 
@@ -140,7 +146,11 @@ class Done:
     A refusal is exactly ``{"state": "refused", "seconds": 0.0}``: optional keys
     are written only when they carry something, so that shape needs no special case.
     ``verdicts`` (one per quote block) travels in process only, for the answer's log and
-    the evaluation report; it is not part of the JSON a client reads.
+    the evaluation report; it is not part of the JSON a client reads. ``truncated`` says
+    the model's reply was cut at its token limit (the answer is not whole);
+    ``tool_call_text`` counts tool calls the model server left in the text, taken out.
+    ``failure`` (in process only, like ``verdicts``) is the sentence a failed answer's
+    cause gives a user, when it has one (a model server that failed).
     """
 
     state: DoneState
@@ -149,6 +159,9 @@ class Done:
     provenance: Provenance | None = None
     dropped_anchors: int = 0
     verdicts: tuple[QuoteVerdict, ...] = ()
+    truncated: bool = False
+    tool_call_text: int = 0
+    failure: str | None = None
 
     name: ClassVar[str] = "done"
 
@@ -160,6 +173,10 @@ class Done:
             data["provenance"] = self.provenance
         if self.dropped_anchors:
             data["dropped_anchors"] = self.dropped_anchors
+        if self.truncated:
+            data["truncated"] = True
+        if self.tool_call_text:
+            data["tool_call_text"] = self.tool_call_text
         return data
 
 
@@ -215,6 +232,7 @@ def from_json(name: str, data: dict[str, Any]) -> Event:
             verified=data.get("verified"),
             kind=data.get("kind"),
             href=data.get("href"),
+            found_by=data.get("found_by"),
         )
     if name == "done":
         return Done(
@@ -223,5 +241,7 @@ def from_json(name: str, data: dict[str, Any]) -> Event:
             answer_id=data.get("answer_id"),
             provenance=data.get("provenance"),
             dropped_anchors=data.get("dropped_anchors", 0),
+            truncated=data.get("truncated", False),
+            tool_call_text=data.get("tool_call_text", 0),
         )
     raise ValueError(f"unknown event {name!r}")

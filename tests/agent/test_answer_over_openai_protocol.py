@@ -127,12 +127,13 @@ async def test_the_reminder_rides_on_exactly_one_result_in_each_user_turn(
 
     for turn in (turn_one, turn_two):
         assert len(_reminded_calls(turn)) == 1
-        first_result = _tool_messages(turn[1])[0]
+        # The server's own search is the turn's first result, and carries the reminder.
+        first_result = _tool_messages(turn[0])[0]
         assert first_result["tool_call_id"] in _reminded_calls(turn)
         for body in turn:
             assert sum(_reminders(m["content"]) for m in _tool_messages(body)) <= 1
-    assert _tool_messages(turn_one[2])[1]["tool_call_id"] not in _reminded_calls(turn_one)
-    assert turn_two[0]["messages"][-2]["content"] == _text(first)
+    assert _tool_messages(turn_one[1])[1]["tool_call_id"] not in _reminded_calls(turn_one)
+    assert turn_two[0]["messages"][-4]["content"] == _text(first)
 
 
 async def test_the_provenance_tag_never_reaches_the_model(
@@ -152,7 +153,7 @@ async def test_the_provenance_tag_never_reaches_the_model(
     assert isinstance(done, Done) and done.provenance == "sourced"
 
 
-async def test_a_tool_that_raises_reaches_the_model_as_an_error_and_leaves_the_request_unspent(
+async def test_a_tool_that_raises_reaches_the_model_as_an_error_and_the_answer_goes_on(
     openai_server: ScriptedOpenAIServer, corpus: Corpus
 ) -> None:
     openai_server.script = [
@@ -163,14 +164,14 @@ async def test_a_tool_that_raises_reaches_the_model_as_an_error_and_leaves_the_r
     events = await _collect("What is autophagy?", corpus)
 
     requests = openai_server.requests()
-    failed = _tool_messages(requests[1])[0]
+    failed = _tool_messages(requests[1])[1]
     assert (
         "error" in failed["content"]
         and "no document has id 'no-such-document'" in failed["content"]
     )
     assert not _reminders(failed["content"])
-    found = _tool_messages(requests[2])[1]
-    assert found["tool_call_id"] in _reminded_calls(requests)
+    # The reminder rode on the server's own search, the turn's first result.
+    assert _reminded_calls(requests) == {_tool_messages(requests[0])[0]["tool_call_id"]}
     done = events[-1]
     assert isinstance(done, Done) and done.state == "answered"
 
@@ -212,14 +213,14 @@ async def test_an_image_the_model_writes_is_its_alt_text_and_a_dropped_anchor(
     assert isinstance(done, Done) and done.dropped_anchors == 1
 
 
-async def test_an_id_in_a_url_or_a_cite_href_finds_its_source_and_a_source_is_cited_once(
+async def test_a_cite_href_finds_its_source_and_a_source_is_cited_once(
     openai_server: ScriptedOpenAIServer, corpus: Corpus
 ) -> None:
     openai_server.script = [
         {"calls": [("search", {"query": "apoptosis glycolysis autophagy"})]},
         {
             "text": [
-                "[One](https://other.example/pathways/R-HSA-109581) and ",
+                "[One](https://reactome.org/pathways/R-HSA-109581) and ",
                 "[two](cite:R-HSA-109581) and [three](cite:R-HSA-70171).",
                 "\n\n## Sources\n- [Glycolysis](cite:R-HSA-70171)\n",
                 "- [Autophagy](cite:R-HSA-9612973)",
@@ -268,8 +269,11 @@ async def test_a_provider_failure_flushes_the_held_text_and_ends_failed(
     tokens = [e.text for e in events if isinstance(e, Token)]
     assert "".join(tokens) == "Partial answer [Apopto"
     assert tokens[-1].endswith("[Apopto")
-    assert events[-1] == Done(state="failed", seconds=events[-1].seconds)  # type: ignore[union-attr]
+    done = events[-1]
+    assert isinstance(done, Done) and done.state == "failed"
+    assert done.failure is not None and "upstream overloaded" in done.failure
     assert "answer failed" in caplog.text
+    assert "Traceback" not in caplog.text
 
 
 async def test_a_timeout_flushes_the_held_text_and_ends_failed_as_a_slow_upstream(
@@ -378,13 +382,29 @@ async def test_without_a_max_tokens_setting_none_is_sent(
     assert "max_tokens" not in body and "max_completion_tokens" not in body
 
 
-async def test_a_reply_with_no_tool_call_found_nothing_on_its_own(
+async def test_a_reply_with_no_tool_call_stands_on_the_servers_own_search(
     openai_server: ScriptedOpenAIServer, corpus: Corpus
 ) -> None:
     openai_server.script = [{"text": ["Apoptosis is programmed cell death."]}]
     events = await _collect("What is apoptosis?", corpus)
+    first_request = openai_server.requests()[0]
+    assert "programmed cell death" in json.dumps(_tool_messages(first_request))
     done = events[-1]
-    assert isinstance(done, Done) and done.state == "nothing_found"
+    assert isinstance(done, Done) and (done.state, done.provenance) == ("answered", "sourced")
+    citations = [e for e in events if isinstance(e, Citation)]
+    assert [(c.id, c.found_by) for c in citations] == [("R-HSA-109581", "server")]
+
+
+async def test_a_question_the_collection_cannot_answer_ends_nothing_found_without_a_model_call(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", openai_server.base_url)
+    handle = resolve_model("openai:scripted?tools=none")
+    events = [e async for e in answer("Zyzzyva quokka?", corpus=corpus, model=handle)]
+    assert openai_server.requests() == []
+    assert not [e for e in events if isinstance(e, Token | Citation)]
+    done = events[-1]
+    assert isinstance(done, Done) and (done.state, done.provenance) == ("nothing_found", "none")
 
 
 async def test_a_chat_reply_that_stands_on_the_earlier_turns_is_answered(

@@ -55,15 +55,33 @@ def test_a_cite_href_finds_a_source_that_has_a_url() -> None:
     assert citation is not None and citation.id == "R-HSA-109581"
 
 
-def test_an_id_as_the_last_path_segment_or_a_query_value_finds_its_source() -> None:
+def test_an_id_as_a_url_component_on_the_sources_own_host_finds_its_source() -> None:
     for href in (
-        "https://elsewhere.example/pathway/R-HSA-109581",
-        "https://elsewhere.example/pathway/R-HSA-109581.html",
-        "https://elsewhere.example/view?id=R-HSA-109581",
-        "https://elsewhere.example/view#R-HSA-109581",
+        "https://reactome.org/pathway/R-HSA-109581",
+        "https://reactome.org/pathway/R-HSA-109581.html",
+        "https://REACTOME.org/view?id=R-HSA-109581",
+        "http://reactome.org/PathwayBrowser/#R-HSA-109581",
     ):
         citation = _resolver().resolve(Anchor(href, "x", 0, 1))
         assert citation is not None and citation.id == "R-HSA-109581", href
+
+
+def test_an_id_as_a_url_component_on_another_host_names_no_source() -> None:
+    resolver = _resolver()
+    for href in (
+        "https://elsewhere.example/pathway/R-HSA-109581",
+        "https://evil.example/R-HSA-109581.html",
+        "https://elsewhere.example/view?id=R-HSA-109581",
+        "https://elsewhere.example/view#R-HSA-109581",
+        "https://evil.example/4983",
+    ):
+        assert resolver.resolve(Anchor(href, "x", 0, 1)) is None, href
+    assert resolver.dropped == 5
+
+
+def test_an_id_as_written_names_its_source() -> None:
+    citation = _resolver().resolve(Anchor("4983", "x", 0, 1))
+    assert citation is not None and citation.id == "4983"
 
 
 def test_a_numeric_id_inside_an_unrelated_url_path_does_not_match() -> None:

@@ -1,6 +1,7 @@
 """A Markdown docs folder as the common generators write it (MkDocs, Material, FastAPI's
 docs) reads as plain text: attribute lists become anchors, admonitions paragraphs, include
-directives are dropped and counted, and pages link where the generators publish them."""
+directives are replaced by what they include, and pages link where the generators publish
+them."""
 
 from __future__ import annotations
 
@@ -70,6 +71,21 @@ MARKUP = re.compile(r"\{ ?#|\{:|///|\{\*|--8<--|!!!|\*\*|`|\]\(|</?[a-z][^>]*>")
 
 @pytest.fixture
 def docs(tmp_path: Path) -> Path:
+    # A project as MkDocs sites lay one out: the included code and snippets at its root.
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'example'\n", "utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Example\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+        "      base_path: [snippets]\n",
+        "utf-8",
+    )
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "required.md").write_text(
+        "A required parameter has **no default**.\n", "utf-8"
+    )
+    (tmp_path / "docs_src" / "query_params").mkdir(parents=True)
+    (tmp_path / "docs_src" / "query_params" / "tutorial001_py310.py").write_text(
+        "from fastapi import FastAPI\n\napp = FastAPI()\n", "utf-8"
+    )
     folder = tmp_path / "docs"
     (folder / "tutorial").mkdir(parents=True)
     (folder / "tutorial" / "query-params.md").write_text(QUERY_PARAMS, "utf-8")
@@ -90,7 +106,7 @@ def test_no_title_snippet_or_passage_keeps_docs_markup(corpus: Corpus, docs: Pat
     for document in documents.values():
         assert not MARKUP.search(document.title), document.title
         assert not MARKUP.search(document.text), document.text
-    for query in ("query parameters", "JWT header", "optional pro tip", "read_item skip"):
+    for query in ("query parameters", "JWT header", "optional pro tip", "read_item skip", "app"):
         for hit in corpus.search(query):
             assert not MARKUP.search(hit.text) and not MARKUP.search(hit.title)
 
@@ -122,14 +138,33 @@ def test_admonitions_read_as_paragraphs_and_code_stays_code(corpus: Corpus, docs
     ) in text
 
 
-def test_include_directives_are_dropped_and_counted_in_the_report(
+def test_include_directives_become_the_text_they_include(corpus: Corpus, docs: Path) -> None:
+    report = corpus.ingest(docs, base_url=BASE)
+    assert report.ok and "include directives" not in report.summary()
+    documents = _documents(corpus)
+    page = documents["tutorial/query-params"].text
+    # Code is included as code, its lines kept, where the directive was.
+    assert '"query" parameters.\n\nfrom fastapi import FastAPI\n\napp = FastAPI()\n\nThe query' in (
+        page
+    )
+    # A Markdown snippet, found in the base path mkdocs.yml names, is read as Markdown.
+    assert "A required parameter has no default." in (
+        documents["tutorial/query-params#required"].text
+    )
+
+
+def test_include_directives_that_cannot_be_resolved_are_dropped_counted_and_named(
     tmp_path: Path, docs: Path
 ) -> None:
+    (docs / "faq.md").write_text("# FAQ\n\nSee below.\n\n{! missing/part.md !}\n", "utf-8")
     result = CliRunner().invoke(
         app, ["ingest", str(docs), "--db", str(tmp_path / "i.sqlite"), "--base-url", BASE]
     )
-    assert result.exit_code == 0, result.output
-    assert "dropped 2 include directives" in result.stdout
+    assert result.exit_code == 1, result.output
+    assert "dropped 1 include directives" in result.stdout
+    assert "faq.md: skipped, its include of 'missing/part.md' was left out: no such file" in (
+        result.stderr
+    )
 
 
 def test_index_pages_and_front_matter_urls_map_as_the_generators_publish_them(
@@ -153,3 +188,28 @@ def test_index_pages_and_front_matter_urls_map_as_the_generators_publish_them(
 def test_a_markdown_title_of_any_shape_renders_without_error(title: str) -> None:
     rendered = plain_text(title)
     assert "\n" not in rendered and rendered == rendered.strip()
+
+
+def test_sections_are_linked_at_the_anchors_mkdocs_publishes(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    (docs / "overrides").mkdir(parents=True)
+    (docs / "options.md").write_text(
+        "## Only `--force`\n\nForce it.\n\n## Short names\n\nOne.\n\n## Short names\n\n"
+        "Two, see [First Steps](first-steps.md){.internal-link target=_blank}.\n",
+        "utf-8",
+    )
+    # A theme's template beside the pages is no page of the site.
+    (docs / "overrides" / "main.html").write_text('{% extends "base.html" %}\n', "utf-8")
+    report = corpus.ingest(docs, base_url=BASE)
+    assert report.ok and "dropped 1 theme templates" in report.summary()
+    documents = {d.url: d for d in corpus.documents()}
+    # A page opening with a subheading has that section at its anchor, like the rest; runs
+    # of hyphens are one, and a repeated heading is numbered as Python-Markdown numbers it.
+    assert set(documents) == {
+        BASE + "options/#only-force",
+        BASE + "options/#short-names",
+        BASE + "options/#short-names_1",
+    }
+    assert documents[BASE + "options/#short-names_1"].text.endswith("see First Steps.")

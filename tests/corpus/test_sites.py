@@ -270,7 +270,7 @@ def test_mkdocs_and_docusaurus_pages_keep_their_content_and_drop_their_chrome(
             assert chrome not in document.text and chrome not in document.title, chrome
 
 
-def test_a_page_no_generator_marks_keeps_its_article_by_content_extraction(
+def test_a_page_no_generator_marks_keeps_the_element_holding_its_headings(
     tmp_path: Path,
 ) -> None:
     documents = _ingest_site(tmp_path, "generators", "https://wiki.example.org/")
@@ -375,3 +375,70 @@ def test_an_asciidoc_glossarys_anchored_terms_are_sections_and_an_option_list_is
 
 def _flat(text: str) -> str:
     return " ".join(text.split())
+
+
+# One slice per generator family, each of four pages so that what the site's pages share
+# (the title part naming the site, chrome) is learned by comparing them: see
+# fixtures/sites/README.md for where each comes from and its licence.
+
+
+def _site_corpus(tmp_path: Path, site: str) -> Corpus:
+    corpus = Corpus.open(tmp_path / f"{site}.sqlite")
+    report = corpus.ingest(SITES / site, base_url="https://docs.example.org/")
+    assert report.ok, report.skipped
+    return corpus
+
+
+def test_a_sphinx_site_with_its_own_theme_keeps_every_section_and_none_of_its_chrome(
+    tmp_path: Path,
+) -> None:
+    # Old docutils markup (div.section with "s-" ids, a <span id> before each heading),
+    # no div.body nor role=main, a sidebar of plain divs: the failing theme.
+    with _site_corpus(tmp_path, "own-theme") as corpus:
+        documents = {document.id: document for document in corpus.documents()}
+        assert corpus.site_name == "Flask 2.2 documentation"
+    # Each section at the id the page's own links use, not the "s-" one around it.
+    command_line = documents["server#command-line"]
+    assert command_line.url == "https://docs.example.org/server.html#command-line"
+    assert command_line.title == "Development Server › Command Line"
+    assert "\n\n$ flask --app hello --debug run\n\n" in command_line.text  # a console session
+    for document in documents.values():
+        assert "Flask 2.2 documentation" not in document.title
+        assert not document.id.split("#")[-1].startswith("s-")
+        for chrome in ("You are here", "Last update", "Browse", "previous", "Module Index"):
+            assert chrome not in document.text, (chrome, document.id)
+
+
+def test_an_asciidoc_sites_manual_pages_keep_their_sections_and_code(tmp_path: Path) -> None:
+    with _site_corpus(tmp_path, "git-docs") as corpus:
+        documents = {document.id: document for document in corpus.documents()}
+    synopsis = documents["git-stage#_synopsis"]
+    assert synopsis.title == "git-stage(1) Manual Page › SYNOPSIS"
+    assert "git stage <arg>…" in synopsis.text
+    # The manual's own repeated lines are content, kept on every page.
+    assert "Part of the git(1) suite" in documents["git-stage#_git"].text
+    assert not any("Last updated" in document.text for document in documents.values())
+
+
+def test_an_mdbook_sites_titles_lose_the_books_name(tmp_path: Path) -> None:
+    with _site_corpus(tmp_path, "rust-book") as corpus:
+        documents = {document.id: document for document in corpus.documents()}
+        assert corpus.site_name == "The Rust Programming Language"
+    assert documents["ch05-00-structs"].title == "Using Structs to Structure Related Data"
+    for document in documents.values():
+        assert "The Rust Programming Language" not in document.title
+        # The book's table of contents, beside every chapter, is not the chapter's text.
+        assert "Foreword" not in document.text and "Appendix" not in document.text
+
+
+def test_an_mkdocs_sites_code_and_console_sessions_stay_code(tmp_path: Path) -> None:
+    with _site_corpus(tmp_path, "mkdocs-docs") as corpus:
+        documents = {document.id: document for document in corpus.documents()}
+        assert corpus.site_name == "MkDocs"
+    installing = documents["user-guide/installation#installing-mkdocs"]
+    assert installing.title == "MkDocs Installation › Installing MkDocs"
+    assert "\n\npip install mkdocs\n\n" in installing.text
+    assert "\n\n$ mkdocs --version\nmkdocs, version 1.2.0" in installing.text
+    for document in documents.values():
+        assert not document.title.endswith("MkDocs") or document.title.startswith("MkDocs")
+        assert "Edit on GitHub" not in document.text

@@ -57,12 +57,6 @@ def test_every_gold_address_is_a_section_of_the_pages_that_holds_an_expected_ter
 
 
 @needs_site
-@pytest.mark.xfail(
-    strict=False,
-    reason="#26: today's HTML ingest keeps no section for a heading inside an admonition "
-    "(MkDocs's 'block' and 'new in version' boxes), so 4 gold addresses are not in the index; "
-    "README.md lists them",
-)
 def test_every_gold_address_is_an_indexed_section_that_holds_an_expected_term(
     pages: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

@@ -181,12 +181,6 @@ def test_gold_sections_that_hold_a_term_in_their_own_text_are_indexed_with_it(
             ), (question.id, url)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="#26: today's ingest drops or keeps verbatim the mdx_include directives, so the "
-    "code they pull in from docs_src/ is not indexed, and it links 7 sections at other "
-    "addresses than MkDocs (TODAYS_ADDRESS; typer-md/README.md lists both)",
-)
 def test_every_gold_address_is_an_indexed_section_that_holds_an_expected_term(
     typer_index: Path,
 ) -> None:

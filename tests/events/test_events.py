@@ -72,9 +72,29 @@ def test_start_carries_a_conversation_id_only_in_chat() -> None:
             n=1, display_name="D", url="https://x.org", quote="q", verified=True, kind="document"
         ),
         Done(state="answered", seconds=2.0, answer_id="x", provenance="sourced", dropped_anchors=2),
+        Citation(n=2, display_name="D", id="a#b", start=0, end=9, found_by="server"),
+        Done(state="answered", seconds=1.0, truncated=True, tool_call_text=2),
     ],
 )
 def test_every_event_reads_back_from_its_json(event: object) -> None:
     data = to_json(event)  # type: ignore[arg-type]
     name = data.pop("event")
     assert from_json(name, json.loads(json.dumps(data))) == event
+
+
+def test_a_found_citation_says_so_and_a_models_own_has_no_such_key() -> None:
+    found = Citation(n=1, display_name="D", id="a", start=0, end=5, found_by="server")
+    assert found.payload()["found_by"] == "server"
+    assert "found_by" not in Citation(n=1, display_name="D", id="a").payload()
+
+
+def test_done_says_a_cut_reply_and_removed_tool_calls_only_when_there_were_any() -> None:
+    assert Done(state="answered", truncated=True, tool_call_text=1).payload() == {
+        "state": "answered",
+        "seconds": 0.0,
+        "truncated": True,
+        "tool_call_text": 1,
+    }
+    assert Done(state="answered").payload() == {"state": "answered", "seconds": 0.0}
+    # A failure's sentence stays in process, for the command that prints it.
+    assert "failure" not in Done(state="failed", failure="The model server failed.").payload()

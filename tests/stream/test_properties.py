@@ -100,11 +100,11 @@ answers = st.lists(
     st.one_of(st.sampled_from(PIECES), st.text(alphabet="ab <[]()#*!\n:`\\>", max_size=6)),
     max_size=40,
 ).map("".join)
-# Prose that no transform has a reason to hold: no "<", "[" or "!" (which may open an
-# image), and no character that could open a heading line, which after folding means "#",
-# "*" and whatever folds to nothing.
+# Prose that no transform has a reason to hold: no "<", "[", "!" (which may open an image)
+# or "`" (which may open a code span), and no character that could open a heading line,
+# which after folding means "#", "*" and whatever folds to nothing.
 PROSE_ALPHABET = st.characters(
-    exclude_characters="<[!#*", codec="utf-8", max_codepoint=0x2FFF
+    exclude_characters="<[!#*`", codec="utf-8", max_codepoint=0x2FFF
 ).filter(lambda char: fold_lookalikes(char) not in ("", "#", "*"))
 prose = st.text(alphabet=PROSE_ALPHABET, max_size=80)
 
@@ -235,6 +235,10 @@ def test_the_pipeline_never_lags_its_input_by_more_than_both_holds(
         assert len(could_give) - len(released) <= MAX_ANCHOR_HELD + MAX_HELD
 
 
+def _may_open_a_call(whole: str, fragment: str) -> bool:
+    return any(line[:1] in ("`", "~", "{") for line in whole.split("\n"))
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(prose, max_size=10))
 def test_prose_without_markup_characters_is_released_by_the_same_feed(
@@ -244,4 +248,7 @@ def test_prose_without_markup_characters_is_released_by_the_same_feed(
     for fragment in fragments:
         assert sources.feed(fragment) == fragment
         assert anchors.feed(fragment) == fragment
-        assert pipeline.feed(fragment).text == fragment
+        # A line opening on a fence or a brace may be a tool call a server left as text
+        # (stream.tool_call_text), held until it is read: markup for the pipeline.
+        if not _may_open_a_call("".join(fragments), fragment):
+            assert pipeline.feed(fragment).text == fragment

@@ -22,7 +22,9 @@ from typing import Any
 # and an "error" key beside "text" then breaks the stream with a provider error, while a
 # "stall" key (seconds) holds the stream open after the text, as a slow upstream does, and
 # a "gap" key (seconds) paces the fragments, so each reaches the client in a read of its
-# own instead of being coalesced with the next.
+# own instead of being coalesced with the next. A recorded exchange replays as it was:
+# {"status": 500, "raw": body} answers with that status and body as JSON, and
+# {"raw": sse_text} streams a recorded body of server-sent events byte for byte.
 Reply = dict[str, Any]
 Responder = Callable[[dict[str, Any]], Reply]
 
@@ -60,6 +62,14 @@ class ScriptedOpenAIServer:
                     reply = owner._next(json.loads(raw))
                 if owner.delay:
                     time.sleep(owner.delay)
+                if reply.get("status", 200) != 200:
+                    body = reply["raw"].encode("utf-8")
+                    self.send_response(reply["status"])
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Cache-Control", "no-cache")
@@ -104,6 +114,9 @@ def _event(delta: dict[str, Any], finish: str | None = None) -> str:
 
 
 def _chunks(reply: Reply) -> Iterator[str]:
+    if "raw" in reply:
+        yield reply["raw"]
+        return
     if "calls" in reply:
         for index, (name, args) in enumerate(reply["calls"]):
             call_id = f"call_{index}_{int(time.monotonic_ns() % 1_000_000_000)}"

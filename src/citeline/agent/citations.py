@@ -1,8 +1,11 @@
 """From the model's anchors to ``citation`` events: only sources a tool returned in this turn.
 
-An anchor's href matches a returned source by its href (its url, or ``cite:<id>``),
-by ``cite:<id>`` even when the source has a url, or by the source's id standing as
-a whole component of the url (last path segment, a query value or the fragment).
+An anchor's href matches a returned source exactly: by its href (its url, or
+``cite:<id>``), its url without a trailing slash, ``cite:<id>`` even when the source has
+a url, or its id as written; or, on the source's own host only, by the id standing as a
+whole component of the url (last path segment, a query value or the fragment), as a
+site's other views of the same record write it. Never on another host: there
+``https://evil.example/merge-dicts`` resolved to the real ``merge-dicts`` section.
 A matched source is cited once, numbered by first appearance; an anchor that
 matches nothing is dropped from the events and counted (its display text stays in
 the prose). A citation's ``href`` is its source's url when that is an http(s) address
@@ -87,6 +90,28 @@ class CitationResolver:
             href=web_address(source.url),
         )
 
+    def resolve_found(self, source_id: str, start: int, end: int) -> Citation | None:
+        """The citation of a source the server found supporting the text at ``start:end``
+        (``found_by: server``), or ``None`` when it is already cited, unknown or past the
+        cap. A found citation past the cap is not counted as dropped: the model wrote
+        no link that was lost."""
+        source = next((s for s in self._sources.values() if s.id == source_id), None)
+        if source is None or source.href in self._cited:
+            return None
+        if self._events >= self._max_citations:
+            return None
+        self._events += 1
+        n = self._cited[source.href] = self._number(source.href)
+        return Citation(
+            n=n,
+            display_name=source.display_name,
+            id=source.id or None,
+            url=None if source.id else source.url,
+            start=start,
+            end=end,
+            found_by="server",
+        )
+
     def resolve_quote(self, match: QuoteMatch) -> Citation | None:
         """The citation of a verified quote: its source's id and kind, the passage as the
         trusted text writes it, and null offsets (the quote never reaches the prose);
@@ -119,13 +144,33 @@ class CitationResolver:
         if exact is not None:
             return exact
         wanted = _without_slash(href)
-        components = _url_components(href)
+        host = _host(href)
+        components = _url_components(href) if host else frozenset()
         for source in self._sources.values():
             if source.url and _without_slash(source.url) == wanted:
                 return source
-            if source.id and (href == f"cite:{source.id}" or source.id in components):
+            if source.id and href in (f"cite:{source.id}", source.id):
+                return source
+            if (
+                source.id
+                and source.url
+                and host
+                and _host(source.url) == host
+                and source.id in components
+            ):
                 return source
         return None
+
+
+def _host(url: str) -> str:
+    """The host of an absolute http(s) url, lower-cased; ``""`` for anything else."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    if parts.scheme.lower() not in ("http", "https"):
+        return ""
+    return (parts.hostname or "").lower()
 
 
 def _without_slash(url: str) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 from pydantic import Field
 
+from citeline.agent.context_budget import ContextBudget
 from citeline.agent.prompts import load_prompt
 from citeline.agent.provenance import ProvenanceTag
 from citeline.agent.tool_arguments import (
@@ -61,19 +62,28 @@ class ReadArguments(ToolArguments):
     id: Annotated[Text, Field(description="The document's id."), Expect("a non-empty string")]
 
 
-def corpus_tools(corpus: Corpus, *, in_thread: bool = True) -> list[AgentTool]:
+def corpus_tools(
+    corpus: Corpus, *, in_thread: bool = True, budget: ContextBudget | None = None
+) -> list[AgentTool]:
     """``search`` and ``read`` over ``corpus``; with ``in_thread=False`` the corpus is called
-    on the event loop's own thread, which it then holds for the call."""
+    on the event loop's own thread, which it then holds for the call. With ``budget`` the
+    text they give the model is bounded (``context_budget``): a search's passages
+    nearest-first while they fit, a read's document cut to what is left."""
     run: Callable[..., Awaitable[Any]] = asyncio.to_thread if in_thread else _in_place
 
     async def search(args: Mapping[str, Any]) -> ToolOutput:
         arguments = parse_arguments(SearchArguments, args)
         query, k = arguments.query, arguments.k
         hits: list[Hit] = await run(corpus.search, query, k)
-        results = []
+        results: list[dict[str, Any]] = []
         sources = []
         passages = []
+        left_out = 0
         for hit in hits:
+            if budget is not None and not budget.fits(hit.text):
+                # Nearest-first: a later passage that would fit is not worth a gap in rank.
+                left_out = len(hits) - len(results)
+                break
             source = Source(
                 href=source_href(hit.doc_id, hit.url),
                 display_name=hit.title or hit.doc_id,
@@ -91,7 +101,9 @@ def corpus_tools(corpus: Corpus, *, in_thread: bool = True) -> list[AgentTool]:
                 }
             )
         value: dict[str, Any] = {"query": query, "results": results}
-        if not results:
+        if left_out:
+            value["note"] = f"{left_out} further results left out to fit the context."
+        elif not results:
             value["note"] = (
                 "Nothing matched. Try other words, or say that the collection has no answer."
             )
@@ -108,16 +120,17 @@ def corpus_tools(corpus: Corpus, *, in_thread: bool = True) -> list[AgentTool]:
             id=document.id,
             url=document.url,
         )
+        text = document.text[:READ_CHARS]
+        if budget is not None:
+            text = budget.cut(text)
         value = {
             "id": document.id,
             "href": source.href,
             "title": source.display_name,
-            "text": document.text[:READ_CHARS],
-            "truncated": len(document.text) > READ_CHARS,
+            "text": text,
+            "truncated": len(document.text) > len(text),
         }
-        read_text = TrustedText(
-            "document", document.id, source.display_name, document.text[:READ_CHARS]
-        )
+        read_text = TrustedText("document", document.id, source.display_name, text)
         return ToolOutput(value, (source,), (read_text,))
 
     return [

@@ -1,5 +1,13 @@
 """``answer``: one question in, one stream of events out.
 
+For a real model over a corpus it first searches with the question itself (and, in a
+conversation, the subject of the earlier questions) and gives the results to the model
+as the turn's first tool result, tagged like any other: a model that cannot or will not
+call tools still answers from the collection (recorded, a small local model called no
+tool in 13 of 13 questions). When that search finds nothing and the model cannot call
+tools, no model is asked: the answer ends ``nothing_found``. The corpus text a real model
+is given is bounded by ``context_tokens`` (``context_budget``).
+
 Runs one user turn of the tool loop with the chosen model, passes its text
 through the stream pipeline, turns the anchors the pipeline finds into citations
 for sources the tools returned in this turn and each quote block that verifies
@@ -23,16 +31,26 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import aclosing
 from typing import TYPE_CHECKING
 
+from citeline.agent.attribution import Attributor, ServerCitations
 from citeline.agent.citation_request import CitationRequest
 from citeline.agent.citations import CitationResolver, max_citations_from_env
+from citeline.agent.context_budget import DEFAULT_CONTEXT_TOKENS, ContextBudget
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.data_tools import data_tools
+from citeline.agent.first_search import first_search
 from citeline.agent.meaning import embedded_similarity
 from citeline.agent.prompts import Profile, load_prompt
 from citeline.agent.provenance import ProvenanceTag, answer_provenance, backs_figures
 from citeline.agent.tools import AgentTool, Toolbox
 from citeline.events import Done, DoneState, Event, QuoteVerdict, Start, Token
-from citeline.models import ChatMessage, ModelHandle, resolve_model, stream_turn
+from citeline.models import (
+    ChatMessage,
+    ModelHandle,
+    ModelServerError,
+    TurnReport,
+    resolve_model,
+    stream_turn,
+)
 from citeline.stream import Pipeline, StreamChunk
 from citeline.stream.quotes import (
     QuoteMatch,
@@ -64,6 +82,7 @@ async def answer(
     timeout: float | None = None,
     max_citations: int | None = None,
     heading_rule: HeadingRule = "strict",
+    context_tokens: int | None = None,
 ) -> AsyncIterator[Event]:
     """Answer ``question`` from a corpus, data or both: ``Start``, tokens, citations, ``Done``.
 
@@ -76,6 +95,8 @@ async def answer(
     cancelled and the answer ends like a failure: held text, then ``done{failed}``.
     ``max_citations`` caps the citation events (default: ``CITELINE_MAX_CITATIONS``, else
     12); ``heading_rule`` is the source-list heading rule (``strict`` or ``tolerant``).
+    ``context_tokens`` bounds the corpus text a real model is given (default the handle's,
+    else ``DEFAULT_CONTEXT_TOKENS``, sized for an 8k context).
     """
     if corpus is None and data is None:
         raise ValueError("answer needs a corpus, data, or both to answer from")
@@ -86,9 +107,13 @@ async def answer(
         release = corpus.release
     yield Start(release=release)
 
+    real = handle.provider != "embedded"
+    if context_tokens is None:
+        context_tokens = handle.context_tokens or DEFAULT_CONTEXT_TOKENS
+    budget = ContextBudget(context_tokens) if real else None
     tools = [
         *(
-            corpus_tools(corpus, in_thread=_corpus_in_thread(handle, corpus))
+            corpus_tools(corpus, in_thread=_corpus_in_thread(handle, corpus), budget=budget)
             if corpus is not None
             else ()
         ),
@@ -101,10 +126,27 @@ async def answer(
     pipeline = Pipeline(
         quotes=_quote_verifier(data_texts, toolbox.trusted), heading_rule=heading_rule
     )
+    # An extractive model writes only the passages it cites: nothing for attribution to add;
+    # and without a corpus no passage is returned to attribute to.
+    attributor = (
+        None
+        if handle.extractive or corpus is None
+        else Attributor(question, lambda: toolbox.trusted, embedded_similarity(corpus))
+    )
+    report = TurnReport()
     written: list[str] = []
     verified: list[QuoteMatch] = []
     verdicts: list[QuoteVerdict] = []
+    state_of = ServerCitations(resolver, attributor)
+    deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
     try:
+        first = None
+        if real and corpus is not None:
+            async with asyncio.timeout_at(deadline):
+                first = await first_search(toolbox, question, history or ())
+            if first is None and handle.tools == "none":
+                yield Done(state="nothing_found", seconds=_since(started), provenance="none")
+                return
         fragments = stream_turn(
             handle,
             instructions=load_prompt(profile),
@@ -113,8 +155,9 @@ async def answer(
             tools=toolbox.specs(),
             on_request=toolbox.on_request,
             similarity=embedded_similarity(corpus) if handle.provider == "embedded" else None,
+            first_result=first,
+            report=report,
         )
-        deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
         async with aclosing(fragments):
             while True:
                 # The deadline covers only the wait for the model, never a yield: a timeout
@@ -125,10 +168,12 @@ async def answer(
                     except StopAsyncIteration:
                         break
                 for event in _events(
-                    pipeline.feed(fragment), resolver, written, verified, verdicts
+                    pipeline.feed(fragment), resolver, written, verified, verdicts, state_of
                 ):
                     yield event
-        for event in _events(pipeline.flush(), resolver, written, verified, verdicts):
+        for event in _events(
+            pipeline.flush(), resolver, written, verified, verdicts, state_of, final=True
+        ):
             yield event
     except TimeoutError:
         logger.warning(
@@ -139,6 +184,17 @@ async def answer(
             handle.name,
         )
         async for event in _failed(pipeline, resolver, started, verdicts):
+            yield event
+        return
+    except ModelServerError as exc:
+        # The model server's fault, said in one sentence: no traceback of our own code.
+        logger.warning(
+            "answer failed after %.1f s (broken upstream, model %s): %s",
+            _since(started),
+            handle.name,
+            exc,
+        )
+        async for event in _failed(pipeline, resolver, started, verdicts, failure=str(exc)):
             yield event
         return
     except Exception:
@@ -171,6 +227,8 @@ async def answer(
         ),
         dropped_anchors=resolver.dropped,
         verdicts=tuple(verdicts),
+        truncated=report.cut,
+        tool_call_text=pipeline.tool_call_text,
     )
 
 
@@ -204,6 +262,9 @@ def _events(
     written: list[str],
     verified: list[QuoteMatch],
     verdicts: list[QuoteVerdict],
+    state: ServerCitations | None = None,
+    *,
+    final: bool = False,
 ) -> Iterator[Event]:
     # The token goes first, so a citation's offsets point into text the caller already has.
     if chunk.text:
@@ -214,9 +275,20 @@ def _events(
     # fragment or in several (a provider's stream is coalesced per network read). A quote
     # block carries no offset to order by exactly.
     for anchor in chunk.anchors:
+        if (
+            state is not None
+            and anchor.start is not None
+            and anchor.end is not None
+            and resolver.match(anchor.href) is not None
+        ):
+            state.cited_spans.append((anchor.start, anchor.end))
         citation = resolver.resolve(anchor)
         if citation is not None:
             yield citation
+    # Then what the server finds for the sentences this text completed: after the model's
+    # own anchors, which it defers to.
+    if state is not None:
+        yield from state.found(chunk.text, final=final)
     for outcome in chunk.quotes:
         verdicts.append(_verdict(outcome))
         if outcome.match is None:
@@ -249,6 +321,8 @@ async def _failed(
     resolver: CitationResolver,
     started: float,
     verdicts: list[QuoteVerdict],
+    *,
+    failure: str | None = None,
 ) -> AsyncIterator[Event]:
     """How every failed answer ends: the text the pipeline held, then ``done{failed}``."""
     held = _flush_quietly(pipeline)
@@ -260,6 +334,7 @@ async def _failed(
         seconds=_since(started),
         dropped_anchors=resolver.dropped,
         verdicts=tuple(verdicts),
+        failure=failure,
     )
 
 

@@ -13,7 +13,14 @@ from typing import Literal, TypeAlias
 
 Profile: TypeAlias = Literal["search", "chat"]
 PromptName: TypeAlias = Literal[
-    "search", "chat", "citation-request", "measure-tool", "sql-tool", "search-tool", "read-tool"
+    "search",
+    "chat",
+    "citation-request",
+    "measure-tool",
+    "sql-tool",
+    "search-tool",
+    "read-tool",
+    "first-search",
 ]
 
 

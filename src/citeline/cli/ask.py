@@ -16,6 +16,7 @@ import typer
 
 from citeline.cli.app import app
 from citeline.cli.index import IndexOption, index_location, unusable_index
+from citeline.cli.model_options import DEFAULT_MAX_TOKENS, ContextTokensOption, MaxTokensOption
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -51,9 +52,16 @@ def ask(
     json_lines: bool = typer.Option(
         False, "--json", help="Print one event per line as contract JSON instead of text."
     ),
+    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
+    context_tokens: ContextTokensOption = None,
 ) -> None:
-    """Answer QUESTION from the index and/or data, citing what it used."""
+    """Answer QUESTION from the index and/or data, citing what it used.
+
+    Exit status 1: the answer failed part-way. Exit status 2: the inputs cannot be used,
+    or the model server failed (the message says which and why).
+    """
     import asyncio
+    import logging
 
     from citeline.corpus import Corpus
     from citeline.data import DataCatalog, project_from_options
@@ -64,21 +72,24 @@ def ask(
     reason = unusable_index(database)
     if reason is not None and not tables_only:
         _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
-    handle = resolve_model(model)
+    handle = resolve_model(model, max_tokens=max_tokens, context_tokens=context_tokens)
+    # A model server's failure is said once, as this command's own last line (below);
+    # the engine's record of it is for a server's log.
+    logging.getLogger("citeline.agent.engine").setLevel(logging.ERROR)
     declared = project_from_options(project, data)
     catalog = DataCatalog.open(declared) if declared is not None else None
     # With tables named and no index named, the default index joins in only if it holds
     # documents: a first `citeline ask --project sample` needs no index at all.
     corpus = Corpus.open(database) if reason is None else None
-    state = asyncio.run(
-        _print_answer(question, corpus, handle, json_lines=json_lines, data=catalog)
-    )
+    done = asyncio.run(_print_answer(question, corpus, handle, json_lines=json_lines, data=catalog))
     close = getattr(corpus, "close", None)
     if close is not None:
         close()
     if catalog is not None:
         catalog.close()
-    if state == "failed":
+    if done is not None and done.failure is not None:
+        _fail(done.failure)
+    if done is None or done.state == "failed":
         raise typer.Exit(1)
 
 
@@ -94,7 +105,7 @@ async def _print_answer(
     *,
     json_lines: bool,
     data: DataCatalog | None = None,
-) -> str:
+) -> Done | None:
     from rich.console import Console
 
     from citeline import answer
@@ -103,7 +114,7 @@ async def _print_answer(
 
     console = Console(highlight=False)
     citations: list[Citation] = []
-    state = "failed"
+    done: Done | None = None
     text_tail = ""
     async for event in answer(question, corpus=corpus, data=data, model=handle):
         if json_lines:
@@ -114,12 +125,12 @@ async def _print_answer(
         elif isinstance(event, Citation):
             citations.append(event)
         if isinstance(event, Done):
-            state = event.state
+            done = event
             if not json_lines:
                 # The answer's own trailing newlines count towards the gap before references.
                 console.print("\n" * (2 - text_tail.count("\n")), end="")
                 _print_references(console, citations, event, handle.name)
-    return state
+    return done
 
 
 def _print_references(
@@ -143,9 +154,18 @@ def _print_references(
         label += f" · provenance: {done.provenance}"
     if done.dropped_anchors:
         label += f" · {done.dropped_anchors} uncited link(s) dropped"
+    if done.tool_call_text:
+        label += f" · {done.tool_call_text} tool call(s) in the text removed"
     console.print()
     console.print(label, style="dim", markup=False)
-    if done.state == "failed":
+    if done.truncated:
+        console.print(
+            "The model's reply was cut at its token limit: raise --max-tokens, or lower "
+            "--context-tokens if the model's context is small.",
+            style="yellow",
+            markup=False,
+        )
+    if done.state == "failed" and done.failure is None:
         console.print("The answer failed part-way; the log says why.", style="red", markup=False)
     elif done.state == "nothing_found":
         console.print(

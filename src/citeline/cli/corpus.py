@@ -51,6 +51,15 @@ def ingest(
             "section is linked at its address under it (a/b.html#id, a/b.md as a/b/).",
         ),
     ] = None,
+    include_root: Annotated[
+        Path | None,
+        typer.Option(
+            "--include-root",
+            help="Markdown include directives may read files under this folder only. "
+            "Default: the project PATH lies in (the nearest folder above it holding .git, "
+            "pyproject.toml, setup.py or package.json), else PATH.",
+        ),
+    ] = None,
     prune: Annotated[
         bool, typer.Option("--prune", help="Remove indexed documents no longer under PATH.")
     ] = False,
@@ -81,10 +90,17 @@ def ingest(
         )
     if not path.exists():
         fail("ingest", f"{path} does not exist; give a file or folder to ingest.")
+    if include_root is not None and not include_root.is_dir():
+        fail(
+            "ingest",
+            f"--include-root {include_root} is not a folder; give the folder includes may read.",
+        )
     # Opened lexical: the collection's own mode may be the one this ingest changes.
     with Corpus.open(db, retrieval="lexical") as corpus:
         if sys.stderr.isatty():
-            report = _ingest_with_bar(corpus, path, prune, release, base_url, retrieval)
+            report = _ingest_with_bar(
+                corpus, path, prune, release, base_url, retrieval, include_root
+            )
         else:
             report = corpus.ingest(
                 path,
@@ -92,6 +108,7 @@ def ingest(
                 release=release,
                 progress=_plain_line,
                 base_url=base_url,
+                include_root=include_root,
                 retrieval=retrieval,
                 embed_progress=_plain_embed_line,
                 meaning_progress=_plain_meaning_line,
@@ -194,6 +211,7 @@ def _ingest_with_bar(
     release: str | None,
     base_url: str | None,
     retrieval: str | None,
+    include_root: Path | None,
 ) -> IngestReport:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -228,6 +246,7 @@ def _ingest_with_bar(
             release=release,
             progress=advance,
             base_url=base_url,
+            include_root=include_root,
             retrieval=retrieval,
             embed_progress=embedded,
             meaning_progress=read_for_meaning,

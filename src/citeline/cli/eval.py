@@ -19,6 +19,7 @@ import typer
 
 from citeline.cli.app import CitelineGroup, app
 from citeline.cli.index import IndexOption, fail, index_location, unusable_index
+from citeline.cli.model_options import DEFAULT_MAX_TOKENS, ContextTokensOption, MaxTokensOption
 
 if TYPE_CHECKING:
     from citeline.events import Event
@@ -79,6 +80,8 @@ def citations(
         Path | None,
         typer.Option("--plot", help="Draw the per-question distributions to this PNG file."),
     ] = None,
+    max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
+    context_tokens: ContextTokensOption = None,
     warm_up: Annotated[
         bool,
         typer.Option(
@@ -117,7 +120,7 @@ def citations(
 
     console = Console()
     tables_only = db is None and (project is not None or bool(data))
-    handle = resolve_model(model)
+    handle = resolve_model(model, max_tokens=max_tokens, context_tokens=context_tokens)
     asked = load_questions(questions, limit=limit)
     if plot is not None:
         ensure_plot_available()

@@ -98,6 +98,11 @@ def serve(
     max_tokens: int | None = typer.Option(
         None, "--max-tokens", help="Most tokens a model may write per reply (default 2048)."
     ),
+    context_tokens: int | None = typer.Option(
+        None,
+        "--context-tokens",
+        help="Most tokens of corpus text a real model is given per answer (default 3000).",
+    ),
     allow_origin: list[str] = typer.Option(
         [],
         "--allow-origin",
@@ -123,6 +128,7 @@ def serve(
         rate_limit=rate_limit,
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
+        context_tokens=context_tokens,
         allow_origins=allow_origin,
     )
 
@@ -143,6 +149,7 @@ def start_server(
     rate_limit: int | None = None,
     forwarded_allow_ips: str | None = None,
     max_tokens: int | None = None,
+    context_tokens: int | None = None,
     allow_origins: Sequence[str] = (),
     listening: socket.socket | None = None,
 ) -> None:
@@ -172,6 +179,7 @@ def start_server(
         rate_limit=rate_limit,
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
+        context_tokens=context_tokens,
         allow_origins=list(allow_origins),
     )
     if listening is None:

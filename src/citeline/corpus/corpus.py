@@ -109,6 +109,7 @@ class Corpus:
         release: str | None = None,
         progress: ProgressCallback | None = None,
         base_url: str | None = None,
+        include_root: str | Path | None = None,
         retrieval: Retrieval | str | None = None,
         embed_progress: EmbedProgressCallback | None = None,
         meaning_progress: EmbedProgressCallback | None = None,
@@ -119,6 +120,8 @@ class Corpus:
         label is dropped as soon as any document changes and ``release`` falls back to a
         digest of the content. ``base_url`` is the address of the published site whose
         source ``path`` is: each document is linked at its page (and section) there.
+        ``include_root`` is the folder Markdown include directives may read files under
+        (default: the project ``path`` lies in).
         ``retrieval`` is the mode the collection is built for (default:
         ``CITELINE_RETRIEVAL``, else the mode it was built for before, else lexical); for
         dense and hybrid, every passage without a vector is embedded after the documents are
@@ -141,6 +144,7 @@ class Corpus:
                 progress=progress,
                 base_url=base_url,
                 after_batch=self._index.after_batch,
+                include_root=Path(include_root) if include_root is not None else None,
             )
         except BaseException:
             # Also when the ingest failed part way: the batches it stored are searchable

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from citeline.corpus.documents import Document, web_address
 from citeline.corpus.errors import SourcePathError
-from citeline.corpus.formats import Omitted, Rejected, read_source, source_files
+from citeline.corpus.formats import Omitted, Rejected, SiteName, read_source, source_files
 from citeline.corpus.passages import MAX_PASSAGE_CHARS, split_passages
 from citeline.corpus.stores.base import CorpusStore, DocumentVersion
 
@@ -54,6 +54,8 @@ class IngestReport:
     skipped: tuple[IngestProblem, ...]
     # What was left out of documents on purpose, by name: {"include directives": 3}.
     omitted: Mapping[str, int] = field(default_factory=dict)
+    # The name a built site's pages share in their titles ("Python 3.11.2 documentation").
+    site_name: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -123,13 +125,15 @@ def ingest(
     progress: ProgressCallback | None = None,
     base_url: str | None = None,
     after_batch: Callable[[], object] | None = None,
+    include_root: Path | None = None,
 ) -> IngestReport:
     """Bring ``store`` up to date with the documents under ``path``; with ``base_url``,
-    the folder is a published site's and each document is linked at its page there."""
+    the folder is a published site's and each document is linked at its page there.
+    ``include_root`` bounds what Markdown include directives may read (``formats``)."""
     if not path.exists():
         raise SourcePathError(f"{path} does not exist; give a file or folder to ingest.")
     try:
-        files = source_files(path, base_url=base_url)
+        files = source_files(path, base_url=base_url, include_root=include_root)
     except OSError as error:
         raise SourcePathError(
             f"{path} cannot be listed ({error}); check its permissions."
@@ -140,6 +144,7 @@ def ingest(
     kept_ids: set[str] = set()
     problems: list[IngestProblem] = []
     omitted: dict[str, int] = {}
+    site_name: str | None = None
     added = updated = unchanged = documents_done = 0
     pending: list[DocumentVersion] = []
     pending_chars = 0
@@ -159,6 +164,9 @@ def ingest(
         for item in read_source(source_file):
             if isinstance(item, Omitted):
                 omitted[item.what] = omitted.get(item.what, 0) + item.count
+                continue
+            if isinstance(item, SiteName):
+                site_name = item.name
                 continue
             if isinstance(item, Rejected):
                 problems.append(IngestProblem(shown, item.reason, item.doc_id))
@@ -212,4 +220,4 @@ def ingest(
             removed += 1
         if removed and after_batch is not None:
             after_batch()
-    return IngestReport(added, updated, unchanged, removed, tuple(problems), omitted)
+    return IngestReport(added, updated, unchanged, removed, tuple(problems), omitted, site_name)

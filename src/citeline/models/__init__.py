@@ -19,15 +19,19 @@ from citeline.models.spec import (
     MODEL_ENV,
     ModelHandle,
     ModelSpecError,
+    ToolUse,
     resolve_model,
 )
 from citeline.models.turn import (
     ChatMessage,
+    FirstResult,
+    ModelServerError,
     RequestObserver,
     Similarity,
     ToolReply,
     ToolSpec,
     TurnContent,
+    TurnReport,
 )
 
 
@@ -53,11 +57,17 @@ def stream_turn(
     tools: Sequence[ToolSpec] = (),
     on_request: RequestObserver | None = None,
     similarity: Similarity | None = None,
+    first_result: FirstResult | None = None,
+    report: TurnReport | None = None,
 ) -> AsyncGenerator[str, None]:
     """Run one user turn of the tool loop with ``handle`` and yield its text fragments.
 
     ``similarity`` lets the embedded model read for meaning as well as for words (real
-    models read for meaning already, and ignore it).
+    models read for meaning already, and ignore it). ``first_result`` is a tool result the
+    server got before the first request (its own search), which a real provider is sent
+    first; the embedded model searches first by design and never needs it. ``report`` is
+    told how a real provider's reply ended (``TurnReport.cut``). A real provider's failure
+    raises ``ModelServerError``.
 
     Close the iterator (``contextlib.aclosing``) when done with it early, so the
     model call ends with it.
@@ -77,6 +87,8 @@ def stream_turn(
         history=history,
         tools=tools,
         on_request=on_request,
+        first_result=first_result,
+        report=report,
     )
 
 
@@ -84,13 +96,17 @@ __all__ = [
     "DEFAULT_MODEL",
     "MODEL_ENV",
     "ChatMessage",
+    "FirstResult",
     "ModelHandle",
+    "ModelServerError",
     "ModelSpecError",
     "RequestObserver",
     "Similarity",
     "ToolReply",
     "ToolSpec",
+    "ToolUse",
     "TurnContent",
+    "TurnReport",
     "load_model_library",
     "resolve_model",
     "stream_turn",

@@ -20,6 +20,7 @@ what the library does with the chunks.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, TypeVar, cast
 
 import pydantic
@@ -29,8 +30,11 @@ from openai.types.chat import ChatCompletionChunk
 
 if TYPE_CHECKING:
     import httpx2
+    from openai._models import FinalRequestOptions
 
 _ResponseT = TypeVar("_ResponseT")
+
+logger = logging.getLogger(__name__)
 
 
 class ChunkValidatingOpenAI(AsyncOpenAI):
@@ -46,3 +50,23 @@ class ChunkValidatingOpenAI(AsyncOpenAI):
             except pydantic.ValidationError:
                 pass  # outside the SDK's types: the lax path below builds it as before
         return super()._process_response_data(data=data, cast_to=cast_to, response=response)
+
+    async def _sleep_for_retry(
+        self,
+        *,
+        retries_taken: int,
+        max_retries: int,
+        options: FinalRequestOptions,
+        response: httpx2.Response | None,
+    ) -> None:
+        # The SDK logs its retries at INFO on its own logger, which a deployment rarely shows;
+        # a model server that fails and is asked again is an operator's business.
+        logger.warning(
+            "the model server %s; sending the request again (retry %d of %d)",
+            "was not reached" if response is None else f"answered HTTP {response.status_code}",
+            retries_taken + 1,
+            max_retries,
+        )
+        await super()._sleep_for_retry(
+            retries_taken=retries_taken, max_retries=max_retries, options=options, response=response
+        )

@@ -20,14 +20,17 @@ pydantic-ai-slim 2.68.
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import os
 import weakref
 from collections.abc import AsyncGenerator, Mapping, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 import httpx2
 import pydantic_core
 from pydantic_ai.direct import model_request_stream
+from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior
 from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
@@ -43,12 +46,32 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models import Model, ModelRequestParameters
+from pydantic_ai.profiles import ModelProfile
 from pydantic_ai.settings import ModelSettings
 from pydantic_ai.tools import ToolDefinition
 
 from citeline.models.spec import ModelHandle
 from citeline.models.tool_loop import ToolCall, run_turn
-from citeline.models.turn import ChatMessage, RequestObserver, ToolReply, ToolSpec, TurnContent
+from citeline.models.turn import (
+    ChatMessage,
+    FirstResult,
+    ModelServerError,
+    RequestObserver,
+    ToolReply,
+    ToolSpec,
+    TurnContent,
+    TurnReport,
+)
+
+logger = logging.getLogger(__name__)
+
+# How often the provider SDK sends a failed request again (HTTP 408, 409, 429, 5xx, a lost
+# connection). The OpenAI SDK's own two retries sent one bad request three times to a
+# local server that refused it the same way each time (a 500 for a null `content`, in the
+# recorded transcripts); one retry still rides out a server restarting. Each is logged.
+PROVIDER_RETRIES = 1
+# The id of the server's own first search in the conversation the model is sent.
+FIRST_CALL_ID = "citeline-search-0"
 
 
 def stream_turn(
@@ -59,8 +82,15 @@ def stream_turn(
     history: Sequence[ChatMessage] = (),
     tools: Sequence[ToolSpec] = (),
     on_request: RequestObserver | None = None,
+    first_result: FirstResult | None = None,
+    report: TurnReport | None = None,
 ) -> AsyncGenerator[str, None]:
     """Run one user turn of the tool loop with a real provider and yield its text as it streams.
+
+    ``first_result`` is the server's own search, in the conversation before the first
+    request; ``report`` is told whether the provider cut the reply at its token limit.
+    With ``handle.tools == "none"`` no tool is offered and the first result rides in the
+    user's message.
 
     Call it inside the event loop that will read it (the client is that loop's). Raises
     whatever the provider or the loop raises (connection errors, the request limit);
@@ -74,7 +104,9 @@ def stream_turn(
         instructions=instructions,
         question=question,
         history=history,
-        tools=tools,
+        tools=tools if handle.tools == "auto" else (),
+        first_result=first_result,
+        report=report,
     )
     return run_turn(session, tools, on_request=on_request)
 
@@ -91,14 +123,31 @@ class ProviderSession:
         question: str,
         history: Sequence[ChatMessage],
         tools: Sequence[ToolSpec],
+        first_result: FirstResult | None = None,
+        report: TurnReport | None = None,
     ) -> None:
         self._model = model
         self._settings = settings
         self._instructions = instructions
+        self._report = report if report is not None else TurnReport()
         self._messages: list[ModelMessage] = [_library_message(m) for m in history]
+        if first_result is not None and not tools:
+            # A model offered no tools reads the server's search as part of the question.
+            question = f"{question}\n\n{first_result.lead}\n{_as_text(first_result.reply)}"
         self._messages.append(
             ModelRequest(parts=[UserPromptPart(question)], instructions=instructions)
         )
+        if first_result is not None and tools:
+            call = ToolCall(FIRST_CALL_ID, first_result.tool, first_result.args)
+            self._messages.append(
+                ModelResponse(
+                    parts=[
+                        TextPart(""),
+                        ToolCallPart(first_result.tool, dict(first_result.args), FIRST_CALL_ID),
+                    ]
+                )
+            )
+            self.add_results([(call, first_result.reply)])
         self._parameters = ModelRequestParameters(
             function_tools=[
                 ToolDefinition(
@@ -115,33 +164,64 @@ class ProviderSession:
         return _contents(self._messages[-1])
 
     async def respond(self) -> AsyncGenerator[str | ToolCall, None]:
-        async with model_request_stream(
-            self._model,
-            self._messages,
-            model_settings=self._settings,
-            model_request_parameters=self._parameters,
-        ) as stream:
-            async for event in stream:
-                text = _text_of(event)
-                if text:
-                    yield text
-            response = stream.get()
+        try:
+            async with model_request_stream(
+                self._model,
+                self._messages,
+                model_settings=self._settings,
+                model_request_parameters=self._parameters,
+            ) as stream:
+                async for event in stream:
+                    text = _text_of(event)
+                    if text:
+                        yield text
+                response = stream.get()
+        except (ModelAPIError, UnexpectedModelBehavior) as exc:
+            raise ModelServerError(_fault_sentence(exc)) from exc
+        if response.finish_reason == "length":
+            self._report.cut = True
+        calls = [part for part in response.parts if isinstance(part, ToolCallPart)]
+        if calls and not any(isinstance(part, TextPart) for part in response.parts):
+            # Sent back with the tools' results, an assistant message with tool calls and no
+            # text has `"content": null`, which llama-cpp-python's server answers with HTTP
+            # 500 (recorded); an empty string is what every server reads.
+            response.parts = [TextPart(""), *response.parts]
         self._messages.append(response)
-        for part in response.parts:
-            if isinstance(part, ToolCallPart):
-                yield ToolCall(part.tool_call_id, part.tool_name, _arguments(part))
+        for part in calls:
+            yield ToolCall(part.tool_call_id, part.tool_name, _arguments(part))
 
     def add_results(self, results: Sequence[tuple[ToolCall, ToolReply]]) -> None:
         parts: list[ModelRequestPart] = [_return_part(call, reply) for call, reply in results]
         self._messages.append(ModelRequest(parts=parts, instructions=self._instructions))
 
 
-def _model_settings(handle: ModelHandle) -> ModelSettings | None:
-    # Sent with every request (as max_tokens, or max_completion_tokens where OpenAI wants
-    # it): without it a provider writes until its own limit, and one answer measured 10 MB.
-    if handle.max_tokens is None:
-        return None
-    return ModelSettings(max_tokens=handle.max_tokens)
+def _model_settings(handle: ModelHandle) -> ModelSettings:
+    # max_tokens is sent with every request (as max_tokens, or max_completion_tokens where
+    # OpenAI wants it): without it a provider writes until its own limit, and one answer
+    # measured 10 MB.
+    settings = ModelSettings(max_retries=PROVIDER_RETRIES)
+    if handle.max_tokens is not None:
+        settings["max_tokens"] = handle.max_tokens
+    return settings
+
+
+def _as_text(reply: ToolReply) -> str:
+    """A tool's reply as the text a model reads in a message (its value, never metadata)."""
+    value = reply.value if reply.error is None else {"error": reply.error}
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, indent=1, default=str)
+
+
+def _fault_sentence(exc: Exception) -> str:
+    """One sentence for a model server's failure: what it said, bounded, and what to check."""
+    status = getattr(exc, "status_code", None)
+    detail = " ".join(str(getattr(exc, "message", "") or exc).split())[:200]
+    said = f"answered HTTP {status}" if status else "failed"
+    return (
+        f"The model server {said} ({detail or type(exc).__name__}); check that it is "
+        "running, serves this model and accepts its chat format, or see docs/models.md."
+    )
 
 
 def load_provider(handle: ModelHandle) -> None:
@@ -257,22 +337,29 @@ def _build_model(handle: ModelHandle) -> Model:
     if handle.provider == "openai":
         from pydantic_ai.providers.openai import OpenAIProvider
 
-        return OpenAIChatModel(
-            handle.model_name,
-            provider=_chunk_validating(OpenAIProvider)(
-                base_url=handle.base_url,
-                api_key=os.environ.get("OPENAI_API_KEY") or None,
-                http_client=_coalescing_client(),
-            ),
+        provider = _chunk_validating(OpenAIProvider)(
+            base_url=handle.base_url,
+            api_key=os.environ.get("OPENAI_API_KEY") or None,
+            http_client=_coalescing_client(),
         )
+        if handle.base_url is None:
+            return OpenAIChatModel(handle.model_name, provider=provider)
+        return OpenAIChatModel(handle.model_name, provider=provider, profile=_COMPATIBLE_PROFILE)
     from pydantic_ai.providers.ollama import OllamaProvider
 
-    return OpenAIChatModel(
-        handle.model_name,
-        provider=_chunk_validating(OllamaProvider)(
-            base_url=handle.base_url, http_client=_coalescing_client()
-        ),
+    ollama = _chunk_validating(OllamaProvider)(
+        base_url=handle.base_url, http_client=_coalescing_client()
     )
+    return OpenAIChatModel(handle.model_name, provider=ollama, profile=_COMPATIBLE_PROFILE)
+
+
+# Merged over the provider's own profile for the model: the reply's bound goes as
+# `max_tokens`, the field every OpenAI-compatible server reads. The library sends OpenAI's
+# newer `max_completion_tokens` by default, which llama-cpp-python's server ignores, so a
+# reply there ran to the server's own limit.
+_COMPATIBLE_PROFILE: Final = cast(
+    ModelProfile, {"openai_chat_supports_max_completion_tokens": False}
+)
 
 
 _ProviderT = TypeVar("_ProviderT")

@@ -12,15 +12,25 @@ import dataclasses
 import os
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
+from urllib.parse import parse_qsl
 
 from citeline.errors import CitelineError
 
 Provider: TypeAlias = Literal["embedded", "openai", "ollama", "anthropic"]
+# Whether the model is offered tools: ``auto`` (it may call them; the server still searches
+# first), or ``none`` for a server that cannot call tools (llama-cpp-python's ``chatml``
+# format drops them, its ``chatml-function-calling`` refuses a streamed ``auto``): the
+# server's own search is then the only tool result, sent in the user's message.
+ToolUse: TypeAlias = Literal["auto", "none"]
+TOOL_USES: tuple[ToolUse, ...] = ("auto", "none")
 
 DEFAULT_MODEL = "embedded"
 MODEL_ENV = "CITELINE_MODEL"
 # Ollama's OpenAI-compatible endpoint on its default port, used when OLLAMA_BASE_URL is unset.
 DEFAULT_OLLAMA_BASE_URL = "http://localhost:11434/v1"
+
+# The least corpus text an answer may be given: about one passage.
+MIN_CONTEXT_TOKENS = 200
 
 _PROVIDERS: tuple[Provider, ...] = ("openai", "ollama", "anthropic")
 
@@ -40,7 +50,9 @@ class ModelHandle:
     are read by the adapter and never held here, so a handle can be printed and logged.
     ``max_tokens``, when set, is sent to the provider as the most a reply may hold.
     ``extractive`` marks a model that writes only text it cites, so an answer of its that
-    cites nothing found nothing.
+    cites nothing found nothing. ``tools`` is ``auto`` or ``none`` (``?tools=none`` after
+    the model's name in the setting). ``context_tokens``, when set, bounds the corpus text
+    the agent gives the model in one answer (the agent's default otherwise).
     """
 
     spec: str
@@ -50,6 +62,8 @@ class ModelHandle:
     base_url: str | None = None
     extractive: bool = False
     max_tokens: int | None = None
+    tools: ToolUse = "auto"
+    context_tokens: int | None = None
 
 
 EMBEDDED = ModelHandle(
@@ -61,19 +75,31 @@ EMBEDDED = ModelHandle(
 )
 
 
-def resolve_model(spec: str | None = None, *, max_tokens: int | None = None) -> ModelHandle:
+def resolve_model(
+    spec: str | None = None, *, max_tokens: int | None = None, context_tokens: int | None = None
+) -> ModelHandle:
     """The handle for ``spec``, or for ``CITELINE_MODEL`` when ``spec`` is ``None``.
 
     ``"embedded"`` (the default), ``"openai:<model>"``, ``"ollama:<model>"`` or
-    ``"anthropic:<model>"``. Raises ``ModelSpecError`` for anything else, and for a
-    provider whose key or address is missing from the environment. ``max_tokens`` bounds
-    each reply of a real provider (the embedded model writes short answers by design).
+    ``"anthropic:<model>"``, each optionally followed by ``?tools=none`` (a server that
+    cannot call tools: it is given the server's search results and no tools). Raises
+    ``ModelSpecError`` for anything else, and for a provider whose key or address is
+    missing from the environment. ``max_tokens`` bounds each reply of a real provider (the
+    embedded model writes short answers by design); ``context_tokens`` bounds the corpus
+    text the agent gives it in one answer.
     """
     handle = _resolve(spec)
     if max_tokens is not None:
         if max_tokens < 1:
             raise ModelSpecError(f"max_tokens={max_tokens} must be at least 1.")
         handle = dataclasses.replace(handle, max_tokens=max_tokens)
+    if context_tokens is not None:
+        if context_tokens < MIN_CONTEXT_TOKENS:
+            raise ModelSpecError(
+                f"context_tokens={context_tokens} leaves no room for a passage: give at "
+                f"least {MIN_CONTEXT_TOKENS}."
+            )
+        handle = dataclasses.replace(handle, context_tokens=context_tokens)
     return handle
 
 
@@ -89,6 +115,8 @@ def _resolve(spec: str | None) -> ModelHandle:
             f"Unknown model {spec!r}: use 'embedded' (offline, no key), 'openai:<model>', "
             "'ollama:<model>' or 'anthropic:<model>'."
         )
+    model_name, _, options = model_name.strip().partition("?")
+    tools = _tool_use(spec, options)
     model_name = model_name.strip()
     if not model_name:
         raise ModelSpecError(
@@ -96,16 +124,32 @@ def _resolve(spec: str | None) -> ModelHandle:
             f"for example '{_EXAMPLES[provider]}'."
         )
     if provider == "openai":
-        return _openai(spec, model_name)
-    if provider == "ollama":
+        handle = _openai(spec, model_name)
+    elif provider == "ollama":
         base_url = os.environ.get("OLLAMA_BASE_URL", "").strip() or DEFAULT_OLLAMA_BASE_URL
-        return ModelHandle(spec, "ollama", model_name, f"{model_name} (Ollama)", base_url)
-    if not os.environ.get("ANTHROPIC_API_KEY", "").strip():
+        handle = ModelHandle(spec, "ollama", model_name, f"{model_name} (Ollama)", base_url)
+    elif not os.environ.get("ANTHROPIC_API_KEY", "").strip():
         raise ModelSpecError(
             f"The model {spec!r} needs an Anthropic API key: set ANTHROPIC_API_KEY, "
             "or choose --model embedded to answer offline."
         )
-    return ModelHandle(spec, "anthropic", model_name, f"{model_name} (Anthropic)")
+    else:
+        handle = ModelHandle(spec, "anthropic", model_name, f"{model_name} (Anthropic)")
+    return dataclasses.replace(handle, tools=tools)
+
+
+def _tool_use(spec: str, options: str) -> ToolUse:
+    """The ``tools`` option of a setting (``openai:NAME?tools=none``); ``auto`` when absent."""
+    tools: ToolUse = "auto"
+    for key, value in parse_qsl(options, keep_blank_values=True):
+        if key != "tools" or value not in TOOL_USES:
+            raise ModelSpecError(
+                f"The model setting {spec!r} has an option citeline does not know "
+                f"({key}={value}): the one option is tools=auto or tools=none, as in "
+                "'openai:qwen2.5?tools=none' for a server that cannot call tools."
+            )
+        tools = "none" if value == "none" else "auto"
+    return tools
 
 
 _EXAMPLES: dict[str, str] = {

@@ -11,6 +11,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from citeline.errors import CitelineError
+
 
 @dataclass(frozen=True, slots=True)
 class ChatMessage:
@@ -35,6 +37,38 @@ class ToolReply:
 
 
 ToolCall = Callable[[dict[str, Any]], Awaitable[ToolReply]]
+
+
+@dataclass(frozen=True, slots=True)
+class FirstResult:
+    """A tool result the server got before the first model request: the question's search.
+
+    A model that can call tools is sent it as its own call's result (so it reads like any
+    other and may search again); one that cannot (``tools=none``) reads it in the user's
+    message. Either way its metadata (the provenance tag) is never sent.
+    """
+
+    tool: str
+    args: Mapping[str, Any]
+    reply: ToolReply
+    # What introduces the result where it rides in the user's message (the agent's prompt
+    # file: this layer holds no prompt wording).
+    lead: str = ""
+
+
+@dataclass(slots=True)
+class TurnReport:
+    """What a turn's provider said about how it ended, beside its text: filled in by the
+    model layer while the turn runs, read by the agent when it is over. ``cut`` is set when
+    the provider stopped the reply at its token limit (``finish_reason: "length"``), so
+    the answer is not whole."""
+
+    cut: bool = False
+
+
+class ModelServerError(CitelineError):
+    """The model server failed to answer (refused the request, broke the stream, could not
+    be reached). The message is one sentence a user can act on, naming no key."""
 
 
 @dataclass(frozen=True, slots=True)

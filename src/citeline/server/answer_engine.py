@@ -68,12 +68,11 @@ class CorpusAnswerEngine:
         from citeline.models import load_model_library
 
         load_model_library(model)
-        if model.provider == "embedded":
-            # The sentence model the embedded model reads with loads now (about a second),
-            # not on a reader's first question.
-            from citeline.agent.meaning import embedded_similarity
+        # The sentence model the embedded model reads with, and a real model's answers are
+        # attributed with, loads now (about a second), not on a reader's first question.
+        from citeline.agent.meaning import embedded_similarity
 
-            embedded_similarity()
+        embedded_similarity()
 
     @property
     def model_name(self) -> str:

@@ -78,7 +78,11 @@ def create_app(
             opened.append(data)
         engine = CorpusAnswerEngine(
             corpus=corpus,
-            model=resolve_model(settings.model, max_tokens=settings.max_tokens),
+            model=resolve_model(
+                settings.model,
+                max_tokens=settings.max_tokens,
+                context_tokens=settings.context_tokens,
+            ),
             release=release,
             timeout_seconds=settings.answer_timeout,
             data=data,

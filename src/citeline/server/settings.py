@@ -436,6 +436,14 @@ class ServerSettings:
             "Most tokens a model provider may write per reply (sent as max_tokens).",
         ),
     )
+    context_tokens: int = field(
+        default=3000,
+        metadata=_about(
+            "CITELINE_CONTEXT_TOKENS",
+            _positive_int,
+            "Most tokens of corpus text a real model is given in one answer (estimated).",
+        ),
+    )
     answer_max_chars: int = field(
         default=20000,
         metadata=_about(

@@ -14,16 +14,28 @@ map onto a source the server vouches for, or to count as dropped:
   ``[label]: url`` (the whole line goes; with no definitions left, a shortcut ``[label]``
   renders as the bracketed text it is);
 - autolinks ``<https://...>`` and ``<name@host>``, reduced to the address as text;
-- HTML ``<a href>...</a>``.
+- HTML ``<a href>...</a>``;
+- images ``![alt](src)`` (inline or reference), reduced to their alt text like a link: a
+  client that shows images would fetch a document's chosen address, question and all.
+
+Any other HTML tag passes whole when ``active_html`` finds it inert; one that navigates,
+fetches or runs is shown as text (its ``<`` written ``&lt;``). The text is read as
+CommonMark reads it: spaces and tabs are its only blanks (a no-break or other Unicode space
+is part of a destination), and a line ends at LF, CR, or CR and LF.
 
 Code is verbatim: inside a fenced code block (``code_fences``) nothing is rewritten, since
-there a link is literal text on every renderer. An inline code span is not protected:
-whether a backtick pair makes a span depends on the renderer (raw HTML on or off, the
-paragraph's block structure, and runs that removed markup joins), and probes found each
-way to a span believed here but not rendered, sheltering a live link; so a link inside
-backticks is reduced like any other. Bare URLs are text, not links: a client renders prose
-without linkify (``contracts/stream.md``). Markdown images (``![alt](src)``) and other HTML
-tags pass through; what a client does with them is its own rule (the page shows neither).
+there a link is literal text on every renderer. So is an inline code span that every
+renderer reads as one (a model describing the link format writes `` `[Title](href)` ``:
+reduced, it read as a citation, and the recorded eval scored a wrong answer 1.0 for it).
+Whether backticks pair into a span depends on the renderer (raw HTML on or off, table
+cells, runs that removed markup joins), and probes found each way to a span believed here
+but not rendered, sheltering a live link; so a span is kept verbatim only when nothing
+can change how it pairs: it opens and closes on one line (no LF or CR between) with runs of
+the same length, no backtick outside a kept span precedes it in its paragraph, it holds no
+``<`` (an HTML tag or autolink around its backticks) and no ``|`` (a table cell's edge), and
+what follows its closing run cannot be removed markup (``<``, ``[``, ``!``, a backslash).
+Any other span's links are reduced like prose. Bare URLs are text, not links: a client
+renders prose without linkify (``contracts/stream.md``).
 
 Fragments split anywhere: measured on a live endpoint, one anchor arrived as twenty-odd
 pieces (``' <'``, ``'a'``, ``' href'``, ``'="'``, ...), so this holds back only text that
@@ -100,6 +112,7 @@ _LINK_OR_LAST_DEFINITION: Final = regex.compile(
     _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}(?:{_LINE_ENDING}|\Z))"
 )
 _LINE_END: Final = regex.compile(r"[\r\n]")
+_LINE_ENDINGS: Final = regex.compile(_LINE_ENDING)
 _LINE_ENDING_AT_END: Final = regex.compile(rf"{_LINE_ENDING}\Z")
 # What may follow a definition's line and make it longer: its title, on a line of its own.
 _TITLE_LINE: Final = regex.compile(rf"[ \t]*{_TITLE}[ \t]*{_LINE_ENDING}")
@@ -130,8 +143,11 @@ _ESCAPED: Final = regex.compile(r"\\([!-/:-@\[-`{-~])")
 # (block quotes, list items), as CommonMark lets a definition sit inside either.
 _CONTAINER_PREFIX: Final = regex.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*")
 # What the scanner stops at; everything between these goes out as it is.
-_SPECIAL: Final = regex.compile(r"[<\[\\\r\n!]")
-_SPECIAL_CHARS: Final = frozenset("<[\\\r\n!")
+_SPECIAL: Final = regex.compile(r"[<\[\\\r\n!`]")
+_SPECIAL_CHARS: Final = frozenset("<[\\\r\n!`")
+# What a kept code span may not hold, and what may not follow it (see the module's doc).
+_SPAN_UNSAFE_INSIDE: Final = frozenset("<|\r\n")
+_SPAN_UNSAFE_AFTER: Final = frozenset("<[\\`!")
 _SPECIAL_IN_TEXT: Final = frozenset("<[]@")
 _SPECIAL_MARKUP: Final = regex.compile(r"[<\[]")
 # What `_inert` escapes: an unescaped "[" or "]" (after an even number of backslashes),
@@ -255,13 +271,15 @@ class _OpenAnchor:
 class AnchorStripper:
     """Feed fragments in, get link-free text out; `take_anchors` for what was removed.
 
-    Text between the characters ``<``, ``[``, ``\\`` and newline passes at once. A ``<``
-    is held only while what follows could still make an anchor tag or an autolink (so
-    ``x < y`` is never delayed), a ``[`` only while it could still make a link or a
-    definition. Held text becomes prose when it can no longer become markup; a candidate
-    that outgrows `MAX_TAG` / `MAX_LINK`, or that markup removed where it died would bring
-    back, loses its first character. `flush` decides whatever is held as the end of the
-    text. Inside a fenced code block everything passes at once.
+    Text between the characters ``<``, ``[``, ``!``, a backtick, ``\\`` and a line ending
+    passes at once. A ``<`` is held only while what follows could still make a tag or an
+    autolink (so ``x < y`` is never delayed), a ``[`` or ``![`` only while it could still
+    make a link, an image or a definition, a backtick run until its line or its closing
+    run decides whether it is a span kept as code. Held text becomes prose when it can no
+    longer become markup; a candidate that outgrows `MAX_TAG` / `MAX_LINK`, or that markup
+    removed where it died would bring back, loses its first character. `flush` decides
+    whatever is held as the end of the text. Inside a fenced code block everything passes
+    at once.
 
     An HTML anchor's display text streams as it arrives; the anchor is complete at its
     ``</a>``, and a link inside that text is reported after it. One never closed ends where
@@ -285,6 +303,13 @@ class AnchorStripper:
         # The last decided character was an unescaped backslash: the next one is escaped.
         self._escaped = False
         self._emitted = 0
+        # Backticks in the reader's current paragraph (a span may pair across its lines),
+        # and how many of them are in kept spans: a span is kept only when no other
+        # backtick before it in its paragraph could pair with its runs.
+        self._line_ticks = 0
+        self._line_kept_ticks = 0
+        self._line_blank = not mid_line
+        self._last_out = ""
         self._open: _OpenAnchor | None = None
         self._anchors: list[Anchor] = []
         self._fences = CodeFences(mid_line=mid_line)
@@ -304,6 +329,9 @@ class AnchorStripper:
                 # The fast path, written out: most fragments are prose in the middle of a
                 # line, where nothing but the last character and the offset can change.
                 if text:
+                    self._last_out = text[-1]
+                    if self._line_blank and text.strip(" \t"):
+                        self._line_blank = False
                     if not self._fences.settled:
                         self._fences.feed(text)
                     self._emitted += len(text)
@@ -383,6 +411,11 @@ class AnchorStripper:
                 else:
                     self._pass(out, "!")
                     at += 1
+            elif char == "`":
+                decided = self._code_span(out, text, at, final=final)
+                if decided is None:
+                    return "".join(out)
+                at = decided
             elif char == "\\":
                 if at + 1 == len(text):
                     self._pass(out, "\\")
@@ -403,6 +436,58 @@ class AnchorStripper:
                     return "".join(out)
                 at = decided
         return "".join(out)
+
+    def _code_span(self, out: list[str], text: str, at: int, *, final: bool) -> int | None:
+        """Decide the backtick run at ``text[at]``: a code span every renderer reads as one
+        passes verbatim; any other run passes as text and the scan goes on after it. The
+        offset to go on from, or ``None`` once the rest of ``text`` is held (at most
+        `MAX_LINK` characters, and never past the line's end)."""
+        run_end = at
+        while run_end < len(text) and text[run_end] == "`":
+            run_end += 1
+        limit = min(len(text), at + MAX_LINK)
+        if run_end == len(text) and not final and run_end < at + MAX_LINK:
+            self._hold(text[at:], MAX_LINK)  # the run may grow
+            return None
+        length = run_end - at
+        search = run_end
+        close: tuple[int, int] | None = None
+        while close is None:
+            tick = text.find("`", search, limit)
+            line_end = _LINE_END.search(text, search, limit)
+            newline = -1 if line_end is None else line_end.start()
+            if tick == -1 or (newline != -1 and newline < tick):
+                if newline == -1 and limit == len(text) and not final and limit < at + MAX_LINK:
+                    self._hold(text[at:], MAX_LINK)  # the closing run may come
+                    return None
+                break
+            end = tick
+            while end < len(text) and text[end] == "`":
+                end += 1
+            if end == len(text) and not final and end < at + MAX_LINK:
+                self._hold(text[at:], MAX_LINK)  # this run may grow
+                return None
+            if end - tick == length:
+                close = (tick, end)
+            search = end
+        if close is not None and close[1] == len(text) and not final:
+            self._hold(text[at:], MAX_LINK)  # what follows decides it
+            return None
+        if close is not None and self._keeps_span(text, run_end, close):
+            span = text[at : close[1]]
+            self._pass(out, span)
+            self._line_kept_ticks += length * 2
+            return close[1]
+        self._pass(out, text[at:run_end])
+        return run_end
+
+    def _keeps_span(self, text: str, opened: int, close: tuple[int, int]) -> bool:
+        """Whether the span closing at ``close`` is one on every renderer (module doc)."""
+        if self._line_ticks != self._line_kept_ticks or self._last_out == "`":
+            return False
+        if not _SPAN_UNSAFE_INSIDE.isdisjoint(text[opened : close[0]]):
+            return False
+        return close[1] == len(text) or text[close[1]] not in _SPAN_UNSAFE_AFTER
 
     def _candidate(self, out: list[str], text: str, at: int, *, final: bool) -> int | None:
         """Decide the "<", "[" or "![" at ``text[at]``: the offset to go on from, or ``None``
@@ -493,6 +578,11 @@ class AnchorStripper:
             reduced += inner.feed(rest[len(fed) :])
         else:
             inner = AnchorStripper(mid_line=True, revive_depth=self._revive_depth - 1)
+            # It goes on as this one would once the candidate's character is prose: a
+            # backtick earlier in the paragraph keeps it from taking a span for code that
+            # this one would reduce.
+            inner._line_ticks, inner._line_kept_ticks = self._line_ticks, self._line_kept_ticks
+            inner._last_out = text[at]
             reduced = inner.feed(rest)
         self._revival = (text[at], rest, inner, reduced)
         if inner.held_chars > 0 and not final and window - at < bound:
@@ -614,15 +704,33 @@ class AnchorStripper:
 
     def _emit(self, text: str) -> None:
         self._emitted += len(text)
+        before, self._last_out = self._last_out, text[-1]
+        ends_line = has_line_end(text)
+        if ends_line or "`" in text or self._line_blank:
+            self._track_ticks(text, before)
         if self._open is not None:
             self._open.pieces.append(text)
         # Fences and line starts are the reader's: a "~~~" line inside a removed tag is no
         # fence, and taken for one it sheltered the links after it (a fuzzed probe).
-        ends_line = has_line_end(text)
         if not self._fences.settled or ends_line:
             self._fences.feed(text)
         if self._line_prefix is not None or ends_line:
             self._track_line(text)
+
+    def _track_ticks(self, text: str, before: str) -> None:
+        """Count the paragraph's backticks; a blank line ends the paragraph. ``before`` is
+        the character output just before ``text``: a CR there and an LF first here are one
+        line ending, split between two fragments, not a blank line."""
+        if before == "\r" and text.startswith("\n"):
+            text = text[1:]
+        for number, line in enumerate(_LINE_ENDINGS.split(text)):
+            if number:
+                if self._line_blank:
+                    self._line_ticks = self._line_kept_ticks = 0
+                self._line_blank = True
+            if self._line_blank and line.strip(" \t"):
+                self._line_blank = False
+            self._line_ticks += line.count("`")
 
     def _track_line(self, text: str) -> None:
         """Output: where a definition may start is a matter of the text the reader's

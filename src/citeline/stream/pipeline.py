@@ -1,7 +1,8 @@
 """The stream pipeline: raw model text fragments in, reader text and anchors out.
 
-It chains the fragment-safe transforms in the order the design fixes (quote blocks when
-a verifier is given, anchors, then the trailing sources section) and settles each
+It chains the fragment-safe transforms in the order the design fixes (tool calls a model
+server left in the text, quote blocks when a verifier is given, anchors, then the
+trailing sources section) and settles each
 anchor's fate: its offsets in the text the reader sees, or ``None`` when it fell in the
 dropped source list. It is pure and synchronous; it does not know which anchors are real
 sources (the agent maps them) or how text reaches a client (the event layer encodes
@@ -16,6 +17,7 @@ from typing import NamedTuple, Protocol
 from citeline.stream.anchors import Anchor, AnchorStripper
 from citeline.stream.quotes import QuoteBlockScanner, QuoteOutcome, QuoteVerifier
 from citeline.stream.sources_section import HeadingRule, SourcesSectionStripper
+from citeline.stream.tool_call_text import ToolCallTextStripper
 
 
 class TextTransform(Protocol):
@@ -61,6 +63,7 @@ class Pipeline:
     def __init__(
         self, quotes: QuoteVerifier | None = None, heading_rule: HeadingRule = "strict"
     ) -> None:
+        self._calls = ToolCallTextStripper()
         self._quotes = None if quotes is None else QuoteBlockScanner(quotes)
         self._anchors = AnchorStripper()
         self._sources = SourcesSectionStripper(heading_rule)
@@ -70,8 +73,14 @@ class Pipeline:
         self._feeds = tuple(stage.feed for stage in self._stages)
         self._pending: deque[Anchor] = deque()
 
+    @property
+    def tool_call_text(self) -> int:
+        """How many tool calls written as text were taken out so far."""
+        return self._calls.removed
+
     def feed(self, text: str) -> StreamChunk:
         quotes = _NO_QUOTES
+        text = self._calls.feed(text)
         if self._quotes is not None:
             scan = self._quotes.feed(text)
             text, quotes = scan.text, scan.outcomes
@@ -82,10 +91,11 @@ class Pipeline:
         return StreamChunk(text, anchors, quotes)
 
     def flush(self) -> StreamChunk:
-        text, quotes = "", _NO_QUOTES
+        text, quotes = self._calls.flush(), _NO_QUOTES
         if self._quotes is not None:
-            scan = self._quotes.flush()
-            text, quotes = scan.text, scan.outcomes
+            scan = self._quotes.feed(text)
+            flushed = self._quotes.flush()
+            text, quotes = scan.text + flushed.text, scan.outcomes + flushed.outcomes
         for stage in self._stages:
             text = stage.feed(text) + stage.flush()
         return StreamChunk(text, self._settle(self._anchors.take_anchors()), quotes)

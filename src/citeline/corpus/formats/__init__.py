@@ -12,17 +12,21 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats import html, jsonl, markdown, text
+from citeline.corpus.formats.includes import default_include_root
+from citeline.corpus.formats.limits import MAX_PAGE_BYTES, RefusedFileError, read_bytes
 from citeline.corpus.formats.origin import SourceFile
-from citeline.corpus.formats.rejected import Omitted, Rejected
+from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
+from citeline.corpus.formats.site import Site
 from citeline.corpus.formats.site_urls import page_url
 
 logger = logging.getLogger(__name__)
 
-Item = Document | Rejected | Omitted
+Item = Document | Rejected | Omitted | SiteName
 Reader = Callable[[str, SourceFile], Iterator[Item]]
 
 READERS: dict[str, Reader] = {
@@ -35,6 +39,11 @@ READERS: dict[str, Reader] = {
 }
 
 
+# The most bytes a file of each format may hold (``limits``): a JSONL export is one
+# document a line and may be any size.
+_LIMITS: dict[str, int | None] = {suffix: MAX_PAGE_BYTES for suffix in READERS}
+_LIMITS[".jsonl"] = None
+
 _PAGE_SUFFIXES = (".html", ".htm")
 # A text or Markdown file beside an HTML page of the same name is that page's source (git's
 # documentation ships each manual page's AsciiDoc as ``git-commit.txt`` beside
@@ -42,7 +51,9 @@ _PAGE_SUFFIXES = (".html", ".htm")
 _SOURCE_SUFFIXES = (".txt", ".md", ".markdown")
 
 
-def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]:
+def source_files(
+    path: Path, *, base_url: str | None = None, include_root: Path | None = None
+) -> list[SourceFile]:
     """The files under ``path`` (or ``path`` itself), sorted, that citeline can read.
 
     In a folder, hidden files and folders (a name starting with ``.``) and files of other
@@ -57,9 +68,15 @@ def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]
     rules out link loops. A single file is always returned, so that an unsupported one is
     reported rather than silently ignored. A text or Markdown file beside an HTML page of the
     same name is passed over as that page's source.
+
+    The HTML pages found share one ``Site``, which compares them to learn what every page
+    repeats; Markdown include directives may reach files under ``include_root`` (by default
+    the project the folder lies in, ``includes.default_include_root``).
     """
+    root_of_includes = (include_root or default_include_root(path)).resolve()
     if path.is_file():
-        return [SourceFile(path, path.stem, path.name, page_url(base_url, path.name))]
+        url = page_url(base_url, path.name)
+        return [SourceFile(path, path.stem, path.name, url, include_root=root_of_includes)]
     root = path.resolve()
     # Whether a folder without a base URL is a site is known only once an HTML page is seen,
     # which may be deeper than its ``_`` folders: files under them are kept aside until then,
@@ -99,7 +116,21 @@ def source_files(path: Path, *, base_url: str | None = None) -> list[SourceFile]
                 found.append((generated, source))
     files = [source for generated, source in found if not (generated and pages_seen)]
     files.sort(key=lambda source: source.relative)
-    return files
+    site_pages = [
+        source.path
+        for source in files
+        if source.refused is None and source.path.suffix.lower() in _PAGE_SUFFIXES
+    ]
+    built = Site(site_pages) if site_pages else None
+    in_site = set(site_pages)
+    return [
+        replace(
+            source,
+            site=built if source.path in in_site else None,
+            include_root=root_of_includes,
+        )
+        for source in files
+    ]
 
 
 def _inside(link: Path, root: Path) -> bool:
@@ -121,8 +152,10 @@ def _refused(candidate: Path, root: Path, what: str) -> SourceFile:
 def read_source(source: SourceFile) -> Iterator[Item]:
     """The documents in one file, with a ``Rejected`` for each part that could not be read.
 
+    A file is read only when it is a regular file within its format's size (``limits``).
     A reader that fails in a way nobody foresaw (a parser's ``RecursionError`` on a deeply
-    nested record, say) costs only its file: the failure becomes that file's reason.
+    nested record, or its own error when it cannot allocate) costs only its file: the
+    failure, whatever its type, becomes that file's reason.
     """
     if source.refused is not None:
         yield Rejected(source.refused)
@@ -133,9 +166,9 @@ def read_source(source: SourceFile) -> Iterator[Item]:
         yield Rejected(f"its format is not supported; use one of {supported}")
         return
     try:
-        raw = source.path.read_bytes()
-    except OSError as error:
-        yield Rejected(f"it cannot be read ({error.strerror or error}); check its permissions")
+        raw = read_bytes(source.path, _LIMITS.get(source.path.suffix.lower()))
+    except RefusedFileError as refused:
+        yield Rejected(str(refused))
         return
     try:
         decoded = raw.decode("utf-8-sig")
@@ -144,7 +177,7 @@ def read_source(source: SourceFile) -> Iterator[Item]:
         return
     try:
         yield from reader(decoded, source)
-    except (RecursionError, MemoryError, ValueError, TypeError, LookupError) as error:
+    except Exception as error:  # any failure costs only its file
         logger.warning("reading %s failed", source.path, exc_info=True)
         yield Rejected(
             f"it could not be read ({type(error).__name__}: {_first_line(error)}); "
@@ -157,4 +190,12 @@ def _first_line(error: BaseException) -> str:
     return lines[0][:200] if lines else "no detail"
 
 
-__all__ = ["READERS", "Omitted", "Rejected", "SourceFile", "read_source", "source_files"]
+__all__ = [
+    "READERS",
+    "Omitted",
+    "Rejected",
+    "SiteName",
+    "SourceFile",
+    "read_source",
+    "source_files",
+]

@@ -1,65 +1,95 @@
 """HTML, including built documentation sites: the main content, split at its headings.
 
-The main content is found by the generators' own markers where a page has them (Sphinx,
-MkDocs, Docusaurus, Hugo's common themes, DocBook as PostgreSQL's manual uses, AsciiDoc as
-git's does), else by
-``<main>``, ``role=main`` or a lone ``<article>``, else by readability-lxml's content
-extraction, else it is the body; navigation, banners, footers, sidebars and forms are
-left out of it. Inside it, "edit this page" buttons,
-permalink markers (``¶``) and search boxes are dropped. Each heading starts a section
-(``sections``) whose anchor is the id the site itself links to: the heading's own, else
-that of the element it opens (Sphinx's ``<section id>``, DocBook's ``<div class=sect1>``);
-so does each term of a glossary, at its own id.
+The main content is found by the structure documentation generators share, whatever the
+theme: the innermost ``role=main``, ``<main>``, ``articleBody``, ``<article>`` or
+``div.body`` that holds the page's first heading and every section heading after it, else
+the element that holds them all (the lowest common ancestor of the first and last, grown
+while its parent adds a paragraph of its own); DocBook and AsciiDoc pages are all body.
+Headings in navigation, banners, footers and sidebars start no section, and what every
+page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
+headings of chrome) is learned by comparing a sample of the site's pages and left out.
+Inside the content, permalink markers (an in-page link with no word of its own, ``¶``),
+"edit this page" buttons and forms are dropped. Each heading starts a section
+(``sections``) whose anchor is the id the page itself links to, wherever it sits: the
+heading's own, a marker inside it (an id, an old ``<a name>``), that of the element the
+heading opens (Sphinx's ``<section id>``, DocBook's ``<div class=sect1>``), or an empty
+marker just before it (``<span id>``); so does each term of a glossary, at its own id.
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
-title is its first heading, else ``<title>``, else the file's name; the url is the site's
-address for the file when ingest was given a base URL, else the page's canonical link.
-It deliberately does not render CSS, so text hidden by a style sheet is still text.
+title is its first heading, else ``<title>`` less the site's shared part, else the file's
+name; the url is the site's address for the file when ingest was given a base URL, else
+the page's canonical link.
+
+Every page costs time and memory bounded by its size: a page nested deeper than browsers
+build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
+square of the depth: 100,000 nested ``div`` took 24 s), and every walk up the tree is
+bounded. It deliberately does not render CSS, so text hidden by a style sheet is still
+text.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import accumulate, tee
+from operator import sub
+from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
+from citeline.corpus.formats.limits import read_limited
 from citeline.corpus.formats.origin import SourceFile
-from citeline.corpus.formats.rejected import Omitted, Rejected
+from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.sections import Section, has_body, section_documents
+from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
 
-# Each generator's element that holds a page's own content, most specific first. Measured
-# on Debian's python3.11-doc (Sphinx 5) and postgresql-doc-15 (DocBook XSL): every page
-# has exactly one of the first or is DocBook, whose body is all content once its
-# navheader and navfooter are gone.
-_CONTENT_MARKERS = (
-    "[itemprop=articleBody]",  # Sphinx, Read the Docs theme
-    "div.body[role=main]",  # Sphinx, basic/classic/python-docs themes
-    "article.bd-article",  # Sphinx, PyData and Furo-like themes
-    "article.md-content__inner",  # MkDocs Material
-    "div.theme-doc-markdown",  # Docusaurus
-    "div.td-content",  # Hugo, Docsy
-    "#body-inner",  # Hugo, Learn / Relearn
-    "article.markdown.book-article",  # Hugo, Book
-    "main",
-    "[role=main]",
-)
+# The structural elements generators put a page's own content in (Sphinx's basic,
+# Read the Docs, PyData and Furo themes, MkDocs themes, mdBook, Docusaurus, Hugo's): the
+# innermost of them that holds every section heading is the content.
+_CONTENT_MARKERS = "[role=main], main, [itemprop=articleBody], article, div.body"
 # Generators whose page body is all content but for chrome dropped below: DocBook XSL, and
 # AsciiDoc and Asciidoctor (git's manual pages: the page's name and NAME in a header, every
-# other section in a content block beside it). Readability kept a sixth of git's FAQ.
+# other section in a content block beside it).
 _WHOLE_BODY_GENERATORS = ("DocBook", "AsciiDoc", "Asciidoctor")
-# Chrome of the site and of the generators, inside or around the content.
+# Chrome by its HTML role, wherever it is: a heading inside starts no section. (Joined
+# into one ``:not(... *)`` each: lexbor reads ``:not(:is(a, b) *)`` as if only ``a``.)
+_CHROME_PARTS = (
+    "nav",
+    "footer",
+    "form",
+    "dialog",
+    "[role=navigation]",
+    "[role=search]",
+    "[role=banner]",
+    "[role=contentinfo]",
+    "[hidden]",
+    "[aria-hidden=true]",
+    "header:not(article header):not(main header):not([role=main] header):not(section header)",
+)
+_CHROME = ", ".join(_CHROME_PARTS)
+# Dropped from the content: chrome, what is not text, and the generators' buttons and
+# panels that sit inside the content element (edit links, source-file dates, tables of
+# contents, breadcrumbs), which a site with one page cannot learn by comparison.
 _NOT_CONTENT = (
-    "script, style, noscript, template, svg, iframe, nav, footer, aside, form, dialog, "
-    "button, input, select, textarea, [role=navigation], [role=search], [role=banner], "
-    "[role=contentinfo], [hidden], [aria-hidden=true], "
-    "a.headerlink, a.hash-link, a.anchorjs-link, a.md-content__button, .md-source-file, "
-    ".theme-edit-this-page, .theme-doc-footer, .theme-doc-toc-mobile, .theme-doc-breadcrumbs, "
-    ".pagination-nav, .sphinxsidebar, .related, .breadcrumb, .breadcrumbs, .edit-this-page, "
-    ".navheader, .navfooter, .toc, .docs-toc, .td-page-meta, .prev-next, .rst-footer-buttons, "
+    f"script, style, noscript, template, svg, iframe, button, input, select, textarea, "
+    f"{_CHROME}, .md-content__button, .md-source-file, .theme-doc-toc-mobile, "
+    ".sphinxsidebar, .related, .breadcrumb, .breadcrumbs, .edit-this-page, .navheader, "
+    ".navfooter, .toc, .docs-toc, .td-page-meta, .prev-next, .rst-footer-buttons, "
     "#footer, #toc"
 )
 _HEADINGS = "h1, h2, h3, h4, h5, h6"
+_PERMALINKS = ", ".join(
+    f'{holder} a[href^="#"]'
+    for holder in (
+        *_HEADINGS.split(", "),
+        "dt",
+        "caption",
+        "figcaption",
+        ".caption",
+        ".code-block-caption",
+    )
+)
+_ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
 # A glossary's terms with an id a link can reach (Sphinx's ``dl.glossary``, DocBook's
 # ``glossterm``, AsciiDoc's anchored ``[[def_index]]index::``) each start a section, below
 # every heading. Read as one section, the Python manual's glossary (128 terms, 47 KB) was
@@ -71,15 +101,20 @@ _HEADINGS = "h1, h2, h3, h4, h5, h6"
 _GLOSSARY_TERMS = "dl.glossary > dt[id], dt[id]:has(> span.glossterm), dt:has(> a[id])"
 _GLOSSARY_TERM_LEVEL = 7
 # Boxes whose own heading ("Tip", "Note") does not start a section (DocBook, Sphinx).
-_ASIDE_CLASSES = {"tip", "note", "warning", "caution", "important", "admonition", "sidebar"}
+_ASIDES = ".tip, .note, .warning, .caution, .important, .admonition, .sidebar"
+# (lexbor reads ``:is(a, b) c`` wrongly past a child, and ``c:is(a *, b *)`` rightly)
+_BOXED_HEADINGS = f"{_ANY_HEADING}:is({', '.join(f'{box} *' for box in _ASIDES.split(', '))})"
+_NOT_SECTION = "".join(f":not({part} *)" for part in ("pre", *_CHROME_PARTS))
 _BLOCKS = (
-    "address, article, blockquote, br, dd, div, dl, dt, figcaption, figure, h1, h2, h3, h4, "
-    "h5, h6, header, hr, li, main, ol, p, pre, section, table, td, th, tr, ul"
+    "address, article, aside, blockquote, br, dd, div, dl, dt, figcaption, figure, h1, h2, "
+    "h3, h4, h5, h6, header, hr, li, main, ol, p, pre, section, table, td, th, tr, ul"
 )
 _PARAGRAPH_BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul"}
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 _WHITESPACE = re.compile(r"[ \t\n\r\f\v\u00a0]+")
 _BLANK_LINES = re.compile(r"\n\s*\n\s*")
+_WORD = re.compile(r"\w")
+_DIGITS = re.compile(r"\d+")
 # Markers put into the tree before its text is taken (sections, code blocks, block ends);
 # none of these characters occurs in text
 # that survived UTF-8 decoding of an HTML page (they are not allowed in HTML).
@@ -89,28 +124,107 @@ _MARKER_CHARACTERS = re.compile(r"[\x00-\x02]")
 # What the ingest report calls a page whose content is only headings (a chapter's table
 # of contents, say): counted, not reported as a bad file.
 HEADINGS_ONLY = "pages with headings only"
+TEMPLATES = "theme templates"
+# A file that opens with a Jinja statement or comment is a template, not a built page.
+_TEMPLATE = re.compile(r"\A\s*\{[%#]")
+
+# Browsers stop nesting at this depth (Blink's parser attaches deeper elements flat, at
+# 512); the parser here does not, and its cost grows with the square of the depth. The
+# deepest of the fifteen Debian documentation sites' pages counts 143 by the scan below
+# (MkDocs' plugin guide, its inline diagram).
+MAX_DEPTH = 512
+# A page with fewer tags than this cannot nest deep enough to cost the parser much (10,000
+# nested div, 50 KB: 0.06 s; 20,000: 0.44 s), so it is not scanned. Measured over
+# python3.11-doc (530 pages, 2.1 million tags): scanning the 44 pages above it costs 0.31 s
+# of CPU, the 9 above 20,000 0.18 s, every page 0.74 s.
+_SCAN_ABOVE_TAGS = 10_000
+_TAG = re.compile(r"<(/?[A-Za-z][A-Za-z0-9-]*)")
+# Elements that never nest (void) or close themselves when a sibling opens.
+_FLAT_TAGS = frozenset(
+    [
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+        "p",
+        "li",
+        "dt",
+        "dd",
+        "tr",
+        "td",
+        "th",
+        "thead",
+        "tbody",
+        "tfoot",
+        "option",
+        "optgroup",
+        "rb",
+        "rt",
+        "rtc",
+        "rp",
+        "colgroup",
+        "caption",
+        "html",
+        "head",
+        "body",
+    ]
+)
+# Steps any walk up the tree takes at most: generators wrap a heading in at most four
+# elements inside the one it opens (DocBook's titlepage), so eight is room to spare, and
+# a hostile page of 20,000 nested sections costs 20,000 short walks, not 20,000 long ones.
+_WALK = 8
+# A paragraph or code block outside the headings' common ancestor makes that ancestor's
+# parent the content when it holds this many words: more than any line of the own-theme
+# build's chrome (at most 6: "Home | Table of contents | Index", a date, "« previous").
+_OWN_PARAGRAPH_WORDS = 8
 
 
-def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omitted]:
+def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omitted | SiteName]:
+    if _TEMPLATE.match(source):
+        # A theme's template beside Markdown sources (MkDocs' ``overrides/main.html``,
+        # ``{% extends "base.html" %}``): no page the site serves at that address.
+        yield Omitted(TEMPLATES, 1)
+        return
+    deeper = _too_deep(source)
+    if deeper:
+        yield Rejected(
+            f"it nests elements deeper than {MAX_DEPTH} levels, which no browser shows; "
+            "check that it is a page a generator wrote"
+        )
+        return
+    profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample)
+    if profile.name is not None:
+        yield SiteName(profile.name)
     # The markers below must be the only such characters in the tree; a page's own (never
     # valid HTML, but a hostile page may hold them) are dropped first.
     tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
-    title_tag = _text_of(tree.css_first("title"))
+    title_tag = profile.page_title(_text_of(tree.css_first("title")))
     url = origin.url or _canonical_url(tree)
     body = tree.body or tree.root
     if body is None:
         yield Rejected("it has no HTML body; check that it is an HTML page")
         return
-    content = _main_content(tree, body)
-    for node in content.css(_NOT_CONTENT):
-        node.decompose()
-    if content is body:
-        # Without a generator's marker, a page's own banner is chrome too, but a header
-        # holding the page's heading (Docusaurus puts its h1 in one) is content.
-        for node in content.css("header"):
-            if node.css_first(_HEADINGS) is None:
-                node.decompose()
-    sections = _sections(content)
+    # The ids the page links to, read before its permalinks are dropped with the chrome.
+    linked = _linked_ids(body)
+    content, marked, boxed = _cleaned_content(tree, body, profile)
+    # Inside an element the generator marks as the content, a line every page repeats is
+    # the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
+    # content found without such a marker is cleared of the site's repeated lines.
+    sections = _sections(content, linked, boxed, profile.lines if not marked else frozenset())
+    if not marked and len(sections) > 1 and not sections[0].headings and _opens_with_h1(content):
+        # Found without a marker, what comes before the page's own title is a banner's
+        # (a version badge, a breadcrumb), not the page's text.
+        sections.pop(0)
     page_title = sections[0].headings[0] if sections and sections[0].headings else ""
     if not sections[0].headings and title_tag:
         # Text before any heading: the page's <title> names it.
@@ -127,61 +241,178 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     )
 
 
-def _main_content(tree: LexborHTMLParser, body: LexborNode) -> LexborNode:
-    for selector in _CONTENT_MARKERS:
-        found = body.css(selector)
-        if len(found) == 1:
-            return found[0]
+def _opens_with_h1(content: LexborNode) -> bool:
+    first = content.css_first(_HEADINGS)
+    return first is not None and first.tag == "h1"
+
+
+def _too_deep(source: str) -> bool:
+    """Whether the page nests elements deeper than ``MAX_DEPTH``, counted over its tags
+    (clamped at zero, so stray end tags first hide nothing)."""
+    if source.count("<") <= _SCAN_ABOVE_TAGS:
+        return False
+    tags = _TAG.findall(source)
+    weights = {tag: _weight(tag) for tag in set(tags)}
+    # The deepest a walk clamped at zero gets is the largest rise of the running sum over
+    # its lowest point before it, every step in C rather than a Python step per tag.
+    running, again = tee(accumulate(map(weights.__getitem__, tags), initial=0))
+    deepest: int = max(map(sub, running, accumulate(again, min)))
+    return deepest > MAX_DEPTH
+
+
+def _weight(tag: str) -> int:
+    closing = tag.startswith("/")
+    name = tag[1:].lower() if closing else tag.lower()
+    return 0 if name in _FLAT_TAGS else -1 if closing else 1
+
+
+def _sample(path: Path) -> PageSample | None:
+    """What one page of the site holds, read without a profile, for ``site.learn``; None
+    for a page that cannot be read (it is reported when its own turn comes)."""
+    source = read_limited(path)
+    if source is None or _too_deep(source):
+        return None
+    try:
+        tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+        body = tree.body or tree.root
+        if body is None:
+            return None
+        lines: set[str] = set()
+        content, _, boxed = _cleaned_content(tree, body, NO_PROFILE)
+        sections = _sections(content, frozenset(), boxed, frozenset(), lines)
+    except Exception:  # a page that breaks the parser teaches nothing, and costs no other
+        return None
+    headings = frozenset(s.headings[-1] for s in sections if s.headings)
+    return PageSample(_text_of(tree.css_first("title")), headings, frozenset(lines))
+
+
+def _cleaned_content(
+    tree: LexborHTMLParser, body: LexborNode, profile: SiteProfile
+) -> tuple[LexborNode, bool, set[int]]:
+    """The page's main content, cleared of chrome; whether an element the generator marks
+    as content (or the generator itself) said where it is; and the headings that title a
+    box (``_boxed_headings``)."""
+    boxed = _boxed_headings(body)
+    content, marked = _main_content(tree, body, profile, boxed)
+    for node in content.css(_NOT_CONTENT):
+        node.decompose()
+    # A permalink: an in-page link with no word of its own ("¶", "#", a zero-width space),
+    # in a heading, a term or a caption, where generators put them.
+    for link in content.css(_PERMALINKS):
+        if not _WORD.search(str(link.text(deep=True))):
+            link.decompose()
+    return content, marked, boxed
+
+
+def _main_content(
+    tree: LexborHTMLParser, body: LexborNode, profile: SiteProfile, boxed: set[int]
+) -> tuple[LexborNode, bool]:
     generator = tree.css_first('meta[name="generator"][content]')
     if generator is not None and str(generator.attributes["content"]).startswith(
         _WHOLE_BODY_GENERATORS
     ):
-        return body  # all content once its navheader, navfooter or footer are dropped
-    articles = body.css("article")
-    if len(articles) == 1:
-        return articles[0]
-    return _extracted(body) or body
+        return body, True  # all content once its navheader, navfooter or footer are dropped
+    headings = [
+        heading
+        for heading in _section_headings(body)
+        if heading.mem_id not in boxed and _text_of(heading) not in profile.headings
+    ]
+    if not headings:
+        # (lexbor lists an element once for each selector of a group it matches)
+        markers = {node.mem_id: node for node in body.css(_CONTENT_MARKERS)}
+        return (next(iter(markers.values())), True) if len(markers) == 1 else (body, False)
+    first = next((h for h in headings if h.tag == "h1"), headings[0])
+    last = headings[-1]
+    ancestors = _ancestors(first)
+    # The innermost marker holding every section heading; headings come in document order,
+    # so one that holds the first and the last holds every one between.
+    inside_last = {node.mem_id for node in _ancestors(last)}
+    for node in ancestors:
+        if node.mem_id in inside_last and node.tag != "body" and _is_marker(node):
+            return node, True
+    common = next((node for node in ancestors if node.mem_id in inside_last), body)
+    if common.mem_id == first.mem_id:
+        common = first.parent or body
+    return _grown(common, body), False
 
 
-def _extracted(body: LexborNode) -> LexborNode | None:
-    """The main content as readability-lxml (Mozilla Readability's port) finds it on a page
-    no generator marks, or None when it finds none. Imported here: it costs lxml, and
-    only such pages need it."""
-    from readability import Document as Readable
-    from readability.readability import Unparseable
+def _section_headings(body: LexborNode) -> list[LexborNode]:
+    return body.css(f"{_ANY_HEADING}{_NOT_SECTION}")
 
-    try:
-        summary = Readable(str(body.html)).summary(html_partial=True)
-    except (Unparseable, ValueError):
-        return None
-    extracted = LexborHTMLParser(summary)
-    content = extracted.body
-    if content is None or not str(content.text(strip=True)):
-        return None
+
+def _ancestors(node: LexborNode) -> list[LexborNode]:
+    """``node``'s ancestors, nearest first, up to the body (the page's depth is bounded)."""
+    found = []
+    parent = node.parent
+    while parent is not None and parent.tag != "html":
+        found.append(parent)
+        parent = parent.parent
+    return found
+
+
+def _is_marker(node: LexborNode) -> bool:
+    if node.tag in {"main", "article"}:
+        return True
+    attributes = node.attributes
+    if attributes.get("role") == "main" or attributes.get("itemprop") == "articleBody":
+        return True
+    return node.tag == "div" and "body" in str(attributes.get("class") or "").split()
+
+
+def _grown(common: LexborNode, body: LexborNode) -> LexborNode:
+    """``common``, or the nearest ancestor whose added part holds a paragraph of its own
+    (a theme that puts the page's heading in a banner above its text, say)."""
+    content = common
+    for _ in range(_WALK):
+        parent = content.parent
+        if parent is None or content.mem_id == body.mem_id:
+            break
+        inside = {node.mem_id for node in content.css("p, pre")}
+        added = [
+            node
+            for node in parent.css(f"p{_NOT_SECTION}, pre{_NOT_SECTION}")
+            if node.mem_id not in inside
+        ]
+        if not any(_words(node) >= _OWN_PARAGRAPH_WORDS or node.tag == "pre" for node in added):
+            break
+        content = parent
     return content
 
 
-def _sections(content: LexborNode) -> list[Section]:
+def _words(node: LexborNode) -> int:
+    return len(str(node.text(deep=True)).split())
+
+
+def _sections(
+    content: LexborNode,
+    linked: frozenset[str],
+    boxed: set[int],
+    chrome: frozenset[str],
+    prose_lines: set[str] | None = None,
+) -> list[Section]:
+    """The sections of ``content``, each at the anchor of its own the page links to (one of
+    ``linked``), but for headings titling a box (``boxed``), less the lines in ``chrome``
+    (the site's repeated ones, compared as ``chrome_key`` gives them); ``prose_lines``
+    gathers every line not code."""
     # Headings are read before code blocks are replaced, so a heading's own code stays in
     # its title; a heading inside a code block is code, not a section.
-    section_headings = [
-        heading
-        for heading in content.css(_HEADINGS)
-        if not _in_aside(heading, content) and not _inside(heading, content, "pre")
-    ]
-    headings: list[tuple[int, str, str | None]] = [
-        (int(str(heading.tag)[1]), _text_of(heading), _anchor(heading, content))
-        for heading in section_headings
-    ]
-    for term in _glossary_terms(content):
+    section_headings: list[LexborNode] = []
+    headings: list[tuple[int, str, str | None]] = []
+    for heading in content.css(f"{_ANY_HEADING}:not(pre *)"):
+        if heading.mem_id in boxed:
+            continue
+        text = _text_of(heading)
+        if chrome and chrome_key(text) in chrome:
+            continue  # the site's chrome: its line is dropped with the rest of it
+        section_headings.append(heading)
+        headings.append((int(str(heading.tag)[1]), text, _anchor(heading, linked)))
+    for term in content.css(f":is({_GLOSSARY_TERMS}):not(pre *)"):
         section_headings.append(term)
         headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
     for number, heading in enumerate(section_headings):
         heading.insert_before(f"\x00{number}\x00")
     codes: list[str] = []
-    for pre in content.css("pre"):
-        if _inside(pre, content, "pre"):
-            continue  # its text is its outer block's
+    for pre in content.css("pre:not(pre *)"):
         # The code's own lines and indentation, kept apart from the collapsing below.
         codes.append(str(pre.text(separator="", strip=False)).strip("\n"))
         pre.replace_with(f"\x02\x02\x01{len(codes) - 1}\x01\x02\x02")
@@ -189,7 +420,7 @@ def _sections(content: LexborNode) -> list[Section]:
         node.insert_after("\x02\x02" if node.tag in _PARAGRAPH_BLOCKS else "\x02")
     raw = str(content.text(separator="", strip=False))
     parts = _SECTION_MARK.split(raw)
-    sections = [Section((), None, _clean(parts[0], codes))]
+    sections = [Section((), None, _clean(parts[0], codes, chrome, prose_lines))]
     path: list[tuple[int, str]] = []
     for index in range(1, len(parts), 2):
         level, heading_text, anchor = headings[int(parts[index])]
@@ -200,18 +431,24 @@ def _sections(content: LexborNode) -> list[Section]:
         while path and path[-1][0] >= level:
             path.pop()
         path.append((level, heading_text))
-        sections.append(
-            Section(tuple(text for _, text in path), anchor, _clean(parts[index + 1], codes))
-        )
+        text = _clean(parts[index + 1], codes, chrome, prose_lines)
+        sections.append(Section(tuple(text for _, text in path), anchor, text))
     if len(sections) > 1 and not sections[0].text:
         sections.pop(0)
     return sections
 
 
-def _glossary_terms(content: LexborNode) -> list[LexborNode]:
-    """The terms of the page's glossaries that a link can reach, each of which starts a
-    section of its own."""
-    return [term for term in content.css(_GLOSSARY_TERMS) if not _inside(term, content, "pre")]
+def _boxed_headings(content: LexborNode) -> set[int]:
+    """The headings that title a note, tip or sidebar box inside ``content`` ("Tip" in
+    DocBook's, no id of their own): they belong to the section around the box (or to a
+    theme's sidebar). A heading with an id of its own inside a box (MkDocs's "block" boxes
+    of nested settings) is a section a link can reach, and an ``h1`` is a page's title
+    whatever wraps it."""
+    return {
+        heading.mem_id
+        for heading in content.css(_BOXED_HEADINGS)
+        if heading.tag != "h1" and not heading.id and heading.css_first("[id], a[name]") is None
+    }
 
 
 def _term_anchor(term: LexborNode) -> str | None:
@@ -222,56 +459,93 @@ def _term_anchor(term: LexborNode) -> str | None:
     return str(marker.id) if marker is not None and marker.id else None
 
 
-def _inside(node: LexborNode, content: LexborNode, tag: str) -> bool:
-    parent = node.parent
-    while parent is not None and parent.mem_id != content.mem_id:
-        if parent.tag == tag:
-            return True
-        parent = parent.parent
-    return False
-
-
-def _in_aside(heading: LexborNode, content: LexborNode) -> bool:
-    """Whether ``heading`` titles a note or tip box, which belongs to the section around it."""
-    node = heading.parent
-    while node is not None and node.mem_id != content.mem_id:
-        classes = set(str(node.attributes.get("class") or "").split())
-        if classes & _ASIDE_CLASSES:
-            return True
-        node = node.parent
-    return False
-
-
-def _clean(raw: str, codes: list[str]) -> str:
+def _clean(raw: str, codes: list[str], chrome: frozenset[str], prose_lines: set[str] | None) -> str:
     # A line break in the page's source is a space, as a browser shows it; only the ends
     # of blocks (marked above) end lines.
-    lines = (line.strip() for line in _WHITESPACE.sub(" ", raw).split("\x02"))
+    lines = [line.strip() for line in _WHITESPACE.sub(" ", raw).split("\x02")]
+    if prose_lines is not None:
+        prose_lines.update(chrome_key(line) for line in lines if line and "\x01" not in line)
+    if chrome:
+        lines = [line for line in lines if not line or chrome_key(line) not in chrome]
     text = _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
     return _CODE_MARK.sub(lambda match: codes[int(match.group(1))], text)
 
 
-def _anchor(heading: LexborNode, content: LexborNode) -> str | None:
-    """The id a link to this heading's section uses: the heading's own, else one on an
-    empty marker inside it (an id, or an old ``<a name>``), else that of the nearest element
-    the heading opens."""
+def chrome_key(line: str) -> str:
+    """A line as pages are compared: its numbers masked, so "Last updated on 2024-05-31"
+    on one page and "... 2023-01-02" on another are the same line of chrome."""
+    return _DIGITS.sub("0", line) if any(c.isdigit() for c in line) else line
+
+
+def _linked_ids(content: LexborNode) -> frozenset[str]:
+    """The ids the page's own in-page links point at."""
+    found = set()
+    for link in content.css('a[href^="#"]'):
+        href = str(link.attributes.get("href") or "")
+        if len(href) > 1:
+            found.add(href[1:])
+    return frozenset(found)
+
+
+def _anchor(heading: LexborNode, linked: frozenset[str]) -> str | None:
+    """The id a link to this heading's section uses: of the ids that name the place (the
+    heading's own, an empty marker inside it, an old ``<a name>``, the element the heading
+    opens, an empty marker just before it), the first the page links to, else the first."""
+    candidates = _anchor_candidates(heading)
+    for candidate in candidates:
+        if candidate in linked:
+            return candidate
+    return candidates[0] if candidates else None
+
+
+def _anchor_candidates(heading: LexborNode) -> list[str]:
+    candidates: list[str] = []
     if heading.id:
-        return str(heading.id)
+        candidates.append(str(heading.id))
     marker = heading.css_first("[id]")
     if marker is not None and marker.id:
-        return str(marker.id)
+        candidates.append(str(marker.id))
     # DocBook XSL's older output (git's user manual) names the place with <a name>.
     named = heading.css_first("a[name]")
     if named is not None and str(named.attributes.get("name") or "").strip():
-        return str(named.attributes["name"]).strip()
-    node = heading.parent
-    while node is not None and node.mem_id != content.mem_id:
-        first = node.css_first(_HEADINGS)
-        if first is not None and first.mem_id != heading.mem_id:
-            return None
-        if node.id:
-            return str(node.id)
-        node = node.parent
-    return None
+        candidates.append(str(named.attributes["name"]).strip())
+    # The elements the heading opens: each ancestor in which nothing with text comes
+    # before it (Sphinx's <section id>, DocBook's sect1 around its titlepage).
+    node = heading
+    for _ in range(_WALK):
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"} or not _opens(node):
+            break
+        if parent.id:
+            candidates.append(str(parent.id))
+        node = parent
+    # An empty marker just before the heading (Sphinx's <span id> for a label, a theme's
+    # <a id>, the "s-" prefixed sections some themes write around it).
+    sibling = heading.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            break
+        if sibling.tag == "-text" and not str(sibling.text_content or "").strip():
+            sibling = sibling.prev
+            continue
+        if sibling.tag in {"span", "a"} and sibling.id and not str(sibling.text()).strip():
+            candidates.append(str(sibling.id))
+            sibling = sibling.prev
+            continue
+        break
+    return candidates
+
+
+def _opens(node: LexborNode) -> bool:
+    """Whether nothing with text comes before ``node`` in its parent."""
+    sibling = node.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return True
+        if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
+            return False
+        sibling = sibling.prev
+    return False
 
 
 def _text_of(node: LexborNode | None) -> str:

@@ -8,15 +8,18 @@ inline HTML become their text, code blocks keep their lines. The docs generators
 conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .class }``)
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
 ``/// warning``, ``:::info``) become plain paragraphs under their title; include directives
-(``{* file *}``, ``{! file !}``, ``--8<-- "file"``, ``{% include "file" %}``) cannot be
-resolved here, so they are dropped and counted (``Omitted``). Each heading starts a
-section (``sections``). It deliberately does not run a generator's plugins or macros.
+(``{* file *}``, ``{! file !}``, ``--8<-- "file"``, ``{% include "file" %}``,
+```` ```{literalinclude} ````) are replaced by the file they name, code as code
+(``includes``), and one that cannot be resolved is dropped, counted (``Omitted``) and
+named with its reason. Each heading starts a section (``sections``). It deliberately does
+not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urljoin
 
@@ -26,6 +29,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
+from citeline.corpus.formats.includes import expand
 from citeline.corpus.formats.jsonable import jsonable
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected
@@ -40,7 +44,8 @@ _FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
 _INCLUDE = re.compile(
     r"\{\*.*?\*\}"  # FastAPI's docs: {* ../../docs_src/app.py hl[3] *}
     r"|\{!.*?!\}"  # markdown-include: {!../README.md!}
-    r"|-{2}8<-{2}\s*(?:\"[^\"]*\"|'[^']*'|\S*)"  # pymdownx.snippets: --8<-- "file"
+    # pymdownx.snippets: --8<-- "file", a line of its own (written in prose, it is text)
+    r"|^\s*-{2}8<-{2}\s*(?:\"[^\"]*\"|'[^']*'|\S*)\s*$"
     r"|\{%-?\s*include(?:_relative)?\b.*?-?%\}"  # Jinja and mkdocs-macros
     r"|\{\{[<%]\s*(?:readfile|include)\b.*?[>%]\}\}"  # Hugo shortcodes
 )
@@ -54,6 +59,7 @@ _BLOCK_CLOSE = re.compile(r"^\s*(?:/{3,}|:{3,})\s*$")
 _ATTRIBUTE_LINE = re.compile(r"^\s*\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}\s*$")
 # An attribute list at a heading's end: "Query Parameters { #query-parameters }".
 _HEADING_ATTRIBUTES = re.compile(r"\s*\{:?\s*([^{}]*)\}\s*$")
+_LINK_ATTRIBUTES = re.compile(r"\A\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}")
 _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
@@ -79,10 +85,28 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         doc_id = origin.default_id
     title = front.pop("title", None)
     url = front.pop("url", None)
+    dropped = 0
+    if origin.include_root is not None:
+        expansion = expand(
+            body,
+            origin.path,
+            include_root=origin.include_root,
+            ingest_folder=_ingest_folder(origin),
+        )
+        body, dropped = expansion.text, expansion.dropped
+        for problem in expansion.problems:
+            yield Rejected(problem)
     lines, includes = _plain_markdown(body)
-    sections = _sections(_PARSER.parse("\n".join(lines)))
-    if includes:
-        yield Omitted(INCLUDES, includes)
+    tokens = _PARSER.parse("\n".join(lines))
+    sections = _sections(tokens)
+    first = next((token for token in tokens if token.type == "heading_open"), None)
+    if first is not None and first.tag != "h1" and sections[0].headings:
+        # A page that opens with a subheading ("## The simplest example") has no title
+        # section: MkDocs links that section at its anchor, like every other, so the
+        # page's own address is left to no section (an empty first one, never indexed).
+        sections.insert(0, Section((), None, ""))
+    if includes + dropped:
+        yield Omitted(INCLUDES, includes + dropped)
     yield from section_documents(
         sections,
         doc_id=str(doc_id).strip(),
@@ -90,6 +114,12 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=_front_matter_url(url, origin),
         metadata=jsonable(front),
     )
+
+
+def _ingest_folder(origin: SourceFile) -> Path:
+    """The folder ingest was given, of which ``origin`` is the file at ``origin.relative``."""
+    depth = len(PurePosixPath(origin.relative).parts)
+    return origin.path.parents[depth - 1] if depth >= 1 else origin.path.parent
 
 
 def _front_matter_url(url: object, origin: SourceFile) -> str | None:
@@ -182,12 +212,16 @@ def _sections(tokens: Sequence[Token]) -> list[Section]:
 
     index = 0
     list_depth = 0
+    used_anchors: dict[str, int] = {}
     while index < len(tokens):
         token = tokens[index]
         if token.type == "heading_open":
             close()
             level = int(token.tag[1])
-            heading, anchor = _heading(tokens[index + 1].content)
+            heading, named = _heading(tokens[index + 1].content)
+            anchor = named or _unique_slug(slug(heading), used_anchors)
+            if named:
+                used_anchors.setdefault(named, 0)
             while path and path[-1][0] >= level:
                 path.pop()
             path.append((level, heading))
@@ -228,14 +262,36 @@ def _heading(markdown: str) -> tuple[str, str | None]:
             if named is not None and named.group(1):
                 anchor = named.group(1)
         markdown = markdown[: attributes.start()]
-    text = plain_text(markdown)
-    return text, anchor or slug(text) or None
+    return plain_text(markdown), anchor
+
+
+def _unique_slug(candidate: str, used: dict[str, int]) -> str | None:
+    """``candidate``, else ``candidate_1``, ``_2``...: Python-Markdown's toc names a
+    repeated heading so (MkDocs publishes the second "Usage" of a page at ``#usage_1``).
+    ``used`` remembers how far each name has counted, so repeats cost one step each."""
+    if not candidate:
+        return None
+    if candidate not in used:
+        used[candidate] = 0
+        return candidate
+    number = used[candidate]
+    while True:
+        number += 1
+        chosen = f"{candidate}_{number}"
+        if chosen not in used:
+            used[candidate] = number
+            used[chosen] = 0
+            return chosen
 
 
 def _inline_text(children: Sequence[Token]) -> str:
     out: list[str] = []
+    previous = ""
     for child in children:
-        if child.type in {"text", "code_inline"}:
+        if child.type == "text" and previous in {"link_close", "image"}:
+            # attr_list after a link or image: "[First Steps](x.md){.internal-link}"
+            out.append(_LINK_ATTRIBUTES.sub("", child.content))
+        elif child.type in {"text", "code_inline"}:
             out.append(child.content)
         elif child.type in {"softbreak", "hardbreak"}:
             out.append("\n")
@@ -243,6 +299,7 @@ def _inline_text(children: Sequence[Token]) -> str:
             out.append(_inline_text(child.children or []))
         elif child.type == "html_inline" and child.content.lower().startswith("<br"):
             out.append("\n")
+        previous = child.type
     return "".join(out).strip()
 
 

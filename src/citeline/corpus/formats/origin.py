@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citeline.corpus.formats.site import Site
 
 
 @dataclass(frozen=True, slots=True)
@@ -11,6 +15,8 @@ class SourceFile:
     """A file to read: its path, the id its document gets when the source names none,
     its path under the ingest root (``guide/install.md``), the address the published site
     gives it when ingest was given a base URL, and, for a file that must not be read, why.
+    ``site`` is the built site the file is a page of (its pages compared to learn what they
+    share), and ``include_root`` the folder no include directive may reach outside of.
     """
 
     path: Path
@@ -18,3 +24,5 @@ class SourceFile:
     relative: str
     url: str | None = None
     refused: str | None = None
+    site: Site | None = None
+    include_root: Path | None = None

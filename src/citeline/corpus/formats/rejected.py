@@ -1,4 +1,5 @@
-"""What a format reader yields besides documents: a part it refused, or a count it dropped."""
+"""What a format reader yields besides documents: a part it refused, a count it dropped, or
+the name of the site it read."""
 
 from __future__ import annotations
 
@@ -20,3 +21,11 @@ class Omitted:
 
     what: str
     count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SiteName:
+    """The name every page of a built site shares in its ``<title>`` ("Python 3.11.2
+    documentation"), learned by comparing the site's pages: the collection's own name."""
+
+    name: str

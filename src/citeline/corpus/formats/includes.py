@@ -1,0 +1,421 @@
+"""Markdown include directives, resolved the way the docs generators resolve them.
+
+The forms: pymdownx's snippets (``--8<-- "file"``, ``file:3:10`` for lines, and the block
+form between two ``--8<--`` lines), markdown-include's ``{!file!}``, Jinja's and
+mkdocs-macros' ``{% include "file" %}``, mkdocs-include-markdown's
+``{% include-markdown "file" %}``, FastAPI's ``{* file hl[2] ln[1:4] *}`` and MyST's
+```` ```{literalinclude} file ```` fence (with ``:lines:``). A Markdown file's text is
+included as Markdown (its own directives resolved in turn); any other file is code, put in
+a fenced code block, unless the directive already sits inside one, where the file's text
+is the block's. A path is tried where the generators look: beside the including file, in
+the folder that holds the project's ``mkdocs.yml`` (and in the ``base_path`` its
+snippets or markdown-include settings name), then in the ingested folder.
+
+Every include is bounded: only a regular file whose real path (links followed) lies under
+the include root is read (by default the nearest ancestor of the ingested folder that is
+a project's root, else that folder), at most ``MAX_INCLUDE_BYTES`` a file and
+``MAX_EXPANDED_CHARS`` a page, ``MAX_INCLUDE_DEPTH`` includes deep, and never a file that
+is already being included (a loop). A directive that cannot be resolved is dropped,
+counted, and named with its reason.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from citeline.corpus.formats.front_matter import FrontMatterError, _BoundedLoader
+from citeline.corpus.formats.limits import RefusedFileError, read_bytes
+
+# What marks a project's root, the default include root: the folder a generator is run
+# in holds one of these (FastAPI's docs/en/docs includes ../../docs_src from the root).
+PROJECT_ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "package.json")
+# A code example or snippet is a few KiB; the largest file FastAPI's 440 directives name
+# is 9 KiB. A 50 MB file named by a directive is refused, not read.
+MAX_INCLUDE_BYTES = 1024 * 1024
+# What one page may grow to with everything it includes, the limit of a page read whole.
+MAX_EXPANDED_CHARS = 32 * 1024 * 1024
+# Includes within includes: snippets of snippets are two deep in the sites measured.
+MAX_INCLUDE_DEPTH = 8
+_MARKDOWN = {".md", ".markdown", ".mdx"}
+_LAST_LINE = 1 << 30  # "to the end" in a line range
+_LANGUAGES = {
+    ".py": "python", ".js": "javascript", ".ts": "typescript", ".sh": "bash", ".toml": "toml",
+    ".yml": "yaml", ".yaml": "yaml", ".json": "json", ".html": "html", ".css": "css",
+    ".rs": "rust", ".go": "go", ".sql": "sql", ".ini": "ini", ".txt": "",
+}  # fmt: skip
+
+_FENCE = re.compile(r"^([ ]{0,3})(`{3,}|~{3,})(.*)$")
+_QUOTED = r"(?:\"([^\"]+)\"|'([^']+)')"
+# One directive in a line, its path in a group of its own form.
+_DIRECTIVE = re.compile(
+    r"\{\*\s*(?P<star>\S+)(?P<options>[^*]*?)\s*\*\}"
+    r"|\{!\s*(?P<bang>[^!]+?)\s*!\}"
+    rf"|^(?P<indent>\s*)-{{2}}8<-{{2}}\s*{_QUOTED}\s*$"
+    rf"|\{{%-?\s*include(?:-markdown)?\s+{_QUOTED}[^%]*-?%\}}"
+)
+_SNIPPET_BLOCK = re.compile(r"^\s*-{2}8<-{2}\s*$")
+_LITERALINCLUDE = re.compile(r"^\s*\{literalinclude\}\s+(\S+)\s*$")
+_OPTION = re.compile(r"^\s*:([\w-]+):\s*(.*)$")
+_LINE_RANGES = re.compile(r"ln\[([\d:,\s-]+)\]")
+_BANG_LINES = re.compile(r"\[ln:([\d,:\s-]+)\]$")
+_SNIPPET_LINES = re.compile(r"^(.*?):(\d+)?:(\d+)?$|^(.*?):(\d+)$")
+
+
+def default_include_root(path: Path) -> Path:
+    """The nearest ancestor of ``path`` (a folder, or a file's folder) that is a project's
+    root, else that folder itself."""
+    start = (path if path.is_dir() else path.parent).resolve()
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in PROJECT_ROOT_MARKERS):
+            return folder
+    return start
+
+
+@dataclass
+class Expansion:
+    """A page's Markdown with its includes resolved, and what could not be."""
+
+    text: str
+    dropped: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Context:
+    root: Path  # the include root, resolved
+    ingest_folder: Path
+    chars: int = 0
+    dropped: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def expand(text: str, page: Path, *, include_root: Path, ingest_folder: Path) -> Expansion:
+    """``text`` (the Markdown of the file at ``page``) with its include directives resolved."""
+    context = _Context(include_root.resolve(), ingest_folder)
+    if not _might_include(text):
+        return Expansion(text)
+    expanded = _expand(text, page, context, (page.resolve(),))
+    return Expansion(expanded, context.dropped, context.problems)
+
+
+def _might_include(text: str) -> bool:
+    return any(mark in text for mark in ("{*", "{!", "--8<--", "include", "{literalinclude}"))
+
+
+def _expand(text: str, page: Path, context: _Context, chain: tuple[Path, ...]) -> str:
+    out: list[str] = []
+    lines = text.splitlines()
+    fence: str | None = None
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        opener = _FENCE.match(line)
+        if fence is not None:
+            if opener and opener.group(2).startswith(fence) and not opener.group(3).strip():
+                fence = None
+                out.append(line)
+            else:
+                # Inside a code block a directive puts the file's text as the block's.
+                out.extend(_directive_lines(line, page, context, chain, in_code=True))
+            index += 1
+            continue
+        if opener:
+            literal = _LITERALINCLUDE.match(opener.group(3))
+            if literal:
+                index = _literalinclude(lines, index, opener, literal.group(1), page, context, out)
+                continue
+            fence = opener.group(2)
+            out.append(line)
+            index += 1
+            continue
+        if _SNIPPET_BLOCK.match(line):
+            index = _snippet_block(lines, index, page, context, chain, out)
+            continue
+        out.extend(_directive_lines(line, page, context, chain, in_code=False))
+        index += 1
+    return "\n".join(out)
+
+
+def _directive_lines(
+    line: str, page: Path, context: _Context, chain: tuple[Path, ...], *, in_code: bool
+) -> list[str]:
+    match = _DIRECTIVE.search(line)
+    if match is None:
+        return [line]
+    indent = match.group("indent") or line[: len(line) - len(line.lstrip())]
+    groups = match.groupdict()
+    if groups["star"]:
+        target, lines_wanted = groups["star"], _line_ranges(groups["options"] or "")
+        as_code = True
+    else:
+        if groups["bang"]:
+            target, lines_wanted = _bang_target(groups["bang"])
+        else:
+            target, lines_wanted = _snippet_lines(next(g for g in match.groups()[4:] if g))
+        as_code = False
+    included = _include(target, page, context, chain, lines_wanted)
+    if included is None:
+        rest = (line[: match.start()] + line[match.end() :]).strip()
+        return [indent + rest] if rest else []
+    path, text = included
+    if path.suffix.lower() in _MARKDOWN and not as_code and not in_code:
+        text = _expand(text, path, context, (*chain, path))
+        return [indent + part if part else part for part in text.splitlines()]
+    body = text.splitlines()
+    if in_code:
+        return [indent + part if part else part for part in body]
+    return _fenced(body, path, indent)
+
+
+def _fenced(body: list[str], path: Path, indent: str) -> list[str]:
+    ticks = max([3, *(len(run) + 1 for line in body for run in re.findall(r"`{3,}", line))])
+    fence = "`" * ticks
+    language = _LANGUAGES.get(path.suffix.lower(), "")
+    return [
+        f"{indent}{fence}{language}",
+        *(indent + part if part else part for part in body),
+        indent + fence,
+    ]
+
+
+def _literalinclude(
+    lines: list[str],
+    index: int,
+    opener: re.Match[str],
+    target: str,
+    page: Path,
+    context: _Context,
+    out: list[str],
+) -> int:
+    """A MyST ```` ```{literalinclude} ```` fence at ``index``: its options are read and the
+    fence replaced by the file's code; the index after the fence is returned."""
+    fence = opener.group(2)
+    options: dict[str, str] = {}
+    end = index + 1
+    while end < len(lines):
+        closing = _FENCE.match(lines[end])
+        if closing and closing.group(2).startswith(fence) and not closing.group(3).strip():
+            break
+        option = _OPTION.match(lines[end])
+        if option:
+            options[option.group(1)] = option.group(2).strip()
+        end += 1
+    wanted = _line_ranges(f"ln[{options['lines']}]") if "lines" in options else None
+    included = _include(target, page, context, (), wanted)
+    if included is not None:
+        path, text = included
+        out.extend(_fenced(text.splitlines(), path, opener.group(1)))
+    return end + 1
+
+
+def _snippet_block(
+    lines: list[str],
+    index: int,
+    page: Path,
+    context: _Context,
+    chain: tuple[Path, ...],
+    out: list[str],
+) -> int:
+    """A snippets block (file names between two ``--8<--`` lines); the index after it."""
+    end = index + 1
+    while end < len(lines) and not _SNIPPET_BLOCK.match(lines[end]):
+        end += 1
+    if end >= len(lines):  # no closing line: a lone marker, left as text
+        out.append(lines[index])
+        return index + 1
+    for name in lines[index + 1 : end]:
+        if name.strip() and not name.strip().startswith(";"):
+            out.extend(
+                _directive_lines(f'--8<-- "{name.strip()}"', page, context, chain, in_code=False)
+            )
+    return end + 1
+
+
+def _line_ranges(options: str) -> list[tuple[int, int]] | None:
+    """``ln[1:4,7]`` (FastAPI's) or ``lines: 1-4,7`` (MyST's) as inclusive 1-based ranges."""
+    found = _LINE_RANGES.search(options)
+    if found is None:
+        return None
+    ranges = []
+    for part in found.group(1).split(","):
+        bounds = re.split(r"[:-]", part.strip(), maxsplit=1)
+        try:
+            start = int(bounds[0]) if bounds[0] else 1
+            stop = (
+                int(bounds[1])
+                if len(bounds) > 1 and bounds[1]
+                else (start if len(bounds) == 1 else 1 << 30)
+            )
+        except ValueError:
+            continue
+        ranges.append((start, stop))
+    return ranges or None
+
+
+def _bang_target(directive: str) -> tuple[str, list[tuple[int, int]] | None]:
+    """markdown-include's ``{!file!}``, ``{!> file!}`` (FastAPI's docs, the same file) and
+    ``{!file[ln:7-13]!}`` as the file and its lines."""
+    target = directive.lstrip("> \t").strip()
+    ranges = _BANG_LINES.search(target)
+    if ranges is None:
+        return target, None
+    return target[: ranges.start()], _line_ranges(f"ln[{ranges.group(1)}]")
+
+
+def _snippet_lines(target: str) -> tuple[str, list[tuple[int, int]] | None]:
+    """A snippet's ``file:3:10`` (or ``file:3``) as the file and its lines."""
+    found = _SNIPPET_LINES.match(target)
+    if found is None:
+        return target, None
+    if found.group(4) is not None:
+        line = int(found.group(5))
+        return found.group(4), [(line, line)]
+    start = int(found.group(2)) if found.group(2) else 1
+    stop = int(found.group(3)) if found.group(3) else _LAST_LINE
+    return found.group(1), [(start, stop)]
+
+
+def _include(
+    target: str,
+    page: Path,
+    context: _Context,
+    chain: tuple[Path, ...],
+    lines_wanted: list[tuple[int, int]] | None,
+) -> tuple[Path, str] | None:
+    """The file ``target`` names and its (selected) text, or None with the reason noted."""
+
+    def refuse(reason: str) -> None:
+        context.dropped += 1
+        context.problems.append(f"its include of {target!r} was left out: {reason}")
+
+    if "://" in target:
+        refuse("it names a URL, and only files are included")
+        return None
+    if len(chain) > MAX_INCLUDE_DEPTH:
+        refuse(f"includes nest deeper than {MAX_INCLUDE_DEPTH}; include the file directly")
+        return None
+    outside: Path | None = None
+    for folder in _search_folders(page, context):
+        # A snippets base path may be a file: a snippet named as that file is that file.
+        candidate = folder if folder.name == target and folder.is_file() else folder / target
+        try:
+            if not candidate.exists():
+                continue
+            real = candidate.resolve()
+        except (OSError, RuntimeError):  # a link loop, a name too long
+            continue
+        if not real.is_relative_to(context.root):
+            outside = outside or real
+            continue
+        if real in chain:
+            refuse("it includes itself (a loop); remove the directive that closes the loop")
+            return None
+        try:
+            raw = read_bytes(real, MAX_INCLUDE_BYTES)
+        except RefusedFileError as refused:
+            refuse(str(refused).replace("a page may be", "an included file may be"))
+            return None
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            refuse("it is not UTF-8 text; save it as UTF-8")
+            return None
+        if context.chars + len(text) > MAX_EXPANDED_CHARS:
+            refuse(f"the page would grow past {MAX_EXPANDED_CHARS // 1048576} MB with it")
+            return None
+        context.chars += len(text)
+        if lines_wanted is not None:
+            every = text.splitlines()
+            text = "\n".join(
+                line
+                for number, line in enumerate(every, start=1)
+                if any(start <= number <= stop for start, stop in lines_wanted)
+            )
+        return real, text
+    if outside is not None:
+        refuse(
+            f"it lies outside the include root {context.root}; "
+            "give a wider one with --include-root if it belongs in the index"
+        )
+    else:
+        refuse("no such file beside the page, in the project's docs settings or the folder")
+    return None
+
+
+def _search_folders(page: Path, context: _Context) -> list[Path]:
+    """Where a generator looks for an included path: beside the including file, in the
+    folder of the nearest ``mkdocs.yml`` and its configured base paths, the ingested folder."""
+    folders = [page.parent]
+    config = _mkdocs_config(page.parent)
+    if config is not None:
+        folders.append(config.parent)
+        folders.extend(config.parent / base for base in _base_paths(config))
+    folders.append(context.ingest_folder)
+    return folders
+
+
+def _mkdocs_config(folder: Path) -> Path | None:
+    """The nearest ``mkdocs.yml`` above ``folder``: where the generator runs, so where it
+    looks. It is searched past the include root (only where files may be read is bounded)."""
+    for candidate_folder in (folder, *folder.parents)[:_CONFIG_LEVELS]:
+        for name in ("mkdocs.yml", "mkdocs.yaml"):
+            if (candidate_folder / name).is_file():
+                return candidate_folder / name
+    return None
+
+
+def _base_paths(config: Path) -> tuple[str, ...]:
+    try:
+        stamp = config.stat().st_mtime_ns
+    except OSError:
+        return ()
+    return _read_base_paths(str(config), stamp)
+
+
+class _ConfigLoader(_BoundedLoader):
+    """The bounded loader, reading an ``mkdocs.yml``'s Python and environment tags as
+    nothing rather than failing on them."""
+
+
+def _nothing(loader: Any, suffix: str, node: Any) -> None:
+    return None
+
+
+_ConfigLoader.add_multi_constructor("", _nothing)
+_CONFIG_BYTES = 256 * 1024
+# How far above a page its mkdocs.yml may be: FastAPI's pages lie up to four folders deep
+# under docs/en.
+_CONFIG_LEVELS = 8
+
+
+@functools.lru_cache(maxsize=32)
+def _read_base_paths(config: str, stamp: int) -> tuple[str, ...]:
+    """The ``base_path`` folders the snippets and markdown-include settings name."""
+    try:
+        loader = _ConfigLoader(read_bytes(Path(config), _CONFIG_BYTES).decode("utf-8-sig"))
+        try:
+            settings = loader.get_single_data()
+        finally:
+            loader.dispose()
+    except (RefusedFileError, UnicodeDecodeError, yaml.YAMLError, FrontMatterError, RecursionError):
+        return ()
+    extensions = settings.get("markdown_extensions") if isinstance(settings, dict) else None
+    found: list[str] = []
+    entries = extensions if isinstance(extensions, list) else [extensions or {}]
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        for name, options in entry.items():
+            if str(name) in {"pymdownx.snippets", "markdown_include.include"} and isinstance(
+                options, dict
+            ):
+                base = options.get("base_path")
+                bases = base if isinstance(base, list) else [base]
+                found.extend(str(b) for b in bases if isinstance(b, str | int) and str(b))
+    return tuple(found)

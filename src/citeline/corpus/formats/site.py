@@ -1,0 +1,152 @@
+"""What the pages of one built site share, learned by comparing a sample of them.
+
+A generator wraps every page of a site in the same chrome whatever its theme: a
+``<title>`` that ends (or starts) with the site's name ("— Python 3.11.2 documentation",
+"| Flask Documentation (2.2.x)"), and headings and lines of navigation, headers, footers
+and sidebars that repeat on every page. Nothing here knows a theme: the profile is what
+most sampled pages hold alike. ``Site`` is the ingested folder's list of pages and learns
+its profile once, on the first page read (by the reader's own ``learn``), so a single
+page read alone, or a folder of one page, simply has none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# How many pages, spread evenly over the site's sorted list, are compared. Measured on
+# python3.11-doc, celery's docs and the own-theme build of Flask's (benchmarks.md, issue
+# #26): the shared title part was the same from 8 sampled pages up, and the own theme's
+# chrome 8 or 9 lines at 8 to 48 pages; reading 24 cost 0.05 to 0.3 s of the 4.3 s
+# python3.11-doc ingest (a shared machine at load 5 to 10).
+SAMPLE_PAGES = 24
+# Below this many pages nothing is called shared: two pages of a small site may share a
+# sentence of content.
+MIN_PAGES = 4
+# The share of sampled pages that must hold a line, a heading or a title part alike.
+# Measured over 24 pages of each: a line of content reached at most 0.5 (PostgreSQL's
+# "Description", pytest's release notes' "pytest-7.2.0"), the own theme's chrome 1.0; a
+# manual's own repeated sections reach 0.83 (git's "NAME", "Part of the git(1) suite"),
+# which is why lines are dropped only where no content marker said where the text is.
+SHARED_SHARE = 0.6
+# Separators between a page's own title and the site's name in ``<title>``.
+TITLE_SEPARATORS = re.compile(r"\s+(?:[\u2014\u2013|\u00b7\u2022:\u00bb\u00ab-]|::)\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class SiteProfile:
+    """What every page of a site shares: the ``<title>`` part that names the site, before or
+    after a separator, and the lines and headings of its chrome."""
+
+    title_prefix: str = ""
+    title_suffix: str = ""
+    lines: frozenset[str] = frozenset()
+    headings: frozenset[str] = frozenset()
+
+    @property
+    def name(self) -> str | None:
+        """The site's own name, as its titles share it ("Python 3.11.2 documentation")."""
+        return self.title_suffix or self.title_prefix or None
+
+    def page_title(self, title: str) -> str:
+        """``title`` without the part every page shares, unless that is all of it."""
+        if self.title_suffix and title.endswith(self.title_suffix):
+            rest = title[: -len(self.title_suffix)]
+            cut = _trailing_separator(rest)
+            if cut is not None and rest[:cut].strip():
+                title = rest[:cut].strip()
+        if self.title_prefix and title.startswith(self.title_prefix):
+            rest = title[len(self.title_prefix) :]
+            separator = TITLE_SEPARATORS.match(rest)
+            if separator is not None and rest[separator.end() :].strip():
+                title = rest[separator.end() :].strip()
+        return title
+
+
+NO_PROFILE = SiteProfile()
+
+
+def _trailing_separator(text: str) -> int | None:
+    found = None
+    for match in TITLE_SEPARATORS.finditer(text):
+        if match.end() == len(text):
+            found = match.start()
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class PageSample:
+    """What the reader found on one sampled page: its ``<title>``, its section headings
+    and the lines of its text (code excluded)."""
+
+    title: str
+    headings: frozenset[str]
+    lines: frozenset[str]
+
+
+@dataclass(slots=True)
+class Site:
+    """The pages of one ingested site, and their shared profile once it is learned."""
+
+    pages: Sequence[Path]
+    _profile: SiteProfile | None = field(default=None, repr=False)
+
+    def profile(self, sample: Callable[[Path], PageSample | None]) -> SiteProfile:
+        """The site's profile, learned on first use from ``sample`` of spread pages."""
+        if self._profile is None:
+            few = len(self.pages) < MIN_PAGES
+            self._profile = NO_PROFILE if few else learn(map(sample, sampled(self.pages)))
+        return self._profile
+
+
+def sampled(pages: Sequence[Path], count: int = SAMPLE_PAGES) -> list[Path]:
+    """``count`` pages spread evenly over ``pages``."""
+    if len(pages) <= count:
+        return list(pages)
+    step = len(pages) / count
+    return [pages[int(index * step)] for index in range(count)]
+
+
+def learn(samples: Iterable[PageSample | None]) -> SiteProfile:
+    """The profile most of ``samples`` share; empty for too few pages to compare."""
+    read = [sample for sample in samples if sample is not None]
+    if len(read) < MIN_PAGES:
+        return NO_PROFILE
+    needed = max(MIN_PAGES - 1, int(SHARED_SHARE * len(read) + 0.999))
+    prefix, suffix = _title_parts([sample.title for sample in read], needed)
+    return SiteProfile(
+        title_prefix=prefix,
+        title_suffix=suffix,
+        lines=_shared((sample.lines for sample in read), needed),
+        headings=_shared((sample.headings for sample in read), needed),
+    )
+
+
+def _shared(sets: Iterable[frozenset[str]], needed: int) -> frozenset[str]:
+    counts: Counter[str] = Counter()
+    for found in sets:
+        counts.update(found)
+    return frozenset(item for item, count in counts.items() if count >= needed)
+
+
+def _title_parts(titles: list[str], needed: int) -> tuple[str, str]:
+    """The ``<title>`` parts, before the first separator or after the last, that at least
+    ``needed`` titles share."""
+    prefixes: Counter[str] = Counter()
+    suffixes: Counter[str] = Counter()
+    for title in titles:
+        cuts = list(TITLE_SEPARATORS.finditer(title))
+        # Every cut, not only the last: "Page — Part — Site" and "Page — Site" share
+        # "Site" only after their last separator, a versioned name may hold one itself.
+        suffixes.update({title[cut.end() :] for cut in cuts})
+        prefixes.update({title[: cut.start()] for cut in cuts})
+    return _most_shared(prefixes, needed), _most_shared(suffixes, needed)
+
+
+def _most_shared(counts: Counter[str], needed: int) -> str:
+    shared = [(count, len(part), part) for part, count in counts.items() if count >= needed]
+    # The longest of the most shared: "Python 3.11.2 documentation" over "documentation".
+    return max(shared)[2] if shared else ""

@@ -1,0 +1,106 @@
+"""One hostile page costs only its own file, and time and memory bounded by its size: a
+page nested deeper than browsers build, or larger than a page may be, is skipped with its
+reason before it is parsed; thousands of headings sharing one id or of glossary terms are
+read in one pass; any exception the parser raises is that file's reason; a file swapped
+for a named pipe is refused, never waited on."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from citeline.corpus import Corpus, Document
+from citeline.corpus.formats import html, read_source, source_files
+from citeline.corpus.formats.limits import MAX_PAGE_BYTES
+from citeline.corpus.formats.origin import SourceFile
+from citeline.corpus.formats.rejected import Rejected
+
+
+def _site(folder: Path, hostile: str, name: str = "hostile.html") -> Path:
+    folder.mkdir(exist_ok=True)
+    (folder / "good.html").write_text(
+        "<html><body><main><h1>Good</h1><p>A page that is fine.</p></main></body></html>",
+        "utf-8",
+    )
+    (folder / name).write_text(hostile, "utf-8")
+    return folder
+
+
+def _read(source: str) -> list[Document | Rejected]:
+    origin = SourceFile(Path("page.html"), "page", "page.html", "https://d.org/page.html")
+    return [item for item in html.read(source, origin) if isinstance(item, Document | Rejected)]
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "<div>" * 1_000_000 + "x" + "</div>" * 1_000_000,
+        "<main>" + "".join(f"<section id=s{i}><h2>H{i}</h2><p>t</p>" for i in range(20_000)),
+        "</div>" * 30_000 + "<div>" * 30_000 + "x",
+    ],
+    ids=["a-million-nested-divs", "twenty-thousand-nested-sections", "stray-end-tags-first"],
+)
+def test_a_page_nested_deeper_than_browsers_build_is_skipped_with_its_reason(
+    corpus: Corpus, tmp_path: Path, page: str
+) -> None:
+    report = corpus.ingest(_site(tmp_path / "site", page))
+    [problem] = report.skipped
+    assert problem.path.endswith("hostile.html")
+    assert f"deeper than {html.MAX_DEPTH} levels" in problem.reason
+    assert [document.id for document in corpus.documents()] == ["good"]
+
+
+def test_twenty_thousand_headings_sharing_one_id_are_twenty_thousand_sections() -> None:
+    page = "<main>" + "".join(f"<h2 id=a>Same</h2><p>text {i}</p>" for i in range(20_000))
+    documents = [item for item in _read(page) if isinstance(item, Document)]
+    assert len(documents) == 20_000
+    assert len({document.id for document in documents}) == 20_000
+    assert documents[2].id == "page#a-2" and documents[-1].id == "page#a-19999"
+
+
+def test_thirty_thousand_glossary_terms_are_read_in_one_pass() -> None:
+    terms = "".join(
+        f"<dt id=term-{i}>term {i}</dt><dd><p>meaning {i}</p></dd>" for i in range(30_000)
+    )
+    page = f"<main><h1>Glossary</h1><dl class=glossary>{terms}</dl></main>"
+    documents = [item for item in _read(page) if isinstance(item, Document)]
+    assert len(documents) == 30_000
+    assert documents[-1].title == "Glossary › term 29999"
+
+
+def test_a_page_larger_than_a_page_may_be_is_refused_unread(corpus: Corpus, tmp_path: Path) -> None:
+    folder = _site(tmp_path / "site", "<html></html>")
+    with (folder / "hostile.html").open("wb") as file:
+        file.truncate(MAX_PAGE_BYTES + 1)  # sparse: refused by its size, never read
+    report = corpus.ingest(folder)
+    [problem] = report.skipped
+    assert "larger" in problem.reason and "MB a page may be" in problem.reason
+    assert [document.id for document in corpus.documents()] == ["good"]
+
+
+def test_any_exception_the_parser_raises_is_that_files_reason(
+    corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from selectolax.lexbor import LexborHTMLParser, SelectolaxError
+
+    def parser(source: str) -> LexborHTMLParser:
+        if "HOSTILE" in source:
+            raise SelectolaxError("Can't initialize object for HTML Document.")
+        return LexborHTMLParser(source)
+
+    monkeypatch.setattr(html, "LexborHTMLParser", parser)
+    report = corpus.ingest(_site(tmp_path / "site", "<p>HOSTILE</p>"))
+    [problem] = report.skipped
+    assert "SelectolaxError" in problem.reason
+    assert [document.id for document in corpus.documents()] == ["good"]
+
+
+def test_a_file_swapped_for_a_named_pipe_is_refused_without_blocking(tmp_path: Path) -> None:
+    folder = _site(tmp_path / "site", "<p>soon a pipe</p>")
+    [_, hostile] = source_files(folder)
+    (folder / "hostile.html").unlink()
+    os.mkfifo(folder / "hostile.html")  # no writer: a blocking open would wait forever
+    [item] = list(read_source(hostile))
+    assert isinstance(item, Rejected) and "not a regular file" in item.reason
