@@ -275,6 +275,23 @@ def test_no_arrangement_of_backticks_and_markup_renders_a_link(answer: str) -> N
 FENCE_LINE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\\</a>\\[x](https://evil.example)",
+        "\\<a href=u>\\[x](https://evil.example)</a>",
+        "\\</a>`[x](https://evil.example)`",
+    ],
+)
+def test_a_backslash_left_before_removed_markup_escapes_what_it_now_precedes(text: str) -> None:
+    # Found by fuzzing (issue 27): with "</a>" removed, the backslash before it escaped the
+    # one before "[", so "[x](...)" was live; and a backtick after it opened no span.
+    assert links_in(text) == [], "the case must hold no link as written"
+    whole, _ = run([text])
+    assert links_in(whole) == [], whole
+    assert run(list(text))[0] == whole
+
+
 def test_markup_removed_between_the_parts_of_a_link_does_not_join_them_into_one() -> None:
     for text in [
         "[a]</a>(https://evil.example)",
@@ -536,6 +553,16 @@ HOSTILE_PIECES = [
     "```",
     "~~~",
     "\n\n",
+    # Issue 27's forms beside them: code spans kept as code (and runs that must not be), a
+    # table cell's edge, and tool calls a model server left as text.
+    "`[x](https://evil.example)`",
+    "``",
+    "`![x](https://evil.example/p.png)`",
+    "|",
+    "<tool_call>",
+    "</tool_call>",
+    '{"name": "s", "arguments": {}}',
+    "```json\n",
 ]
 
 

@@ -310,6 +310,11 @@ class AnchorStripper:
         self._line_kept_ticks = 0
         self._line_blank = not mid_line
         self._last_out = ""
+        # The output ends with an unescaped backslash (read only while `_last_out` is one):
+        # markup removed after a lone backslash ("\\</a>") leaves it before what follows,
+        # so "\\</a>\\[x](u)" reads "\\\\[x](u)", a live link, and a backtick after it
+        # opens no code span.
+        self._out_escapes = False
         self._open: _OpenAnchor | None = None
         self._anchors: list[Anchor] = []
         self._fences = CodeFences(mid_line=mid_line)
@@ -417,7 +422,12 @@ class AnchorStripper:
                     return "".join(out)
                 at = decided
             elif char == "\\":
-                if at + 1 == len(text):
+                if self._last_out == "\\" and self._out_escapes:
+                    # Escaped by the backslash before removed markup: a literal backslash,
+                    # and the character after it is read as unescaped.
+                    self._pass(out, "\\")
+                    at += 1
+                elif at + 1 == len(text):
                     self._pass(out, "\\")
                     self._escaped = not final
                     at += 1
@@ -485,6 +495,8 @@ class AnchorStripper:
         """Whether the span closing at ``close`` is one on every renderer (module doc)."""
         if self._line_ticks != self._line_kept_ticks or self._last_out == "`":
             return False
+        if self._last_out == "\\" and self._out_escapes:
+            return False  # its opening run is escaped
         if not _SPAN_UNSAFE_INSIDE.isdisjoint(text[opened : close[0]]):
             return False
         return close[1] == len(text) or text[close[1]] not in _SPAN_UNSAFE_AFTER
@@ -705,6 +717,10 @@ class AnchorStripper:
     def _emit(self, text: str) -> None:
         self._emitted += len(text)
         before, self._last_out = self._last_out, text[-1]
+        if text[-1] == "\\":
+            run = len(text) - len(text.rstrip("\\"))
+            continued = run == len(text) and before == "\\" and self._out_escapes
+            self._out_escapes = (run % 2 == 1) != continued
         ends_line = has_line_end(text)
         if ends_line or "`" in text or self._line_blank:
             self._track_ticks(text, before)
