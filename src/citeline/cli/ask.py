@@ -88,7 +88,10 @@ def ask(
     if catalog is not None:
         catalog.close()
     if done is not None and done.failure is not None:
-        _fail(done.failure)
+        from citeline.cli.terminal_text import printable
+
+        # The model server's own words are in it (a plain-text fault body, as sent).
+        _fail(printable(done.failure))
     if done is None or done.state == "failed":
         raise typer.Exit(1)
 
