@@ -6,10 +6,10 @@ for a named pipe is refused, never waited on."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from tests.support.named_pipes import watched_pipe
 
 from citeline.corpus import Corpus, Document
 from citeline.corpus.formats import html, read_source, source_files
@@ -101,6 +101,9 @@ def test_a_file_swapped_for_a_named_pipe_is_refused_without_blocking(tmp_path: P
     folder = _site(tmp_path / "site", "<p>soon a pipe</p>")
     [_, hostile] = source_files(folder)
     (folder / "hostile.html").unlink()
-    os.mkfifo(folder / "hostile.html")  # no writer: a blocking open would wait forever
-    [item] = list(read_source(hostile))
+    # No writer: a blocking open would wait forever (the watch lets it go, and says so).
+    with watched_pipe(folder / "hostile.html") as pipe:
+        items = list(read_source(hostile))
+    assert not pipe.waited, "the read waited on the named pipe"
+    [item] = items
     assert isinstance(item, Rejected) and "not a regular file" in item.reason

@@ -15,7 +15,10 @@ on a first try with a framework's documentation). In order, the first that is fo
    (``html``, ``site``, ``_build``...): ``/usr/share/doc/postgresql-doc-15/html`` is
    ``postgresql-doc-15``.
 
-Reading is bounded: at most ``MAX_PAGES`` pages, ``HEAD_BYTES`` of each. It deliberately
+Reading is bounded: at most ``MAX_PAGES`` pages, ``HEAD_BYTES`` of each, each opened as
+ingest opens a file (``limits``: a named pipe among the pages is passed over, not waited
+on, as it blocked an ingest forever here once the ingest itself no longer read it). It
+deliberately
 reads nothing the ingest itself keeps, and decides nothing about the documents.
 """
 
@@ -30,6 +33,7 @@ from pathlib import Path
 from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
+from citeline.corpus.formats.limits import RefusedFileError, read_bytes, read_head
 
 # Titles read to find the shared part: 64 pages tell a site's suffix from a page's own
 # title (a site's pages all carry it), and reading them costs milliseconds.
@@ -72,11 +76,11 @@ def _mkdocs_site_name(folder: Path) -> str | None:
     for candidate in (folder, folder.parent):
         for name in ("mkdocs.yml", "mkdocs.yaml"):
             project = candidate / name
+            if not project.is_file():
+                continue
             try:
-                if not project.is_file() or project.stat().st_size > MAX_PROJECT_FILE_BYTES:
-                    continue
-                text = project.read_text("utf-8")
-            except (OSError, UnicodeDecodeError):
+                text = read_bytes(project, MAX_PROJECT_FILE_BYTES).decode("utf-8")
+            except (RefusedFileError, UnicodeDecodeError):
                 continue
             # Only the one top-level line: the rest of an mkdocs.yml may hold tags that only
             # MkDocs can load (``!ENV``, ``!!python/name:``), which a safe loader refuses.
@@ -124,9 +128,8 @@ def _pages(folder: Path) -> list[Path]:
 
 def _title(page: Path) -> str | None:
     try:
-        with page.open("rb") as file:
-            head = file.read(HEAD_BYTES)
-    except OSError:
+        head = read_head(page, HEAD_BYTES)
+    except RefusedFileError:
         return None
     cut = head.lower().find(b"</head")
     text = head[: cut if cut >= 0 else len(head)].decode("utf-8", errors="replace")
