@@ -167,13 +167,20 @@ async def answer(
                         fragment = await anext(fragments)
                     except StopAsyncIteration:
                         break
-                for event in _events(
-                    pipeline.feed(fragment), resolver, written, verified, verdicts, state_of
-                ):
+                chunk = pipeline.feed(fragment)
+                for event in _text_and_anchors(chunk, resolver, written, state_of):
                     yield event
-        for event in _events(
-            pipeline.flush(), resolver, written, verified, verdicts, state_of, final=True
-        ):
+                # Scored off the loop; the token is out already, so the reader has it.
+                for event in await state_of.found(chunk.text, final=False):
+                    yield event
+                for event in _quotes(chunk, resolver, verified, verdicts):
+                    yield event
+        chunk = pipeline.flush()
+        for event in _text_and_anchors(chunk, resolver, written, state_of):
+            yield event
+        for event in await state_of.found(chunk.text, final=True):
+            yield event
+        for event in _quotes(chunk, resolver, verified, verdicts):
             yield event
     except TimeoutError:
         logger.warning(
@@ -256,16 +263,15 @@ def _quote_verifier(fixed: Sequence[TrustedText], returned: list[TrustedText]) -
     return verify
 
 
-def _events(
+def _text_and_anchors(
     chunk: StreamChunk,
     resolver: CitationResolver,
     written: list[str],
-    verified: list[QuoteMatch],
-    verdicts: list[QuoteVerdict],
-    state: ServerCitations | None = None,
-    *,
-    final: bool = False,
+    state: ServerCitations,
 ) -> Iterator[Event]:
+    """A chunk's token and the citations of the model's own anchors in it. The answer then
+    yields what the server finds for the sentences the text completed (``state.found``):
+    after the model's own anchors, which it defers to; then ``_quotes``."""
     # The token goes first, so a citation's offsets point into text the caller already has.
     if chunk.text:
         written.append(chunk.text)
@@ -276,8 +282,7 @@ def _events(
     # block carries no offset to order by exactly.
     for anchor in chunk.anchors:
         if (
-            state is not None
-            and anchor.start is not None
+            anchor.start is not None
             and anchor.end is not None
             and resolver.match(anchor.href) is not None
         ):
@@ -285,10 +290,15 @@ def _events(
         citation = resolver.resolve(anchor)
         if citation is not None:
             yield citation
-    # Then what the server finds for the sentences this text completed: after the model's
-    # own anchors, which it defers to.
-    if state is not None:
-        yield from state.found(chunk.text, final=final)
+
+
+def _quotes(
+    chunk: StreamChunk,
+    resolver: CitationResolver,
+    verified: list[QuoteMatch],
+    verdicts: list[QuoteVerdict],
+) -> Iterator[Event]:
+    """A chunk's quote blocks: verdicts recorded, verified ones cited."""
     for outcome in chunk.quotes:
         verdicts.append(_verdict(outcome))
         if outcome.match is None:
