@@ -102,8 +102,8 @@ ATTRIBUTION_THREADS: Final = 2
 _SCORING: Final = ThreadPoolExecutor(ATTRIBUTION_THREADS, thread_name_prefix="citeline-attribution")
 
 # A sentence ends at ".", "!" or "?" (closing quotes or brackets may follow) before a blank,
-# or at a line's end.
-_SENTENCE_END: Final = regex.compile(r"[.!?][\"')\]*_`]*(?=\s)|\n")
+# or at a line's end (LF, CR or CR LF, as the stream reads lines).
+_SENTENCE_END: Final = regex.compile(r"[.!?][\"')\]*_`]*(?=\s)|\r\n?|\n")
 _NOT_PROSE: Final = regex.compile(r"[ \t]{0,3}(?:#|`{3,}|~{3,}|\||<)")
 
 
@@ -156,7 +156,7 @@ class SentenceSplitter:
         if self._line_start:
             self._line_is_prose = not self._fences.inside and not _NOT_PROSE.match(piece)
         self._fences.feed(piece)
-        self._line_start = piece.endswith("\n")
+        self._line_start = piece.endswith(("\n", "\r"))
         if not self._line_is_prose:
             return
         stripped = piece.strip()
