@@ -2,17 +2,19 @@
 
 One command, prints two tables:
 
-    .venv/bin/python benchmarks/answer.py [--db FILE] [--questions 50] [--model embedded]
-        [--retrieval hybrid]
+    .venv/bin/python benchmarks/answer.py [--collection scifact|demo] [--db FILE]
+        [--questions 50] [--model embedded] [--retrieval hybrid]
 
-Without ``--db`` it builds the index in a temporary folder from
-``../shared/data/beir-scifact/corpus.jsonl`` (beside the repository), for ``--retrieval``:
-hybrid by default where the dense extra is installed, since that is the collection whose
-ingest stores each passage's meaning vector (``citeline.corpus.meaning``), so an answer
-embeds only its question; lexical otherwise, or when asked (the embedded model then embeds
-each section it has not seen, as a lexical collection's answers do). The ingest's CPU is
-printed, its meaning stage apart. Questions are
-the first train-split claims in ``queries.jsonl`` order. Each answer runs to its
+Without ``--db`` it builds the index in a temporary folder, as ``citeline ingest`` (and
+``citeline demo``) build one: from ``../shared/data/beir-scifact/corpus.jsonl`` (beside the
+repository), or with ``--collection demo`` from the bundled sample the demo serves; for
+``--retrieval``, the default where the dense extra is installed is hybrid, and every
+ingest with the extra stores the vectors of what the embedded model reads for meaning
+(``citeline.agent.meaning.reading``), so an answer embeds only its question. The ingest's
+CPU is printed, its meaning stage apart. Questions are the first train-split claims in
+``queries.jsonl`` order, or for the demo the development questions over the sample
+(``benchmarks/questions/python-docs.jsonl``, in file order, again from the start when the
+file runs out). Each answer runs to its
 ``done`` event; time to first token is measured to the first ``token`` event, as a
 reader would see it. One answer is run first and reported separately as the cold
 start (imports, first-use setup); the percentiles are over the warm answers.
@@ -41,7 +43,7 @@ from pathlib import Path
 from citeline import answer
 from citeline.agent.citations import CitationResolver
 from citeline.agent.corpus_tools import corpus_tools
-from citeline.agent.meaning import new_similarity
+from citeline.agent.meaning import ingest_reading, new_similarity
 from citeline.agent.tools import Source
 from citeline.corpus import Corpus, Retrieval
 from citeline.corpus.embedding import dense_installed, load_embedder
@@ -53,6 +55,7 @@ from citeline.stream import Pipeline
 
 REPO = Path(__file__).resolve().parents[1]
 SCIFACT = REPO.parent / "shared" / "data" / "beir-scifact"
+DEVELOPMENT = REPO / "benchmarks" / "questions" / "python-docs.jsonl"
 TARGET_TTFT_MS = 100.0
 TARGET_FLOOR_RATIO = 2.0
 TARGET_ANSWERS_PER_CORE_SECOND = 50.0
@@ -73,6 +76,16 @@ def train_claims(count: int) -> list[str]:
             if len(claims) == count:
                 break
     return claims
+
+
+def demo_questions(count: int) -> list[str]:
+    """The development questions over the bundled sample, as many as asked, cycling."""
+    asked = [
+        json.loads(line)["question"]
+        for line in DEVELOPMENT.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    return [asked[n % len(asked)] for n in range(count)]
 
 
 async def measure(
@@ -186,7 +199,7 @@ async def floor_run(corpus: Corpus, questions: list[str]) -> None:
     mean = sum(answer_cpu) / len(answer_cpu)
     ratio = sum(answer_cpu) / sum(floor_cpu)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"CPU per embedded answer against its floor, {len(questions)} claims, load {load}")
+    print(f"CPU per embedded answer against its floor, {len(questions)} questions, load {load}")
     print(f"{'measure':<34}{'value':>12}{'target':>12}")
     print(f"{'answer CPU p50':<34}{a50:>9.2f} ms")
     print(f"{'floor CPU p50':<34}{f50:>9.2f} ms")
@@ -209,7 +222,7 @@ async def run(corpus: Corpus, questions: list[str], model: str, label: str = "")
 
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     # Other work on the machine inflates every figure; the load average says how much.
-    print(f"{len(questions)} SciFact train claims{label}, model {model}, load average {load}")
+    print(f"{len(questions)} questions{label}, model {model}, load average {load}")
     print(f"{'metric':<26}{'p50 ms':>10}{'p95 ms':>10}")
     print(f"{'time to first token':<26}{percentile(ttft, 50):>10.1f}{percentile(ttft, 95):>10.1f}")
     print(f"{'total time':<26}{percentile(total, 50):>10.1f}{percentile(total, 95):>10.1f}")
@@ -226,7 +239,13 @@ async def run(corpus: Corpus, questions: list[str], model: str, label: str = "")
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--db", type=Path, help="an existing index (default: build SciFact's)")
+    parser.add_argument("--db", type=Path, help="an existing index (default: build one)")
+    parser.add_argument(
+        "--collection",
+        choices=["scifact", "demo"],
+        default="scifact",
+        help="what to build without --db: SciFact's abstracts, or the demo's bundled sample",
+    )
     parser.add_argument("--questions", type=int, default=50)
     parser.add_argument("--model", default="embedded")
     parser.add_argument(
@@ -238,12 +257,19 @@ def main() -> None:
     args = parser.parse_args()
     # Two sets of claims: the floor run's and the latency run's, so the latency run meets
     # sections the sentence model has not embedded yet, as a fresh question does.
-    claims = train_claims(2 * args.questions)
+    if args.collection == "demo":
+        from citeline.sample import sample_path
+
+        source = sample_path()
+        claims = demo_questions(2 * args.questions)
+    else:
+        source = SCIFACT / "corpus.jsonl"
+        claims = train_claims(2 * args.questions)
     questions, latency = claims[: args.questions], claims[args.questions :]
     with tempfile.TemporaryDirectory() as scratch:
         db = args.db
         if db is None:
-            db = Path(scratch) / "scifact.db"
+            db = Path(scratch) / f"{args.collection}.db"
             started, cpu = time.perf_counter(), time.process_time()
             meaning_cpu: list[float] = []
 
@@ -252,20 +278,22 @@ def main() -> None:
                 if done == 0 or done == total:
                     meaning_cpu.append(time.process_time())
 
-            with Corpus.open(db) as building:
+            with Corpus.open(db, retrieval="lexical") as building:
                 building.ingest(
-                    SCIFACT / "corpus.jsonl",
+                    source,
                     retrieval=args.retrieval,
+                    reading=ingest_reading(),
                     meaning_progress=meaning_stage,
                 )
             load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
             meaning = meaning_cpu[-1] - meaning_cpu[0] if len(meaning_cpu) > 1 else 0.0
             print(
-                f"indexed SciFact ({args.retrieval}) in {time.perf_counter() - started:.1f} s, "
+                f"indexed {args.collection} ({args.retrieval}) in "
+                f"{time.perf_counter() - started:.1f} s, "
                 f"{time.process_time() - cpu:.1f} s CPU, of which meaning vectors "
                 f"{meaning:.1f} s; load {load}"
             )
-        corpus = Corpus.open(db)
+        corpus = Corpus.open(db, retrieval=args.retrieval)
         if args.model == "embedded":
             asyncio.run(floor_run(corpus, questions))
         asyncio.run(run(corpus, latency, args.model, " (sections new to the model)"))

@@ -3,13 +3,16 @@
 One command, prints a table:
 
     .venv/bin/python benchmarks/streams.py [--streams 1000] [--seconds 20] [--rate 20]
+        [--workers 2] [--by-type 200]
 
 Three processes on this machine: a local server speaking the OpenAI chat-completions
 streaming protocol (started from this file; it streams ``--rate`` tokens a second per
 answer for ``--seconds``), ``citeline serve --model openai:streams`` pointed at it (one
 process, guard on, the bundled sample collection), and this client, which opens
 ``--streams`` answers at once over raw HTTP connections (an HTTP library's own cost per
-event would be measured in the client's share of two cores, not the server's).
+event would be measured in the client's share of two cores, not the server's). The server
+is ``citeline serve --workers N`` (2 by default, ``--workers 1`` for one process); its CPU
+and memory are its processes' together.
 
 The upstream and the client share the server's two cores, so both are written to be
 cheap, and the table's preamble prints each process's CPU per token in the window: the
@@ -32,7 +35,13 @@ memory per open stream (resident set with every
 stream open, less before the first). Targets: 0 errors, p99 < 50 ms, <= 30 us CPU per
 token, <= 100 KB per stream.
 
-A second table splits the CPU per token by layer, in this process against the same
+A second table says what a held stream keeps alive, by type: ``--by-type K`` answers (200 by
+default, 0 skips it) held open through the app served in this process (uvicorn on a thread),
+and every Python object and every allocation (tracemalloc) counted before they start and
+with all of them open, per stream, the largest first, each allocation by the file that made
+it, so what is citeline's own shows apart from the libraries'.
+
+A third table splits the CPU per token by layer, in this process against the same
 upstream, ``--layers`` answers at once (0 skips it): the OpenAI SDK alone reading the
 stream over httpx2's default transport (AnyIO), the same through the coalescing
 transport (``citeline.models.sse_coalescing``), the same over citeline's asyncio network
@@ -306,10 +315,16 @@ async def read_answer(
 
 
 def _proc(pid: int) -> tuple[float, int]:
-    """CPU seconds (user + system) and resident bytes of process ``pid``, from ``/proc``."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return cpu, int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    """CPU seconds (user + system) and resident bytes of process ``pid`` and its children
+    (a server's workers), from ``/proc``."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    pids = [pid, *(int(child) for child in children.read_text().split())]
+    cpu, rss = 0.0, 0
+    for each in pids:
+        fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        rss += int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    return cpu, rss
 
 
 async def run_streams(
@@ -376,7 +391,7 @@ async def run_streams(
     )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     window = (window_end - window_start) / 1e9
-    print(f"{count} streams, one server process, {os.cpu_count()} CPUs, load average {load}")
+    print(f"{count} streams, one server, {os.cpu_count()} CPUs, load average {load}")
     states: dict[str, int] = {}
     for stream in streams:
         states[stream.state] = states.get(stream.state, 0) + 1
@@ -418,6 +433,106 @@ async def run_streams(
     for name, value, target, met in rows:
         verdict = "" if met is None else ("yes" if met else "NO")
         print(f"| {name} | {value} | {target} | {verdict} |")
+
+
+async def memory_by_type(
+    db: Path, public_key: Path, private_pem: bytes, count: int, seconds: float
+) -> None:
+    """What ``count`` held streams keep alive, per stream: objects by type, and allocations
+    by the file that made them, in this process (the app served on a thread)."""
+    import collections
+    import gc
+    import sys
+    import threading
+    import tracemalloc
+
+    import uvicorn
+
+    from citeline.server import ServerSettings, create_app
+    from citeline.server.listen import uvicorn_config
+
+    port = _free_port()
+    settings = ServerSettings.from_env(
+        db=db,
+        port=port,
+        caller_key_file=public_key,
+        rate_limit=1_000_000,
+        model="openai:streams",
+        workers=1,
+    )
+    server = uvicorn.Server(uvicorn_config(create_app(settings), settings))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        await asyncio.sleep(0.05)
+    tokens = [
+        mint_token(private_pem, subject=f"typed-{n}", ttl_seconds=900, audience="citeline")
+        for n in range(count + 1)
+    ]
+    limit = seconds * 3 + 120
+    await read_answer("127.0.0.1", port, tokens[-1], lambda: None, limit)
+
+    def kind(thing: object) -> str:
+        made = type(thing)
+        return f"{getattr(made, '__module__', '?')}.{getattr(made, '__qualname__', '?')}"
+
+    def census() -> collections.Counter[str]:
+        gc.collect()
+        return collections.Counter(kind(o) for o in gc.get_objects())
+
+    def sizes() -> collections.Counter[str]:
+        sized: collections.Counter[str] = collections.Counter()
+        for o in gc.get_objects():
+            sized[kind(o)] += sys.getsizeof(o)
+        return sized
+
+    before, sized_before = census(), sizes()
+    tracemalloc.start()
+    start = tracemalloc.take_snapshot()
+    loop = asyncio.get_running_loop()
+    all_open: asyncio.Future[None] = loop.create_future()
+    opened = 0
+
+    def one_opened() -> None:
+        nonlocal opened
+        opened += 1
+        if opened == count and not all_open.done():
+            all_open.set_result(None)
+
+    tasks = [
+        asyncio.create_task(read_answer("127.0.0.1", port, tokens[n], one_opened, limit))
+        for n in range(count)
+    ]
+    await asyncio.wait([all_open, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    held = tracemalloc.take_snapshot()
+    after, sized_after = census(), sizes()
+    tracemalloc.stop()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    server.should_exit = True
+    thread.join(30)
+    grown = {name: after[name] - before[name] for name in after if after[name] > before[name]}
+    by_size = sorted(grown, key=lambda name: -(sized_after[name] - sized_before[name]))
+    print(f"\nWhat a held stream keeps alive, {opened} open in this process (per stream):\n")
+    print("| Python type | objects | bytes (their own) |")
+    print("|---|---:|---:|")
+    for name in by_size[:15]:
+        print(
+            f"| {name} | {grown[name] / opened:.1f} | "
+            f"{(sized_after[name] - sized_before[name]) / opened:.0f} |"
+        )
+    files: collections.Counter[str] = collections.Counter()
+    for difference in held.compare_to(start, "filename"):
+        name = difference.traceback[0].filename
+        owner = name.split("site-packages/")[-1] if "site-packages" in name else name
+        files[owner.split("/src/")[-1]] += difference.size_diff
+    total = sum(files.values())
+    print(f"\nallocated and still held: {total / opened / 1024:.1f} KB a stream, by file:\n")
+    print("| file | bytes a stream |")
+    print("|---|---:|")
+    for name, size in files.most_common(15):
+        print(f"| {name} | {size / opened:.0f} |")
 
 
 async def layer_costs(base_url: str, db: Path, count: int, tokens: int) -> None:
@@ -542,6 +657,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long each answer streams")
     parser.add_argument("--rate", type=float, default=20.0, help="tokens a second per answer")
     parser.add_argument("--layers", type=int, default=200, help="answers at once per layer")
+    parser.add_argument("--workers", type=int, default=2, help="processes of the server")
+    parser.add_argument("--by-type", type=int, default=200, help="streams held to count by type")
     parser.add_argument("--upstream", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     tokens = int(args.seconds * args.rate)
@@ -569,7 +686,7 @@ def main() -> None:
             "OPENAI_API_KEY": "not-a-secret",
         }
         try:
-            process, url = start_server(folder, db, public_key, env=env)
+            process, url = start_server(folder, db, public_key, env=env, workers=args.workers)
             try:
                 uvloop.run(
                     run_streams(
@@ -580,8 +697,12 @@ def main() -> None:
                 process.kill()  # a graceful stop would wait for the streams it still holds
                 process.wait(10)
                 _print_failures(folder)
+            os.environ.update(env)
+            if args.by_type:
+                uvloop.run(
+                    memory_by_type(db, public_key, pair.private_pem, args.by_type, args.seconds)
+                )
             if args.layers:
-                os.environ.update(env)
                 asyncio.run(layer_costs(env["OPENAI_BASE_URL"], db, args.layers, tokens))
         finally:
             upstream.kill()

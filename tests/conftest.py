@@ -50,6 +50,24 @@ def _private_cache(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
 
 
+@pytest.fixture(autouse=True)
+def _words_unless_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Collections are searched by words in every test that does not name another mode.
+
+    A new collection is hybrid wherever the dense extra is installed, and the tests'
+    installs have it; the suite's rankings and answers are written for BM25, and embedding
+    every passage of Debian's documentation sites on each run would cost minutes. The tests
+    of dense and hybrid search name their mode, and those of the default remove this."""
+    monkeypatch.setenv("CITELINE_RETRIEVAL", "lexical")
+
+
+@pytest.fixture
+def searched_as_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Collections are searched in the mode they were built for (the product's default),
+    for the tests of dense and hybrid search and of the default itself."""
+    monkeypatch.delenv("CITELINE_RETRIEVAL", raising=False)
+
+
 @contextmanager
 def fresh_schema(base: str) -> Iterator[str]:
     """``base`` made to work in a new, empty schema of its database, dropped afterwards."""

@@ -106,20 +106,31 @@ def running_demo(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str,
 
 
 def worker_pids(parent: int) -> set[int]:
-    """The data workers ``parent`` started (they run in sessions of their own)."""
-    found = set()
+    """The data workers ``parent`` started, or its server workers started (they run in
+    sessions of their own)."""
+    parents: dict[int, int] = {}
+    commands: dict[int, bytes] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             status = (entry / "status").read_text()
-            command = (entry / "cmdline").read_bytes()
+            commands[int(entry.name)] = (entry / "cmdline").read_bytes()
         except OSError:
             continue
         ppid = next(line.split()[1] for line in status.splitlines() if line.startswith("PPid:"))
-        if int(ppid) == parent and b"citeline.data.worker" in command:
-            found.add(int(entry.name))
-    return found
+        parents[int(entry.name)] = int(ppid)
+
+    def descends(pid: int) -> bool:
+        while pid in parents and pid != parent:
+            pid = parents[pid]
+        return pid == parent
+
+    return {
+        pid
+        for pid, command in commands.items()
+        if b"citeline.data.worker" in command and pid != parent and descends(pid)
+    }
 
 
 def alive(pid: int) -> bool:

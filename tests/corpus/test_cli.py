@@ -84,6 +84,7 @@ def test_an_index_of_another_schema_version_says_what_to_do(
     assert "Ingest your sources again into a new file" in result.stderr
 
 
+@pytest.mark.usefixtures("searched_as_built")
 def test_a_hybrid_ingest_embeds_and_search_ranks_by_meaning_unless_told_lexical(
     tmp_path: Path,
 ) -> None:
@@ -93,7 +94,7 @@ def test_a_hybrid_ingest_embeds_and_search_ranks_by_meaning_unless_told_lexical(
     built = runner.invoke(app, ["ingest", str(meaning), "--db", str(db), "--retrieval", "hybrid"])
     assert built.exit_code == 0, built.output
     assert "3/3 passages embedded" in built.output
-    assert "3/3 passages read for meaning" in built.output
+    assert "3/3 sections read for meaning" in built.output
     found = runner.invoke(app, ["search", "pause my script briefly", "--db", str(db), "--json"])
     assert json.loads(found.stdout)[0]["doc_id"] == "sleep"
     lexical = runner.invoke(

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citeline.corpus import Corpus, DenseUnavailableError, EmbeddingModelError
 from citeline.corpus.analysis import terms
@@ -24,6 +26,8 @@ pytest.importorskip("onnxruntime", reason="dense retrieval needs pip install 'ci
 
 from citeline.corpus import embedding
 from citeline.corpus.minilm import TOKENIZER_PATH, MiniLM
+
+pytestmark = pytest.mark.usefixtures("searched_as_built")
 
 MEANING = Path(__file__).parent / "fixtures" / "meaning"
 QUERY = "pause my script briefly"
@@ -68,19 +72,78 @@ def test_without_any_module_of_the_extra_dense_retrieval_names_the_install_comma
         assert len(corpus) == 0
 
 
-def test_a_collection_is_lexical_unless_asked_and_holds_no_vectors(
+def test_a_new_collection_is_hybrid_where_the_extra_is_installed_and_records_it(
     corpus: Corpus, collection: Path
 ) -> None:
     corpus.ingest(collection)
+    assert corpus.retrieval is Retrieval.HYBRID
+    assert corpus._store.setting("retrieval") == "hybrid"
+    assert corpus._store.count_unembedded() == 0
+    assert corpus.retrieval_note is None
+
+
+def test_a_collection_built_lexical_on_purpose_holds_no_vectors(
+    corpus: Corpus, collection: Path
+) -> None:
+    corpus.ingest(collection, retrieval="lexical")
     assert corpus.retrieval is Retrieval.LEXICAL
     assert _vectors(corpus) == {}
+    corpus.ingest(collection)
+    assert corpus.retrieval is Retrieval.LEXICAL
+
+
+def test_without_the_extra_a_new_collection_is_lexical_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, collection: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    with Corpus.open(tmp_path / "index.sqlite") as corpus:
+        corpus.ingest(collection)
+        assert corpus.retrieval is Retrieval.LEXICAL
+        assert corpus.retrieval_note is not None
+        assert "pip install 'citeline[dense]'" in corpus.retrieval_note
+
+
+def test_a_hybrid_collection_is_searched_by_words_where_the_extra_is_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, collection: Path
+) -> None:
+    path = tmp_path / "index.sqlite"
+    with Corpus.open(path) as corpus:
+        corpus.ingest(collection)
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    with Corpus.open(path) as corpus:
+        assert corpus.built_for is Retrieval.HYBRID
+        assert corpus.retrieval is Retrieval.LEXICAL
+        assert corpus.retrieval_note is not None and "by words" in corpus.retrieval_note
+        assert corpus.search("caspase", k=1)
+        # An ingest there keeps the collection's mode and its vectors for the next one.
+        corpus.ingest(collection)
+        assert corpus.built_for is Retrieval.HYBRID
+        assert _vectors(corpus)
+    with pytest.raises(DenseUnavailableError, match=r"pip install 'citeline\[dense\]'"):
+        Corpus.open(path, retrieval="hybrid")
+
+
+def test_vectors_of_an_earlier_citeline_are_searched_by_words_until_the_next_ingest(
+    tmp_path: Path, collection: Path
+) -> None:
+    path = tmp_path / "index.sqlite"
+    with Corpus.open(path) as corpus:
+        corpus.ingest(collection)
+        corpus._store.set_setting("embedding_model", "all-MiniLM-L6-v2-onnx-int8-dq-128")
+    with Corpus.open(path) as corpus:
+        assert corpus.retrieval is Retrieval.LEXICAL
+        assert corpus.retrieval_note is not None and "earlier citeline" in corpus.retrieval_note
+        corpus.ingest(collection)
+        assert corpus.retrieval is Retrieval.HYBRID and corpus.retrieval_note is None
+    with Corpus.open(path) as corpus:
+        assert corpus.retrieval is Retrieval.HYBRID
 
 
 def test_asking_a_lexical_collection_for_hybrid_search_says_how_to_build_one(
     tmp_path: Path, collection: Path
 ) -> None:
     with Corpus.open(tmp_path / "index.sqlite") as corpus:
-        corpus.ingest(collection)
+        corpus.ingest(collection, retrieval="lexical")
     with pytest.raises(DenseUnavailableError, match=r"ingest it again with --retrieval hybrid"):
         Corpus.open(tmp_path / "index.sqlite", retrieval="hybrid")
 
@@ -132,6 +195,7 @@ def test_a_collection_ingested_lexical_again_drops_its_vectors(
     corpus.ingest(collection, retrieval="lexical")
     assert corpus.retrieval is Retrieval.LEXICAL
     assert _vectors(corpus) == {}
+    assert corpus._store.setting("embedding_model") is None
 
 
 def test_past_its_size_bound_the_vector_index_searches_approximately_and_still_finds(
@@ -171,10 +235,8 @@ def test_words_past_the_trained_length_do_not_change_a_passage_vector() -> None:
     # Each word here is one word piece, so this passage is past the cut already.
     long = " ".join(["sleep"] * (MAX_TOKENS + 10))
     early = "volcano " + " ".join(["sleep"] * (MAX_TOKENS + 9))
-    same, longer, changed = model.embed_passages(
-        [long, long + " entirely different closing words", early]
-    )
-    assert np.allclose(same, longer, atol=1e-6)
+    same, longer, changed = model.embed([long, long + " entirely different closing words", early])
+    assert same.tobytes() == longer.tobytes()
     # A word inside the cut still counts, so the equality above is the cut's doing.
     assert not np.allclose(same, changed, atol=1e-3)
 
@@ -186,3 +248,22 @@ def test_a_query_embedded_again_is_the_kept_vector_which_nobody_can_change() -> 
     assert embedder.embed_query("pause my script briefly, once more") is first
     with pytest.raises(ValueError, match="read-only"):
         first[0] = 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from(
+            ["cell", "apoptosis", "x", "Naïve", "co-operation,", "日本", "\n", "ab" * 40]
+        ),
+        min_size=1,
+        max_size=900,
+    )
+)
+def test_a_long_text_is_cut_to_the_word_pieces_the_whole_text_gives(words: list[str]) -> None:
+    from citeline.corpus.minilm import MiniLM
+
+    model = embedding.load_embedder()
+    assert isinstance(model, MiniLM)
+    text = " ".join(words)
+    assert model.word_pieces(text) == model._tokenizer.encode(text).ids

@@ -1,10 +1,10 @@
-"""Meaning vectors: what a dense or hybrid ingest stores of each passage for the embedded
-model's reading (``citeline.corpus.meaning``), kept in step with the passages, in each store."""
+"""Meaning vectors: what an ingest with the extra stores of each document for the embedded
+model's reading (``citeline.corpus.meaning``), kept in step with the documents, in each store."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -17,13 +17,17 @@ from citeline.corpus.meaning import (
     MEANING_CHARS,
     MEANING_DTYPE,
     MEANING_TITLE_CHARS,
+    SectionRead,
     meaning_key,
     meaning_text,
+    section_meanings,
 )
 
 pytest.importorskip("onnxruntime", reason="meaning vectors need pip install 'citeline[dense]'")
 
 from citeline.corpus.embedding import load_embedder
+
+pytestmark = pytest.mark.usefixtures("searched_as_built")
 
 
 def _texts(corpus: Corpus) -> list[str]:
@@ -33,6 +37,12 @@ def _texts(corpus: Corpus) -> list[str]:
         for hit in corpus.search(document.text[:60], k=20):
             texts.append(meaning_text(hit.title or hit.doc_id, hit.text))
     return texts
+
+
+def _with_paragraphs(section: SectionRead) -> list[str]:
+    """A reader that also reads each blank-line paragraph, as the embedded model's does."""
+    paragraphs = (p.strip() for p in section.text.split("\n\n"))
+    return [*section_meanings(section), *(p for p in paragraphs if p)]
 
 
 @given(title=st.text(max_size=400), passage=st.text(max_size=200))
@@ -45,83 +55,114 @@ def test_a_meaning_text_is_the_bounded_title_then_the_passages_opening(
     assert len(meaning_key(text)) == 16
 
 
-def test_a_hybrid_ingest_stores_for_each_passage_the_vector_an_answer_would_compute(
+def test_an_ingest_stores_for_each_text_read_the_vector_an_answer_would_compute(
     corpus: Corpus, collection: Path
 ) -> None:
-    corpus.ingest(collection, retrieval="hybrid")
+    corpus.ingest(collection, reading=_with_paragraphs)
     embedder = load_embedder()
     assert corpus._store.count_without_meaning() == 0
-    texts = _texts(corpus)
+    paragraphs = [p.strip() for d in corpus.documents() for p in d.text.split("\n\n") if p.strip()]
+    texts = [*_texts(corpus), *paragraphs]
     stored = corpus.meaning_vectors(texts, embedder.model_id)
     assert set(stored) == set(texts)
-    for text in texts[:5]:
-        computed = np.asarray(embedder.embed_exact(text), dtype=MEANING_DTYPE)
+    for text in texts[:3] + paragraphs[:3]:
+        computed = np.asarray(embedder.embed([text])[0], dtype=MEANING_DTYPE)
         assert stored[text] == computed.tobytes()
 
 
+def test_a_text_is_embedded_alone_whatever_it_is_embedded_beside() -> None:
+    embedder = load_embedder()
+    texts = ["Sorting HOW TO. Key functions", "pause my script briefly", "a", "x " * 300]
+    together = embedder.embed(texts)
+    for row, text in enumerate(texts):
+        assert together[row].tobytes() == embedder.embed([text])[0].tobytes()
+    assert embedder.embed_query(texts[1]).tobytes() == together[1].tobytes()
+
+
 def test_vectors_another_model_made_are_not_handed_out(corpus: Corpus, collection: Path) -> None:
-    corpus.ingest(collection, retrieval="hybrid")
+    corpus.ingest(collection, reading=section_meanings)
     assert corpus.meaning_vectors(_texts(corpus), "another-model") == {}
 
 
-def test_a_text_no_passage_holds_has_no_vector(corpus: Corpus, collection: Path) -> None:
-    corpus.ingest(collection, retrieval="hybrid")
+def test_a_text_no_document_holds_has_no_vector(corpus: Corpus, collection: Path) -> None:
+    corpus.ingest(collection, reading=section_meanings)
     model = load_embedder().model_id
     assert corpus.meaning_vectors(["Nowhere. in this collection"], model) == {}
     assert corpus.meaning_vectors([], model) == {}
 
 
-def test_a_lexical_collection_stores_none_and_a_lexical_ingest_drops_them(
+def test_every_mode_stores_them_but_an_ingest_told_nothing_to_read_stores_none(
     corpus: Corpus, collection: Path
 ) -> None:
     model = load_embedder().model_id
-    corpus.ingest(collection)
-    assert corpus.meaning_vectors(_texts(corpus), model) == {}
-    corpus.ingest(collection, retrieval="hybrid")
-    assert corpus.meaning_vectors(_texts(corpus), model)
     corpus.ingest(collection, retrieval="lexical")
-    assert corpus._store.setting("meaning_model") is None
-    assert corpus._store.meanings([meaning_key(t) for t in _texts(corpus)]) == {}
+    assert corpus.meaning_vectors(_texts(corpus), model) == {}
+    corpus.ingest(collection, retrieval="lexical", reading=section_meanings)
+    assert set(corpus.meaning_vectors(_texts(corpus), model)) == set(_texts(corpus))
+    assert corpus._store.count_without_meaning() == 0
 
 
-def test_a_changed_passage_gets_a_new_vector_and_a_removed_one_loses_its_own(
+def test_a_reader_that_reads_nothing_still_leaves_each_document_read(
+    corpus: Corpus, collection: Path
+) -> None:
+    def nothing(section: SectionRead) -> Sequence[str]:
+        return []
+
+    corpus.ingest(collection, reading=nothing)
+    assert corpus._store.count_without_meaning() == 0
+
+
+def test_a_changed_document_gets_new_vectors_and_a_removed_one_loses_its_own(
     open_corpus: Callable[[], Corpus], collection: Path
 ) -> None:
     corpus = open_corpus()
-    corpus.ingest(collection, retrieval="hybrid")
+    corpus.ingest(collection, reading=_with_paragraphs)
     model = load_embedder().model_id
     note = collection / "notes" / "lab-notes.txt"
     old = [t for t in _texts(corpus) if t.startswith("Lab notes")]
     assert old and corpus.meaning_vectors(old, model)
 
     note.write_text("Lab notes, week 13\n\nThe flow cytometry run failed.\n", encoding="utf-8")
-    corpus.ingest(collection)
+    corpus.ingest(collection, reading=_with_paragraphs)
     assert corpus._store.count_without_meaning() == 0
     new = [t for t in _texts(corpus) if "flow cytometry run failed" in t]
     assert new and set(corpus.meaning_vectors(new, model)) == set(new)
+    assert corpus.meaning_vectors(["The flow cytometry run failed."], model)
     assert corpus.meaning_vectors([t for t in old if t not in new], model) == {}
 
     note.unlink()
-    corpus.ingest(collection, prune=True)
-    assert corpus.meaning_vectors(new, model) == {}
+    corpus.ingest(collection, prune=True, reading=_with_paragraphs)
+    assert corpus.meaning_vectors([*new, "The flow cytometry run failed."], model) == {}
 
 
-def test_a_schema_3_file_gains_the_meaning_table_and_keeps_its_documents(
-    tmp_path: Path, collection: Path
+@pytest.mark.parametrize("schema", ["3", "4"])
+def test_an_older_file_gains_the_new_table_and_its_next_ingest_fills_it(
+    tmp_path: Path, collection: Path, schema: str
 ) -> None:
     path = tmp_path / "index.sqlite"
     with Corpus.open(path) as corpus:
-        corpus.ingest(collection)
+        corpus.ingest(collection, reading=section_meanings)
         count = len(corpus)
     with sqlite3.connect(path) as connection:
         connection.execute("DROP TABLE corpus_meanings")
-        connection.execute("UPDATE corpus_meta SET value = '3' WHERE key = 'schema_version'")
+        if schema == "4":
+            # Schema 4 held one float vector a passage, keyed by passage alone.
+            connection.execute(
+                "CREATE TABLE corpus_meanings (passage INTEGER PRIMARY KEY, key BLOB NOT NULL, "
+                "vector BLOB NOT NULL)"
+            )
+            connection.execute("INSERT INTO corpus_meanings VALUES (1, x'00', x'00')")
+        connection.execute(
+            "UPDATE corpus_meta SET value = ? WHERE key = 'schema_version'", (schema,)
+        )
     with Corpus.open(path) as corpus:
         assert len(corpus) == count
-        corpus.ingest(collection, retrieval="hybrid")
+        assert corpus._store.count_without_meaning() == count
+        corpus.ingest(collection, reading=section_meanings)
         assert corpus.meaning_vectors(_texts(corpus), load_embedder().model_id)
+        assert corpus._store.count_without_meaning() == 0
     with sqlite3.connect(path) as connection:
         version = connection.execute(
             "SELECT value FROM corpus_meta WHERE key = 'schema_version'"
         ).fetchone()
-    assert version == ("4",)
+    assert version == ("5",)

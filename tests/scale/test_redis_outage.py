@@ -15,7 +15,7 @@ import pytest
 import redis
 from tests.support.server_processes import free_port
 
-from citeline.server.rate_limit import RateLimiter
+from citeline.server.rate_limit import LibraryRateLimiter
 
 
 @contextmanager
@@ -44,8 +44,8 @@ def own_redis(port: int) -> Iterator[str]:
 
 
 async def test_two_limiters_on_one_redis_share_one_budget(redis_url: str) -> None:
-    first = RateLimiter(limit=2, window_seconds=60, storage_url=redis_url)
-    second = RateLimiter(limit=2, window_seconds=60, storage_url=redis_url)
+    first = LibraryRateLimiter(limit=2, window_seconds=60, storage_url=redis_url)
+    second = LibraryRateLimiter(limit=2, window_seconds=60, storage_url=redis_url)
     assert [await first.hit("sub:r1"), await second.hit("sub:r1")] == [True, True]
     assert await first.hit("sub:r1") is False
     assert await second.hit("sub:r1") is False
@@ -57,7 +57,7 @@ async def test_while_redis_is_down_every_request_is_refused_and_counting_resumes
 ) -> None:
     port = free_port()
     with own_redis(port) as url:
-        limiter = RateLimiter(limit=5, window_seconds=60, storage_url=url)
+        limiter = LibraryRateLimiter(limit=5, window_seconds=60, storage_url=url)
         assert await limiter.hit("sub:r1") is True
     assert await limiter.hit("sub:r1") is False
     assert "rate-limit storage unreachable" in caplog.text

@@ -73,6 +73,7 @@ def test_info_names_the_model_release_mode_and_link_template(
         "examples": [],
         "rate_limit": 30,
         "rate_window": 600,
+        "retrieval": "lexical",
     }
 
 

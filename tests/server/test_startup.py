@@ -240,7 +240,9 @@ def test_serve_in_open_mode_warns_once(
     monkeypatch.setattr("citeline.server.logs.configure_logging", lambda log_format: None)
     caplog.set_level(logging.WARNING, logger="citeline.server.guard")
     # Port 0: any free one; the command binds it before anything else.
-    result = CliRunner().invoke(app, ["serve", "--open", "--port", "0", "--db", str(database)])
+    # One process: several would each build the app in a worker of their own.
+    command = ["serve", "--open", "--port", "0", "--db", str(database), "--workers", "1"]
+    result = CliRunner().invoke(app, command)
     assert result.exit_code == 0, result.output
     warnings = [r for r in caplog.records if "OPEN MODE" in r.getMessage()]
     assert len(warnings) == 1

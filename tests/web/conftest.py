@@ -170,6 +170,9 @@ def serve(collection_db: Path) -> Iterator[Callable[..., Served]]:
                 "open": True,
                 "link_template": None if "db" in overrides else LINK_TEMPLATE,
                 "log_format": "text",
+                # Each test its own budget: the database's count would carry one test's
+                # answers into the next, since the session's collection is one file.
+                "rate_limit_storage": "memory://",
             }
             values.update(overrides)
             corpus = Corpus.open(values["db"])

@@ -4,20 +4,21 @@ The embedded model ranks the sections a search returned by the words they share 
 the question, and words mislead where the answer uses others ("How do I sort a list of
 dictionaries by a key?" shares every word with "Dictionaries", none of its point with
 "Key Functions"). With the ``citeline[dense]`` extra installed, this module gives it the
-cosine similarity of the question and each section's meaning text (its title and opening,
-``citeline.corpus.meaning``), from the same model that dense retrieval uses, loaded once
-per process.
+cosine similarity of the question and each text it reads a section by (its title and
+opening, ``citeline.corpus.meaning``, and its paragraphs), from the same model that dense
+retrieval uses, loaded once per process. Without the extra the model reads by words, and
+``words_only_note`` says so.
 
-A section's vector is read from the collection when ingest stored it (dense and hybrid
-collections), else embedded here, alone and at full precision as ingest does, so both give
-the same number; either way it is kept while recent, since a collection's sections come
-back for question after question. The question is embedded as a search query is (int8,
-and the search's vector is reused). So measured, the development sets' figures equal those
-of the int8 vectors embedded in batches before (which depended on the batch: see
-``citeline.corpus.meaning``), where int8 texts alone lost two of the Python-docs questions
-(docs/benchmarks.md). A section's paragraphs, read only to choose among them
-(``exact=False``), are embedded alone in the int8 arithmetic: a third of the cost a text,
-and the development sets' answers did not move; they are never stored.
+Every text a document is read by has its vector stored at ingest (``reading`` tells ingest
+which texts those are), so an answer embeds only its question, which the search embedded
+already; a text no document holds (a section read from its passages, a collection ingested
+without the extra) is embedded here. Every text is embedded alone in the model's one
+arithmetic (int8), so a vector read from the store is the one computed here, and kept while
+recent, since a collection's sections come back for question after question. Each score is
+the dot product summed in float64 row by row (numpy's pairwise sum along the row), so a
+text's score is the same whatever texts it is scored beside: a float32 matrix-vector
+product went through BLAS, whose kernel on an AMD EPYC with AVX-512 summed one row alone in
+another order than two rows (0.6180168986320496 against 0.6180168390274048).
 
 It is the agent's to give (``models`` knows nothing of the corpus, where the model and the
 stored vectors live); it decides nothing about ranking, which stays the embedded model's.
@@ -32,17 +33,26 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
-
+from citeline.agent.corpus_tools import READ_CHARS
 from citeline.corpus.embedding import Embedder, dense_installed, load_embedder
-from citeline.corpus.meaning import MEANING_DTYPE
-from citeline.models import Similarity
+from citeline.corpus.meaning import MEANING_DTYPE, MeaningReader, SectionRead, section_meanings
+from citeline.corpus.retrieval import words_only_note
+from citeline.models import Similarity, paragraphs_read_for_meaning
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from citeline.corpus import Corpus
 
-__all__ = ["MEANING_ENV", "embedded_similarity", "new_similarity"]
+__all__ = [
+    "MEANING_ENV",
+    "embedded_similarity",
+    "ingest_reading",
+    "new_similarity",
+    "reading",
+    "words_only",
+]
 
 # "0" turns the embedded model's reading for meaning off: its answers then depend on words
 # alone, as without the extra (a comparison, or a machine where the extra's CPU is dear).
@@ -53,10 +63,6 @@ CACHED_TEXTS = 4_096
 
 _lock = threading.Lock()
 _meanings: _Meanings | None = None
-
-# A cached vector is a question's or a section's: the two are embedded differently.
-# What a vector is of: the question, a text in the exact arithmetic, or one in the quick.
-_Key = tuple[str, str]
 
 
 def embedded_similarity(corpus: Corpus | None = None) -> Similarity | None:
@@ -78,6 +84,33 @@ def new_similarity(corpus: Corpus | None = None) -> Similarity | None:
     return _Meanings(load_embedder()).reading(corpus) if _wanted() else None
 
 
+def words_only() -> str | None:
+    """Why the embedded model reads by words alone here, as a sentence to say once at
+    start-up; None when it reads for meaning too."""
+    if not dense_installed():
+        return "The embedded model reads " + words_only_note().removeprefix("searching ")
+    if not _wanted():
+        return f"The embedded model reads by words only ({MEANING_ENV}=0)."
+    return None
+
+
+def reading(section: SectionRead) -> list[str]:
+    """Every text the embedded model may read ``section`` by for meaning, whose vectors
+    ingest stores: each passage's title and opening, as a search result shows it, and each
+    paragraph of the section as the ``read`` tool returns it."""
+    title = section.title or section.id
+    return [
+        *section_meanings(section),
+        *paragraphs_read_for_meaning(title, section.text[:READ_CHARS]),
+    ]
+
+
+def ingest_reading() -> MeaningReader | None:
+    """What an ingest should store meaning vectors for: ``reading`` where the embedded model
+    reads for meaning here, else nothing."""
+    return reading if _wanted() else None
+
+
 def _wanted() -> bool:
     return os.environ.get(MEANING_ENV, "1").strip() != "0" and dense_installed()
 
@@ -88,7 +121,7 @@ class _Meanings:
 
     def __init__(self, embedder: Embedder) -> None:
         self._embedder = embedder
-        self._vectors: OrderedDict[_Key, npt.NDArray[np.float32]] = OrderedDict()
+        self._vectors: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
         self._lock = threading.Lock()
 
     def reading(self, corpus: Corpus | None) -> Similarity:
@@ -98,35 +131,32 @@ class _Meanings:
     def similarity(
         self, corpus: Corpus | None, question: str, texts: Sequence[str], *, exact: bool = True
     ) -> list[float]:
+        # ``exact`` is the Similarity interface's: every text has the one arithmetic now.
+        import numpy as np
+
         if not texts:
             return []
-        kind = "exact" if exact else "quick"
-        keys: list[_Key] = [("question", question), *((kind, text) for text in texts)]
         with self._lock:
-            have = {key: self._vectors[key] for key in keys if key in self._vectors}
-        missing = [text for text in dict.fromkeys(texts) if (kind, text) not in have]
-        if missing and exact and corpus is not None:
-            stored = corpus.meaning_vectors(missing, self._embedder.model_id)
-            for text, raw in stored.items():
+            have = {text: self._vectors[text] for text in texts if text in self._vectors}
+        missing = [text for text in dict.fromkeys(texts) if text not in have]
+        if missing and corpus is not None:
+            for text, raw in corpus.meaning_vectors(missing, self._embedder.model_id).items():
                 vector = np.frombuffer(raw, dtype=MEANING_DTYPE)
                 # A row of another length is damage, not a vector: embed that text here.
                 if vector.shape == (self._embedder.dimension,):
-                    have[(kind, text)] = vector.astype(np.float32)
-        if ("question", question) not in have:
-            have[("question", question)] = _row(self._embedder.embed_query(question))
-        embed = self._embedder.embed_exact if exact else self._embedder.embed_quick
-        for text in missing:
-            if (kind, text) not in have:
-                have[(kind, text)] = _row(embed(text))
+                    have[text] = vector.astype(np.float32)
+        missing = [text for text in missing if text not in have]
+        if missing:
+            for text, row in zip(missing, self._embedder.embed(missing), strict=True):
+                have[text] = np.asarray(row, dtype=np.float32)
         with self._lock:
-            for key, vector in have.items():
-                self._vectors[key] = vector
-                self._vectors.move_to_end(key)
+            for text in texts:
+                self._vectors[text] = have[text]
+                self._vectors.move_to_end(text)
             while len(self._vectors) > CACHED_TEXTS:
                 self._vectors.popitem(last=False)
-        matrix = np.stack([have[(kind, text)] for text in texts])
-        return [float(score) for score in matrix @ have[("question", question)]]
-
-
-def _row(vector: npt.ArrayLike) -> npt.NDArray[np.float32]:
-    return np.asarray(vector, dtype=np.float32).reshape(-1)
+        asked = np.asarray(self._embedder.embed_query(question), dtype=np.float64).reshape(-1)
+        matrix = np.stack([have[text] for text in texts]).astype(np.float64)
+        # Products of float32 values are exact in float64; the sum along each row is that
+        # row's own, whatever rows stand beside it.
+        return [float(score) for score in (matrix * asked).sum(axis=1)]

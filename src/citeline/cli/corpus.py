@@ -35,6 +35,12 @@ _RETRIEVAL_HELP = (
     "lexical (BM25), dense (sentence vectors) or hybrid (both fused); dense and hybrid need "
     "pip install 'citeline\\[dense]'."
 )
+# How each mode is named to the person searching.
+_MODES = {
+    "lexical": "by words (lexical)",
+    "dense": "by meaning (dense)",
+    "hybrid": "by words and meaning (hybrid)",
+}
 # A search result shows this much of its passage on a terminal; --json gives it all.
 _SNIPPET_CHARS = 300
 
@@ -74,12 +80,14 @@ def ingest(
             envvar="CITELINE_RETRIEVAL",
             help="What to build the collection for: "
             + _RETRIEVAL_HELP
-            + " Default: what it was built for before, else lexical.",
+            + " Default: what it was built for before, else hybrid where the dense extra is "
+            "installed and lexical where it is not.",
         ),
     ] = None,
 ) -> None:
     """Index Markdown, HTML (built sites too), plain text and BEIR JSONL files; unchanged
     files cost nothing."""
+    from citeline.agent.meaning import ingest_reading
     from citeline.corpus import Corpus
 
     db = index_location(db)
@@ -110,12 +118,17 @@ def ingest(
                 base_url=base_url,
                 include_root=include_root,
                 retrieval=retrieval,
+                reading=ingest_reading(),
                 embed_progress=_plain_embed_line,
                 meaning_progress=_plain_meaning_line,
             )
         for problem in report.skipped:
             typer.echo(str(problem), err=True)
         typer.echo(f"{report.summary()} ({len(corpus)} documents in {shown(db)})")
+        mode, note = corpus.searched_as_built()
+        typer.echo(f"Searched {_MODES[mode]}.")
+        if note is not None:
+            typer.echo(f"citeline ingest: {note}", err=True)
     if not report.ok:
         raise typer.Exit(code=1)
 
@@ -146,6 +159,11 @@ def search(
         fail("search", reason)
     with Corpus.open(db, retrieval=retrieval) as corpus:
         hits = corpus.search(query, k=k)
+        mode, note = corpus.retrieval, corpus.retrieval_note
+    if note is not None:
+        typer.echo(f"citeline search: {note}", err=True)
+    # The mode on the terminal; the JSON on standard output stays the hits alone.
+    typer.echo(f"Searched {_MODES[mode]}.", err=as_json)
     if as_json:
         typer.echo(json_text([asdict(hit) for hit in hits], indent=2))
         return
@@ -200,8 +218,8 @@ def _plain_embed_line(done: int, total: int) -> None:
 
 
 def _plain_meaning_line(done: int, total: int) -> None:
-    # The embedded model's reading of each passage, stored so answers need not embed it.
-    typer.echo(f"[{done}/{total} passages read for meaning]", err=True)
+    # What the embedded model reads of each section, stored so answers need not embed it.
+    typer.echo(f"[{done}/{total} sections read for meaning]", err=True)
 
 
 def _ingest_with_bar(
@@ -215,6 +233,8 @@ def _ingest_with_bar(
 ) -> IngestReport:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from citeline.agent.meaning import ingest_reading
 
     with Progress(
         TextColumn("ingesting files"),
@@ -238,7 +258,7 @@ def _ingest_with_bar(
             bar.update(task, completed=done, total=total, description="passages embedded")
 
         def read_for_meaning(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total, description="passages read for meaning")
+            bar.update(task, completed=done, total=total, description="sections read for meaning")
 
         return corpus.ingest(
             path,
@@ -248,6 +268,7 @@ def _ingest_with_bar(
             base_url=base_url,
             include_root=include_root,
             retrieval=retrieval,
+            reading=ingest_reading(),
             embed_progress=embedded,
             meaning_progress=read_for_meaning,
         )

@@ -67,6 +67,13 @@ def demo(
         help="Example questions for the empty page, one a line [the demo's own].",
         show_default=False,
     ),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        min=1,
+        help="Server processes on the port (default: one per core).",
+        show_default=False,
+    ),
 ) -> None:
     """Index the bundled sample collection and serve the search page on it, no key needed."""
     from citeline.cli.port import bind_listening_socket
@@ -106,6 +113,7 @@ def demo(
             rate_limit=rate_limit,
             forwarded_allow_ips=None,
             max_tokens=None,
+            workers=workers,
             listening=listening,
         )
     finally:
@@ -115,6 +123,7 @@ def demo(
 def _index_sample(db: Path | None) -> Path:
     """Bring the demo's index of the sample up to date, saying where it is and what it
     holds; the index's path."""
+    from citeline.agent.meaning import ingest_reading
     from citeline.corpus import Corpus, CorpusError, SchemaVersionError
     from citeline.errors import PathUnusableError
     from citeline.sample import RELEASE, sample_path
@@ -136,7 +145,9 @@ def _index_sample(db: Path | None) -> Path:
                 stale.unlink(missing_ok=True)
             corpus = Corpus.open(path)
         with corpus:
-            report = corpus.ingest(sample_path(), prune=True, release=RELEASE)
+            report = corpus.ingest(
+                sample_path(), prune=True, release=RELEASE, reading=ingest_reading()
+            )
             documents = len(corpus)
     except (CorpusError, OSError) as error:
         raise PathUnusableError(

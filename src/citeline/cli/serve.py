@@ -98,6 +98,14 @@ def serve(
     max_tokens: int | None = typer.Option(
         None, "--max-tokens", help="Most tokens a model may write per reply (default 2048)."
     ),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        min=1,
+        help="Server processes on the port, sharing the collection, answers and rate limit "
+        "(default: one per core).",
+        show_default=False,
+    ),
     context_tokens: int | None = typer.Option(
         None,
         "--context-tokens",
@@ -128,6 +136,7 @@ def serve(
         rate_limit=rate_limit,
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
+        workers=workers,
         context_tokens=context_tokens,
         allow_origins=allow_origin,
     )
@@ -149,6 +158,7 @@ def start_server(
     rate_limit: int | None = None,
     forwarded_allow_ips: str | None = None,
     max_tokens: int | None = None,
+    workers: int | None = None,
     context_tokens: int | None = None,
     allow_origins: Sequence[str] = (),
     listening: socket.socket | None = None,
@@ -179,6 +189,7 @@ def start_server(
         rate_limit=rate_limit,
         forwarded_allow_ips=forwarded_allow_ips,
         max_tokens=max_tokens,
+        workers=workers,
         context_tokens=context_tokens,
         allow_origins=list(allow_origins),
     )
@@ -192,6 +203,11 @@ def start_server(
         reason = unusable_index(database)
         if reason is not None and project is None:
             fail("serve", reason)
+        if settings.worker_count > 1:
+            from citeline.server.workers import serve_workers
+
+            serve_workers(settings, listening, settings.worker_count)
+            return
         try:
             server_app = create_app(settings)
         except KeyboardInterrupt:

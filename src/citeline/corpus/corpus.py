@@ -16,9 +16,9 @@ from pathlib import Path
 from types import TracebackType
 
 from citeline.corpus.documents import Document, Hit
-from citeline.corpus.embed import EmbedProgressCallback
+from citeline.corpus.embedding import EmbedProgressCallback, dense_installed
 from citeline.corpus.ingest import IngestReport, ProgressCallback, ingest
-from citeline.corpus.meaning import meaning_key
+from citeline.corpus.meaning import MeaningReader, meaning_key
 from citeline.corpus.retrieval import (
     RETRIEVAL_ENV,
     Retrieval,
@@ -26,6 +26,7 @@ from citeline.corpus.retrieval import (
     chosen_retrieval,
     default_retrieval,
     parse_retrieval,
+    words_only_note,
 )
 from citeline.corpus.search_index import SearchIndex, search_index_folder
 from citeline.corpus.site_name import folder_name, site_name
@@ -55,7 +56,7 @@ class Corpus:
         self._requested = retrieval
         try:
             self._index = SearchIndex(search_index, store, rebuild=rebuild_index)
-            self._retriever = Retriever(store, self._index, chosen_retrieval(store, retrieval))
+            self._retriever = self._new_retriever()
         except BaseException:
             store.close()
             raise
@@ -101,6 +102,31 @@ class Corpus:
         """The mode searches run in."""
         return self._retriever.mode
 
+    @property
+    def built_for(self) -> Retrieval:
+        """The mode the collection was built for, as its last ingest recorded it."""
+        return parse_retrieval(self._store.setting("retrieval") or Retrieval.LEXICAL)
+
+    @property
+    def retrieval_note(self) -> str | None:
+        """Why searches run by words alone, as a sentence to say once: a machine without
+        the extra, or vectors the collection does not hold yet; None where they run as the
+        collection was built and the extra is installed."""
+        if self._retriever.note is not None:
+            return self._retriever.note
+        return None if dense_installed() else words_only_note()
+
+    def searched_as_built(self) -> tuple[Retrieval, str | None]:
+        """The mode searches of the collection run in on this machine when nobody names one,
+        and why that is words alone though it was built for more (``retrieval_note``)."""
+        retriever = Retriever(self._store, self._index, self.built_for, explicit=False)
+        note = retriever.note or (None if dense_installed() else words_only_note())
+        return retriever.mode, note
+
+    def _new_retriever(self) -> Retriever:
+        mode, explicit = chosen_retrieval(self._store, self._requested)
+        return Retriever(self._store, self._index, mode, explicit=explicit)
+
     def ingest(
         self,
         path: str | Path,
@@ -111,6 +137,7 @@ class Corpus:
         base_url: str | None = None,
         include_root: str | Path | None = None,
         retrieval: Retrieval | str | None = None,
+        reading: MeaningReader | None = None,
         embed_progress: EmbedProgressCallback | None = None,
         meaning_progress: EmbedProgressCallback | None = None,
     ) -> IngestReport:
@@ -123,18 +150,28 @@ class Corpus:
         ``include_root`` is the folder Markdown include directives may read files under
         (default: the project ``path`` lies in).
         ``retrieval`` is the mode the collection is built for (default:
-        ``CITELINE_RETRIEVAL``, else the mode it was built for before, else lexical); for
-        dense and hybrid, every passage without a vector is embedded after the documents are
-        stored (``citeline.corpus.embed``), and ``embed_progress`` is told (done, total); then
-        every passage without a meaning vector (what the embedded model reads of a section,
-        ``citeline.corpus.meaning``) gets one, and ``meaning_progress`` is told likewise.
+        ``CITELINE_RETRIEVAL``, else the mode it was built for before, else hybrid where the
+        ``citeline[dense]`` extra is installed and lexical where it is not).
+
+        Where the extra is installed, the vectors searches and answers read are made here,
+        once (``citeline.corpus.embed``): for dense and hybrid, every passage without a
+        vector, telling ``embed_progress`` (done, total); and, given a ``reading`` (the
+        texts an answer reads each document by for meaning: the command line passes the
+        embedded model's, ``citeline.agent.meaning.reading``), in every mode the vectors of
+        those texts for each document that has none, telling ``meaning_progress`` (documents
+        done, total).
         """
-        mode = self._ingest_mode(retrieval)
-        embedder = None
-        if mode is not Retrieval.LEXICAL:
+        mode, explicit = self._ingest_mode(retrieval)
+        installed = dense_installed()
+        if mode is not Retrieval.LEXICAL and explicit and not installed:
+            # Refused before any document is read, so a missing extra costs no work.
             from citeline.corpus.embedding import load_embedder
 
-            # Loaded before any document is read, so a missing extra costs no work.
+            load_embedder()
+        embedder = None
+        if installed:
+            from citeline.corpus.embedding import load_embedder
+
             embedder = load_embedder()
         try:
             report = ingest(
@@ -153,29 +190,26 @@ class Corpus:
             raise
         self._index.follow(strict=True)
         if embedder is not None:
-            from citeline.corpus.embed import embed_meanings, embed_missing
+            from citeline.corpus.embed import embed_missing, read_for_meaning
 
-            embed_missing(self._store, embedder, embed_progress)
-            # The model is loaded and such an ingest is minutes long already: on SciFact the
-            # meaning vectors took 75 s of CPU beside 107 s for the rest (load 7); a lexical
-            # ingest (1.2 s) is left without them (docs/corpus.md says why).
-            embed_meanings(self._store, embedder, meaning_progress)
-        else:
-            if self._store.setting("embedding_model") is not None:
+            if mode is not Retrieval.LEXICAL:
+                embed_missing(self._store, embedder, embed_progress)
+            elif self._store.setting("embedding_model") is not None:
                 self._store.clear_vectors()
                 self._store.set_setting("embedding_model", None)
-            if self._store.setting("meaning_model") is not None:
-                # Passages written from now on would have none, and the answer would read
-                # some sections from the store and some on demand: all on demand, then.
-                self._store.clear_meanings()
-                self._store.set_setting("meaning_model", None)
+            if reading is not None:
+                read_for_meaning(self._store, embedder, reading, meaning_progress)
+        elif mode is Retrieval.LEXICAL and self._store.setting("embedding_model") is not None:
+            # Built lexical on purpose: the passage vectors go. A machine without the extra
+            # leaves a hybrid collection's vectors (and its meaning vectors) for the next
+            # ingest with it to complete.
+            self._store.clear_vectors()
+            self._store.set_setting("embedding_model", None)
         self._store.set_setting("retrieval", mode.value)
         if release is not None:
             self._store.set_release_label(release)
         self._remember_name(Path(path))
-        self._retriever = Retriever(
-            self._store, self._index, chosen_retrieval(self._store, self._requested)
-        )
+        self._retriever = self._new_retriever()
         return report
 
     @property
@@ -197,11 +231,13 @@ class Corpus:
         """How many passages this machine's search index holds."""
         return self._index.count()
 
-    def _ingest_mode(self, retrieval: Retrieval | str | None) -> Retrieval:
-        chosen = retrieval or os.environ.get(RETRIEVAL_ENV) or self._store.setting("retrieval")
-        if not chosen:
-            return default_retrieval()
-        return chosen if isinstance(chosen, Retrieval) else parse_retrieval(chosen)
+    def _ingest_mode(self, retrieval: Retrieval | str | None) -> tuple[Retrieval, bool]:
+        """The mode this ingest builds for, and whether it was asked for by name."""
+        chosen = retrieval or os.environ.get(RETRIEVAL_ENV)
+        if chosen:
+            return (chosen if isinstance(chosen, Retrieval) else parse_retrieval(chosen)), True
+        recorded = self._store.setting("retrieval")
+        return (parse_retrieval(recorded) if recorded else default_retrieval()), False
 
     def search(self, query: str, k: int = 10) -> list[Hit]:
         """The ``k`` best passages for ``query``, best first, in the ``retrieval`` mode."""

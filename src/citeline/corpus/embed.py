@@ -1,42 +1,36 @@
-"""Ingest's embedding stage: every passage without a vector gets one, in batches; and every
-passage without a meaning vector (``citeline.corpus.meaning``) gets that, one text at a time.
+"""Ingest's embedding stages: every passage without a vector gets one, and every document
+whose meaning texts (``citeline.corpus.meaning``) have no vectors gets theirs.
 
-It runs after the documents are stored, so it is incremental by construction: a changed
+They run after the documents are stored, so they are incremental by construction: a changed
 document's passages were replaced (and their vectors removed) in its own transaction, and
-only passages that have no vector are embedded here. A stage cut short leaves passages
-without vectors, never a wrong one, and the next ingest finishes the work. Vectors from
-another model are cleared first: they cannot be compared with this model's.
+only what has no vector is embedded here. A stage cut short leaves texts without vectors,
+never a wrong one, and the next ingest finishes the work. Vectors from another model (or
+another arithmetic of it) are cleared first: they cannot be compared with this one's.
 
-Meaning vectors are made for what the embedded model reads of a section at answer time, so
-an answer over a dense or hybrid collection embeds only its question: measured on the
-Python sample's sections, 9.9 ms of CPU a passage (one text a call, float arithmetic).
+Every text is embedded alone (``Embedder.embed``), so the meaning vectors stored here are
+the bytes an answer would compute for the same text, and an answer over the collection
+embeds only its question.
 
 It deliberately knows nothing about files, formats or ranking.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-
-import numpy as np
-
-from citeline.corpus.embedding import Embedder
-from citeline.corpus.meaning import MEANING_DTYPE, meaning_key, meaning_text
+from citeline.corpus.embedding import Embedder, EmbedProgressCallback
+from citeline.corpus.meaning import (
+    MEANING_DTYPE,
+    MeaningReader,
+    SectionRead,
+    meaning_key,
+    section_meanings,
+)
 from citeline.corpus.stores.base import CorpusStore
-from citeline.corpus.vectors import to_bytes
 
-# Passages read, embedded and written per transaction: large enough that the model sees
-# full batches, small enough that an interrupted stage loses under a minute of work.
+# Passages read, embedded and written per transaction: small enough that an interrupted
+# stage loses under a minute of work, large enough that a transaction's cost is spread.
 BATCH_PASSAGES = 256
-
-# Threads embedding meaning texts side by side: each text runs alone on one thread (so its
-# vector is the same whichever thread runs it), and onnxruntime releases the GIL while it
-# runs, so a machine's cores share the work. Capped so an ingest leaves a server some room.
-MEANING_THREADS = 4
-
-EmbedProgressCallback = Callable[[int, int], None]
+# Documents read for meaning per transaction, likewise.
+BATCH_DOCUMENTS = 128
 
 
 def embed_missing(
@@ -45,6 +39,8 @@ def embed_missing(
     progress: EmbedProgressCallback | None = None,
 ) -> int:
     """Embed every passage that lacks a vector; returns how many were embedded."""
+    from citeline.corpus.vectors import to_bytes
+
     if store.setting("embedding_model") != embedder.model_id:
         store.clear_vectors()
         store.set_setting("embedding_model", embedder.model_id)
@@ -53,7 +49,7 @@ def embed_missing(
     if progress is not None:
         progress(done, total)
     while batch := store.unembedded(BATCH_PASSAGES):
-        vectors = embedder.embed_passages([text for _, text in batch])
+        vectors = embedder.embed([text for _, text in batch])
         rows = [(passage, to_bytes(v)) for (passage, _), v in zip(batch, vectors, strict=True)]
         store.put_vectors(rows)
         done += len(batch)
@@ -62,42 +58,54 @@ def embed_missing(
     return done
 
 
-def embed_meanings(
+def read_for_meaning(
     store: CorpusStore,
     embedder: Embedder,
+    reader: MeaningReader = section_meanings,
     progress: EmbedProgressCallback | None = None,
 ) -> int:
-    """Give every passage without a meaning vector one; returns how many were embedded.
-
-    Each text is embedded alone at full precision (``embed_exact``), as an answer embeds
-    one it finds no vector for, so that the stored vector is the one the answer would
-    compute: a batch in int8 quantizes its activations over all its texts, which moved a
-    text's vector as far as cosine 0.971 from the same text alone."""
+    """Store the vector of every text ``reader`` says a document is read by, for each
+    document that has none; returns how many documents were read. A text that one document
+    shares with another (a repeated heading, a paragraph quoted twice) is embedded once."""
     if store.setting("meaning_model") != embedder.model_id:
         store.clear_meanings()
         store.set_setting("meaning_model", embedder.model_id)
     total = store.count_without_meaning()
     done = 0
+    seen: set[str] = set()
     if progress is not None:
         progress(done, total)
-    threads = max(1, min(MEANING_THREADS, os.cpu_count() or 1))
-    with ThreadPoolExecutor(threads, thread_name_prefix="citeline-meaning") as pool:
-        while batch := store.without_meaning(BATCH_PASSAGES):
-            # The title an answer reads is the one the search tool shows: the document's
-            # title, else its id (``citeline.agent.corpus_tools``).
-            texts = [meaning_text(title or doc_id, text) for _, doc_id, title, text in batch]
-            unique = list(dict.fromkeys(texts))
-            made = {
-                text: np.asarray(vector, dtype=MEANING_DTYPE).reshape(-1).tobytes()
-                for text, vector in zip(unique, pool.map(embedder.embed_exact, unique), strict=True)
-            }
-            store.put_meanings(
-                [
-                    (row[0], meaning_key(text), made[text])
-                    for row, text in zip(batch, texts, strict=True)
-                ]
+    while batch := store.without_meaning(BATCH_DOCUMENTS):
+        if seen.issuperset(document.doc_id for document in batch):
+            # Nothing stuck for them (each was changed under this stage): the next ingest.
+            break
+        read: list[tuple[int, list[str]]] = []
+        for document in batch:
+            seen.add(document.doc_id)
+            section = SectionRead(
+                document.doc_id,
+                document.title,
+                document.text,
+                tuple(document.text[start:end] for _, start, end in document.passages),
             )
-            done += len(batch)
-            if progress is not None:
-                progress(done, max(total, done))
+            # The first passage holds them all, and at least one, so the document is read.
+            texts = list(dict.fromkeys(reader(section))) or section_meanings(section)
+            read.append((document.passages[0][0], texts))
+        vectors = _vectors(store, embedder, dict.fromkeys(t for _, texts in read for t in texts))
+        store.put_meanings(
+            [(first, key, vectors[key]) for first, texts in read for key in map(meaning_key, texts)]
+        )
+        done += len(batch)
+        if progress is not None:
+            progress(done, max(total, done))
     return done
+
+
+def _vectors(store: CorpusStore, embedder: Embedder, texts: dict[str, None]) -> dict[bytes, bytes]:
+    """Each text's vector by its key: one another document stored already, else embedded."""
+    keys = {text: meaning_key(text) for text in texts}
+    found = store.meanings(list(keys.values()))
+    missing = [text for text, key in keys.items() if key not in found]
+    for text, vector in zip(missing, embedder.embed(missing), strict=True):
+        found[keys[text]] = vector.astype(MEANING_DTYPE).tobytes()
+    return found

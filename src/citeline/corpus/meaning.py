@@ -1,19 +1,18 @@
-"""What a passage is read for meaning by: its text, the key it is stored under, its bytes.
+"""What a section is read for meaning by: the texts, the key each is stored under, its bytes.
 
 The embedded model weighs how alike in meaning a question is to each section a search
 returned (``citeline.models.embedded_ranking``), reading the section's title and the opening
-of the passage the search found. Ingest stores that text's vector for each passage of a
-dense or hybrid collection (``citeline.corpus.embed``), so that an answer embeds only its
-question; the agent (``citeline.agent.meaning``) finds stored vectors by the key of the text
-the model asks about, and embeds on demand what no passage holds (other texts, such as a
-section's paragraphs). Keyed by the text itself, a stored vector is only ever used for the
-very text it was computed from.
+of the passage the search found, and then how alike the question is to each paragraph of the
+sections it reads. Ingest stores those texts' vectors (``citeline.corpus.embed``), so that an
+answer embeds only its question; the agent (``citeline.agent.meaning``) finds stored vectors
+by the key of the text the model asks about, and embeds on demand what no document holds.
+Keyed by the text itself, a stored vector is only ever used for the very text it was
+computed from, and since every text is embedded alone (``Embedder``), the vector read is the
+one an answer would compute.
 
-A meaning text is always embedded alone and at full precision (``Embedder.embed_exact``),
-never in an int8 batch: the int8 graph quantizes a call's activations over the whole batch,
-so a text's vector in a batch depends on its neighbours (cosine as low as 0.971 against the
-same text alone, measured over the Python sample's sections in batches of 12), and alone
-it depends on the text only.
+Which texts a document is read by is a ``MeaningReader``'s to say: ``section_meanings``, the
+corpus's own, gives each passage's title-and-opening; the agent's reader adds the paragraphs,
+which only the embedded model knows how to split (the corpus cannot import it).
 
 It deliberately knows nothing of ranking, of the model, or of where vectors are stored.
 """
@@ -21,19 +20,26 @@ It deliberately knows nothing of ranking, of the model, or of where vectors are 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 __all__ = [
     "MEANING_CHARS",
     "MEANING_DTYPE",
     "MEANING_TITLE_CHARS",
+    "MeaningReader",
+    "SectionRead",
     "meaning_key",
     "meaning_text",
+    "section_meanings",
 ]
 
 # The embedded model's own recipe (``citeline.models.embedded_ranking``, where the choice is
 # measured): the title bounded, then the search passage's first 80 characters. The layers
 # cannot import each other, so it is written in both; tests/agent/test_meaning.py holds that
-# an answer over a hybrid collection embeds none of its sections, which fails if they part.
+# an answer over a collection ingested with the extra embeds none of its sections, which
+# fails if they part.
 MEANING_CHARS = 80
 MEANING_TITLE_CHARS = 300
 # Stored vectors are float32, little-endian: the vector an answer computes, not a rounding
@@ -45,9 +51,32 @@ MEANING_DTYPE = "<f4"
 _KEY_BYTES = 16
 
 
+@dataclass(frozen=True, slots=True)
+class SectionRead:
+    """A stored document as a reader for meaning sees it: its id, title, whole text, and
+    the text of each of its passages in order."""
+
+    id: str
+    title: str
+    text: str
+    passages: tuple[str, ...]
+
+
+class MeaningReader(Protocol):
+    """The texts an answer reads of ``section`` for meaning, whose vectors ingest stores."""
+
+    def __call__(self, section: SectionRead) -> Sequence[str]: ...
+
+
 def meaning_text(title: str, passage: str) -> str:
     """The text read for a section's meaning: its title, then its passage's opening."""
     return f"{title[:MEANING_TITLE_CHARS]}. {passage[:MEANING_CHARS]}"
+
+
+def section_meanings(section: SectionRead) -> list[str]:
+    """Each passage's meaning text, under the title a search result shows (the document's
+    title, else its id: ``citeline.agent.corpus_tools``)."""
+    return [meaning_text(section.title or section.id, passage) for passage in section.passages]
 
 
 def meaning_key(text: str) -> bytes:

@@ -5,13 +5,25 @@ is the WordPiece ``tokenizer.json`` vendored beside this module (``embedding_mod
 its licence and provenance). Both are checked against the sha256 pinned here before they
 are loaded, and a wrong or missing file is refused with ``EmbeddingModelError``: vectors from
 any other file would be scored against vectors already stored from this one. Nothing is
-ever downloaded. The graph runs with its weight products in int8 (``int8_graph``: twice as
-fast as the file's float arithmetic, vectors within cosine 0.99 of it); ``embed_exact`` runs
-the file's float arithmetic on one text, for vectors that must not depend on a batch's other
-texts (the int8 products quantize a call's activations over the whole batch). The pipeline is
-sentence-transformers' for this model: WordPiece tokens truncated at ``MAX_TOKENS``, mean
-pooling over the attention mask, L2 normalisation; each batch is padded only to its longest
-text, so a query of 20 word pieces runs 20 positions.
+ever downloaded. The pipeline is sentence-transformers' for this model: WordPiece tokens
+truncated at ``MAX_TOKENS``, mean pooling, L2 normalisation.
+
+Every text runs alone through one graph (``int8_graph``: its weight products in int8), on
+one thread, as long as its own word pieces and no longer. Alone, because the int8 products
+quantize a call's activations over everything in the call: a text's vector in a batch
+depended on its neighbours (cosine as low as 0.971 against the same text alone), and a
+vector must be its text's own, the same bytes whether ingest stores it, an answer computes
+it or a question is embedded. onnxruntime quantizes per call and offers no per-row
+quantization that is fast (``MatMulNBits`` with 8-bit weights quantizes per row but ran 5x
+slower than ``DynamicQuantizeMatMul`` here). Alone costs little: measured on 256 SciFact
+abstracts of 128 word pieces (CPU time, one thread, interleaved, load 8 to 14), 11.2 ms a
+text alone against 16.7 ms in sorted batches of 32 and 13.5 ms in batches of 8, since one
+text's activations stay in the core's cache where a batch's spill out of it.
+
+The rewritten graph is kept in the user's cache folder (``GRAPH_CACHE``), checked against
+the checksum written beside it, so a process after the first loads it as a file: the rewrite
+imports onnx and builds the graph in Python objects, which left 57 MB in every server
+process's memory after they were freed (glibc keeps the freed pages), and 0.5 s of CPU.
 
 It deliberately knows nothing about passages, storage or ranking.
 """
@@ -19,12 +31,12 @@ It deliberately knows nothing about passages, storage or ranking.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -32,11 +44,10 @@ import onnxruntime
 from tokenizers import Tokenizer
 
 from citeline.corpus.errors import EmbeddingModelError
-from citeline.corpus.int8_graph import int8_graph
 
-# Names the file, the int8 arithmetic and the truncation: vectors stored under another id
-# were computed differently and are re-embedded at the next ingest.
-MODEL_ID = "all-MiniLM-L6-v2-onnx-int8-dq-128"
+# Names the file, the int8 arithmetic, the truncation and the one-text-a-run graph: vectors
+# stored under another id were computed differently and are re-embedded at the next ingest.
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8-dq-128-lone"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 TOKENIZER_PATH = Path(__file__).parent / "embedding_model" / "tokenizer.json"
@@ -48,25 +59,21 @@ DIMENSION = 384
 # hybrid hit@3 0.927 (dense alone 0.890); at 128, 134 s CPU, 0.7314, 0.951 (dense alone
 # 0.951). Half the ingest and the better documentation figure for 0.01 of SciFact's.
 MAX_TOKENS = 128
-# Texts per model call at ingest. Measured on SciFact abstracts: 32 runs within a few per
-# cent of 64 and 128 while keeping one call's padding and memory small.
-BATCH_SIZE = 32
-# One intra-op thread for queries: a query is ~20 word pieces, too small to split, and
-# onnxruntime's spinning worker threads would burn a second core on a shared machine for
-# nothing.
-QUERY_THREADS = 1
+# A text is tokenized from its opening this long first, cut at a space: when that yields
+# MAX_TOKENS pieces, they are the whole text's first ones (pre-tokenizing splits at spaces
+# and punctuation, so the pieces before the cut are the same), else the whole text is.
+# Tokenizing costs about 0.3 us a character: a SciFact abstract (about 1,500 characters)
+# 0.47 ms, a twentieth of its embedding, to keep 128 pieces, which its first 579 characters
+# hold at the median and its first 763 for 99 of 100 (300 abstracts).
+TOKENIZED_OPENING = 800
 # Queries whose vectors are kept: an embedded answer over a hybrid collection embeds its
-# question twice, for the search and for reading the results for meaning (2.1 ms a time,
-# about a tenth of the answer), and a page often searches a question its answer searches too.
+# question for the search and for reading the results for meaning, and a page often
+# searches a question its answer searches too.
 QUERY_CACHE = 256
-# Ingest embeds thousands of passages in batches of 32 x up to MAX_TOKENS positions, which
-# do split: it gets the machine's cores, up to this many, with worker threads that sleep
-# rather than spin between products. Measured on 96 SciFact abstracts at 128 tokens (CPU
-# time a passage, load 7 on 2 cores): one thread 20.6-24.4 ms, two non-spinning threads
-# 22.7-23.3 ms (two spinning ones 29.6-40.4 ms); the work is the same, the wall time less.
-PASSAGE_THREADS = 8
-# Texts per call past which the threaded session is used: more than two model batches.
-THREADED_FROM = 2 * BATCH_SIZE
+
+
+# Where the rewritten graph is kept, under the user's cache folder ($XDG_CACHE_HOME).
+GRAPH_CACHE = Path("citeline") / "models"
 
 
 class MiniLM:
@@ -77,29 +84,21 @@ class MiniLM:
         _verify(tokenizer_path, TOKENIZER_SHA256, "the embedding tokenizer", "citeline")
         tokenizer = Tokenizer.from_file(str(tokenizer_path))
         tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        tokenizer.no_padding()
         self._tokenizer = tokenizer
         self._model_path = model_path
-        # The query session is made now, so a file that cannot run fails at load; the
-        # threaded one only when a process first embeds a batch of ingest's size (a server
-        # embeds a few sections at a time for the answerer, on the query session), since
-        # each session holds its own copy of the weights.
-        self._query_session = self._session(QUERY_THREADS)
-        self._passage_session: onnxruntime.InferenceSession | None = None
-        # The file's own float arithmetic, made when a process first reads a section for
-        # meaning (``embed_exact``): its dequantized weights hold about 90 MB more.
-        self._exact_session: onnxruntime.InferenceSession | None = None
-        self._inputs = {item.name for item in self._query_session.get_inputs()}
-        # The tokenizer's padding and truncation settings are per object, not per call.
+        self._session = self._load()
+        self._inputs = {item.name for item in self._session.get_inputs()}
         self._lock = threading.Lock()
         self._queries: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
 
-    def _session(self, threads: int, *, exact: bool = False) -> onnxruntime.InferenceSession:
+    def _load(self) -> onnxruntime.InferenceSession:
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
+        # One thread: a text is too small to split well, ingest runs one process's texts one
+        # after another, and a server runs answers side by side on its own threads; worker
+        # threads that spin between products would burn a second core for nothing.
+        options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
-        if threads > 1:
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         # Basic graph optimisations (constant folding, redundant nodes) only: onnxruntime's
         # default (all levels, with their fusions) ran the int8 graph slower here, measured
         # three times each (CPU time, one thread): a SciFact claim 3.2-3.9 ms against
@@ -108,9 +107,7 @@ class MiniLM:
         options.log_severity_level = 3
         try:
             return onnxruntime.InferenceSession(
-                str(self._model_path) if exact else int8_graph(self._model_path),
-                sess_options=options,
-                providers=["CPUExecutionProvider"],
+                _graph(self._model_path), sess_options=options, providers=["CPUExecutionProvider"]
             )
         except Exception as error:  # onnxruntime raises its own untyped errors
             raise EmbeddingModelError(
@@ -133,13 +130,19 @@ class MiniLM:
     def dimension(self) -> int:
         return DIMENSION
 
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        result = np.empty((len(texts), DIMENSION), dtype=np.float32)
+        for row, text in enumerate(texts):
+            result[row] = self._run(self.word_pieces(text))
+        return result
+
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
         with self._lock:
             kept = self._queries.get(text)
             if kept is not None:
                 self._queries.move_to_end(text)
                 return kept
-        vector: npt.NDArray[np.float32] = self._run(self._query_session, [text])[0]
+        vector = self._run(self.word_pieces(text))
         # Shared by every caller: nobody may change it in place.
         vector.flags.writeable = False
         with self._lock:
@@ -148,64 +151,71 @@ class MiniLM:
                 self._queries.popitem(last=False)
         return vector
 
-    def embed_exact(self, text: str) -> npt.NDArray[np.float32]:
-        # One thread and one text a call: the vector is then a function of the text alone,
-        # whichever thread or process computes it.
-        with self._lock:
-            if self._exact_session is None:
-                self._exact_session = self._session(QUERY_THREADS, exact=True)
-            session = self._exact_session
-        vector: npt.NDArray[np.float32] = self._run(session, [text])[0]
-        return vector
+    def word_pieces(self, text: str) -> list[int]:
+        """The ids of ``text``'s word pieces as the model reads them (at most
+        ``MAX_TOKENS``, its opening and closing marks included)."""
+        if len(text) > TOKENIZED_OPENING:
+            cut = text.rfind(" ", 0, TOKENIZED_OPENING)
+            if cut > 0:
+                ids: list[int] = self._tokenizer.encode(text[:cut]).ids
+                if len(ids) == MAX_TOKENS:
+                    return ids
+        whole: list[int] = self._tokenizer.encode(text).ids
+        return whole
 
-    def embed_quick(self, text: str) -> npt.NDArray[np.float32]:
-        # The int8 graph on one text: its activations are quantized over this text alone, so
-        # the vector is the text's own, at about a third of ``embed_exact``'s CPU (5.2 against
-        # 14.5 ms for a 200-character paragraph).
-        vector: npt.NDArray[np.float32] = self._run(self._query_session, [text])[0]
-        return vector
-
-    def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        result = np.empty((len(texts), DIMENSION), dtype=np.float32)
-        # Sorting by length first puts texts of like length in one batch, so little of a
-        # batch is padding: on SciFact this halves the work against the file's order.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        # Ingest hands over hundreds of passages at once; fewer (the answerer's few
-        # sections, on a server running requests side by side) stay on one thread.
-        session = self._passages() if len(texts) > THREADED_FROM else self._query_session
-        for begin in range(0, len(order), BATCH_SIZE):
-            chunk = order[begin : begin + BATCH_SIZE]
-            result[chunk] = self._run(session, [texts[i] for i in chunk])
-        return result
-
-    def _passages(self) -> onnxruntime.InferenceSession:
-        with self._lock:
-            if self._passage_session is None:
-                cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-                threads = max(1, min(PASSAGE_THREADS, cores))
-                self._passage_session = (
-                    self._session(threads) if threads > 1 else self._query_session
-                )
-            return self._passage_session
-
-    def _run(
-        self, session: onnxruntime.InferenceSession, texts: list[str]
-    ) -> npt.NDArray[np.float32]:
-        with self._lock:
-            encodings = self._tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-        feeds: dict[str, Any] = {"input_ids": ids, "attention_mask": mask}
+    def run(self, pieces: Sequence[int]) -> npt.NDArray[np.float32]:
+        """The graph alone on one text's word pieces: its last hidden state, unpooled."""
+        ids = np.array([pieces], dtype=np.int64)
+        feeds = {"input_ids": ids}
+        # The graph made for one text reads neither a mask nor sentence types (``int8_graph``:
+        # a lone text masks nothing and is one sentence); the unfused graph reads both.
+        if "attention_mask" in self._inputs:
+            feeds["attention_mask"] = np.ones_like(ids)
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = np.asarray(session.run(None, feeds)[0], dtype=np.float32)
-        weights = mask[..., None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        normalised: npt.NDArray[np.float32] = (pooled / np.clip(norms, 1e-12, None)).astype(
-            np.float32
-        )
-        return normalised
+        hidden: npt.NDArray[np.float32] = self._session.run(None, feeds)[0]
+        return hidden
+
+    def _run(self, pieces: Sequence[int]) -> npt.NDArray[np.float32]:
+        # Mean pooling over every position (a lone text has no padding), then unit length:
+        # the sum has the mean's direction, so the division by the length is left out.
+        pooled = np.add.reduce(self.run(pieces)[0], axis=0)
+        norm = float(np.sqrt(np.dot(pooled, pooled)))
+        vector: npt.NDArray[np.float32] = pooled / np.float32(max(norm, 1e-12))
+        return vector
+
+
+def _graph(model_path: Path) -> str | bytes:
+    """The int8 graph for one text (``int8_graph``): the cached file's path when it is there
+    and whole, else the graph made here, then cached for the next process when it can be."""
+    # Named by what makes it: the model file, the rewrite's own source and onnx's version.
+    rewrite = Path(__file__).with_name("int8_graph.py").read_bytes()
+    made_by = f"{MODEL_SHA256}/{_sha256(rewrite)}/{importlib.metadata.version('onnx')}"
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / GRAPH_CACHE
+    path = cache / f"all-MiniLM-L6-v2-int8-{_sha256(made_by.encode())[:24]}.onnx"
+    checksum = path.with_suffix(".sha256")
+    try:
+        if path.read_bytes() and _sha256(path.read_bytes()) == checksum.read_text().strip():
+            return str(path)
+    except OSError:
+        pass
+    from citeline.corpus.int8_graph import int8_graph
+
+    graph = int8_graph(model_path)
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        # Written aside and renamed: another process never reads half a file.
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        partial.write_bytes(graph)
+        os.replace(partial, path)
+        checksum.write_text(_sha256(graph), encoding="utf-8")
+    except OSError:
+        pass
+    return graph
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _verify(path: Path, expected: str, what: str, package: str) -> None:

@@ -48,6 +48,14 @@ def load_model_library(handle: ModelHandle) -> None:
     pydantic_ai_adapter.load_provider(handle)
 
 
+def paragraphs_read_for_meaning(title: str, text: str) -> list[str]:
+    """The texts the embedded model may read a section's paragraphs by, for meaning, when it
+    reads the section's ``text`` under its ``title`` (``citeline.models.embedded``)."""
+    from citeline.models.embedded import paragraphs_read_for_meaning as read
+
+    return read(title, text)
+
+
 def stream_turn(
     handle: ModelHandle,
     *,
@@ -108,6 +116,7 @@ __all__ = [
     "TurnContent",
     "TurnReport",
     "load_model_library",
+    "paragraphs_read_for_meaning",
     "resolve_model",
     "stream_turn",
 ]

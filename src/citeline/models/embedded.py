@@ -387,6 +387,15 @@ def _units(text: str, heading: str) -> tuple[Unit, ...]:
     return tuple(units_of(text, heading))
 
 
+def paragraphs_read_for_meaning(title: str, text: str) -> list[str]:
+    """The texts ``_block_meaning`` may read a section by when it reads its whole ``text``
+    under ``title``: every prose block's (a question reads at most ``MEANING_BLOCKS`` of
+    them), none for a section of fewer than two. Ingest stores their vectors
+    (``citeline.agent.meaning.reading``), so an answer embeds none of them."""
+    texts = block_texts(units_of(text, split_title(title)[1]))
+    return list(dict.fromkeys(texts.values())) if len(texts) >= 2 else []
+
+
 def _block_meaning(
     units: list[Unit], query: str, similarity: Similarity | None, weights: Mapping[str, float]
 ) -> dict[int, float]:

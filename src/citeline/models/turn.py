@@ -90,11 +90,11 @@ RequestObserver = Callable[[tuple[TurnContent, ...]], None]
 
 class Similarity(Protocol):
     """How alike in meaning a question is to each of some texts, one number per text (cosine
-    similarity of sentence embeddings, -1 to 1). The embedded model reads with it when the
-    agent gives one (the ``citeline[dense]`` extra installed); it never loads one itself.
-    ``exact=False`` asks for the model's quicker arithmetic: about a third of the cost a
-    text, a little less exact, for texts read only to choose among them (a section's
-    paragraphs)."""
+    similarity of sentence embeddings, -1 to 1), each the same whatever texts stand beside
+    it. The embedded model reads with it when the agent gives one (the ``citeline[dense]``
+    extra installed); it never loads one itself. ``exact`` is kept for callers that say
+    which texts they only choose among (a section's paragraphs, ``exact=False``): every
+    text is now read in the one arithmetic, so it changes nothing."""
 
     def __call__(
         self, question: str, texts: Sequence[str], *, exact: bool = True

@@ -59,9 +59,15 @@ def create_app(
     it, ``engine`` to ``citeline.answer`` with ``settings.model``. What the factory opens
     itself it closes when the app shuts down.
     """
-    guard = Guard.from_settings(settings)
-    examples = load_examples(settings.examples, settings.project)
+    # Checked first: a server that could never answer says so before its database does.
+    Guard.from_settings(settings, announce=False)
     opened: list[object] = []
+    if stores is None:
+        stores = open_stores(settings)
+        opened.append(stores)
+    # The rate limit is counted in the database by default, which every worker shares.
+    guard = Guard.from_settings(settings, hits=stores.rate_hits)
+    examples = load_examples(settings.examples, settings.project)
     if corpus is None:
         from citeline.corpus import Corpus
 
@@ -91,9 +97,7 @@ def create_app(
             # keeps (issue 15): a site serving its front end gets the tolerant rule.
             heading_rule="tolerant" if settings.wire == "reactome" else "strict",
         )
-    if stores is None:
-        stores = open_stores(settings)
-        opened.append(stores)
+        _say_how_it_reads(corpus, engine)
     metrics = ServerMetrics()
     state = ServerState(
         settings=settings,
@@ -157,6 +161,18 @@ def create_app(
     if settings.allow_origins:
         app.add_middleware(AllowedOrigins, origins=settings.allow_origins)
     return app
+
+
+def _say_how_it_reads(corpus: Corpus, engine: CorpusAnswerEngine) -> None:
+    """Say once, at start-up, when searches or the embedded model's answers go by words
+    alone though more was asked for: no extra here, vectors not stored, meaning off."""
+    note = corpus.retrieval_note
+    if note is None and engine.local:
+        from citeline.agent.meaning import words_only
+
+        note = words_only()
+    if note is not None:
+        logger.warning("%s", note[:1].upper() + note[1:])
 
 
 async def _store_unavailable(request: Request, error: Exception) -> JSONResponse:

@@ -15,8 +15,9 @@ import logging
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from citeline.server.rate_limit import RateLimiter
+from citeline.server.rate_limit import RateLimiter, rate_limiter
 from citeline.server.settings import ServerSettings
+from citeline.server.store.base import RateHits
 from citeline.server.tokens import (
     RejectedToken,
     TokenRefusal,
@@ -60,15 +61,20 @@ class Guard:
         self._limiter = limiter
 
     @classmethod
-    def from_settings(cls, settings: ServerSettings, *, announce: bool = True) -> Guard:
+    def from_settings(
+        cls, settings: ServerSettings, *, announce: bool = True, hits: RateHits | None = None
+    ) -> Guard:
         """The guard ``settings`` describe; raises ``StartupError`` with the fix when it cannot.
 
-        ``announce=False`` checks the settings without the open-mode warning, for a caller
-        that builds the real guard later (``citeline serve`` checks first, then starts)."""
-        limiter = RateLimiter(
+        ``hits`` counts the limit in the server's database (its stores' ``rate_hits``), as
+        ``CITELINE_RATE_LIMIT_STORAGE`` asks by default. ``announce=False`` checks the
+        settings without the open-mode warning, for a caller that builds the real guard
+        later (``citeline serve`` checks first, then starts)."""
+        limiter = rate_limiter(
             limit=settings.rate_limit,
             window_seconds=settings.rate_window,
             storage_url=settings.rate_limit_storage,
+            hits=hits,
         )
         if settings.open:
             if not announce:

@@ -257,6 +257,7 @@ def build_router(state: ServerState) -> APIRouter:
             examples=list(state.examples),
             rate_limit=state.settings.rate_limit,
             rate_window=state.settings.rate_window,
+            retrieval=state.corpus.retrieval.value,
         )
 
     @router.get("/healthz", response_model=Health, summary="Liveness")

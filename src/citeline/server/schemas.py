@@ -161,6 +161,9 @@ class ServerInfo(BaseModel):
     # so a page can say when to try again (the refusal itself never says why it happened).
     rate_limit: int
     rate_window: int
+    # How searches run here: "lexical" (by words), "dense" (by meaning) or "hybrid" (both),
+    # the collection's recorded mode, or words where this machine cannot search it so.
+    retrieval: str = "lexical"
 
 
 class Health(BaseModel):

@@ -179,6 +179,15 @@ class ServerSettings:
         default="127.0.0.1", metadata=_about("CITELINE_HOST", str, "Address to listen on.")
     )
     port: int = field(default=8000, metadata=_about("CITELINE_PORT", _port, "Port to listen on."))
+    workers: int | None = field(
+        default=None,
+        metadata=_about(
+            "CITELINE_WORKERS",
+            _positive_int,
+            "Server processes answering on the port, sharing the collection, the answer "
+            "store and the rate limit; default: one per core of this machine.",
+        ),
+    )
     wire: Wire = field(
         default="native",
         metadata=_about(
@@ -284,11 +293,13 @@ class ServerSettings:
         metadata=_about("CITELINE_RATE_WINDOW", _positive_int, "Rate-limit window, in seconds."),
     )
     rate_limit_storage: str = field(
-        default="memory://",
+        default="database",
         metadata=_about(
             "CITELINE_RATE_LIMIT_STORAGE",
-            str,
-            "Where rate limits are counted: memory:// or any storage URL of `limits`.",
+            lambda value: value.strip() or "database",
+            "Where rate limits are counted: database (the server's own, shared by every "
+            "worker and every server on it), memory:// (this process alone) or any storage "
+            "URL of `limits` (redis://HOST:6379).",
         ),
     )
     answer_timeout: float = field(
@@ -484,6 +495,14 @@ class ServerSettings:
             "CITELINE_LOG_FORMAT", _log_format, "Log lines as json (one object a line) or text."
         ),
     )
+
+    @property
+    def worker_count(self) -> int:
+        """``workers``, else one process per core this process may run on."""
+        if self.workers is not None:
+            return self.workers
+        cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+        return max(1, len(cores) if cores else (os.cpu_count() or 1))
 
     @property
     def database(self) -> DatabaseUrl:

@@ -78,6 +78,11 @@ class StoppableServer(uvicorn.Server):
 
 def say_stopped(server: StoppableServer) -> None:
     """Log the one line that says the server stopped, and why; after ``run`` returned."""
+    say_stopped_by(server.stopped_by)
+
+
+def say_stopped_by(sig: signal.Signals | None) -> None:
+    """Log the one line that says a server (its workers too) stopped by ``sig``."""
     logging.disable(logging.NOTSET)
-    if server.stopped_by is not None:
-        logger.info("Stopped by %s.", _WORDS.get(server.stopped_by, server.stopped_by.name))
+    if sig is not None:
+        logger.info("Stopped by %s.", _WORDS.get(sig, sig.name))

@@ -141,13 +141,13 @@ class CorpusStore(ABC):
         """A number that changes in the same transaction as any vector is added or removed."""
 
     @abstractmethod
-    def without_meaning(self, limit: int) -> list[tuple[int, str, str, str]]:
-        """Up to ``limit`` passages with no meaning vector: (passage id, document id,
-        document title, passage text)."""
+    def without_meaning(self, limit: int) -> list[IndexableDocument]:
+        """Up to ``limit`` documents whose meaning texts have no stored vectors (none on
+        their first passage, which holds them all), with every passage's id and span."""
 
     @abstractmethod
     def count_without_meaning(self) -> int:
-        """How many passages have no meaning vector."""
+        """How many documents have no meaning vectors."""
 
     @abstractmethod
     def put_meanings(self, rows: Sequence[tuple[int, bytes, bytes]]) -> None:

@@ -18,7 +18,7 @@ at 1,000,000 passages.
 
 Vectors (``citeline[dense]``) are ``bytea`` rows of ``corpus_vectors``, searched in each
 server process's memory (``citeline.corpus.vectors``), as for SQLite; meaning vectors
-(migration 5, ``citeline.corpus.meaning``) are rows of ``corpus_meanings``, read a dozen at a
+(migration 6, ``citeline.corpus.meaning``) are rows of ``corpus_meanings``, read a dozen at a
 time by their text's key as answers need them. pgvector is not used:
 Debian 12's PostgreSQL 15, this project's CI server, has no pgvector package, so a server
 without it must work, and one path for every server is one path to test.
@@ -169,7 +169,33 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX corpus_meanings_key ON corpus_meanings (key)",
         ),
     ),
+    # Version 6: the vectors of every text a document is read by for meaning, on its first
+    # passage, found by the text's key; version 5's one float vector a passage was another
+    # arithmetic's, so they go, and the next ingest with the extra stores the new ones.
+    Migration(
+        6,
+        (
+            "DROP TABLE corpus_meanings",
+            "DELETE FROM corpus_meta WHERE key = 'setting:meaning_model'",
+            """CREATE TABLE corpus_meanings (
+                passage bigint NOT NULL REFERENCES corpus_passages (rowid) ON DELETE CASCADE,
+                key bytea NOT NULL,
+                vector bytea NOT NULL,
+                PRIMARY KEY (passage, key)
+            )""",
+            "CREATE INDEX corpus_meanings_key ON corpus_meanings (key)",
+        ),
+    ),
 )
+
+# Documents with passages and no meaning vector on their first passage (which holds them all).
+_UNREAD = """
+WHERE EXISTS (SELECT 1 FROM corpus_passages AS p WHERE p.document = d.rowid)
+AND NOT EXISTS (
+    SELECT 1 FROM corpus_meanings AS m
+    WHERE m.passage = (SELECT min(p.rowid) FROM corpus_passages AS p WHERE p.document = d.rowid)
+)
+"""
 
 _HITS = """
 SELECT p.rowid, d.id, d.url, d.title, substr(d.text, p.start + 1, p."end" - p.start),
@@ -438,23 +464,34 @@ class PostgresStore(CorpusStore):
 
     # -- meaning vectors ---------------------------------------------------------------
 
-    def without_meaning(self, limit: int) -> list[tuple[int, str, str, str]]:
-        def read(connection: psycopg.Connection[Any]) -> list[Any]:
-            return connection.execute(
-                'SELECT p.rowid, d.id, d.title, substr(d.text, p.start + 1, p."end" - p.start) '
-                "FROM corpus_passages AS p JOIN corpus_documents AS d ON d.rowid = p.document "
-                "WHERE NOT EXISTS (SELECT 1 FROM corpus_meanings AS m WHERE m.passage = p.rowid) "
-                "ORDER BY p.rowid LIMIT %s",
+    def without_meaning(self, limit: int) -> list[IndexableDocument]:
+        def read(connection: psycopg.Connection[Any]) -> tuple[list[Any], list[Any]]:
+            documents = connection.execute(
+                f"SELECT d.rowid, d.id, d.title, d.text FROM corpus_documents AS d {_UNREAD} "
+                "ORDER BY d.rowid LIMIT %s",
                 (limit,),
             ).fetchall()
+            passages = connection.execute(
+                'SELECT document, rowid, start, "end" FROM corpus_passages '
+                "WHERE document = ANY(%s) ORDER BY rowid",
+                ([row[0] for row in documents],),
+            ).fetchall()
+            return documents, passages
 
-        return [(rowid, doc_id, title, text) for rowid, doc_id, title, text in self._run(read)]
+        documents, passages = self._run(read)
+        spans: dict[int, list[tuple[int, int, int]]] = {}
+        for document, passage, start, end in passages:
+            spans.setdefault(document, []).append((passage, start, end))
+        return [
+            IndexableDocument(doc_id, title, text, tuple(spans[rowid]))
+            for rowid, doc_id, title, text in documents
+            if rowid in spans
+        ]
 
     def count_without_meaning(self) -> int:
         def read(connection: psycopg.Connection[Any]) -> int:
             row = connection.execute(
-                "SELECT count(*) FROM corpus_passages AS p WHERE NOT EXISTS "
-                "(SELECT 1 FROM corpus_meanings AS m WHERE m.passage = p.rowid)"
+                f"SELECT count(*) FROM corpus_documents AS d {_UNREAD}"
             ).fetchone()
             return int(row[0]) if row else 0
 
@@ -470,8 +507,7 @@ class PostgresStore(CorpusStore):
                     "INSERT INTO corpus_meanings (passage, key, vector) "
                     "SELECT %(p)s, %(k)s, %(v)s WHERE EXISTS "
                     "(SELECT 1 FROM corpus_passages WHERE rowid = %(p)s) "
-                    "ON CONFLICT (passage) DO UPDATE SET key = EXCLUDED.key, "
-                    "vector = EXCLUDED.vector",
+                    "ON CONFLICT (passage, key) DO UPDATE SET vector = EXCLUDED.vector",
                     [{"p": passage, "k": key, "v": vector} for passage, key, vector in rows],
                 )
 

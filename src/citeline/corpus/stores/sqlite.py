@@ -20,10 +20,12 @@ the passage by ingest's embedding stage and removed in the same transaction as t
 passage. They are float16 bytes; searching them is ``citeline.corpus.vectors``'s job, in
 process, because a loadable extension such as sqlite-vec cannot be loaded by Pythons built
 without ``enable_load_extension`` (pyenv's default build, this project's CI among them).
-Meaning vectors (schema 4; ``citeline.corpus.meaning``) are rows of ``corpus_meanings``, one
-per passage of a dense or hybrid collection, float32 and indexed by their text's key, since
-an answer finds them by the text it reads, not by passage; schema 3 files gain the empty
-table when they open.
+Meaning vectors (``citeline.corpus.meaning``) are rows of ``corpus_meanings``: each text a
+document is read by for meaning, on the document's first passage so that they go with it,
+float32 and indexed by their text's key, since an answer finds them by the text it reads,
+not by passage. Schema 5 keys them by passage and text (schema 4 held one float vector a
+passage, in another arithmetic): files of schemas 3 and 4 gain the empty table when they
+open, and their next ingest with the extra fills it.
 
 A full disk is a ``DiskFullError`` saying so, from every write, and the file is left as its
 last commit left it (SQLite rolls back what it could not write). A file that cannot be
@@ -58,10 +60,10 @@ from citeline.corpus.stores.base import (
     StoreChanges,
 )
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 # Versions this store migrates in place: 2 had an FTS5 table and no generations, 3 no
-# meaning vectors.
-_MIGRATES_FROM = ("2", "3")
+# meaning vectors, 4 one float vector a passage.
+_MIGRATES_FROM = ("2", "3", "4")
 # How long a writer waits for another writer (the server's answer store, another ingest)
 # before giving up; a document's transaction takes milliseconds, so 5 s means a stuck peer.
 _BUSY_TIMEOUT_MS = 5000
@@ -74,14 +76,16 @@ CREATE INDEX IF NOT EXISTS corpus_removed_generation ON corpus_removed(generatio
 INSERT OR IGNORE INTO corpus_meta(key, value) VALUES ('generation', '1');
 """
 
-# What schema 4 added to schema 3: the vector of each passage's meaning text, found by the
-# text's key (``citeline.corpus.meaning``), removed in the same transaction as its passage.
+# What schema 5 holds beside schema 3: the vectors of the texts each document is read by for
+# meaning, on its first passage, found by the text's key (``citeline.corpus.meaning``) and
+# removed in the same transaction as the passage.
 _MEANINGS = """
 CREATE TABLE IF NOT EXISTS corpus_meanings (
-    passage INTEGER PRIMARY KEY REFERENCES corpus_passages(rowid),
+    passage INTEGER NOT NULL REFERENCES corpus_passages(rowid),
     key BLOB NOT NULL,
-    vector BLOB NOT NULL
-);
+    vector BLOB NOT NULL,
+    PRIMARY KEY (passage, key)
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS corpus_meanings_key ON corpus_meanings(key);
 """
 
@@ -114,6 +118,15 @@ CREATE TABLE IF NOT EXISTS corpus_vectors (
     + _GENERATIONS
     + _MEANINGS
 )
+
+# Documents with passages and no meaning vector on their first passage (which holds them all).
+_UNREAD = """
+WHERE EXISTS (SELECT 1 FROM corpus_passages AS p WHERE p.document = d.rowid)
+AND NOT EXISTS (
+    SELECT 1 FROM corpus_meanings AS m
+    WHERE m.passage = (SELECT min(p.rowid) FROM corpus_passages AS p WHERE p.document = d.rowid)
+)
+"""
 
 _HITS = """
 SELECT p.rowid, d.id, d.url, d.title, substr(d.text, p.start + 1, p.end - p.start),
@@ -210,7 +223,7 @@ class SQLiteStore(CorpusStore):
                     self._check_versions(connection)
                     if "corpus_removed" not in tables:
                         self._migrate_from_fts5(connection)
-                    if "corpus_meanings" not in tables:
+                    if self._schema(connection) != SCHEMA_VERSION:
                         self._add_meanings(connection)
                 else:
                     # One statement at a time: executescript() would commit this transaction.
@@ -277,10 +290,19 @@ class SQLiteStore(CorpusStore):
                 connection.execute(statement)
 
     @staticmethod
+    def _schema(connection: sqlite3.Connection) -> str | None:
+        row = connection.execute(
+            "SELECT value FROM corpus_meta WHERE key = 'schema_version'"
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    @staticmethod
     def _add_meanings(connection: sqlite3.Connection) -> None:
-        """Schema 3 to 4, in the open's transaction: the meaning vectors' table, empty (an
-        answer embeds on demand what no passage holds, and the next dense or hybrid ingest
-        fills it)."""
+        """Schema 3 or 4 to 5, in the open's transaction: the meaning vectors' table, empty
+        (schema 4's were another arithmetic's: an answer embeds on demand what no document
+        holds, and the next ingest with the extra fills it)."""
+        connection.execute("DROP TABLE IF EXISTS corpus_meanings")
+        connection.execute("DELETE FROM corpus_meta WHERE key = 'setting:meaning_model'")
         for statement in _MEANINGS.split(";"):
             if statement.strip():
                 connection.execute(statement)
@@ -582,27 +604,33 @@ class SQLiteStore(CorpusStore):
 
     # -- meaning vectors ---------------------------------------------------------------
 
-    def without_meaning(self, limit: int) -> list[tuple[int, str, str, str]]:
-        rows = (
-            self._connection()
-            .execute(
-                "SELECT p.rowid, d.id, d.title, substr(d.text, p.start + 1, p.end - p.start) "
-                "FROM corpus_passages AS p JOIN corpus_documents AS d ON d.rowid = p.document "
-                "WHERE NOT EXISTS (SELECT 1 FROM corpus_meanings AS m WHERE m.passage = p.rowid) "
-                "ORDER BY p.rowid LIMIT ?",
-                (limit,),
-            )
-            .fetchall()
-        )
-        return [(rowid, doc_id, title, text) for rowid, doc_id, title, text in rows]
+    def without_meaning(self, limit: int) -> list[IndexableDocument]:
+        connection = self._connection()
+        documents = connection.execute(
+            f"SELECT d.rowid, d.id, d.title, d.text FROM corpus_documents AS d {_UNREAD} "
+            "ORDER BY d.rowid LIMIT ?",
+            (limit,),
+        ).fetchall()
+        if not documents:
+            return []
+        spans: dict[int, list[tuple[int, int, int]]] = {}
+        marks = ", ".join("?" * len(documents))
+        for document, passage, start, end in connection.execute(
+            "SELECT document, rowid, start, end FROM corpus_passages "
+            f"WHERE document IN ({marks}) ORDER BY rowid",
+            [row[0] for row in documents],
+        ):
+            spans.setdefault(document, []).append((passage, start, end))
+        return [
+            IndexableDocument(doc_id, title, text, tuple(spans[rowid]))
+            for rowid, doc_id, title, text in documents
+            if rowid in spans
+        ]
 
     def count_without_meaning(self) -> int:
         row = (
             self._connection()
-            .execute(
-                "SELECT count(*) FROM corpus_passages AS p WHERE NOT EXISTS "
-                "(SELECT 1 FROM corpus_meanings AS m WHERE m.passage = p.rowid)"
-            )
+            .execute(f"SELECT count(*) FROM corpus_documents AS d {_UNREAD}")
             .fetchone()
         )
         return int(row[0])

@@ -176,6 +176,16 @@ class HandoffStore(ABC):
         """The handoff, or None when it never existed or its time-to-live has passed."""
 
 
+class RateHits(ABC):
+    """Answers started per caller, counted where every server process on the database sees
+    them: a moving window, exact however many processes count at once."""
+
+    @abstractmethod
+    async def hit(self, identity: str, *, limit: int, window_seconds: float) -> bool:
+        """Count one answer for ``identity`` when fewer than ``limit`` were counted in the
+        last ``window_seconds``, and say whether it was; nothing is counted otherwise."""
+
+
 @dataclass(frozen=True, slots=True)
 class Retention:
     """How long entries live (seconds) and how many are kept at most."""
@@ -189,10 +199,12 @@ class Stores:
     """The stores of one backend, and how to release what they hold open.
 
     ``handoffs`` is None unless the stores were opened to keep them (the reactome profile
-    does); that profile refuses to start on stores without one.
+    does); that profile refuses to start on stores without one. ``rate_hits`` counts the
+    rate limit in the database, shared by every process on it (None: stores that cannot).
     """
 
     answers: AnswerStore
     conversations: ConversationStore
     close: Callable[[], None]
     handoffs: HandoffStore | None = None
+    rate_hits: RateHits | None = None

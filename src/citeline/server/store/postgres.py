@@ -64,6 +64,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Conversations are bound to the identity that opened it; those stored before keep
     # '', which no caller matches, so nobody can continue them.
     Migration(2, ("ALTER TABLE conversations ADD COLUMN owner text NOT NULL DEFAULT ''",)),
+    # The rate limit, counted in the database that every server process shares.
+    Migration(
+        3,
+        (
+            "CREATE TABLE rate_hits (identity text NOT NULL, at double precision NOT NULL)",
+            "CREATE INDEX rate_hits_by_caller ON rate_hits (identity, at)",
+            "CREATE INDEX rate_hits_by_age ON rate_hits (at)",
+        ),
+    ),
 )
 
 # Its own component, so the handoff table (the reactome profile's, made only for it) is
@@ -106,6 +115,8 @@ POSTGRES = Dialect(
     no_limit="LIMIT ALL",
     # An append reads then rewrites a conversation: another process's append waits for it.
     lock_row=" FOR UPDATE",
+    # A caller's count, then its new hit: another process counting that caller waits.
+    lock_caller="SELECT pg_advisory_xact_lock(hashtext(?))",
 )
 
 

@@ -27,6 +27,7 @@ from citeline.server.store.base import (
     ConversationStore,
     Handoff,
     HandoffStore,
+    RateHits,
     Retention,
     StoredAnswer,
     Stores,
@@ -73,6 +74,10 @@ class Dialect:
     no_limit: str
     # Appended to a SELECT that is about to be updated, so a concurrent writer waits.
     lock_row: str
+    # Run first in a transaction that counts one caller's rate limit, so that another
+    # process counting the same caller waits for it ("" where the transaction already
+    # holds the whole database, as SQLite's BEGIN IMMEDIATE does).
+    lock_caller: str = ""
 
     def sql(self, statement: str) -> str:
         return statement.replace(":json", self.json_param).replace("?", self.param)
@@ -305,6 +310,39 @@ class SQLHandoffStore(HandoffStore):
         return Handoff(id=row[0], answer=answer, created_at=row[7])
 
 
+class SQLRateHits(RateHits):
+    """The rate limit's hits as rows of ``rate_hits`` (caller, time), counted and added in
+    one transaction that no other writer of the same caller interleaves with, so N
+    processes admit exactly the limit between them. Rows past every window are removed as
+    new ones are written: the table holds at most the answers of one window."""
+
+    def __init__(self, runner: Runner, clock: Callable[[], float]) -> None:
+        self._runner = runner
+        self._clock = clock
+        dialect = runner.dialect
+        self._expire = dialect.sql("DELETE FROM rate_hits WHERE at <= ?")
+        self._count = dialect.sql("SELECT count(*) FROM rate_hits WHERE identity = ? AND at > ?")
+        self._add = dialect.sql("INSERT INTO rate_hits (identity, at) VALUES (?, ?)")
+        self._lock = dialect.sql(dialect.lock_caller) if dialect.lock_caller else ""
+
+    async def hit(self, identity: str, *, limit: int, window_seconds: float) -> bool:
+        now = self._clock()
+        since = now - window_seconds
+
+        def count(connection: Connection) -> bool:
+            if self._lock:
+                connection.execute(self._lock, (identity,))
+            connection.execute(self._expire, (since,))
+            row = connection.execute(self._count, (identity, since)).fetchone()
+            if row is not None and int(row[0]) >= limit:
+                return False
+            connection.execute(self._add, (identity, now))
+            return True
+
+        # Not retried on a lost connection: a hit counted before the loss would count twice.
+        return await self._runner.write(count, retry=False)
+
+
 def sql_stores(
     runner: Runner,
     *,
@@ -324,4 +362,5 @@ def sql_stores(
         handoffs=None
         if handoffs is None
         else SQLHandoffStore(_Table(runner, "handoffs", "created_at", handoffs, clock)),
+        rate_hits=SQLRateHits(runner, clock),
     )

@@ -54,6 +54,9 @@ CREATE TABLE IF NOT EXISTS conversations (
     owner TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS conversations_by_use ON conversations (updated_at);
+CREATE TABLE IF NOT EXISTS rate_hits (identity TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS rate_hits_by_caller ON rate_hits (identity, at);
+CREATE INDEX IF NOT EXISTS rate_hits_by_age ON rate_hits (at);
 """
 
 # Only for stores that keep handoffs (the reactome profile's), so a native file has no
