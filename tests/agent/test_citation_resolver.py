@@ -117,3 +117,27 @@ def test_unknown_and_empty_hrefs_are_dropped_and_counted() -> None:
     assert resolver.resolve(Anchor("https://invented.example/paper", "x", 0, 1)) is None
     assert resolver.resolve(Anchor("   ", "y", 2, 3)) is None
     assert resolver.dropped == 2
+
+
+def test_a_source_the_server_found_links_to_its_section_as_an_anchor_to_it_does() -> None:
+    found = _resolver().resolve_found("R-HSA-109581", 0, 42)
+    anchored = _resolver().resolve(Anchor(REACTOME.href, "the pathway", 0, 42))
+    assert found == Citation(
+        n=1,
+        display_name="Apoptosis",
+        id="R-HSA-109581",
+        start=0,
+        end=42,
+        href=REACTOME.url,
+        found_by="server",
+    )
+    assert anchored is not None and found is not None and found.href == anchored.href
+
+
+def test_a_found_source_already_cited_or_past_the_cap_is_not_cited_nor_counted_dropped() -> None:
+    resolver = CitationResolver({s.href: s for s in (REACTOME, SCIFACT)}, max_citations=1)
+    assert resolver.resolve(Anchor("cite:4983", "x", 0, 1)) is not None
+    assert resolver.resolve_found("4983", 2, 9) is None
+    assert resolver.resolve_found("R-HSA-109581", 2, 9) is None
+    assert resolver.resolve_found("unknown", 2, 9) is None
+    assert resolver.dropped == 0

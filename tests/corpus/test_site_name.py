@@ -1,4 +1,8 @@
-"""The collection's own name, read at ingest: what the empty page greets its owner with."""
+"""The collection's own name, read at ingest: what the empty page greets its owner with.
+
+The title part a site's pages share is learned once, by the ingest (``formats/site.py``);
+``_named_by_ingest`` hands what one ingest learned to ``site_name`` as ``Corpus`` does.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from pathlib import Path
 from tests.support.named_pipes import watched_pipe
 
 from citeline.corpus import Corpus
+from citeline.corpus.formats.site import MIN_PAGES
 from citeline.corpus.site_name import HEAD_BYTES, folder_name, site_name
 
 SITES = Path(__file__).parent / "fixtures" / "sites"
@@ -22,26 +27,35 @@ def page(folder: Path, name: str, title: str, body: str = "<h1>Page</h1><p>Text.
     return path
 
 
+def _named_by_ingest(folder: Path, index: Path) -> str | None:
+    with Corpus.open(index) as corpus:
+        report = corpus.ingest(folder, base_url="https://docs.example.org/")
+    return site_name(folder, report.site_name)
+
+
 def test_a_built_sphinx_site_is_named_by_the_title_part_its_pages_share(tmp_path: Path) -> None:
     site = tmp_path / "html"
     page(site, "index.html", "Acme 2.1 documentation")
     page(site, "howto/widgets.html", "Widgets HOWTO &#8212; Acme 2.1 documentation")
     page(site, "faq.html", "Acme FAQ &#8212; Acme 2.1 documentation")
-    assert site_name(site) == "Acme 2.1 documentation"
+    page(site, "gears.html", "Gears &#8212; Acme 2.1 documentation")
+    assert _named_by_ingest(site, tmp_path / "index.sqlite") == "Acme 2.1 documentation"
 
 
-def test_one_page_alone_shares_its_title_with_no_other_so_its_folder_names_it() -> None:
+def test_one_page_alone_shares_its_title_with_no_other_so_its_folder_names_it(
+    tmp_path: Path,
+) -> None:
     # A real Sphinx page ("Sorting HOW TO — Python 3.11.2 documentation"), alone.
-    assert site_name(SITES / "python-docs") is None
+    assert _named_by_ingest(SITES / "python-docs", tmp_path / "index.sqlite") is None
     assert folder_name(SITES / "python-docs") == "python-docs"
 
 
 def test_mkdocs_and_docusaurus_separators_are_read(tmp_path: Path) -> None:
     for separator in (" - ", " | "):
         site = tmp_path / separator.strip().replace("|", "bar")
-        page(site, "a.html", f"Install{separator}Tidewater")
-        page(site, "b.html", f"Configure{separator}Tidewater")
-        assert site_name(site) == "Tidewater"
+        for number in range(MIN_PAGES):
+            page(site, f"{number}.html", f"Page {number}{separator}Tidewater")
+        assert _named_by_ingest(site, tmp_path / f"{site.name}.sqlite") == "Tidewater"
 
 
 def test_an_mkdocs_site_name_wins_even_beside_tags_only_mkdocs_loads(tmp_path: Path) -> None:
@@ -57,10 +71,10 @@ def test_an_mkdocs_site_name_wins_even_beside_tags_only_mkdocs_loads(tmp_path: P
     docs.mkdir()
     (docs / "index.md").write_text("# Home\n\nWelcome.\n", "utf-8")
     built = tmp_path / "site"
-    page(built, "a.html", "Install - Other")
-    page(built, "b.html", "Configure - Other")
-    assert site_name(docs) == "Tidewater: the guide"
-    assert site_name(built) == "Tidewater: the guide"
+    for number in range(MIN_PAGES):
+        page(built, f"{number}.html", f"Page {number} - Other")
+    assert _named_by_ingest(docs, tmp_path / "docs.sqlite") == "Tidewater: the guide"
+    assert _named_by_ingest(built, tmp_path / "site.sqlite") == "Tidewater: the guide"
 
 
 def test_a_site_whose_pages_share_nothing_is_named_by_its_front_page(tmp_path: Path) -> None:
@@ -68,7 +82,8 @@ def test_a_site_whose_pages_share_nothing_is_named_by_its_front_page(tmp_path: P
     page(site, "index.html", "PostgreSQL 15.20 Documentation")
     page(site, "sql-delete.html", "DELETE")
     page(site, "tutorial-select.html", "Querying a Table")
-    assert site_name(site) == "PostgreSQL 15.20 Documentation"
+    page(site, "sql-insert.html", "INSERT")
+    assert _named_by_ingest(site, tmp_path / "index.sqlite") == "PostgreSQL 15.20 Documentation"
 
 
 def test_a_folder_without_a_site_is_named_by_itself_or_above_its_output_folder(
@@ -77,7 +92,7 @@ def test_a_folder_without_a_site_is_named_by_itself_or_above_its_output_folder(
     notes = tmp_path / "team-notes"
     notes.mkdir()
     (notes / "a.md").write_text("# A\n\ntext\n", "utf-8")
-    assert site_name(notes) is None
+    assert _named_by_ingest(notes, tmp_path / "index.sqlite") is None
     assert folder_name(notes) == "team-notes"
     assert folder_name(notes / "a.md") == "team-notes"
     built = tmp_path / "acme-docs" / "html"
@@ -85,32 +100,36 @@ def test_a_folder_without_a_site_is_named_by_itself_or_above_its_output_folder(
     assert folder_name(built) == "acme-docs"
 
 
-def test_a_title_past_the_head_bytes_or_a_link_out_of_the_folder_is_not_read(
+def test_a_front_page_title_past_the_head_bytes_or_a_link_out_of_the_folder_is_not_read(
     tmp_path: Path,
 ) -> None:
     outside = tmp_path / "outside"
     page(outside, "index.html", "Secret Intranet")
-    site = tmp_path / "site-root"
-    site.mkdir()
-    (site / "index.html").symlink_to(outside / "index.html")
-    late = "<!doctype html><html><head>" + " " * HEAD_BYTES + "<title>Too late - X</title>"
-    (site / "a.html").write_text(late, "utf-8")
-    (site / "b.html").write_text(late, "utf-8")
-    assert site_name(site) is None
+    linked = tmp_path / "site-root"
+    linked.mkdir()
+    (linked / "index.html").symlink_to(outside / "index.html")
+    late = tmp_path / "late"
+    late.mkdir()
+    (late / "index.html").write_text(
+        "<!doctype html><html><head>" + " " * HEAD_BYTES + "<title>Too late</title>", "utf-8"
+    )
+    assert site_name(linked, None) is None
+    assert site_name(late, None) is None
 
 
 def test_an_endless_title_is_cut_to_a_name(tmp_path: Path) -> None:
     site = tmp_path / "s"
-    page(site, "a.html", "A - " + "Very " * 100)
-    page(site, "b.html", "B - " + "Very " * 100)
-    name = site_name(site)
+    for number in range(MIN_PAGES):
+        page(site, f"{number}.html", f"{number} - " + "Very " * 100)
+    name = _named_by_ingest(site, tmp_path / "index.sqlite")
     assert name is not None and len(name) <= 120 and name.endswith("…")
 
 
 def test_ingest_keeps_the_name_and_a_loose_file_does_not_rename_the_site(tmp_path: Path) -> None:
     site = tmp_path / "html"
-    page(site, "a.html", "Widgets &#8212; Acme 2.1 documentation", "<h1>Widgets</h1><p>Gears.</p>")
-    page(site, "b.html", "Gears &#8212; Acme 2.1 documentation", "<h1>Gears</h1><p>Teeth.</p>")
+    for topic in ("Widgets", "Gears", "Teeth", "Levers"):
+        title = f"{topic} &#8212; Acme 2.1 documentation"
+        page(site, f"{topic}.html", title, f"<h1>{topic}</h1><p>About {topic.lower()}.</p>")
     extra = tmp_path / "notes" / "extra.md"
     extra.parent.mkdir()
     extra.write_text("# Extra\n\nMore text.\n", "utf-8")

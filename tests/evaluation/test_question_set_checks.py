@@ -1,18 +1,23 @@
-"""The checks the development collections' tests run (tests/support/question_sets.py) catch
-what they are there to catch, on a two-section Sphinx page and a set written to break them."""
+"""The checks the development collections' tests run (tests/support/question_sets) catch what
+they are there to catch: on a two-section Sphinx page and a set written to break them, on
+real pages of each generator (tests/corpus/fixtures/sites), and on Markdown sources."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from tests.support.question_sets import (
-    Collection,
+from tests.support.question_sets.checks import (
+    Least,
     shape_problems,
-    sphinx_sections,
     terms_outside_gold,
     unread_gold,
 )
+from tests.support.question_sets.html_pages import page_sections, site_sections
+from tests.support.question_sets.manifest import Collection
+from tests.support.question_sets.markdown_pages import published_sections
+
+SITES = Path(__file__).parents[1] / "corpus" / "fixtures" / "sites"
 
 BASE = "https://docs.example.org/en/1.0/"
 PAGE = """<html><head><title>Guide &#8212; Example documentation</title></head><body>
@@ -68,7 +73,8 @@ def _question(qid: str, gold: list[str], terms: list[str], kind: str = "how") ->
 
 def test_a_page_reads_as_its_sections_with_code_as_the_page_shows_it(tmp_path: Path) -> None:
     collection = _collection(tmp_path, [])
-    sections = sphinx_sections(collection.site / "guide.html")
+    assert collection.site is not None
+    sections = page_sections(collection.site / "guide.html", "sphinx")
     assert sections[""] == sections["guide"] == "Guide Read this first."
     assert sections["query-strings"] == "Query strings r = get(url, params=payload)"
     assert sections["timeouts"] == "Timeouts Pass timeout in seconds."
@@ -89,7 +95,9 @@ def test_gold_that_is_no_section_or_holds_no_term_is_reported(tmp_path: Path) ->
             _question("no-such-page", [BASE + "other.html"], ["timeout"]),
         ],
     )
-    assert unread_gold(collection) == [
+    assert collection.site is not None
+    sections = site_sections(collection.site, BASE, "sphinx")
+    assert unread_gold(collection.answerable(), sections) == [
         ("no-term-there", BASE + "guide.html#timeouts"),
         ("no-such-anchor", BASE + "guide.html#cookies"),
         ("no-such-page", BASE + "other.html"),
@@ -100,7 +108,9 @@ def test_a_term_no_gold_section_holds_is_reported(tmp_path: Path) -> None:
     collection = _collection(
         tmp_path, [_question("q", [BASE + "guide.html#timeouts"], ["timeout", "retries"])]
     )
-    assert terms_outside_gold(collection) == [("q", "retries")]
+    assert collection.site is not None
+    sections = site_sections(collection.site, BASE, "sphinx")
+    assert terms_outside_gold(collection.answerable(), sections) == [("q", "retries")]
 
 
 def test_a_broken_set_is_reported_line_by_line(tmp_path: Path) -> None:
@@ -110,7 +120,7 @@ def test_a_broken_set_is_reported_line_by_line(tmp_path: Path) -> None:
         _question("elsewhere", ["https://elsewhere.org/guide.html"], ["timeout"], kind="why"),
         _question("no-terms", [BASE + "guide.html"], [], kind="howto"),
     ]
-    followups = [
+    followups: list[dict[str, object]] = [
         {
             "id": "a",
             "history": ["Never asked?"],
@@ -119,16 +129,23 @@ def test_a_broken_set_is_reported_line_by_line(tmp_path: Path) -> None:
             "answer_terms": ["first"],
         }
     ]
-    off_topic = [
+    off_topic: list[dict[str, object]] = [
         {
             "id": "off",
             "question": "Capital of France?",
             "gold_ids": [BASE + "guide.html"],
             "expects": "nothing_found",
-        }
+        },
+        {
+            "id": "off-in-a-conversation",
+            "history": ["Question a?"],
+            "question": "And Spain's?",
+            "gold_ids": [],
+            "expects": "nothing_found",
+        },
     ]
     collection = _collection(tmp_path, main, followups=followups, off_topic=off_topic)
-    assert shape_problems(collection, questions=5, followups=1, off_topic=1) == [
+    assert shape_problems(collection, Least(questions=5, followups=1, off_topic=1)) == [
         ("questions", "4 lines, fewer than 5"),
         ("a", "id used twice"),
         ("elsewhere", "https://elsewhere.org/guide.html"),
@@ -136,6 +153,113 @@ def test_a_broken_set_is_reported_line_by_line(tmp_path: Path) -> None:
         ("b", "a gold address twice"),
         ("a", "does not continue a question of the set"),
         ("off", "answerable"),
+        ("off-in-a-conversation", "answerable"),
         ("kind", "howto"),
         ("kind", "no difference question"),
     ]
+
+
+def test_a_set_without_follow_ups_or_off_topic_files_is_short_of_both(tmp_path: Path) -> None:
+    collection = _collection(
+        tmp_path,
+        [
+            _question(kind, [BASE + "guide.html"], ["first"], kind=kind)
+            for kind in ("how", "what", "why", "difference")
+        ],
+    )
+    bare = Collection.load(collection.folder)
+    manifest = (bare.folder / "collection.toml").read_text(encoding="utf-8")
+    (bare.folder / "collection.toml").write_text(
+        manifest.replace('followups = "f.jsonl"\n', "").replace('off_topic = "o.jsonl"\n', ""),
+        encoding="utf-8",
+    )
+    bare = Collection.load(bare.folder)
+    assert (bare.followups, bare.off_topic) == (None, None)
+    assert shape_problems(bare, Least(questions=4, followups=1, off_topic=1)) == [
+        ("follow-ups", "0 lines, fewer than 1"),
+        ("off-topic", "0 lines, fewer than 1"),
+    ]
+
+
+def test_an_asciidoc_manual_page_reads_by_its_headings_ids_without_an_opening() -> None:
+    sections = page_sections(SITES / "git-docs" / "git-stage.html", "asciidoc")
+    assert sorted(sections) == ["_description", "_git", "_synopsis"]
+    assert sections["_synopsis"] == "SYNOPSIS git stage <arg>…"
+    # The page's opening (its title and NAME line) is no section a gold address names.
+    assert "" not in sections and not any("NAME" in text for text in sections.values())
+
+
+def test_docbook_anchors_and_glossary_terms_are_places_and_an_unnamed_heading_is_not(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "manual.html"
+    page.write_text(
+        "<html><body><h1>Manual</h1>"
+        '<h2 class="title"><a name="branches"></a>Branches</h2><p>A branch is a line.</p>'
+        "<h3>Pitfalls</h3><p>Detached heads.</p>"
+        '<dl><dt><a id="def_index"></a>index</dt><dd>The staging area.</dd>'
+        "<dt>ref</dt><dd>A name.</dd></dl>"
+        # An id used twice names its first place, as a browser scrolls to it.
+        '<h2 class="title"><a name="branches"></a>Branches again</h2><p>Later.</p>'
+        "</body></html>",
+        encoding="utf-8",
+    )
+    assert page_sections(page, "asciidoc") == {
+        "branches": "Branches A branch is a line. Pitfalls Detached heads.",
+        "def_index": "index The staging area. ref A name.",
+    }
+
+
+def test_an_mdbook_chapter_opens_at_its_own_address_and_at_its_title_s(tmp_path: Path) -> None:
+    sections = page_sections(SITES / "rust-book" / "ch05-00-structs.html", "mdbook")
+    title = "using-structs-to-structure-related-data"
+    assert sections[""] == sections[title]
+    assert sections[title].startswith("Using Structs to Structure Related Data A struct")
+    # The book's table of contents beside the chapter is outside <main>.
+    assert not any("Foreword" in text for text in sections.values())
+
+
+def test_an_mkdocs_heading_without_an_id_stays_in_the_section_before_it(tmp_path: Path) -> None:
+    page = tmp_path / "index.html"
+    page.write_text(
+        '<html><body><nav>Home</nav><div role="main">New in 1.4.<h1 id="mkdocs">MkDocs</h1>'
+        "Intro.<p>Fast.</p><h2>Features</h2>Many.<ul><li>Themes</li><li>Search</li></ul>"
+        '<h2 id="install">Install <a class="headerlink" href="#install">&para;</a></h2>'
+        "<p>Run <code>pip</code>.</p></div></body></html>",
+        encoding="utf-8",
+    )
+    # What comes before the first heading is the page's opening, at the page's own address.
+    assert page_sections(page, "mkdocs") == {
+        "": "New in 1.4. MkDocs Intro. Fast. Features Many. Themes Search",
+        "mkdocs": "MkDocs Intro. Fast. Features Many. Themes Search",
+        "install": "Install Run pip.",
+    }
+    sections = site_sections(tmp_path, "https://www.mkdocs.org/", "mkdocs")
+    assert sections("https://www.mkdocs.org/#install") == "Install Run pip."
+    assert sections("https://www.mkdocs.org/#features") is None
+    assert sections("https://www.mkdocs.org/about/") is None
+
+
+def test_markdown_sources_read_as_the_sections_mkdocs_publishes(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    (docs / "tutorial").mkdir(parents=True)
+    (tmp_path / "docs_src").mkdir()
+    (docs / "tutorial" / "options.md").write_text(
+        "# Options\n\nIntro.\n\n## Only --force\n\n{!../docs_src/force.py!}\n\n"
+        "## Only --force\n\nAgain.\n\n```\n# not a heading\n```\n",
+        encoding="utf-8",
+    )
+    (docs / "index.md").write_text("Welcome.\n\n## [Install](install.md)\n\nRun it.\n", "utf-8")
+    (tmp_path / "docs_src" / "force.py").write_text("force: bool = False\n", encoding="utf-8")
+    published = published_sections(docs, "https://typer.example/")
+    assert sorted(published) == [
+        "https://typer.example/",
+        "https://typer.example/#install",
+        "https://typer.example/tutorial/options/",
+        "https://typer.example/tutorial/options/#only-force",
+        "https://typer.example/tutorial/options/#only-force_1",
+    ]
+    forced = published["https://typer.example/tutorial/options/#only-force"]
+    assert "force: bool = False" in forced.text and "force: bool" not in forced.own_text
+    again = published["https://typer.example/tutorial/options/#only-force_1"]
+    assert again.text == "## Only --force Again. ``` # not a heading ```"

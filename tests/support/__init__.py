@@ -7,4 +7,7 @@
 - ``engine_doubles``, ``scripted_engine``, ``replay_engine``: answer engines that stand in
   for ``citeline.answer`` where a test must count calls, hold a stream, or replay one.
 - ``openai_stub``: a local server speaking the OpenAI streaming protocol.
+- ``question_sets``: the development collections (benchmarks/questions/*/collection.toml)
+  read apart from citeline, and the checks their sets must pass; ``gold_addresses``:
+  benchmarks/questions/gold_ids.py loaded, and the check against citeline's own index.
 """

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import Literal
 from urllib.parse import parse_qsl, urlsplit
 
 from citeline.agent.tools import Source
@@ -73,22 +74,7 @@ class CitationResolver:
         if source is None:
             self.dropped += 1
             return None
-        if source.href in self._cited:
-            return None
-        if self._events >= self._max_citations:
-            self.dropped += 1
-            return None
-        self._events += 1
-        n = self._cited[source.href] = self._number(source.href)
-        return Citation(
-            n=n,
-            display_name=source.display_name,
-            id=source.id or None,
-            url=None if source.id else source.url,
-            start=anchor.start,
-            end=anchor.end,
-            href=web_address(source.url),
-        )
+        return self._cite(source, anchor.start, anchor.end)
 
     def resolve_found(self, source_id: str, start: int, end: int) -> Citation | None:
         """The citation of a source the server found supporting the text at ``start:end``
@@ -96,30 +82,16 @@ class CitationResolver:
         cap. A found citation past the cap is not counted as dropped: the model wrote
         no link that was lost."""
         source = next((s for s in self._sources.values() if s.id == source_id), None)
-        if source is None or source.href in self._cited:
+        if source is None:
             return None
-        if self._events >= self._max_citations:
-            return None
-        self._events += 1
-        n = self._cited[source.href] = self._number(source.href)
-        return Citation(
-            n=n,
-            display_name=source.display_name,
-            id=source.id or None,
-            url=None if source.id else source.url,
-            start=start,
-            end=end,
-            found_by="server",
-        )
+        return self._cite(source, start, end, found_by="server")
 
     def resolve_quote(self, match: QuoteMatch) -> Citation | None:
         """The citation of a verified quote: its source's id and kind, the passage as the
         trusted text writes it, and null offsets (the quote never reaches the prose);
         ``None`` past the cap."""
-        if self._events >= self._max_citations:
-            self.dropped += 1
+        if not self._within_cap(lost=True):
             return None
-        self._events += 1
         source = None
         if match.kind in ("document", "result"):
             source = next((s for s in self._sources.values() if s.id == match.id), None)
@@ -132,6 +104,44 @@ class CitationResolver:
             kind=match.kind,
             href=None if source is None else web_address(source.url),
         )
+
+    def _cite(
+        self,
+        source: Source,
+        start: int | None,
+        end: int | None,
+        found_by: Literal["server"] | None = None,
+    ) -> Citation | None:
+        """The one citation of ``source``, with the address a reader follows, however it was
+        found; ``None`` when it is already cited or past the cap. One builder, so a field
+        added for one way of citing reaches every way: a found citation once lacked the
+        ``href`` an anchor's had, and its chip did not link."""
+        if source.href in self._cited:
+            return None
+        # The model's link past the cap is lost, and counted; a found one was never written.
+        if not self._within_cap(lost=found_by is None):
+            return None
+        n = self._cited[source.href] = self._number(source.href)
+        return Citation(
+            n=n,
+            display_name=source.display_name,
+            id=source.id or None,
+            url=None if source.id else source.url,
+            start=start,
+            end=end,
+            href=web_address(source.url),
+            found_by=found_by,
+        )
+
+    def _within_cap(self, *, lost: bool) -> bool:
+        """Whether one more citation event fits under the cap (counting it if so); one that
+        does not is counted as dropped when ``lost``."""
+        if self._events >= self._max_citations:
+            if lost:
+                self.dropped += 1
+            return False
+        self._events += 1
+        return True
 
     def _number(self, key: str) -> int:
         return self._numbers.setdefault(key, len(self._numbers) + 1)

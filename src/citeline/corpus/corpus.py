@@ -208,20 +208,21 @@ class Corpus:
         self._store.set_setting("retrieval", mode.value)
         if release is not None:
             self._store.set_release_label(release)
-        self._remember_name(Path(path))
+        self._remember_name(Path(path), report.site_name)
         self._retriever = self._new_retriever()
         return report
 
     @property
     def site_name(self) -> str | None:
         """What the collection's owner calls it, as its ingests read it from the site
-        (``citeline.corpus.site_name``); None for a collection ingested before that."""
+        (``citeline.corpus.site_name``, with the title part the ingest learned its pages
+        share); None for a collection ingested before that."""
         return self._store.setting(SITE_NAME_SETTING)
 
-    def _remember_name(self, path: Path) -> None:
+    def _remember_name(self, path: Path, shared_title: str | None) -> None:
         # A site's own name replaces any; a folder's name only stands in until one is read,
         # so adding a loose file to a site's collection does not rename it.
-        named = site_name(path)
+        named = site_name(path, shared_title)
         if named is None and self.site_name is not None:
             return
         self._store.set_setting(SITE_NAME_SETTING, named or folder_name(path))

@@ -8,26 +8,25 @@ on a first try with a framework's documentation). In order, the first that is fo
    (a built ``site/`` or a ``docs/`` source folder sits next to it);
 2. a built site's shared title part: generators title every page "Page — Site"
    (Sphinx: "Sorting HOW TO — Python 3.11.2 documentation"; MkDocs "Page - Site";
-   Docusaurus "Page | Site"), so the part most of its pages share is the site's name;
+   Docusaurus "Page | Site"), so the part most of its pages share is the site's name. The
+   ingest learns it while it reads the pages (``formats.site``, ``IngestReport.site_name``)
+   and hands it in: it is not learned twice;
 3. the title of the site's own front page (``index.html``), which DocBook writes alone
    ("PostgreSQL 15.20 Documentation");
 4. the folder's name, or its parent's when the folder is only the generator's output
    (``html``, ``site``, ``_build``...): ``/usr/share/doc/postgresql-doc-15/html`` is
    ``postgresql-doc-15``.
 
-Reading is bounded: at most ``MAX_PAGES`` pages, ``HEAD_BYTES`` of each, each opened as
-ingest opens a file (``limits``: a named pipe among the pages is passed over, not waited
-on, as it blocked an ingest forever here once the ingest itself no longer read it). It
-deliberately
-reads nothing the ingest itself keeps, and decides nothing about the documents.
+Reading is bounded: the project file at ``MAX_PROJECT_FILE_BYTES``, the front page's first
+``HEAD_BYTES``, each opened as ingest opens a file (``limits``: a named pipe in their place is
+passed over, not waited on, as it once blocked an ingest forever here). It deliberately reads
+nothing the ingest itself keeps, and decides nothing about the documents.
 """
 
 from __future__ import annotations
 
 import html
-import os
 import re
-from collections import Counter
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
@@ -35,32 +34,23 @@ from selectolax.lexbor import LexborHTMLParser
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.limits import RefusedFileError, read_bytes, read_head
 
-# Titles read to find the shared part: 64 pages tell a site's suffix from a page's own
-# title (a site's pages all carry it), and reading them costs milliseconds.
-MAX_PAGES = 64
 # A page's <title> is in its head; 64 KiB holds the head of every page of the Python, Flask,
 # PostgreSQL and git manuals (their largest heads are under 8 KiB).
 HEAD_BYTES = 64 * 1024
 # Longer is a sentence, not a name; the page shows it in a heading.
 MAX_NAME_CHARS = 120
-# The shared part must title at least this share of the pages read (and two of them): the
-# Python manual's 64 first pages share theirs in all 64, a page's own title in one.
-SHARED_TITLE_SHARE = 0.5
 # mkdocs.yml is a few KiB; one larger is not a project file worth reading here.
 MAX_PROJECT_FILE_BYTES = 256 * 1024
 # What generators call their output folder: the project is named by the folder above it.
 _OUTPUT_FOLDERS = frozenset({"html", "site", "build", "_build", "public", "out", "dist", "docs"})
-# The separators generators put between a page's own title and the site's: an em or en
-# dash, a bar, a middle dot, a guillemet, one or two hyphens, a double colon.
-_TITLE_PARTS = re.compile(r"\s+(?:[\u2014\u2013|\u00b7\u00bb]|-{1,2}|::)\s+")
 _SITE_NAME_LINE = re.compile(r"^site_name\s*:.*$", re.MULTILINE)
-_PAGE_SUFFIXES = (".html", ".htm")
 
 
-def site_name(path: Path) -> str | None:
-    """What the site under ``path`` calls itself (rules 1 to 3 above), or None."""
+def site_name(path: Path, shared_title: str | None) -> str | None:
+    """What the site under ``path`` calls itself (rules 1 to 3 above), or None;
+    ``shared_title`` is the title part its pages share, as the ingest learned it."""
     folder = path if path.is_dir() else path.parent
-    return _mkdocs_site_name(folder) or _title_name(folder)
+    return _mkdocs_site_name(folder) or _name(shared_title or "") or _front_page_name(folder)
 
 
 def folder_name(path: Path) -> str | None:
@@ -96,34 +86,13 @@ def _mkdocs_site_name(folder: Path) -> str | None:
     return None
 
 
-def _title_name(folder: Path) -> str | None:
-    """The shared title part, else the front page's own title, from the pages' <title>s."""
-    titles = [title for title in map(_title, _pages(folder)) if title is not None]
-    front_page = next(
-        (
-            _title(folder / name)
-            for name in ("index.html", "index.htm")
-            # A link may lead out of the folder, which ingest never reads either.
-            if (folder / name).is_file() and not (folder / name).is_symlink()
-        ),
-        None,
-    )
-    return _shared_part(titles) or _name(front_page or "")
-
-
-def _pages(folder: Path) -> list[Path]:
-    """Up to ``MAX_PAGES`` HTML pages, those nearest the top first, in a stable order;
-    hidden and generator folders (``_static``) and links are passed over."""
-    found: list[Path] = []
-    for current, folders, files in os.walk(folder, followlinks=False):
-        folders[:] = sorted(name for name in folders if not name.startswith((".", "_")))
-        for name in sorted(files):
-            page = Path(current) / name
-            if page.suffix.lower() in _PAGE_SUFFIXES and not page.is_symlink():
-                found.append(page)
-                if len(found) == MAX_PAGES:
-                    return found
-    return found
+def _front_page_name(folder: Path) -> str | None:
+    for name in ("index.html", "index.htm"):
+        front_page = folder / name
+        # A link may lead out of the folder, which ingest never reads either.
+        if front_page.is_file() and not front_page.is_symlink():
+            return _name(_title(front_page) or "")
+    return None
 
 
 def _title(page: Path) -> str | None:
@@ -138,21 +107,6 @@ def _title(page: Path) -> str | None:
         return None
     title = " ".join(html.unescape(node.text()).split())
     return title or None
-
-
-def _shared_part(titles: list[str]) -> str | None:
-    """The first or last part of a title that most titles share, if any does."""
-    counts: Counter[str] = Counter()
-    for title in titles:
-        parts = _TITLE_PARTS.split(title)
-        if len(parts) > 1:
-            counts.update({parts[0], parts[-1]})
-    if not counts:
-        return None
-    part, seen = counts.most_common(1)[0]
-    if seen < 2 or seen < SHARED_TITLE_SHARE * len(titles):
-        return None
-    return _name(part)
 
 
 def _name(text: str) -> str | None:

@@ -1,7 +1,8 @@
 """An MkDocs project's Markdown pages read into the sections its built site publishes, apart
 from citeline's ingest: each section's address as MkDocs links it and its text, with the
-page's include directives resolved and without. The Markdown question sets check their gold
-addresses and expected terms against this reading (benchmarks/questions/typer-md).
+page's include directives resolved and without. The Markdown question sets (a manifest's
+``generator = "markdown"``, benchmarks/questions/typer-md) check their gold addresses and
+expected terms against this reading.
 
 It follows what the generator does, not what citeline's reader does: a page ``a/b.md`` is
 served at ``a/b/`` and ``a/index.md`` at ``a/``; a heading's anchor is Python-Markdown's
@@ -88,21 +89,21 @@ def page_sections(docs: Path, relative: str) -> dict[str, PublishedSection]:
         if opener:
             fence = opener.group(1)[:3]
             continue
-        heading = _HEADING.match(line)
-        if heading:
-            starts.append((number, len(heading.group(1)), heading_text(heading.group(2))))
+        found = _HEADING.match(line)
+        if found:
+            starts.append((number, len(found.group(1)), heading_text(found.group(2))))
     used: set[str] = set()
     sections: dict[str, PublishedSection] = {}
     opening_end = starts[0][0] if starts else len(lines)
     bounds: list[tuple[str, str, int, int]] = [("", "", 0, opening_end)]
-    for index, (line, level, heading) in enumerate(starts):
+    for index, (start, level, heading) in enumerate(starts):
         end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
         anchor = _unique(toc_slug(heading), used)
-        opening_text = "\n".join(lines[:line]).strip()
+        opening_text = "\n".join(lines[:start]).strip()
         if index == 0 and level == 1 and not opening_text:
-            bounds[0] = ("", heading, line, end)
+            bounds[0] = ("", heading, start, end)
         else:
-            bounds.append((anchor, heading, line, end))
+            bounds.append((anchor, heading, start, end))
     for anchor, heading, start, end in bounds:
         markdown = "\n".join(lines[start:end])
         if not markdown.strip():
@@ -116,10 +117,16 @@ def page_sections(docs: Path, relative: str) -> dict[str, PublishedSection]:
     return sections
 
 
-def includes(docs: Path, relative: str) -> list[str]:
-    """The paths the page's include directives name, in order."""
-    source = (docs / relative).read_text(encoding="utf-8")
-    return [match.group("path") for match in _INCLUDE.finditer(source)]
+def published_sections(docs: Path, base_url: str) -> dict[str, PublishedSection]:
+    """Every section of the site built from ``docs`` and published at ``base_url``, by its
+    address."""
+    sections: dict[str, PublishedSection] = {}
+    for page in sorted(docs.rglob("*.md")):
+        relative = page.relative_to(docs).as_posix()
+        for anchor, section in page_sections(docs, relative).items():
+            address = base_url + page_address(relative) + (f"#{anchor}" if anchor else "")
+            sections[address] = section
+    return sections
 
 
 def _included(docs: Path, path: str) -> str:
