@@ -14,6 +14,7 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     │   ├── SchemaVersionError           the index was written by another citeline
     │   ├── SourcePathError              the path to ingest cannot be listed
     │   ├── CorpusUnavailableError       its database is down right now (psycopg)
+    │   │   └── DiskFullError            its disk is full (sqlite3, tantivy)
     │   ├── DenseUnavailableError        dense retrieval asked for, no model installed
     │   ├── EmbeddingModelError          the embedding model's files are unusable
     │   └── JudgedQueriesError           a BEIR folder cannot be read

@@ -207,21 +207,21 @@ class _Turn:
                         fragment = await anext(fragments)
                     except StopAsyncIteration:
                         break
-                for event in self._events(self.pipeline.feed(fragment)):
+                async for event in self._events(self.pipeline.feed(fragment)):
                     yield event
-        for event in self._events(self.pipeline.flush(), final=True):
+        async for event in self._events(self.pipeline.flush(), final=True):
             yield event
 
-    def _events(self, chunk: StreamChunk, *, final: bool = False) -> Iterator[Event]:
-        return _events(
-            chunk,
-            self.resolver,
-            self.written,
-            self.verified,
-            self.verdicts,
-            self.state_of,
-            final=final,
-        )
+    async def _events(self, chunk: StreamChunk, *, final: bool = False) -> AsyncIterator[Event]:
+        """A chunk's token and its anchors' citations, what the server finds for the
+        sentences it completed (scored off the loop; the token is out already, so the reader
+        has it), then its quote blocks."""
+        for event in _text_and_anchors(chunk, self.resolver, self.written, self.state_of):
+            yield event
+        for event in await self.state_of.found(chunk.text, final=final):
+            yield event
+        for event in _quotes(chunk, self.resolver, self.verified, self.verdicts):
+            yield event
 
     def failed(self, started: float, error: Exception) -> AsyncIterator[Event]:
         """How a failed answer ends: the held text, then ``done{failed}``, saying why when
@@ -319,16 +319,15 @@ def _quote_verifier(fixed: Sequence[TrustedText], returned: list[TrustedText]) -
     return verify
 
 
-def _events(
+def _text_and_anchors(
     chunk: StreamChunk,
     resolver: CitationResolver,
     written: list[str],
-    verified: list[QuoteMatch],
-    verdicts: list[QuoteVerdict],
-    state: ServerCitations | None = None,
-    *,
-    final: bool = False,
+    state: ServerCitations,
 ) -> Iterator[Event]:
+    """A chunk's token and the citations of the model's own anchors in it. The answer then
+    yields what the server finds for the sentences the text completed (``state.found``):
+    after the model's own anchors, which it defers to; then ``_quotes``."""
     # The token goes first, so a citation's offsets point into text the caller already has.
     if chunk.text:
         written.append(chunk.text)
@@ -339,8 +338,7 @@ def _events(
     # block carries no offset to order by exactly.
     for anchor in chunk.anchors:
         if (
-            state is not None
-            and anchor.start is not None
+            anchor.start is not None
             and anchor.end is not None
             and resolver.match(anchor.href) is not None
         ):
@@ -348,10 +346,15 @@ def _events(
         citation = resolver.resolve(anchor)
         if citation is not None:
             yield citation
-    # Then what the server finds for the sentences this text completed: after the model's
-    # own anchors, which it defers to.
-    if state is not None:
-        yield from state.found(chunk.text, final=final)
+
+
+def _quotes(
+    chunk: StreamChunk,
+    resolver: CitationResolver,
+    verified: list[QuoteMatch],
+    verdicts: list[QuoteVerdict],
+) -> Iterator[Event]:
+    """A chunk's quote blocks: verdicts recorded, verified ones cited."""
     for outcome in chunk.quotes:
         verdicts.append(_verdict(outcome))
         if outcome.match is None:

@@ -9,7 +9,6 @@ run (missing path, unreadable or incompatible index), with a sentence saying wha
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -27,6 +26,7 @@ from citeline.cli.index import (
     shown,
     unusable_index,
 )
+from citeline.cli.terminal_text import json_text, printable
 from citeline.database import SqliteUrl, parse_database_url
 
 if TYPE_CHECKING:
@@ -208,13 +208,14 @@ def search(
     # The mode on the terminal; the JSON on standard output stays the hits alone.
     typer.echo(f"Searched {_MODES[mode]}.", err=as_json)
     if as_json:
-        typer.echo(json.dumps([asdict(hit) for hit in hits], ensure_ascii=False, indent=2))
+        typer.echo(json_text([asdict(hit) for hit in hits], indent=2))
         return
     if not hits:
         typer.echo("No passage matches; try other words.", err=True)
         return
     for rank, hit in enumerate(hits, start=1):
-        typer.echo(_format_hit(rank, hit))
+        # A document's title and text are shown as the model's are: no control character.
+        typer.echo(printable(_format_hit(rank, hit)))
 
 
 @app.command()

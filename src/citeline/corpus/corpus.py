@@ -173,9 +173,12 @@ class Corpus:
                 after_batch=self._index.after_batch,
                 include_root=Path(include_root) if include_root is not None else None,
             )
-        finally:
-            # Also when the ingest failed part way: the batches it stored are searchable.
+        except BaseException:
+            # Also when the ingest failed part way: the batches it stored are searchable
+            # (as far as the disk allows: the failure raised is the ingest's).
             self._index.follow()
+            raise
+        self._index.follow(strict=True)
         self._vectors_after_ingest(mode, embedder, reading, embed_progress, meaning_progress)
         self._store.set_setting("retrieval", mode.value)
         if release is not None:

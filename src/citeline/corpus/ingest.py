@@ -6,7 +6,9 @@ its path and reason and skipped; the good ones around it are still indexed. With
 documents no longer found under the path are removed, except those whose source file is
 still there but could not be read this time: a file that fails to parse loses nothing.
 Parts a reader left out on purpose (include directives it cannot resolve) are counted in
-the report. With a ``base_url``, each document is linked at its page on the published site.
+the report, and so are document urls that are not http(s) addresses, which are not stored
+(the page's own address under the base URL takes one's place). With a ``base_url``, each
+document is linked at its page on the published site.
 Changed documents are written ``INGEST_BATCH`` at a time, one transaction each, and
 ``after_batch`` is called after each (the search index catches up there).
 It deliberately knows nothing about how a store keeps or ranks documents.
@@ -14,13 +16,14 @@ It deliberately knows nothing about how a store keeps or ranks documents.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citeline.corpus.documents import Document
+from citeline.corpus.documents import Document, web_address
 from citeline.corpus.errors import SourcePathError
 from citeline.corpus.formats import Item, Omitted, Rejected, SiteName, read_source, source_files
 from citeline.corpus.passages import MAX_PASSAGE_CHARS, split_passages
@@ -49,7 +52,7 @@ class IngestReport:
     unchanged: int
     removed: int
     skipped: tuple[IngestProblem, ...]
-    # What was left out of documents' text on purpose, by name: {"include directives": 3}.
+    # What was left out of documents on purpose, by name: {"include directives": 3}.
     omitted: Mapping[str, int] = field(default_factory=dict)
     # The name a built site's pages share in their titles ("Python 3.11.2 documentation").
     site_name: str | None = None
@@ -90,6 +93,9 @@ ProgressCallback = Callable[[IngestProgress], None]
 INGEST_BATCH = 500
 INGEST_BATCH_CHARS = 16_000_000
 
+
+# What the report calls a document url that was not an http(s) address, dropped.
+NOT_WEB_URLS = "urls that were not http(s) addresses"
 
 # What ``json.dumps(..., ensure_ascii=False, sort_keys=True)`` uses, made once: dumps builds
 # an encoder per call when given options.
@@ -137,7 +143,7 @@ def ingest(
         source = str(source_file.path.resolve())
         shown = str(source_file.path)
         for item in read_source(source_file):
-            counted = run.take(item, source, shown)
+            counted = run.take(item, source, shown, source_file.url)
             if counted and progress is not None and run.documents % PROGRESS_EVERY_DOCUMENTS == 0:
                 progress(IngestProgress(source_file.path, done - 1, len(files), run.documents))
         if progress is not None:
@@ -176,8 +182,9 @@ class _Run:
     pending: list[DocumentVersion] = field(default_factory=list)
     pending_chars: int = 0
 
-    def take(self, item: Item, source: str, shown: str) -> bool:
-        """Account for one thing a source yielded; whether it was a document, counted."""
+    def take(self, item: Item, source: str, shown: str, page_url: str | None) -> bool:
+        """Account for one thing a source yielded; whether it was a document, counted.
+        ``page_url`` is the page's own address under the base URL, if any."""
         if isinstance(item, Omitted):
             self.omitted[item.what] = self.omitted.get(item.what, 0) + item.count
             return False
@@ -199,6 +206,10 @@ class _Run:
             self.problems.append(IngestProblem(shown, reason, item.id))
             return False
         self.first_source[item.id] = shown
+        if item.url is not None and web_address(item.url) is None:
+            # Not an http(s) address: the page's own address under the base URL, if any.
+            item = dataclasses.replace(item, url=web_address(page_url))
+            self.omitted[NOT_WEB_URLS] = self.omitted.get(NOT_WEB_URLS, 0) + 1
         self.documents += 1
         self._document(item, source, shown)
         return True

@@ -373,6 +373,72 @@ class ServerSettings:
             "Largest request body accepted, in bytes; a larger one gets 413 unread.",
         ),
     )
+    # Connection bounds (server/connections.py). Measured against nginx's and Node's: a
+    # request's headers in 10 s from its first byte (nginx waits 60 s between reads, Node
+    # 60 s in all), its body in 30 s (a 64 KiB body needs 2 KB/s), 5 s idle (uvicorn's own
+    # keep-alive), 60 s of a response unread (nginx's send_timeout), a 32 KiB header block
+    # (nginx's 4 x 8k buffers) of at most 100 fields (Apache's and gunicorn's).
+    idle_timeout: int = field(
+        default=5,
+        metadata=_about(
+            "CITELINE_IDLE_TIMEOUT",
+            _positive_int,
+            "Seconds a connection may stay open with no request in progress; then it is closed.",
+        ),
+    )
+    header_timeout: float = field(
+        default=10.0,
+        metadata=_about(
+            "CITELINE_HEADER_TIMEOUT",
+            _positive_float,
+            "Seconds a request's line and headers may take to arrive from its first byte; "
+            "then 408 and the connection is closed.",
+        ),
+    )
+    body_timeout: float = field(
+        default=30.0,
+        metadata=_about(
+            "CITELINE_BODY_TIMEOUT",
+            _positive_float,
+            "Seconds a request's body may take to arrive after its headers; then the "
+            "connection is closed.",
+        ),
+    )
+    send_timeout: float = field(
+        default=60.0,
+        metadata=_about(
+            "CITELINE_SEND_TIMEOUT",
+            _positive_float,
+            "Seconds a response may wait for a client that does not read it; then the "
+            "connection is closed.",
+        ),
+    )
+    max_header_bytes: int = field(
+        default=32768,
+        metadata=_about(
+            "CITELINE_MAX_HEADER_BYTES",
+            _positive_int,
+            "Largest request line and headers accepted, in bytes; a larger block gets 431 "
+            "before the rest is read.",
+        ),
+    )
+    max_headers: int = field(
+        default=100,
+        metadata=_about(
+            "CITELINE_MAX_HEADERS",
+            _positive_int,
+            "Most header fields one request may send; more get 431.",
+        ),
+    )
+    max_connections_per_peer: int = field(
+        default=64,
+        metadata=_about(
+            "CITELINE_MAX_CONNECTIONS_PER_PEER",
+            _positive_int,
+            "Open connections one client address may hold; another gets 503 (trusted "
+            "proxies are not counted).",
+        ),
+    )
     max_tokens: int = field(
         default=2048,
         metadata=_about(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -66,15 +67,17 @@ def source_files(
     the reason it is refused and never opened. A link to a folder is not descended into (its
     target, when inside, is read under its own name; when outside, it is refused), which also
     rules out link loops. A single file is always returned, so that an unsupported one is
-    reported rather than silently ignored. A text or Markdown file beside an HTML page of the
-    same name is passed over as that page's source.
+    reported rather than silently ignored; so is a named pipe, socket or device under a
+    readable name, whose read (``limits``, without blocking) refuses it with its reason. A
+    text or Markdown file beside an HTML page of the same name is passed over as that page's
+    source.
 
     The HTML pages found share one ``Site``, which compares them to learn what every page
     repeats; Markdown include directives may reach files under ``include_root`` (by default
     the project the folder lies in, ``includes.default_include_root``).
     """
     root_of_includes = (include_root or default_include_root(path)).resolve()
-    if path.is_file():
+    if path.is_file() or _special(path):
         url = page_url(base_url, path.name)
         return [SourceFile(path, path.stem, path.name, url, include_root=root_of_includes)]
     return _in_one_site(_folder_files(path, base_url), root_of_includes)
@@ -139,7 +142,7 @@ def _folder_sources(
             continue
         if candidate.is_symlink() and not _inside(candidate, root):
             yield _refused(candidate, path, "a link to a file outside")
-        elif candidate.is_file():
+        elif candidate.is_file() or _special(candidate):
             relative = candidate.relative_to(path).as_posix()
             default_id = candidate.relative_to(path).with_suffix("").as_posix()
             yield SourceFile(candidate, default_id, relative, page_url(base_url, relative))
@@ -169,6 +172,16 @@ def _inside(link: Path, root: Path) -> bool:
         return link.resolve().is_relative_to(root)
     except (OSError, RuntimeError):  # a dangling link or a loop
         return False
+
+
+def _special(candidate: Path) -> bool:
+    """Whether ``candidate`` is a named pipe, socket or device (``stat`` never blocks on
+    one, as an open may)."""
+    try:
+        mode = candidate.stat().st_mode
+    except OSError:  # a dangling link or a file gone since the listing
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
 
 
 def _refused(candidate: Path, root: Path, what: str) -> SourceFile:

@@ -43,8 +43,11 @@ if TYPE_CHECKING:
 
 # React-to-Me's releases are whole numbers ("97"); a label of ASCII digits is that number,
 # anything else ("2026-09", "97a", "") has no numeric form and is sent as null, which the
-# client treats as "release unknown" (it costs cache invalidation, never an answer).
-_RELEASE_NUMBER = re.compile(r"[0-9]+")
+# client treats as "release unknown" (it costs cache invalidation, never an answer). So is
+# a number past what its JavaScript reads exactly (2**53 - 1, sixteen digits): a label of
+# 4,301 digits once failed every answer's start event, Python refusing to read it.
+_RELEASE_NUMBER = re.compile(r"0*([0-9]{1,16})")
+MAX_RELEASE = 2**53 - 1
 
 # The audience React-to-Me's website mints caller tokens for.
 REACTOME_AUDIENCE = "reactome-chatbot"
@@ -64,8 +67,11 @@ def release_number(label: str | None) -> int | None:
     """The integer form of a release label when it is one (``"97"`` → 97), else None."""
     if label is None:
         return None
-    stripped = label.strip()
-    return int(stripped) if _RELEASE_NUMBER.fullmatch(stripped) else None
+    digits = _RELEASE_NUMBER.fullmatch(label.strip())
+    if digits is None:
+        return None
+    number = int(digits.group(1))
+    return number if number <= MAX_RELEASE else None
 
 
 def reactome_payload(event: Event) -> dict[str, Any]:
