@@ -14,6 +14,7 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     │   ├── SchemaVersionError           the index was written by another citeline
     │   ├── SourcePathError              the path to ingest cannot be listed
     │   ├── CorpusUnavailableError       its database is down right now (psycopg)
+    │   │   └── DiskFullError            its disk is full (sqlite3, tantivy)
     │   ├── DenseUnavailableError        dense retrieval asked for, no model installed
     │   ├── EmbeddingModelError          the embedding model's files are unusable
     │   └── JudgedQueriesError           a BEIR folder cannot be read
@@ -63,3 +64,6 @@ class CitelineError(Exception):
 class PathUnusableError(CitelineError):
     """A file or folder named to a command cannot be read or written (the operating
     system's ``OSError``, translated where the path was used)."""
+
+
+__all__ = ["CitelineError", "PathUnusableError"]

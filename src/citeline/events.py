@@ -245,3 +245,22 @@ def from_json(name: str, data: dict[str, Any]) -> Event:
             tool_call_text=data.get("tool_call_text", 0),
         )
     raise ValueError(f"unknown event {name!r}")
+
+
+__all__ = [
+    "DEFAULT_MAX_CITATIONS",
+    "MAX_CITATIONS_ENV",
+    "Citation",
+    "Done",
+    "DoneState",
+    "Event",
+    "Provenance",
+    "QuoteVerdict",
+    "Start",
+    "Token",
+    "encode_sse",
+    "from_json",
+    "sse_frame",
+    "to_json",
+    "web_address",
+]

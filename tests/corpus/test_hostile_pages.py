@@ -6,10 +6,10 @@ for a named pipe is refused, never waited on."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from tests.support.named_pipes import watched_pipe
 
 from citeline.corpus import Corpus, Document
 from citeline.corpus.formats import html, read_source, source_files
@@ -97,10 +97,38 @@ def test_any_exception_the_parser_raises_is_that_files_reason(
     assert [document.id for document in corpus.documents()] == ["good"]
 
 
+@pytest.mark.parametrize("name", ["pipe.md", "pipe.html", "pipe.jsonl"])
+def test_a_named_pipe_in_the_folder_is_skipped_with_its_reason_without_blocking(
+    corpus: Corpus, tmp_path: Path, name: str
+) -> None:
+    # Issue 29, item 14: a pipe with no writer, opened as a file is, holds the ingest forever;
+    # passed over in silence, its owner never learns why it is missing from the index.
+    folder = _site(tmp_path / "site", "<p>fine too</p>", name="other.html")
+    with watched_pipe(folder / name) as pipe:
+        report = corpus.ingest(folder)
+    assert not pipe.waited, "the ingest waited on the named pipe"
+    [problem] = report.skipped
+    assert problem.path.endswith(name) and "not a regular file" in problem.reason
+    assert sorted(document.id for document in corpus.documents()) == ["good", "other"]
+
+
+def test_a_named_pipe_given_alone_is_skipped_with_its_reason_without_blocking(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    with watched_pipe(tmp_path / "pipe.md") as pipe:
+        report = corpus.ingest(tmp_path / "pipe.md")
+    assert not pipe.waited, "the ingest waited on the named pipe"
+    [problem] = report.skipped
+    assert "not a regular file" in problem.reason
+
+
 def test_a_file_swapped_for_a_named_pipe_is_refused_without_blocking(tmp_path: Path) -> None:
     folder = _site(tmp_path / "site", "<p>soon a pipe</p>")
     [_, hostile] = source_files(folder)
     (folder / "hostile.html").unlink()
-    os.mkfifo(folder / "hostile.html")  # no writer: a blocking open would wait forever
-    [item] = list(read_source(hostile))
+    # No writer: a blocking open would wait forever (the watch lets it go, and says so).
+    with watched_pipe(folder / "hostile.html") as pipe:
+        items = list(read_source(hostile))
+    assert not pipe.waited, "the read waited on the named pipe"
+    [item] = items
     assert isinstance(item, Rejected) and "not a regular file" in item.reason

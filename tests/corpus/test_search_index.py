@@ -166,6 +166,28 @@ def test_a_document_removed_then_added_again_is_found_again(corpus: Corpus, tmp_
     assert corpus._store.changes_since(0).removed == []
 
 
+def test_a_document_whose_id_is_longer_than_any_index_term_is_still_replaced(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    # Issue 29: an id over 65,530 bytes was never deleted from the index, and its stale
+    # passage answered "zebra" with another passage that had taken its id.
+    long_id = "d" * 70_000
+    source = tmp_path / "docs.jsonl"
+    pelican = {"_id": "b", "title": "Pelican", "text": "A pelican crossing has lights."}
+    zebra = {"_id": long_id, "title": "Zebra", "text": "A zebra crossing has broad stripes."}
+    _write_jsonl(source, [pelican, zebra])
+    corpus.ingest(source)
+    assert _found(corpus, "zebra") == {long_id}
+    giraffe = {"_id": long_id, "title": "Giraffe", "text": "A giraffe has a long neck."}
+    _write_jsonl(source, [pelican, giraffe])
+    corpus.ingest(source)
+    assert [hit.text for hit in corpus.search("zebra", k=5)] == []
+    assert _found(corpus, "giraffe") == {long_id}
+    _write_jsonl(source, [pelican])
+    corpus.ingest(source, prune=True)
+    assert _found(corpus, "giraffe") == set()
+
+
 def test_a_heading_word_outranks_the_same_word_in_a_body(corpus: Corpus, tmp_path: Path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()

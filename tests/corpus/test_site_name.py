@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support.named_pipes import watched_pipe
+
 from citeline.corpus import Corpus
 from citeline.corpus.formats.site import MIN_PAGES
 from citeline.corpus.site_name import HEAD_BYTES, folder_name, site_name
@@ -141,3 +143,30 @@ def test_ingest_keeps_the_name_and_a_loose_file_does_not_rename_the_site(tmp_pat
         assert corpus.site_name == "Acme 2.1 documentation"
     with Corpus.open(tmp_path / "index.sqlite") as reopened:
         assert reopened.site_name == "Acme 2.1 documentation"
+
+
+def test_a_control_character_in_the_mkdocs_site_name_leaves_the_name_to_the_next_rule(
+    tmp_path: Path,
+) -> None:
+    # Issue 29: PyYAML's ReaderError escaped the front matter guard and ended the ingest in
+    # a traceback after its documents were stored.
+    (tmp_path / "mkdocs.yml").write_text("site_name: Tide\x01water\n", "utf-8")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nWelcome.\n", "utf-8")
+    with Corpus.open(tmp_path / "index.sqlite") as corpus:
+        report = corpus.ingest(docs)
+        assert report.added == 1
+        assert corpus.site_name == folder_name(docs)  # the next rule that names it
+
+
+def test_a_named_pipe_among_the_pages_is_passed_over_not_waited_on(tmp_path: Path) -> None:
+    # Issue 29, item 14: the ingest read its files without blocking, then waited forever on
+    # a named pipe's <title> when it named the site.
+    site = tmp_path / "html"
+    page(site, "a.html", "Widgets - Acme", "<h1>Widgets</h1><p>Gears.</p>")
+    page(site, "b.html", "Gears - Acme", "<h1>Gears</h1><p>Teeth.</p>")
+    with Corpus.open(tmp_path / "index.sqlite") as corpus, watched_pipe(site / "c.html") as pipe:
+        report = corpus.ingest(site)
+    assert not pipe.waited, "the ingest waited on the named pipe"
+    assert report.added == 2

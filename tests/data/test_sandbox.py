@@ -97,3 +97,31 @@ def test_closing_the_catalog_ends_every_worker() -> None:
     assert pids and all(gone(pid) for pid in pids)
     with pytest.raises(QueryFailedError, match="closed"):
         catalog.sql("SELECT 1")
+
+
+async def test_queries_waiting_for_a_worker_hold_no_thread_that_other_answers_need() -> None:
+    # Issue 29: each query waited for its worker on the event loop's shared thread pool, so
+    # one answer's many slow queries held every thread other answers searched and read on.
+    limits = QueryLimits(seconds=1.0)
+    with DataCatalog.open(load_project("sample"), limits=limits) as catalog:
+        queries = [asyncio.ensure_future(catalog.sql_async(ENDLESS)) for _ in range(10)]
+        await asyncio.sleep(0.2)
+        started = time.monotonic()
+        await asyncio.wait_for(asyncio.to_thread(time.monotonic), timeout=5)
+        assert time.monotonic() - started < 0.5
+        outcomes = await asyncio.gather(*queries, return_exceptions=True)
+    assert all(isinstance(outcome, QueryFailedError) for outcome in outcomes)
+
+
+async def test_past_the_queries_that_may_wait_another_is_refused_at_once() -> None:
+    limits = QueryLimits(seconds=1.0, workers=2, waiting=3)
+    with DataCatalog.open(load_project("sample"), limits=limits) as catalog:
+        queries = [asyncio.ensure_future(catalog.sql_async(ENDLESS)) for _ in range(5)]
+        await asyncio.sleep(0.1)
+        started = time.monotonic()
+        with pytest.raises(QueryFailedError, match="already running or waiting; ask for fewer"):
+            await catalog.sql_async("SELECT 1")
+        assert time.monotonic() - started < 0.1
+        await asyncio.gather(*queries, return_exceptions=True)
+        # Once they are done, queries run again.
+        assert (await catalog.sql_async("SELECT 1")).rows == ((1,),)

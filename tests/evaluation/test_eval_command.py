@@ -227,3 +227,36 @@ def test_neither_an_index_nor_data_is_refused_with_what_to_give(tmp_path: Path) 
 def test_an_unknown_project_is_refused_before_any_question(tmp_path: Path) -> None:
     result = run_eval("--project", tmp_path / "absent", "--questions", QUESTIONS)
     assert result.exit_code == 2
+
+
+# Issue 29: each of these lines ended the command in a traceback, and a lone surrogate let
+# the run finish and then lost its report.
+UNREADABLE_LINES = {
+    "a 100,000-deep line": ("[" * 100_000 + "]" * 100_000).encode(),
+    "a 5,000-digit id": b'{"id": ' + b"7" * 5000 + b', "question": "What is honey?"}',
+    "bytes that are not UTF-8": b'{"question": "What is honey\xff?"}',
+}
+
+
+@pytest.mark.parametrize("line", list(UNREADABLE_LINES.values()), ids=list(UNREADABLE_LINES))
+def test_an_unreadable_line_is_refused_with_its_file_and_line(
+    index: Path, tmp_path: Path, line: bytes
+) -> None:
+    questions = tmp_path / "questions.jsonl"
+    questions.write_bytes(b'{"id": "honey", "question": "What is honey?"}\n' + line + b"\n")
+    result = run_eval("--db", index, "--questions", questions)
+    assert result.exit_code == 2, result.output
+    assert f"{questions}:2 " in result.output
+    assert isinstance(result.exception, SystemExit), "a traceback, not a refusal"
+
+
+def test_a_lone_surrogate_in_a_question_keeps_the_finished_runs_report(
+    index: Path, tmp_path: Path
+) -> None:
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text('{"id": "honey", "question": "What is honey \\ud800?"}\n')
+    out = tmp_path / "report.json"
+    result = run_eval("--db", index, "--questions", questions, "--out", out)
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["questions"][0]["question"] == "What is honey \ud800?"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from citeline.models import ToolReply, ToolSpec, resolve_model, stream_turn
-from citeline.models.tool_loop import MAX_MODEL_REQUESTS, TurnLimitError
+from citeline.models.tool_loop import MAX_CALLS_PER_RESPONSE, MAX_MODEL_REQUESTS, TurnLimitError
 
 ScriptedOpenAIServer = Any  # the conftest fixture's server
 SCHEMA = {"type": "object", "properties": {"query": {"type": "string"}}}
@@ -73,3 +73,21 @@ async def test_a_model_that_never_stops_calling_tools_is_stopped(
         await _text(_tools(calls))
     assert len(openai_server.bodies) == MAX_MODEL_REQUESTS
     assert len(calls) == MAX_MODEL_REQUESTS
+
+
+async def test_one_response_runs_only_its_first_calls_and_the_rest_are_refused_to_the_model(
+    openai_server: ScriptedOpenAIServer,
+) -> None:
+    # Issue 29: one response's 40 slow queries, all run at once, starved every other answer.
+    openai_server.script = [
+        {"calls": [("search", {"query": f"q{number}"}) for number in range(40)]},
+        {"text": ["Done."]},
+    ]
+    calls: list[dict[str, Any]] = []
+    assert await _text(_tools(calls)) == "Done."
+    assert calls == [{"query": f"q{number}"} for number in range(MAX_CALLS_PER_RESPONSE)]
+    sent = _tool_messages(openai_server.requests()[1])
+    assert len(sent) == 40
+    refused = sent[MAX_CALLS_PER_RESPONSE:]
+    assert all("was not run" in message["content"] for message in refused)
+    assert all("next response" in message["content"] for message in refused)

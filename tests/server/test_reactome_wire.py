@@ -24,10 +24,10 @@ from citeline.corpus import Corpus
 from citeline.database import PostgresUrl
 from citeline.events import Event, from_json
 from citeline.server import ServerSettings, create_app
-from citeline.server.reactome_wire import reactome_payload, release_number
 from citeline.server.settings import SettingsError
 from citeline.server.store import Retention, Stores, open_sqlite_stores
 from citeline.server.store.postgres import open_postgres_stores
+from citeline.server.wires.reactome import reactome_payload, release_number
 
 FIXTURES = json.loads(
     (Path(__file__).parents[2] / "contracts" / "fixtures" / "reactome-wire.json").read_text()
@@ -108,6 +108,22 @@ def test_an_answer_citing_a_reactome_document_carries_st_id_a_numeric_release_an
     assert [c.get("id", c.get("url")) for c in stored["citations"]] == [
         c.get("st_id", c.get("url")) for c in citations
     ]
+
+
+def test_a_release_label_too_long_for_a_number_still_streams_start_and_done(
+    serve: Serve, token: Callable[..., str]
+) -> None:
+    # Issue 29: a label of 4,301 digits made every answer end before its start event.
+    case = STREAMS["an answer citing a Reactome pathway by st_id and a user-guide page by url"]
+    server = serve(
+        ScriptedEngine(native_events(case)),
+        wire="reactome",
+        token_audience="citeline",
+        release="9" * 4301,
+    )
+    streamed = ask(server, token())
+    assert streamed.events[0] == ("start", {"release": None, "answered": True})
+    assert streamed.done()["state"] == "answered"
 
 
 def test_the_fixture_answer_streams_over_http_exactly_as_the_contract_writes_it(

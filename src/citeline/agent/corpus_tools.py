@@ -13,7 +13,7 @@ corpus layer's.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 from pydantic import Field
@@ -85,41 +85,8 @@ def corpus_tools(
 
     async def search(args: Mapping[str, Any]) -> ToolOutput:
         arguments = parse_arguments(SearchArguments, args)
-        query, k = arguments.query, arguments.k
-        hits: list[Hit] = await run(corpus.search, query, k)
-        results: list[dict[str, Any]] = []
-        sources = []
-        passages = []
-        left_out = 0
-        for hit in hits:
-            if budget is not None and not budget.fits(hit.text):
-                # Nearest-first: a later passage that would fit is not worth a gap in rank.
-                left_out = len(hits) - len(results)
-                break
-            source = Source(
-                href=source_href(hit.doc_id, hit.url),
-                display_name=hit.title or hit.doc_id,
-                id=hit.doc_id,
-                url=hit.url,
-            )
-            sources.append(source)
-            passages.append(TrustedText("document", hit.doc_id, source.display_name, hit.text))
-            results.append(
-                {
-                    "id": hit.doc_id,
-                    "href": source.href,
-                    "title": source.display_name,
-                    "passage": hit.text,
-                }
-            )
-        value: dict[str, Any] = {"query": query, "results": results}
-        if left_out:
-            value["note"] = f"{left_out} further results left out to fit the context."
-        elif not results:
-            value["note"] = (
-                "Nothing matched. Try other words, or say that the collection has no answer."
-            )
-        return ToolOutput(value, tuple(sources), tuple(passages))
+        hits: list[Hit] = await run(corpus.search, arguments.query, arguments.k)
+        return _search_output(arguments.query, hits, budget)
 
     async def read(args: Mapping[str, Any]) -> ToolOutput:
         arguments = parse_arguments(ReadArguments, args)
@@ -127,30 +94,7 @@ def corpus_tools(
         document: Document | None = await run(corpus.get, doc_id)
         if document is None:
             raise LookupError(f"no document has id {doc_id!r}; use an id from the search results")
-        source = Source(
-            href=source_href(document.id, document.url),
-            display_name=document.title or document.id,
-            id=document.id,
-            url=document.url,
-        )
-        page = document.text[offset : offset + READ_CHARS]
-        if budget is not None:
-            page = budget.cut(page)
-        end = offset + len(page)
-        truncated = len(document.text) > end
-        value: dict[str, Any] = {
-            "id": document.id,
-            "href": source.href,
-            "title": source.display_name,
-            "text": page,
-            "truncated": truncated,
-        }
-        if offset:
-            value["offset"] = offset
-        if truncated and page:
-            value["next_offset"] = end
-        read_text = TrustedText("document", document.id, source.display_name, page)
-        return ToolOutput(value, (source,), (read_text,))
+        return _read_output(document, offset, budget)
 
     return [
         AgentTool(
@@ -168,6 +112,68 @@ def corpus_tools(
             run=read,
         ),
     ]
+
+
+def _source(doc_id: str, title: str | None, url: str | None) -> Source:
+    return Source(href=source_href(doc_id, url), display_name=title or doc_id, id=doc_id, url=url)
+
+
+def _search_output(query: str, hits: Sequence[Hit], budget: ContextBudget | None) -> ToolOutput:
+    """What a search gives the model (its hits' passages, nearest first while they fit the
+    budget) and the sources and passages it returned."""
+    results: list[dict[str, Any]] = []
+    sources = []
+    passages = []
+    left_out = 0
+    for hit in hits:
+        if budget is not None and not budget.fits(hit.text):
+            # Nearest-first: a later passage that would fit is not worth a gap in rank.
+            left_out = len(hits) - len(results)
+            break
+        source = _source(hit.doc_id, hit.title, hit.url)
+        sources.append(source)
+        passages.append(TrustedText("document", hit.doc_id, source.display_name, hit.text))
+        results.append(
+            {
+                "id": hit.doc_id,
+                "href": source.href,
+                "title": source.display_name,
+                "passage": hit.text,
+            }
+        )
+    value: dict[str, Any] = {"query": query, "results": results}
+    if left_out:
+        value["note"] = f"{left_out} further results left out to fit the context."
+    elif not results:
+        value["note"] = (
+            "Nothing matched. Try other words, or say that the collection has no answer."
+        )
+    return ToolOutput(value, tuple(sources), tuple(passages))
+
+
+def _read_output(document: Document, offset: int, budget: ContextBudget | None) -> ToolOutput:
+    """What a read gives the model: the document's text from ``offset``, cut to
+    ``READ_CHARS`` and to what is left of the budget, with where the next page starts when
+    there is more."""
+    source = _source(document.id, document.title, document.url)
+    page = document.text[offset : offset + READ_CHARS]
+    if budget is not None:
+        page = budget.cut(page)
+    end = offset + len(page)
+    truncated = len(document.text) > end
+    value: dict[str, Any] = {
+        "id": document.id,
+        "href": source.href,
+        "title": source.display_name,
+        "text": page,
+        "truncated": truncated,
+    }
+    if offset:
+        value["offset"] = offset
+    if truncated and page:
+        value["next_offset"] = end
+    read_text = TrustedText("document", document.id, source.display_name, page)
+    return ToolOutput(value, (source,), (read_text,))
 
 
 async def _in_place(call: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:

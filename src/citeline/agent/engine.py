@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Sequence
 from contextlib import aclosing
 from typing import TYPE_CHECKING
 
@@ -45,6 +45,7 @@ from citeline.agent.tools import AgentTool, Toolbox
 from citeline.events import Done, DoneState, Event, QuoteVerdict, Start, Token
 from citeline.models import (
     ChatMessage,
+    FirstResult,
     ModelHandle,
     ModelServerError,
     TurnReport,
@@ -107,57 +108,96 @@ async def answer(
         release = corpus.release
     yield Start(release=release)
 
-    real = handle.provider != "embedded"
-    if context_tokens is None:
-        context_tokens = handle.context_tokens or DEFAULT_CONTEXT_TOKENS
-    budget = ContextBudget(context_tokens) if real else None
-    tools = [
-        *(
-            corpus_tools(corpus, in_thread=_corpus_in_thread(handle, corpus), budget=budget)
-            if corpus is not None
-            else ()
-        ),
-        *(data_tools(data) if data is not None else ()),
-        *extra_tools,
-    ]
-    toolbox = Toolbox(tools, CitationRequest.from_prompt())
-    resolver = CitationResolver(toolbox.sources, max_citations=cap)
-    data_texts = data.trusted_texts() if data is not None else ()
-    pipeline = Pipeline(
-        quotes=_quote_verifier(data_texts, toolbox.trusted), heading_rule=heading_rule
-    )
-    # An extractive model writes only the passages it cites: nothing for attribution to add;
-    # and without a corpus no passage is returned to attribute to.
-    attributor = (
-        None
-        if handle.extractive or corpus is None
-        else Attributor(question, lambda: toolbox.trusted, embedded_similarity(corpus))
-    )
-    report = TurnReport()
-    written: list[str] = []
-    verified: list[QuoteMatch] = []
-    verdicts: list[QuoteVerdict] = []
-    state_of = ServerCitations(resolver, attributor)
+    turn = _Turn(question, corpus, data, handle, extra_tools, cap, heading_rule, context_tokens)
     deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
     try:
         first = None
-        if real and corpus is not None:
+        if not handle.searches_first and corpus is not None:
             async with asyncio.timeout_at(deadline):
-                first = await first_search(toolbox, question, history or ())
+                first = await first_search(turn.toolbox, question, history or ())
             if first is None and handle.tools == "none":
                 yield Done(state="nothing_found", seconds=_since(started), provenance="none")
                 return
-        fragments = stream_turn(
-            handle,
-            instructions=load_prompt(profile),
-            question=question,
-            history=tuple(history or ()),
-            tools=toolbox.specs(),
-            on_request=toolbox.on_request,
-            similarity=embedded_similarity(corpus) if handle.provider == "embedded" else None,
-            first_result=first,
-            report=report,
+        fragments = turn.model_text(profile, history or (), first)
+        async for event in turn.written_from(fragments, deadline):
+            yield event
+    except Exception as error:
+        # Cancellation is not an Exception: it propagates untouched.
+        _log_failure(error, started, timeout, handle)
+        async for event in turn.failed(started, error):
+            yield event
+        return
+    yield turn.done(started, history)
+
+
+class _Turn:
+    """One answer's tools, pipeline and citations, and what it has written so far. Every
+    answer builds its own, so two answers never share state."""
+
+    def __init__(
+        self,
+        question: str,
+        corpus: Corpus | None,
+        data: DataCatalog | None,
+        handle: ModelHandle,
+        extra_tools: Sequence[AgentTool],
+        cap: int,
+        heading_rule: HeadingRule,
+        context_tokens: int | None,
+    ) -> None:
+        if context_tokens is None:
+            context_tokens = handle.context_tokens or DEFAULT_CONTEXT_TOKENS
+        budget = None if handle.searches_first else ContextBudget(context_tokens)
+        tools = [
+            *(
+                corpus_tools(corpus, in_thread=_corpus_in_thread(handle, corpus), budget=budget)
+                if corpus is not None
+                else ()
+            ),
+            *(data_tools(data) if data is not None else ()),
+            *extra_tools,
+        ]
+        self.question, self.corpus, self.handle = question, corpus, handle
+        self.toolbox = Toolbox(tools, CitationRequest.from_prompt())
+        self.resolver = CitationResolver(self.toolbox.sources, max_citations=cap)
+        data_texts = data.trusted_texts() if data is not None else ()
+        self.pipeline = Pipeline(
+            quotes=_quote_verifier(data_texts, self.toolbox.trusted), heading_rule=heading_rule
         )
+        # An extractive model writes only the passages it cites: nothing for attribution to
+        # add; and without a corpus no passage is returned to attribute to.
+        toolbox = self.toolbox
+        attributor = (
+            None
+            if handle.extractive or corpus is None
+            else Attributor(question, lambda: toolbox.trusted, embedded_similarity(corpus))
+        )
+        self.state_of = ServerCitations(self.resolver, attributor)
+        self.report = TurnReport()
+        self.written: list[str] = []
+        self.verified: list[QuoteMatch] = []
+        self.verdicts: list[QuoteVerdict] = []
+
+    def model_text(
+        self, profile: Profile, history: Sequence[ChatMessage], first: FirstResult | None
+    ) -> AsyncGenerator[str, None]:
+        """The model's turn over this answer's tools, as the text fragments it writes."""
+        return stream_turn(
+            self.handle,
+            instructions=load_prompt(profile),
+            question=self.question,
+            history=tuple(history),
+            tools=self.toolbox.specs(),
+            on_request=self.toolbox.on_request,
+            similarity=embedded_similarity(self.corpus) if self.handle.reads_for_meaning else None,
+            first_result=first,
+            report=self.report,
+        )
+
+    async def written_from(
+        self, fragments: AsyncGenerator[str, None], deadline: float | None
+    ) -> AsyncIterator[Event]:
+        """The events of the model's text, through the pipeline, then what it held back."""
         async with aclosing(fragments):
             while True:
                 # The deadline covers only the wait for the model, never a yield: a timeout
@@ -167,15 +207,70 @@ async def answer(
                         fragment = await anext(fragments)
                     except StopAsyncIteration:
                         break
-                for event in _events(
-                    pipeline.feed(fragment), resolver, written, verified, verdicts, state_of
-                ):
+                async for event in self._events(self.pipeline.feed(fragment)):
                     yield event
-        for event in _events(
-            pipeline.flush(), resolver, written, verified, verdicts, state_of, final=True
-        ):
+        async for event in self._events(self.pipeline.flush(), final=True):
             yield event
-    except TimeoutError:
+
+    async def _events(self, chunk: StreamChunk, *, final: bool = False) -> AsyncIterator[Event]:
+        """A chunk's token and its anchors' citations, what the server finds for the
+        sentences it completed (scored off the loop; the token is out already, so the reader
+        has it), then its quote blocks."""
+        for event in _text_and_anchors(chunk, self.resolver, self.written, self.state_of):
+            yield event
+        for event in await self.state_of.found(chunk.text, final=final):
+            yield event
+        for event in _quotes(chunk, self.resolver, self.verified, self.verdicts):
+            yield event
+
+    def failed(self, started: float, error: Exception) -> AsyncIterator[Event]:
+        """How a failed answer ends: the held text, then ``done{failed}``, saying why when
+        the model server said."""
+        failure = str(error) if isinstance(error, ModelServerError) else None
+        return _failed(self.pipeline, self.resolver, started, self.verdicts, failure=failure)
+
+    def done(self, started: float, history: Sequence[ChatMessage] | None) -> Done:
+        """How an answer that ran to its end ends: its state, provenance and counts."""
+        toolbox, resolver = self.toolbox, self.resolver
+        state: DoneState = "answered"
+        # A data result is something found even with no source in it: a figure, or no rows.
+        # An answer no tool result stands behind (no tool called, or none returned anything)
+        # found nothing, whatever its text says: the embedded model's "no measure or column
+        # records that" is such an answer. In a conversation a reply may stand on the earlier
+        # turns instead ("say that more simply"): there, only a turn whose tools found
+        # nothing did.
+        found = toolbox.sources or _DATA_TAGS & set(toolbox.tags)
+        unbacked = not found and (bool(toolbox.calls) or not history)
+        # An extractive model quotes only what it cites, so its answer that cites nothing and
+        # relies on no data result is its line saying that nothing answers.
+        relied_on = resolver.cited or self.verified or _DATA_TAGS & set(toolbox.tags)
+        if (
+            not "".join(self.written).strip()
+            or unbacked
+            or (self.handle.extractive and not relied_on)
+        ):
+            state = "nothing_found"
+        _log_verdicts(self.verdicts)
+        return Done(
+            state=state,
+            seconds=_since(started),
+            provenance=answer_provenance(
+                toolbox.tags,
+                cited_sources=resolver.cited,
+                quote_verified=backs_figures(self.verified),
+            ),
+            dropped_anchors=resolver.dropped,
+            verdicts=tuple(self.verdicts),
+            truncated=self.report.cut,
+            tool_call_text=self.pipeline.tool_call_text,
+        )
+
+
+def _log_failure(
+    error: Exception, started: float, timeout: float | None, handle: ModelHandle
+) -> None:
+    """One log line for a failed answer, saying whose fault it was."""
+    if isinstance(error, TimeoutError):
         logger.warning(
             "answer timed out after %.1f s: the model or a tool did not finish in %g s "
             "(slow upstream, model %s)",
@@ -183,53 +278,21 @@ async def answer(
             timeout,
             handle.name,
         )
-        async for event in _failed(pipeline, resolver, started, verdicts):
-            yield event
-        return
-    except ModelServerError as exc:
+    elif isinstance(error, ModelServerError):
         # The model server's fault, said in one sentence: no traceback of our own code.
         logger.warning(
             "answer failed after %.1f s (broken upstream, model %s): %s",
             _since(started),
             handle.name,
-            exc,
+            error,
         )
-        async for event in _failed(pipeline, resolver, started, verdicts, failure=str(exc)):
-            yield event
-        return
-    except Exception:
+    else:
         logger.exception(
-            "answer failed after %.1f s (broken upstream, model %s)", _since(started), handle.name
+            "answer failed after %.1f s (broken upstream, model %s)",
+            _since(started),
+            handle.name,
+            exc_info=error,
         )
-        async for event in _failed(pipeline, resolver, started, verdicts):
-            yield event
-        return
-
-    state: DoneState = "answered"
-    # A data result is something found even with no source in it: a figure, or no rows. An
-    # answer no tool result stands behind (no tool called, or none returned anything) found
-    # nothing, whatever its text says: the embedded model's "no measure or column records
-    # that" is such an answer. In a conversation a reply may stand on the earlier turns
-    # instead ("say that more simply"): there, only a turn whose tools found nothing did.
-    found = toolbox.sources or _DATA_TAGS & set(toolbox.tags)
-    unbacked = not found and (bool(toolbox.calls) or not history)
-    # An extractive model quotes only what it cites, so its answer that cites nothing and
-    # relies on no data result is its line saying that nothing answers.
-    relied_on = resolver.cited or verified or _DATA_TAGS & set(toolbox.tags)
-    if not "".join(written).strip() or unbacked or (handle.extractive and not relied_on):
-        state = "nothing_found"
-    _log_verdicts(verdicts)
-    yield Done(
-        state=state,
-        seconds=_since(started),
-        provenance=answer_provenance(
-            toolbox.tags, cited_sources=resolver.cited, quote_verified=backs_figures(verified)
-        ),
-        dropped_anchors=resolver.dropped,
-        verdicts=tuple(verdicts),
-        truncated=report.cut,
-        tool_call_text=pipeline.tool_call_text,
-    )
 
 
 _DATA_TAGS = frozenset({ProvenanceTag.GOVERNED, ProvenanceTag.AD_HOC})
@@ -242,7 +305,7 @@ def _corpus_in_thread(handle: ModelHandle, corpus: Corpus) -> bool:
     and whose answers the server already lets in a few at a time (``server.admission``). A
     real model's tools, and any over PostgreSQL or a corpus that does not say it is local
     (a test's stand-in), keep the loop free while they wait."""
-    return not (handle.provider == "embedded" and getattr(corpus, "local", False) is True)
+    return not (handle.runs_in_process and getattr(corpus, "local", False) is True)
 
 
 def _quote_verifier(fixed: Sequence[TrustedText], returned: list[TrustedText]) -> QuoteVerifier:
@@ -256,16 +319,15 @@ def _quote_verifier(fixed: Sequence[TrustedText], returned: list[TrustedText]) -
     return verify
 
 
-def _events(
+def _text_and_anchors(
     chunk: StreamChunk,
     resolver: CitationResolver,
     written: list[str],
-    verified: list[QuoteMatch],
-    verdicts: list[QuoteVerdict],
-    state: ServerCitations | None = None,
-    *,
-    final: bool = False,
+    state: ServerCitations,
 ) -> Iterator[Event]:
+    """A chunk's token and the citations of the model's own anchors in it. The answer then
+    yields what the server finds for the sentences the text completed (``state.found``):
+    after the model's own anchors, which it defers to; then ``_quotes``."""
     # The token goes first, so a citation's offsets point into text the caller already has.
     if chunk.text:
         written.append(chunk.text)
@@ -276,8 +338,7 @@ def _events(
     # block carries no offset to order by exactly.
     for anchor in chunk.anchors:
         if (
-            state is not None
-            and anchor.start is not None
+            anchor.start is not None
             and anchor.end is not None
             and resolver.match(anchor.href) is not None
         ):
@@ -285,10 +346,15 @@ def _events(
         citation = resolver.resolve(anchor)
         if citation is not None:
             yield citation
-    # Then what the server finds for the sentences this text completed: after the model's
-    # own anchors, which it defers to.
-    if state is not None:
-        yield from state.found(chunk.text, final=final)
+
+
+def _quotes(
+    chunk: StreamChunk,
+    resolver: CitationResolver,
+    verified: list[QuoteMatch],
+    verdicts: list[QuoteVerdict],
+) -> Iterator[Event]:
+    """A chunk's quote blocks: verdicts recorded, verified ones cited."""
     for outcome in chunk.quotes:
         verdicts.append(_verdict(outcome))
         if outcome.match is None:

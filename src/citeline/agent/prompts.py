@@ -11,7 +11,8 @@ import functools
 from importlib.resources import files
 from typing import Literal, TypeAlias
 
-Profile: TypeAlias = Literal["search", "chat"]
+from citeline.conversation import Profile as Profile
+
 PromptName: TypeAlias = Literal[
     "search",
     "chat",

@@ -4,11 +4,13 @@ refusal becomes a sentence on standard error.
 Every error citeline raises on purpose derives from ``citeline.errors.CitelineError`` and
 says what to do next, so it is caught here, once, for every command: its sentence is printed
 after the command's name and the process exits with status 2, never with a traceback. Any
-other exception is a bug and keeps its traceback. Deliberately not here: the commands.
+other exception is a bug and keeps its traceback, except a full disk (``ENOSPC``), which is a
+sentence and status 2 too. Deliberately not here: the commands.
 """
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 import typer
@@ -33,6 +35,18 @@ class CitelineGroup(TyperGroup):
             return super().invoke(ctx)
         except CitelineError as error:
             typer.echo(f"{_command_name(ctx)}: {error}", err=True)
+            raise typer.Exit(REFUSED) from None
+        except OSError as error:
+            # A full disk is no bug: every command says so (a report, a plot, a key file
+            # written where no layer translated it), never with a traceback.
+            if error.errno != errno.ENOSPC:
+                raise
+            command = " ".join(part for part in ("citeline", ctx.invoked_subcommand) if part)
+            typer.echo(
+                f"{command}: the disk is full ({error.filename or error.strerror}): free "
+                "some space and run the command again.",
+                err=True,
+            )
             raise typer.Exit(REFUSED) from None
 
 

@@ -3,12 +3,14 @@
 The answer is rendered from the event stream alone (``citeline.answer``): tokens
 as they arrive, then the citation events as numbered references, each with the address a
 reader can open (its ``href``) when its source has one. ``--json``
-prints the events themselves, one contract JSON object per line. This command
-does not parse the answer's prose.
+prints the events themselves, one contract JSON object per line. What a model or a
+document wrote reaches the terminal through ``terminal_text``, so no control character
+of theirs does. This command does not parse the answer's prose.
 """
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
@@ -42,10 +44,8 @@ def ask(
     model: str | None = typer.Option(
         None,
         "--model",
-        help=(
-            "Model that answers: embedded, openai:<model>, ollama:<model> or "
-            "anthropic:<model> [CITELINE_MODEL, else embedded]."
-        ),
+        help="Model that answers: embedded, openai:<model>, ollama:<model> or "
+        "anthropic:<model> [CITELINE_MODEL, else embedded].",
         show_default=False,
     ),
     json_lines: bool = typer.Option(
@@ -76,18 +76,25 @@ def ask(
     # the engine's record of it is for a server's log.
     logging.getLogger("citeline.agent.engine").setLevel(logging.ERROR)
     declared = project_from_options(project, data)
-    catalog = DataCatalog.open(declared) if declared is not None else None
-    # With tables named and no index named, the default index joins in only if it holds
-    # documents: a first `citeline ask --project sample` needs no index at all.
-    corpus = Corpus.open(database) if reason is None else None
-    done = asyncio.run(_print_answer(question, corpus, handle, json_lines=json_lines, data=catalog))
-    close = getattr(corpus, "close", None)
-    if close is not None:
-        close()
-    if catalog is not None:
-        catalog.close()
+    with ExitStack() as opened:
+        catalog = opened.enter_context(DataCatalog.open(declared)) if declared is not None else None
+        # With tables named and no index named, the default index joins in only if it holds
+        # documents: a first `citeline ask --project sample` needs no index at all.
+        corpus = opened.enter_context(Corpus.open(database)) if reason is None else None
+        done = asyncio.run(
+            _print_answer(question, corpus, handle, json_lines=json_lines, data=catalog)
+        )
+    _exit_for(done)
+
+
+def _exit_for(done: Done | None) -> None:
+    """A model server's fault as this command's last line (status 2); status 1 for an
+    answer that failed part-way."""
     if done is not None and done.failure is not None:
-        _fail(done.failure)
+        from citeline.cli.terminal_text import printable
+
+        # The model server's own words are in it (a plain-text fault body, as sent).
+        _fail(printable(done.failure))
     if done is None or done.state == "failed":
         raise typer.Exit(1)
 
@@ -105,11 +112,10 @@ async def _print_answer(
     json_lines: bool,
     data: DataCatalog | None = None,
 ) -> Done | None:
-    import json
-
     from rich.console import Console
 
     from citeline import answer
+    from citeline.cli.terminal_text import json_text, printable
     from citeline.events import Citation, Done, Token, to_json
 
     console = Console(highlight=False)
@@ -118,9 +124,9 @@ async def _print_answer(
     text_tail = ""
     async for event in answer(question, corpus=corpus, data=data, model=handle):
         if json_lines:
-            typer.echo(json.dumps(to_json(event), ensure_ascii=False))
+            typer.echo(json_text(to_json(event)))
         elif isinstance(event, Token):
-            console.print(event.text, end="", markup=False, soft_wrap=True)
+            console.print(printable(event.text), end="", markup=False, soft_wrap=True)
             text_tail = (text_tail + event.text)[-2:]
         elif isinstance(event, Citation):
             citations.append(event)
@@ -136,16 +142,19 @@ async def _print_answer(
 def _print_references(
     console: Console, citations: list[Citation], done: Done, model_name: str
 ) -> None:
+    from citeline.cli.terminal_text import printable
+
     if citations:
         console.print("[bold]References[/bold]")
         for citation in citations:
             # The address a reader can open, when the source has one; else what names it.
             where = citation.href or citation.id or citation.url
             # Soft-wrapped: a hard wrap broke an address in two, so it could not be opened.
-            line = f"  [{citation.n}] {citation.display_name} — {where}"
+            line = printable(f"  [{citation.n}] {citation.display_name} — {where}")
             console.print(line, markup=False, soft_wrap=True)
             if citation.quote is not None:
-                console.print(f"      > {citation.quote} ({citation.kind}, verified)", markup=False)
+                quote = printable(citation.quote)
+                console.print(f"      > {quote} ({citation.kind}, verified)", markup=False)
     label = f"{done.state} in {done.seconds:.1f} s · {model_name}"
     if done.provenance:
         label += f" · provenance: {done.provenance}"

@@ -9,9 +9,9 @@ run (missing path, unreadable or incompatible index), with a sentence saying wha
 
 from __future__ import annotations
 
-import json
 import sys
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -26,6 +26,7 @@ from citeline.cli.index import (
     shown,
     unusable_index,
 )
+from citeline.cli.terminal_text import json_text, printable
 from citeline.database import SqliteUrl, parse_database_url
 
 if TYPE_CHECKING:
@@ -45,52 +46,74 @@ _MODES = {
 _SNIPPET_CHARS = 300
 
 
+_BaseUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--base-url",
+        help="PATH is the source or the build of the site published here: each page and "
+        "section is linked at its address under it (a/b.html#id, a/b.md as a/b/).",
+    ),
+]
+_IncludeRootOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--include-root",
+        help="Markdown include directives may read files under this folder only. "
+        "Default: the project PATH lies in (the nearest folder above it holding .git, "
+        "pyproject.toml, setup.py or package.json), else PATH.",
+    ),
+]
+_PruneOption = Annotated[
+    bool, typer.Option("--prune", help="Remove indexed documents no longer under PATH.")
+]
+_ReleaseOption = Annotated[
+    str | None,
+    typer.Option("--release", help="A label naming this version of the collection."),
+]
+_RetrievalOption = Annotated[
+    str | None,
+    typer.Option(
+        "--retrieval",
+        envvar="CITELINE_RETRIEVAL",
+        help="What to build the collection for: "
+        + _RETRIEVAL_HELP
+        + " Default: what it was built for before, else hybrid where the dense extra is "
+        "installed and lexical where it is not.",
+    ),
+]
+
+
 @app.command()
 def ingest(
     path: Annotated[Path, typer.Argument(help="A file or folder (read recursively).")],
     db: IndexOption = None,
-    base_url: Annotated[
-        str | None,
-        typer.Option(
-            "--base-url",
-            help="PATH is the source or the build of the site published here: each page and "
-            "section is linked at its address under it (a/b.html#id, a/b.md as a/b/).",
-        ),
-    ] = None,
-    include_root: Annotated[
-        Path | None,
-        typer.Option(
-            "--include-root",
-            help="Markdown include directives may read files under this folder only. "
-            "Default: the project PATH lies in (the nearest folder above it holding .git, "
-            "pyproject.toml, setup.py or package.json), else PATH.",
-        ),
-    ] = None,
-    prune: Annotated[
-        bool, typer.Option("--prune", help="Remove indexed documents no longer under PATH.")
-    ] = False,
-    release: Annotated[
-        str | None,
-        typer.Option("--release", help="A label naming this version of the collection."),
-    ] = None,
-    retrieval: Annotated[
-        str | None,
-        typer.Option(
-            "--retrieval",
-            envvar="CITELINE_RETRIEVAL",
-            help="What to build the collection for: "
-            + _RETRIEVAL_HELP
-            + " Default: what it was built for before, else hybrid where the dense extra is "
-            "installed and lexical where it is not.",
-        ),
-    ] = None,
+    base_url: _BaseUrlOption = None,
+    include_root: _IncludeRootOption = None,
+    prune: _PruneOption = False,
+    release: _ReleaseOption = None,
+    retrieval: _RetrievalOption = None,
 ) -> None:
     """Index Markdown, HTML (built sites too), plain text and BEIR JSONL files; unchanged
     files cost nothing."""
-    from citeline.agent.meaning import ingest_reading
     from citeline.corpus import Corpus
 
     db = index_location(db)
+    _check_ingest(path, base_url, include_root)
+    # Opened lexical: the collection's own mode may be the one this ingest changes.
+    with Corpus.open(db, retrieval="lexical") as corpus:
+        options = _IngestOptions(prune, release, base_url, retrieval, include_root)
+        if sys.stderr.isatty():
+            report = _ingest_with_bar(corpus, path, options)
+        else:
+            plain = (_plain_line, _plain_embed_line, _plain_meaning_line)
+            report = _ingest_told(corpus, path, options, *plain)
+        _say_ingested(corpus, report, db)
+    if not report.ok:
+        raise typer.Exit(code=1)
+
+
+def _check_ingest(path: Path, base_url: str | None, include_root: Path | None) -> None:
+    """Refuse, in a sentence, what ``ingest`` could not use, before the index is opened."""
     if base_url is not None and not base_url.startswith(("http://", "https://", "/")):
         fail(
             "ingest",
@@ -103,34 +126,54 @@ def ingest(
             "ingest",
             f"--include-root {include_root} is not a folder; give the folder includes may read.",
         )
-    # Opened lexical: the collection's own mode may be the one this ingest changes.
-    with Corpus.open(db, retrieval="lexical") as corpus:
-        if sys.stderr.isatty():
-            report = _ingest_with_bar(
-                corpus, path, prune, release, base_url, retrieval, include_root
-            )
-        else:
-            report = corpus.ingest(
-                path,
-                prune=prune,
-                release=release,
-                progress=_plain_line,
-                base_url=base_url,
-                include_root=include_root,
-                retrieval=retrieval,
-                reading=ingest_reading(),
-                embed_progress=_plain_embed_line,
-                meaning_progress=_plain_meaning_line,
-            )
-        for problem in report.skipped:
-            typer.echo(str(problem), err=True)
-        typer.echo(f"{report.summary()} ({len(corpus)} documents in {shown(db)})")
-        mode, note = corpus.searched_as_built()
-        typer.echo(f"Searched {_MODES[mode]}.")
-        if note is not None:
-            typer.echo(f"citeline ingest: {note}", err=True)
-    if not report.ok:
-        raise typer.Exit(code=1)
+
+
+@dataclass(frozen=True, slots=True)
+class _IngestOptions:
+    """What ``citeline ingest`` was asked to do beside reading PATH."""
+
+    prune: bool
+    release: str | None
+    base_url: str | None
+    retrieval: str | None
+    include_root: Path | None
+
+
+def _ingest_told(
+    corpus: Corpus,
+    path: Path,
+    options: _IngestOptions,
+    progress: Callable[[IngestProgress], None],
+    embedded: Callable[[int, int], None],
+    read_for_meaning: Callable[[int, int], None],
+) -> IngestReport:
+    """The ingest, telling ``progress`` of files, then ``embedded`` of passages and
+    ``read_for_meaning`` of sections, (done, total)."""
+    from citeline.agent import ingest_reading
+
+    return corpus.ingest(
+        path,
+        prune=options.prune,
+        release=options.release,
+        progress=progress,
+        base_url=options.base_url,
+        include_root=options.include_root,
+        retrieval=options.retrieval,
+        reading=ingest_reading(),
+        embed_progress=embedded,
+        meaning_progress=read_for_meaning,
+    )
+
+
+def _say_ingested(corpus: Corpus, report: IngestReport, db: str) -> None:
+    """Each problem on stderr, then what the index now holds and how it is searched."""
+    for problem in report.skipped:
+        typer.echo(str(problem), err=True)
+    typer.echo(f"{report.summary()} ({len(corpus)} documents in {shown(db)})")
+    mode, note = corpus.searched_as_built()
+    typer.echo(f"Searched {_MODES[mode]}.")
+    if note is not None:
+        typer.echo(f"citeline ingest: {note}", err=True)
 
 
 @app.command()
@@ -165,13 +208,14 @@ def search(
     # The mode on the terminal; the JSON on standard output stays the hits alone.
     typer.echo(f"Searched {_MODES[mode]}.", err=as_json)
     if as_json:
-        typer.echo(json.dumps([asdict(hit) for hit in hits], ensure_ascii=False, indent=2))
+        typer.echo(json_text([asdict(hit) for hit in hits], indent=2))
         return
     if not hits:
         typer.echo("No passage matches; try other words.", err=True)
         return
     for rank, hit in enumerate(hits, start=1):
-        typer.echo(_format_hit(rank, hit))
+        # A document's title and text are shown as the model's are: no control character.
+        typer.echo(printable(_format_hit(rank, hit)))
 
 
 @app.command()
@@ -221,19 +265,9 @@ def _plain_meaning_line(done: int, total: int) -> None:
     typer.echo(f"[{done}/{total} sections read for meaning]", err=True)
 
 
-def _ingest_with_bar(
-    corpus: Corpus,
-    path: Path,
-    prune: bool,
-    release: str | None,
-    base_url: str | None,
-    retrieval: str | None,
-    include_root: Path | None,
-) -> IngestReport:
+def _ingest_with_bar(corpus: Corpus, path: Path, options: _IngestOptions) -> IngestReport:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    from citeline.agent.meaning import ingest_reading
 
     with Progress(
         TextColumn("ingesting files"),
@@ -259,15 +293,4 @@ def _ingest_with_bar(
         def read_for_meaning(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total, description="sections read for meaning")
 
-        return corpus.ingest(
-            path,
-            prune=prune,
-            release=release,
-            progress=advance,
-            base_url=base_url,
-            include_root=include_root,
-            retrieval=retrieval,
-            reading=ingest_reading(),
-            embed_progress=embedded,
-            meaning_progress=read_for_meaning,
-        )
+        return _ingest_told(corpus, path, options, advance, embedded, read_for_meaning)

@@ -16,12 +16,15 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 import typer
 
 from citeline.cli.app import app
 
+if TYPE_CHECKING:
+    import socket
 
 def _examples() -> tuple[str, str]:
     """The sample's example questions (``sample/examples.txt``): its first, a documentation
@@ -85,8 +88,6 @@ def demo(
 ) -> None:
     """Index the bundled sample collection and serve the search page on it, no key needed."""
     from citeline.cli.port import bind_listening_socket
-    from citeline.cli.serve import start_server
-    from citeline.sample import COLLECTION_NAME, LINK_TEMPLATE, RELEASE, examples_path
 
     # First, before a word is printed: a taken port is the whole story, told once.
     listening = bind_listening_socket(host, port)
@@ -96,43 +97,66 @@ def demo(
         except KeyboardInterrupt:
             typer.echo("Stopped by Ctrl+C.", err=True)
             return
-        shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
-        example_question, data_question = _examples()
-        example = urlencode({"q": example_question})
-        typer.echo(
-            f"\n  Open http://{shown_host}:{port}/  (try http://{shown_host}:{port}/?{example})\n"
-        )
-        if data:
-            typer.echo(f'With the sample table loaded too, ask for example "{data_question}"')
-        typer.echo("Answers come from the model named on the page. Stop with Ctrl+C.")
-        # Log lines for a person at a terminal, unless they chose a format themselves.
-        os.environ.setdefault("CITELINE_LOG_FORMAT", "text")
-        start_server(
-            db=str(path),
-            host=host,
-            port=port,
-            model=model,
-            wire=None,
-            open_mode=True,
-            project="sample" if data else None,
-            release=RELEASE,
-            link_template=LINK_TEMPLATE,
-            examples=examples if examples is not None else examples_path(),
-            collection_name=COLLECTION_NAME,
-            rate_limit=rate_limit,
-            forwarded_allow_ips=None,
-            max_tokens=None,
-            workers=workers,
-            listening=listening,
-        )
+        _say_where(host, port, data)
+        _serve_sample(path, host, port, model, data, rate_limit, examples, workers, listening)
     finally:
         listening.close()
+
+
+def _say_where(host: str, port: int, data: bool) -> None:
+    """The page's address, a question to try there, and how to stop."""
+    shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+    example_question, data_question = _examples()
+    example = urlencode({"q": example_question})
+    typer.echo(
+        f"\n  Open http://{shown_host}:{port}/  (try http://{shown_host}:{port}/?{example})\n"
+    )
+    if data:
+        typer.echo(f'With the sample table loaded too, ask for example "{data_question}"')
+    typer.echo("Answers come from the model named on the page. Stop with Ctrl+C.")
+
+
+def _serve_sample(
+    path: Path,
+    host: str,
+    port: int,
+    model: str,
+    data: bool,
+    rate_limit: int,
+    examples: Path | None,
+    workers: int | None,
+    listening: socket.socket,
+) -> None:
+    """``citeline serve`` on the sample's index, open, with the sample's labels and links."""
+    from citeline.cli.serve import start_server
+    from citeline.sample import COLLECTION_NAME, LINK_TEMPLATE, RELEASE, examples_path
+
+    # Log lines for a person at a terminal, unless they chose a format themselves.
+    os.environ.setdefault("CITELINE_LOG_FORMAT", "text")
+    start_server(
+        db=str(path),
+        host=host,
+        port=port,
+        model=model,
+        wire=None,
+        open_mode=True,
+        project="sample" if data else None,
+        release=RELEASE,
+        link_template=LINK_TEMPLATE,
+        examples=examples if examples is not None else examples_path(),
+        collection_name=COLLECTION_NAME,
+        rate_limit=rate_limit,
+        forwarded_allow_ips=None,
+        max_tokens=None,
+        workers=workers,
+        listening=listening,
+    )
 
 
 def _index_sample(db: Path | None) -> Path:
     """Bring the demo's index of the sample up to date, saying where it is and what it
     holds; the index's path."""
-    from citeline.agent.meaning import ingest_reading
+    from citeline.agent import ingest_reading
     from citeline.corpus import Corpus, CorpusError, SchemaVersionError
     from citeline.errors import PathUnusableError
     from citeline.sample import RELEASE, sample_path

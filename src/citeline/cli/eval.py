@@ -10,7 +10,7 @@ the command line.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -19,11 +19,20 @@ import typer
 
 from citeline.cli.app import CitelineGroup, app
 from citeline.cli.index import IndexOption, fail, index_location, unusable_index
-from citeline.cli.model_options import DEFAULT_MAX_TOKENS, ContextTokensOption, MaxTokensOption
+from citeline.cli.model_options import (
+    DEFAULT_MAX_TOKENS,
+    ContextTokensOption,
+    MaxTokensOption,
+    ModelOption,
+)
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
+    from citeline.data import Project
+    from citeline.evaluation import CitationSummary, EvalQuestion, EvaluatedAnswer
     from citeline.events import Event
-    from citeline.models import ChatMessage
+    from citeline.models import ChatMessage, ModelHandle
     from citeline.models.embedded.tuning import Tuning
 
 eval_app = typer.Typer(
@@ -35,71 +44,72 @@ eval_app = typer.Typer(
 app.add_typer(eval_app, name="eval")
 
 
+QuestionsOption = Annotated[
+    Path,
+    typer.Option(
+        "--questions",
+        help="JSONL questions with gold source ids (see docs/eval.md), "
+        "or a SciFact claims file with corpus.jsonl beside it.",
+    ),
+]
+ProjectOption = Annotated[
+    str | None,
+    typer.Option(
+        "--project",
+        help="Tables and measures to answer from too: a citeline.toml or its folder; "
+        "'sample' is the bundled Palmer penguins data.",
+    ),
+]
+DataOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--data", help="Add a table from a CSV, Parquet, SQLite or DuckDB file: NAME=PATH."
+    ),
+]
+LimitOption = Annotated[
+    int | None, typer.Option("--limit", min=1, help="Ask only the first N questions.")
+]
+OutOption = Annotated[
+    Path | None,
+    typer.Option("--out", help="Write the JSON report (settings, summary, every question)."),
+]
+PlotOption = Annotated[
+    Path | None,
+    typer.Option("--plot", help="Draw the per-question distributions to this PNG file."),
+]
+WarmUpOption = Annotated[
+    bool,
+    typer.Option(
+        "--warm-up/--no-warm-up",
+        help="Ask the first question once, unscored, before timing, so one-time start-up "
+        "costs stay out of the timings.",
+    ),
+]
+AblateOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--ablate",
+        help="Switch one of the embedded model's features off (its value counts 0, the "
+        "fitted weights unchanged), to see what it is worth; repeatable. The features are "
+        "listed in docs/models.md.",
+    ),
+]
+
+
 @eval_app.command("citations")
 def citations(
-    questions: Annotated[
-        Path,
-        typer.Option(
-            "--questions",
-            help="JSONL questions with gold source ids (see docs/eval.md), "
-            "or a SciFact claims file with corpus.jsonl beside it.",
-        ),
-    ],
+    questions: QuestionsOption,
     db: IndexOption = None,
-    project: Annotated[
-        str | None,
-        typer.Option(
-            "--project",
-            help="Tables and measures to answer from too: a citeline.toml or its folder; "
-            "'sample' is the bundled Palmer penguins data.",
-        ),
-    ] = None,
-    data: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--data", help="Add a table from a CSV, Parquet, SQLite or DuckDB file: NAME=PATH."
-        ),
-    ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            help="embedded, openai:<model>, ollama:<model> or anthropic:<model> "
-            "(default: $CITELINE_MODEL, else embedded).",
-            show_default=False,
-        ),
-    ] = None,
-    limit: Annotated[
-        int | None,
-        typer.Option("--limit", min=1, help="Ask only the first N questions."),
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", help="Write the JSON report (settings, summary, every question)."),
-    ] = None,
-    plot: Annotated[
-        Path | None,
-        typer.Option("--plot", help="Draw the per-question distributions to this PNG file."),
-    ] = None,
+    project: ProjectOption = None,
+    data: DataOption = None,
+    model: ModelOption = None,
+    limit: LimitOption = None,
+    out: OutOption = None,
+    plot: PlotOption = None,
     max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
     context_tokens: ContextTokensOption = None,
-    warm_up: Annotated[
-        bool,
-        typer.Option(
-            "--warm-up/--no-warm-up",
-            help="Ask the first question once, unscored, before timing, so one-time start-up "
-            "costs stay out of the timings.",
-        ),
-    ] = True,
-    ablate: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--ablate",
-            help="Switch one of the embedded model's features off (its value counts 0, the "
-            "fitted weights unchanged), to see what it is worth; repeatable. The features "
-            "are listed in docs/models.md.",
-        ),
-    ] = None,
+    warm_up: WarmUpOption = True,
+    ablate: AblateOption = None,
 ) -> None:
     """Ask each question, score each answer's citations, terms and figures, print the summary.
 
@@ -110,26 +120,12 @@ def citations(
     Exit status 1: model citation markup leaked into some prose, or an answer stream broke.
     Exit status 2: the inputs cannot be used (the message says why).
     """
-    import asyncio
-
     from rich.console import Console
 
-    from citeline import answer
-    from citeline.corpus import Corpus
-    from citeline.data import DataCatalog, project_from_options
-    from citeline.evaluation import (
-        build_report,
-        evaluate_answers,
-        load_questions,
-        summarize,
-        write_report,
-    )
-    from citeline.evaluation.plot import ensure_plot_available, write_distribution_plot
-    from citeline.evaluation.terminal import EvaluationProgress, summary_table
+    from citeline.data import project_from_options
+    from citeline.evaluation import ensure_plot_available, load_questions, summarize, summary_table
     from citeline.models import resolve_model
 
-    console = Console()
-    tables_only = db is None and (project is not None or bool(data))
     handle = resolve_model(model, max_tokens=max_tokens, context_tokens=context_tokens)
     tuning = _ablated_tuning(ablate or [], handle.provider)
     asked = load_questions(questions, limit=limit)
@@ -140,12 +136,53 @@ def citations(
         _fail(f"{questions} holds no questions; add one JSON object per line (see docs/eval.md).")
     index = index_location(db)
     reason = unusable_index(index)
-    if reason is not None and not tables_only:
+    if reason is not None and not (db is None and (project is not None or bool(data))):
         _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
+    # With tables named and no index named, the default index joins in only if it holds
+    # documents, as with `citeline ask`.
+    chosen = index if reason is None else None
+    results = _answered(asked, chosen, declared, handle, warm_up, tuning)
+    summary = summarize([result.score for result in results])
+    console = Console()
+    console.print(summary_table(summary, title=f"Citation quality: {handle.name}"))
+    if out is not None:
+        settings = {
+            "db": index if reason is None else None,
+            "project": project,
+            "data": list(data or ()),
+            "questions": str(questions),
+            "model": handle.spec,
+            "model_name": handle.name,
+            "limit": limit,
+            "warm_up": warm_up,
+            "ablate": sorted(set(ablate or [])),
+        }
+        _write_report(console, out, results, summary, settings)
+    if plot is not None:
+        _write_plot(console, plot, results, f"{questions.name} with {handle.name}", summary)
+    _exit_with_status(summary)
+
+
+def _answered(
+    asked: Sequence[EvalQuestion],
+    index: str | None,
+    declared: Project | None,
+    handle: ModelHandle,
+    warm_up: bool,
+    tuning: Tuning | None = None,
+) -> list[EvaluatedAnswer]:
+    """Each question answered from the index (when given) and the tables (when declared)."""
+    import asyncio
+
+    from rich.console import Console
+
+    from citeline import answer
+    from citeline.corpus import Corpus
+    from citeline.data import DataCatalog
+    from citeline.evaluation import EvaluationProgress, evaluate_answers
+
     with ExitStack() as opened:
-        # With tables named and no index named, the default index joins in only if it
-        # holds documents, as with `citeline ask`.
-        corpus = opened.enter_context(Corpus.open(index)) if reason is None else None
+        corpus = opened.enter_context(Corpus.open(index)) if index is not None else None
         catalog = opened.enter_context(DataCatalog.open(declared)) if declared is not None else None
 
         def answer_from_sources(
@@ -166,35 +203,42 @@ def citations(
             EvaluationProgress(len(asked), Console(stderr=True)) as progress,
             _tuning_in_force(tuning),
         ):
-            results = asyncio.run(
+            return asyncio.run(
                 evaluate_answers(
                     asked, answer_from_sources, on_answer=progress.advance, warm_up=warm_up
                 )
             )
-    summary = summarize([result.score for result in results])
-    console.print(summary_table(summary, title=f"Citation quality: {handle.name}"))
 
-    if out is not None:
-        settings = {
-            "db": None if corpus is None else index,
-            "project": project,
-            "data": list(data or ()),
-            "questions": str(questions),
-            "model": handle.spec,
-            "model_name": handle.name,
-            "limit": limit,
-            "warm_up": warm_up,
-            "ablate": sorted(set(ablate or [])),
-        }
-        write_report(out, build_report(results, summary, settings))
-        console.print(f"Report written to {out}")
-    if plot is not None:
-        write_distribution_plot(
-            [result.score for result in results],
-            plot,
-            title=f"{questions.name} with {handle.name} ({summary.questions} questions)",
-        )
-        console.print(f"Plot written to {plot}")
+
+def _write_report(
+    console: Console,
+    out: Path,
+    results: Sequence[EvaluatedAnswer],
+    summary: CitationSummary,
+    settings: Mapping[str, object],
+) -> None:
+    from citeline.evaluation import build_report, write_report
+
+    write_report(out, build_report(results, summary, settings))
+    console.print(f"Report written to {out}")
+
+
+def _write_plot(
+    console: Console,
+    plot: Path,
+    results: Sequence[EvaluatedAnswer],
+    title: str,
+    summary: CitationSummary,
+) -> None:
+    from citeline.evaluation import write_distribution_plot
+
+    scores = [result.score for result in results]
+    write_distribution_plot(scores, plot, title=f"{title} ({summary.questions} questions)")
+    console.print(f"Plot written to {plot}")
+
+
+def _exit_with_status(summary: CitationSummary) -> None:
+    """Status 1 when markup leaked into prose or a stream broke, each said in a sentence."""
     if summary.leak_rate:
         typer.echo(
             "Model citation markup reached the prose of some answers; see the report.", err=True
@@ -259,9 +303,8 @@ def retrieval(
     from rich.console import Console
     from rich.table import Table
 
-    from citeline.corpus import Corpus
-    from citeline.corpus.judged_queries import load_beir_queries, ndcg_at, rank_documents, recall_at
-    from citeline.evaluation.percentiles import percentile
+    from citeline.corpus import Corpus, load_beir_queries, ndcg_at, rank_documents, recall_at
+    from citeline.evaluation import percentile
 
     db = index_location(db)
     queries = load_beir_queries(beir, split)[:limit]

@@ -1,5 +1,5 @@
-"""The options every command that asks a model shares: how long a reply may be and how much
-corpus text the model is given. ``serve`` reads the same two from its settings."""
+"""The options every command that asks a model shares: which model, how long a reply may be
+and how much corpus text the model is given. ``serve`` reads the same from its settings."""
 
 from __future__ import annotations
 
@@ -27,6 +27,15 @@ ContextTokensOption = Annotated[
         min=200,
         help="Most tokens of corpus text a real model is given per answer, nearest "
         "passages first (default 3000, sized for an 8k context).",
+        show_default=False,
+    ),
+]
+ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        help="embedded, openai:<model>, ollama:<model> or anthropic:<model> "
+        "(default: $CITELINE_MODEL, else embedded).",
         show_default=False,
     ),
 ]

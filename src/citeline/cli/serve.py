@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperCommand
@@ -26,13 +26,15 @@ from citeline.cli.index import IndexOption, fail, index_location, unusable_index
 if TYPE_CHECKING:
     import socket
 
+    from citeline.server import ServerSettings
+
 
 class _SettingsHelp(TyperCommand):
     """``serve``'s command, whose help ends with every setting and its default."""
 
     # Typed loosely: Typer's Context class is private to it (a vendored click).
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        from citeline.server.settings import describe_settings
+        from citeline.server import describe_settings
 
         self.epilog = "Settings (environment; flags win):\n\n" + "\n\n".join(
             describe_settings().splitlines()
@@ -40,85 +42,128 @@ class _SettingsHelp(TyperCommand):
         super().format_help(ctx, formatter)
 
 
-@app.command(cls=_SettingsHelp)
-def serve(
-    db: IndexOption = None,
-    host: str | None = typer.Option(
-        None, "--host", help="Address to listen on (default 127.0.0.1)."
-    ),
-    port: int | None = typer.Option(None, "--port", help="Port to listen on (default 8000)."),
-    model: str | None = typer.Option(
-        None, "--model", help="Model that answers (default embedded)."
-    ),
-    open_mode: bool = typer.Option(
-        False, "--open", help="Answer without caller tokens (never on a public site)."
-    ),
-    wire: str | None = typer.Option(
-        None,
+# The options of `citeline serve`, each the setting of the same name (None: unset).
+_HostOption = Annotated[
+    str | None, typer.Option("--host", help="Address to listen on (default 127.0.0.1).")
+]
+_PortOption = Annotated[
+    int | None, typer.Option("--port", help="Port to listen on (default 8000).")
+]
+_ModelOption = Annotated[
+    str | None, typer.Option("--model", help="Model that answers (default embedded).")
+]
+_OpenModeOption = Annotated[
+    bool, typer.Option("--open", help="Answer without caller tokens (never on a public site).")
+]
+_WireOption = Annotated[
+    str | None,
+    typer.Option(
         "--wire",
         help="Wire profile: native (default) or reactome, which also serves React-to-Me's "
         "routes and reads its setting names [CITELINE_WIRE].",
         show_default=False,
     ),
-    project: str | None = typer.Option(
-        None,
+]
+_ProjectOption = Annotated[
+    str | None,
+    typer.Option(
         "--project",
         help="citeline.toml (or 'sample') whose tables and measures answers may use too.",
         show_default=False,
     ),
-    release: str | None = typer.Option(
-        None, "--release", help="Release label for start events (default: the index's own)."
-    ),
-    link_template: str | None = typer.Option(
-        None, "--link-template", help="Source link for the page, e.g. https://x.org/{id}."
-    ),
-    examples: Path | None = typer.Option(
-        None,
+]
+_ReleaseOption = Annotated[
+    str | None,
+    typer.Option("--release", help="Release label for start events (default: the index's own)."),
+]
+_LinkTemplateOption = Annotated[
+    str | None,
+    typer.Option("--link-template", help="Source link for the page, e.g. https://x.org/{id}."),
+]
+_ExamplesOption = Annotated[
+    Path | None,
+    typer.Option(
         "--examples",
-        help="Example questions for the empty page, one a line (default: the project "
-        "file's [project] examples, else a few of the collection's headings).",
+        help="Example questions for the empty page, one a line (default: the project file's "
+        "[project] examples, else a few of the collection's headings).",
         show_default=False,
     ),
-    collection_name: str | None = typer.Option(
-        None,
+]
+_CollectionNameOption = Annotated[
+    str | None,
+    typer.Option(
         "--collection-name",
-        help="What the empty page calls the collection (default: the site's own name, read "
-        "at ingest).",
+        help="What the empty page calls the collection (default: the site's own name, read at "
+        "ingest).",
         show_default=False,
     ),
-    rate_limit: int | None = typer.Option(
-        None, "--rate-limit", min=1, help="Answers one caller may start per window (default 30)."
+]
+_RateLimitOption = Annotated[
+    int | None,
+    typer.Option(
+        "--rate-limit", min=1, help="Answers one caller may start per window (default 30)."
     ),
-    forwarded_allow_ips: str | None = typer.Option(
-        None,
+]
+_ForwardedAllowIpsOption = Annotated[
+    str | None,
+    typer.Option(
         "--forwarded-allow-ips",
         help="Proxy addresses whose X-Forwarded-For is believed (default: none).",
         show_default=False,
     ),
-    max_tokens: int | None = typer.Option(
-        None, "--max-tokens", help="Most tokens a model may write per reply (default 2048)."
-    ),
-    workers: int | None = typer.Option(
-        None,
+]
+_MaxTokensOption = Annotated[
+    int | None,
+    typer.Option("--max-tokens", help="Most tokens a model may write per reply (default 2048)."),
+]
+_WorkersOption = Annotated[
+    int | None,
+    typer.Option(
         "--workers",
         min=1,
         help="Server processes on the port, sharing the collection, answers and rate limit "
         "(default: one per core).",
         show_default=False,
     ),
-    context_tokens: int | None = typer.Option(
-        None,
+]
+_ContextTokensOption = Annotated[
+    int | None,
+    typer.Option(
         "--context-tokens",
         help="Most tokens of corpus text a real model is given per answer (default 3000).",
     ),
-    allow_origin: list[str] = typer.Option(
-        [],
+]
+_AllowOriginOption = Annotated[
+    list[str] | None,
+    typer.Option(
         "--allow-origin",
         metavar="ORIGIN",
-        help="A site whose pages may ask from a browser, e.g. https://docs.example.org "
-        "(repeat for each; default: none) [CITELINE_ALLOW_ORIGINS].",
+        help="A site whose pages may ask from a browser, e.g. https://docs.example.org (repeat"
+        " for each; default: none) [CITELINE_ALLOW_ORIGINS].",
         show_default=False,
     ),
+]
+
+
+@app.command(cls=_SettingsHelp)
+def serve(
+    db: IndexOption = None,
+    host: _HostOption = None,
+    port: _PortOption = None,
+    model: _ModelOption = None,
+    open_mode: _OpenModeOption = False,
+    wire: _WireOption = None,
+    project: _ProjectOption = None,
+    release: _ReleaseOption = None,
+    link_template: _LinkTemplateOption = None,
+    examples: _ExamplesOption = None,
+    collection_name: _CollectionNameOption = None,
+    rate_limit: _RateLimitOption = None,
+    forwarded_allow_ips: _ForwardedAllowIpsOption = None,
+    max_tokens: _MaxTokensOption = None,
+    workers: _WorkersOption = None,
+    context_tokens: _ContextTokensOption = None,
+    allow_origin: _AllowOriginOption = None,
 ) -> None:
     """Serve cited answers, the search page and chat over HTTP."""
     start_server(
@@ -138,7 +183,7 @@ def serve(
         max_tokens=max_tokens,
         workers=workers,
         context_tokens=context_tokens,
-        allow_origins=allow_origin,
+        allow_origins=allow_origin or (),
     )
 
 
@@ -167,11 +212,7 @@ def start_server(
     is the socket the caller bound before it printed anything (else it is bound here,
     first)."""
     from citeline.cli.port import bind_listening_socket
-    from citeline.server import create_app
-    from citeline.server.guard import Guard
-    from citeline.server.listen import serve as listen
-    from citeline.server.logs import configure_logging
-    from citeline.server.settings import ServerSettings
+    from citeline.server import ServerSettings
 
     database = index_location(db)
     settings = ServerSettings.from_env(
@@ -196,24 +237,34 @@ def start_server(
     if listening is None:
         listening = bind_listening_socket(settings.host, settings.port)
     try:
-        configure_logging(settings.log_format)
-        # The guard's settings first: a server that could never answer says so before it
-        # says its index is empty.
-        Guard.from_settings(settings, announce=False)
-        reason = unusable_index(database)
-        if reason is not None and project is None:
-            fail("serve", reason)
-        if settings.worker_count > 1:
-            from citeline.server.workers import serve_workers
-
-            serve_workers(settings, listening, settings.worker_count)
-            return
-        try:
-            server_app = create_app(settings)
-        except KeyboardInterrupt:
-            # Ctrl+C while the app opens its index and tables: stopped, not broken.
-            typer.echo("Stopped by Ctrl+C.", err=True)
-            return
-        listen(server_app, settings, listening)
+        _serve_on(settings, database, listening, tables_only=project is not None)
     finally:
         listening.close()
+
+
+def _serve_on(
+    settings: ServerSettings, database: str, listening: socket.socket, *, tables_only: bool
+) -> None:
+    """Check what can be checked, then serve on ``listening`` (in workers when set)."""
+    from citeline.server import Guard, configure_logging, create_app
+    from citeline.server import serve as listen
+
+    configure_logging(settings.log_format)
+    # The guard's settings first: a server that could never answer says so before it
+    # says its index is empty.
+    Guard.from_settings(settings, announce=False)
+    reason = unusable_index(database)
+    if reason is not None and not tables_only:
+        fail("serve", reason)
+    if settings.worker_count > 1:
+        from citeline.server import serve_workers
+
+        serve_workers(settings, listening, settings.worker_count)
+        return
+    try:
+        server_app = create_app(settings)
+    except KeyboardInterrupt:
+        # Ctrl+C while the app opens its index and tables: stopped, not broken.
+        typer.echo("Stopped by Ctrl+C.", err=True)
+        return
+    listen(server_app, settings, listening)

@@ -30,7 +30,7 @@ def keygen(
     directory: Path = typer.Argument(..., help="Folder to write private.pem and public.pem in."),
 ) -> None:
     """Write a new Ed25519 key pair: private.pem (for the site) and public.pem (for the server)."""
-    from citeline.server.tokens import generate_key_pair
+    from citeline.server import generate_key_pair
 
     private_path = directory / PRIVATE_KEY_NAME
     public_path = directory / PUBLIC_KEY_NAME
@@ -63,9 +63,7 @@ def mint(
     ),
 ) -> None:
     """Print a caller token for SUB, signed with the private key."""
-    from citeline.server.errors import StartupError
-    from citeline.server.settings import ServerSettings
-    from citeline.server.tokens import mint_token
+    from citeline.server import ServerSettings, StartupError, mint_token
 
     try:
         audience = ServerSettings.from_env(token_audience=aud or None).token_audience

@@ -11,10 +11,19 @@ from citeline.corpus.errors import (
     DenseUnavailableError,
     EmbeddingModelError,
     IndexUnreadableError,
+    JudgedQueriesError,
+    JudgedQueriesMissingError,
     SchemaVersionError,
     SourcePathError,
 )
 from citeline.corpus.ingest import IngestProblem, IngestProgress, IngestReport
+from citeline.corpus.judged_queries import (
+    JudgedQuery,
+    load_beir_queries,
+    ndcg_at,
+    rank_documents,
+    recall_at,
+)
 from citeline.corpus.retrieval import Retrieval
 
 __all__ = [
@@ -29,8 +38,15 @@ __all__ = [
     "IngestProblem",
     "IngestProgress",
     "IngestReport",
+    "JudgedQueriesError",
+    "JudgedQueriesMissingError",
+    "JudgedQuery",
     "Passage",
     "Retrieval",
     "SchemaVersionError",
     "SourcePathError",
+    "load_beir_queries",
+    "ndcg_at",
+    "rank_documents",
+    "recall_at",
 ]

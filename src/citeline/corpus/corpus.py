@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 
 from citeline.corpus.documents import Document, Hit
-from citeline.corpus.embedding import EmbedProgressCallback, dense_installed
+from citeline.corpus.embedding import Embedder, EmbedProgressCallback, dense_installed
 from citeline.corpus.ingest import IngestReport, ProgressCallback, ingest
 from citeline.corpus.meaning import MeaningReader, meaning_key
 from citeline.corpus.retrieval import (
@@ -162,17 +162,7 @@ class Corpus:
         done, total).
         """
         mode, explicit = self._ingest_mode(retrieval)
-        installed = dense_installed()
-        if mode is not Retrieval.LEXICAL and explicit and not installed:
-            # Refused before any document is read, so a missing extra costs no work.
-            from citeline.corpus.embedding import load_embedder
-
-            load_embedder()
-        embedder = None
-        if installed:
-            from citeline.corpus.embedding import load_embedder
-
-            embedder = load_embedder()
+        embedder = _ingest_embedder(mode, explicit)
         try:
             report = ingest(
                 self._store,
@@ -183,9 +173,30 @@ class Corpus:
                 after_batch=self._index.after_batch,
                 include_root=Path(include_root) if include_root is not None else None,
             )
-        finally:
-            # Also when the ingest failed part way: the batches it stored are searchable.
+        except BaseException:
+            # Also when the ingest failed part way: the batches it stored are searchable
+            # (as far as the disk allows: the failure raised is the ingest's).
             self._index.follow()
+            raise
+        self._index.follow(strict=True)
+        self._vectors_after_ingest(mode, embedder, reading, embed_progress, meaning_progress)
+        self._store.set_setting("retrieval", mode.value)
+        if release is not None:
+            self._store.set_release_label(release)
+        self._remember_name(Path(path), report.site_name)
+        self._retriever = self._new_retriever()
+        return report
+
+    def _vectors_after_ingest(
+        self,
+        mode: Retrieval,
+        embedder: Embedder | None,
+        reading: MeaningReader | None,
+        embed_progress: EmbedProgressCallback | None,
+        meaning_progress: EmbedProgressCallback | None,
+    ) -> None:
+        """The passage vectors ``mode`` needs made (or dropped, built lexical on purpose),
+        and the meaning vectors of ``reading``'s texts."""
         if embedder is not None:
             from citeline.corpus.embed import embed_missing, read_for_meaning
 
@@ -202,12 +213,6 @@ class Corpus:
             # ingest with it to complete.
             self._store.clear_vectors()
             self._store.set_setting("embedding_model", None)
-        self._store.set_setting("retrieval", mode.value)
-        if release is not None:
-            self._store.set_release_label(release)
-        self._remember_name(Path(path), report.site_name)
-        self._retriever = self._new_retriever()
-        return report
 
     @property
     def site_name(self) -> str | None:
@@ -284,3 +289,18 @@ class Corpus:
         traceback: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _ingest_embedder(mode: Retrieval, explicit: bool) -> Embedder | None:
+    """The sentence model an ingest embeds with, where the extra is installed; a mode that
+    needs it, asked for by name without it, is refused before any document is read, so a
+    missing extra costs no work."""
+    if not dense_installed():
+        if mode is not Retrieval.LEXICAL and explicit:
+            from citeline.corpus.embedding import load_embedder
+
+            load_embedder()  # raises DenseUnavailableError, saying how to install it
+        return None
+    from citeline.corpus.embedding import load_embedder
+
+    return load_embedder()

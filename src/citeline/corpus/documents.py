@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import urlsplit
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -24,6 +25,22 @@ class Document:
     url: str | None = None
     # Excluded from hashing: a mapping is not hashable, and the id already identifies.
     metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, hash=False)
+
+
+def web_address(url: str | None) -> str | None:
+    """``url`` when it is an http(s) address with a host, else None: what a document's url
+    may be. A reader follows it from a citation and the model is told to cite it, so a
+    ``javascript:``, ``data:`` or ``vbscript:`` url (probed: from front matter, a canonical
+    link, ``og:url`` and JSONL alike, served by ``GET /v1/search``) is never one."""
+    if url is None:
+        return None
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in {"http", "https"} or not parts.hostname:
+        return None
+    return url.strip()
 
 
 @dataclass(frozen=True, slots=True)

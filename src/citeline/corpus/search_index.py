@@ -31,7 +31,9 @@ It deliberately does not read files, decide what to re-ingest, or fetch hits' te
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import logging
 import os
 import re
 import shutil
@@ -52,7 +54,7 @@ from citeline.corpus.analysis import (
     terms,
 )
 from citeline.corpus.documents import Passage
-from citeline.corpus.errors import IndexUnreadableError
+from citeline.corpus.errors import DiskFullError, IndexUnreadableError
 from citeline.corpus.formats.sections import TITLE_SEPARATOR
 from citeline.corpus.headings import key_of, passage_headings, query_title_keys, title_key
 from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocument
@@ -60,9 +62,10 @@ from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocumen
 # Bump when what is indexed for a passage changes: an index of another format is rebuilt.
 # 2: the passage id is a fast field, read for a search's hits in one call.
 # 3: a section of a page is keyed by its own heading as well as by its whole title path.
-# 4: a name written as code is indexed by its parts too (``analysis.identifier_parts``); the
+# 4: a passage's document is named by a digest of its id (``_document_key``).
+# 5: a name written as code is indexed by its parts too (``analysis.identifier_parts``); the
 # store keeps no terms, so only this derived index is built again, on open.
-INDEX_FORMAT = f"4/{ANALYSIS_VERSION}"
+INDEX_FORMAT = f"5/{ANALYSIS_VERSION}"
 # Title terms count twice a body term: measured on SciFact's train split, nDCG@10 0.699 at
 # 1:1, 0.703 at 2:1, 0.705 at 3:1; 2:1 keeps most of the gain without leaning on titles.
 TITLE_WEIGHT = 2
@@ -96,10 +99,14 @@ CATCH_UP_BATCH = 1000
 # The writer's indexing memory (tantivy's floor is 15 MB per thread) and one indexing
 # thread: ingest runs on machines that also serve, and one thread kept up with analysis.
 WRITER_HEAP_BYTES = 50_000_000
+# Free bytes under which a failed write of the index is taken for a full disk.
+NEARLY_FULL = 1 << 20
 # Where a PostgreSQL collection's index lives unless CITELINE_SEARCH_INDEX says.
 SEARCH_INDEX_ENV = "CITELINE_SEARCH_INDEX"
 
 _MARKER = "generation"
+
+logger = logging.getLogger(__name__)
 
 
 def search_index_folder(database: str, sqlite_file: Path | None) -> Path:
@@ -219,9 +226,12 @@ class SearchIndex:
         """The store generation this index holds."""
         return self._generation
 
-    def follow(self) -> bool:
+    def follow(self, *, strict: bool = False) -> bool:
         """Catch up with the store's writes since the index's generation; False when another
-        process holds the writer (its commit is picked up at a later look)."""
+        process holds the writer (its commit is picked up at a later look), or when the disk
+        is full: searches then answer from the last commit, and a later look catches up once
+        there is space. With ``strict`` (an ingest, a rebuild), a full disk is a
+        ``DiskFullError``."""
         with self._following:
             self._checked = time.monotonic()
             wanted = self._store.generation()
@@ -239,6 +249,18 @@ class SearchIndex:
             since = self._generation if self._generation <= wanted else 0
             try:
                 self._generation = self._catch_up(writer, since)
+            except (OSError, ValueError) as error:
+                if not _is_disk_full(error, self._folder):
+                    raise
+                full = DiskFullError(
+                    f"The disk holding the search index at {self._folder} is full ({error}): "
+                    "free some space and run the command again. What was stored is kept, and "
+                    "the index catches up with it then."
+                )
+                if strict:
+                    raise full from error
+                logger.warning("%s Searching the index's last commit meanwhile.", full)
+                return False
             finally:
                 del writer
             self._index.reload()
@@ -255,6 +277,13 @@ class SearchIndex:
                 )
             try:
                 self._generation = self._catch_up(writer, 0)
+            except (OSError, ValueError) as error:
+                if not _is_disk_full(error, self._folder):
+                    raise
+                raise DiskFullError(
+                    f"The disk holding the search index at {self._folder} is full ({error}): "
+                    "free some space and run `citeline reindex` again."
+                ) from error
             finally:
                 del writer
             self._index.reload()
@@ -279,22 +308,21 @@ class SearchIndex:
         empty = since == 0 or self._index.searcher().num_docs <= 1
         changes = self._store.changes_since(since)
         for doc_id in changes.removed:
-            writer.delete_documents_by_term("document", doc_id)
+            writer.delete_documents_by_term("document", _document_key(doc_id))
         for start in range(0, len(changes.changed), CATCH_UP_BATCH):
             batch = changes.changed[start : start + CATCH_UP_BATCH]
             # Deleted first, all of them: a document gone from the store since the list was
             # read is then gone from the index too.
             if not empty:
                 for doc_id in batch:
-                    writer.delete_documents_by_term("document", doc_id)
+                    writer.delete_documents_by_term("document", _document_key(doc_id))
             # A batch is analysed whole before any of it reaches the writer: added as each
             # passage was analysed, tantivy's indexing thread woke for every passage, and
             # SciFact's ingest cost 0.04 s more CPU (that thread's, mostly).
             rows = [
-                tantivy.Document(
-                    passage=passage_id, document=document.doc_id, title_key=key, terms=text
-                )
+                tantivy.Document(passage=passage_id, document=owner, title_key=key, terms=text)
                 for document in self._store.indexable(batch)
+                for owner in [_document_key(document.doc_id)]
                 for passage_id, text, key in _passage_rows(document)
             ]
             for row in rows:
@@ -325,16 +353,17 @@ class SearchIndex:
 
     def after_batch(self) -> None:
         """Told by an ingest after each batch it stored: follows every
-        ``INGEST_COMMIT_SECONDS``, so a long ingest is searchable as it goes."""
-        self.follow_if_due(INGEST_COMMIT_SECONDS)
+        ``INGEST_COMMIT_SECONDS``, so a long ingest is searchable as it goes; a full disk
+        stops the ingest."""
+        self.follow_if_due(INGEST_COMMIT_SECONDS, strict=True)
 
-    def follow_if_due(self, seconds: float | None = None) -> None:
+    def follow_if_due(self, seconds: float | None = None, *, strict: bool = False) -> None:
         """``follow`` unless the last look was under ``seconds`` (default: the interval
         given at open) ago, or another thread is catching up now."""
         due = self._follow_seconds if seconds is None else seconds
         # A search never waits on another thread's catch-up: it reads the last commit.
         if time.monotonic() - self._checked >= due and not self._following.locked():
-            self.follow()
+            self.follow(strict=strict)
 
     # -- searching ---------------------------------------------------------------------
 
@@ -421,6 +450,29 @@ class SearchIndex:
     def count(self) -> int:
         """How many passages the index holds (its last reloaded commit)."""
         return max(0, int(self._index.searcher().num_docs) - 1)
+
+
+def _is_disk_full(error: BaseException, folder: Path) -> bool:
+    """Whether ``error`` (the operating system's, or tantivy's ``ValueError``) came of a full
+    disk: it says so, or the index's disk has under ``NEARLY_FULL`` bytes free (a writer
+    thread's failure reaches Python as "An index writer was killed", without its cause)."""
+    if isinstance(error, OSError) and error.errno == errno.ENOSPC:
+        return True
+    text = str(error)
+    if "No space left on device" in text or f"os error {errno.ENOSPC})" in text:
+        return True
+    try:
+        return shutil.disk_usage(folder).free < NEARLY_FULL
+    except OSError:
+        return False
+
+
+def _document_key(doc_id: str) -> str:
+    """The term a document's passages are found by to be deleted: a digest of its id. tantivy
+    keeps no term over 65,530 bytes, so a longer id (the store accepts any) was indexed
+    without one, its passages were never deleted, and when their ids were reused they
+    answered searches for words that the passages now under those ids do not hold."""
+    return hashlib.sha256(doc_id.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, list[str]]]:

@@ -18,8 +18,9 @@ on a first try with a framework's documentation). In order, the first that is fo
    ``postgresql-doc-15``.
 
 Reading is bounded: the project file at ``MAX_PROJECT_FILE_BYTES``, the front page's first
-``HEAD_BYTES``. It deliberately reads nothing the ingest itself keeps, and decides nothing
-about the documents.
+``HEAD_BYTES``, each opened as ingest opens a file (``limits``: a named pipe in their place is
+passed over, not waited on, as it once blocked an ingest forever here). It deliberately reads
+nothing the ingest itself keeps, and decides nothing about the documents.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pathlib import Path
 from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
+from citeline.corpus.formats.limits import RefusedFileError, read_bytes, read_head
 
 # A page's <title> is in its head; 64 KiB holds the head of every page of the Python, Flask,
 # PostgreSQL and git manuals (their largest heads are under 8 KiB).
@@ -64,11 +66,11 @@ def _mkdocs_site_name(folder: Path) -> str | None:
     for candidate in (folder, folder.parent):
         for name in ("mkdocs.yml", "mkdocs.yaml"):
             project = candidate / name
+            if not project.is_file():
+                continue
             try:
-                if not project.is_file() or project.stat().st_size > MAX_PROJECT_FILE_BYTES:
-                    continue
-                text = project.read_text("utf-8")
-            except (OSError, UnicodeDecodeError):
+                text = read_bytes(project, MAX_PROJECT_FILE_BYTES).decode("utf-8")
+            except (RefusedFileError, UnicodeDecodeError):
                 continue
             # Only the one top-level line: the rest of an mkdocs.yml may hold tags that only
             # MkDocs can load (``!ENV``, ``!!python/name:``), which a safe loader refuses.
@@ -95,9 +97,8 @@ def _front_page_name(folder: Path) -> str | None:
 
 def _title(page: Path) -> str | None:
     try:
-        with page.open("rb") as file:
-            head = file.read(HEAD_BYTES)
-    except OSError:
+        head = read_head(page, HEAD_BYTES)
+    except RefusedFileError:
         return None
     cut = head.lower().find(b"</head")
     text = head[: cut if cut >= 0 else len(head)].decode("utf-8", errors="replace")

@@ -20,7 +20,10 @@ query's nearest eighth searched) scans about an eighth of the vectors; on SciFac
 vectors with 75 lists, searching 16 of them found 0.95 of the exact top 10 (32 of 303 lists:
 0.95). Building it takes about 6 s of CPU at 100,000 vectors, paid at each reload.
 
-It deliberately knows nothing about models, text or fusion; faiss stays in this module.
+It deliberately knows nothing about models, text or fusion; faiss stays in this module, and
+an install without it can still import the module (issue 29: the ingest imports it for
+``to_bytes`` before it knows whether dense retrieval was asked for, and ended there instead
+of saying what to install).
 """
 
 from __future__ import annotations
@@ -29,11 +32,17 @@ import math
 import threading
 from typing import TYPE_CHECKING, Any
 
-import faiss
 import numpy as np
 import numpy.typing as npt
 
 from citeline.corpus.stores.base import Candidate
+
+try:
+    import faiss
+except ImportError:  # pragma: no cover - an install with only part of the dense extra
+    # The ingest imports this module for ``to_bytes`` before it knows whether dense
+    # retrieval was asked for; ``embedding`` says what to install before faiss is needed.
+    faiss = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from citeline.corpus.stores.base import CorpusStore

@@ -40,13 +40,18 @@ class QueryLimits:
     about 100 MB of it before any query, and ``repeat('x', 2000000000)`` (which passed 4 GB
     when only DuckDB's own ``memory_limit`` stood in its way) fails at once under it.
     Two workers run queries at once at most, so two answers querying together never wait
-    and the data tools never hold more than twice ``memory_mb``.
+    and the data tools never hold more than twice ``memory_mb``. Eight more may wait their
+    turn (each at most ``seconds`` before it is told every worker is busy); past that a query
+    is refused at once: one answer that asked for 40 slow queries at a time kept every other
+    answer's data tools, and, through the shared thread pool they waited in, its document
+    searches, waiting 56 s.
     """
 
     max_rows: int = 200
     seconds: float = 10.0
     memory_mb: int = 512
     workers: int = 2
+    waiting: int = 8
 
 
 def open_read_only(database: Path, limits: QueryLimits) -> duckdb.DuckDBPyConnection:

@@ -11,8 +11,12 @@ worker is replaced on the next query; the answer that killed it gets a ``QueryFa
 
 ``QuerySandbox`` keeps up to ``limits.workers`` worker processes, each running one query at a
 time, and reuses an idle one (starting a worker costs about 0.2 s of Python and DuckDB
-start-up). The SQL text never reaches DuckDB in this process: checks run in a worker too.
-This module knows nothing of tables, measures or the agent.
+start-up). An answer's query waits for its worker on a thread of the sandbox's own, one per
+worker, never on the event loop's shared pool, where 40 waiting queries of one answer took
+every thread that other answers' searches needed; at most ``limits.waiting`` more queue for
+those threads, and any past them are refused at once. The SQL text never reaches DuckDB in
+this process: checks run in a worker too. This module knows nothing of tables, measures or
+the agent.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import sys
 import threading
 import time
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing import Pipe
 from pathlib import Path
 from typing import Any
@@ -135,6 +140,10 @@ class QuerySandbox:
         self._slots = threading.BoundedSemaphore(limits.workers)
         self._lock = threading.Lock()
         self._closed = False
+        # The threads answers' queries wait on (one per worker), and how many queries are
+        # given to them and not yet done: the running and the waiting.
+        self._threads = ThreadPoolExecutor(limits.workers, thread_name_prefix="citeline-query")
+        self._queued = 0
 
     def start(self) -> None:
         """Start one worker now, so the first query does not pay for it."""
@@ -154,10 +163,26 @@ class QuerySandbox:
     async def query_async(
         self, sql: str, parameters: Mapping[str, Any] | None = None
     ) -> QueryResult:
-        """``query`` in a thread; cancelling the caller kills the worker running it."""
+        """``query`` on one of the sandbox's own threads; cancelling the caller kills the
+        worker running it. Refused at once (``QueryFailedError``) when every worker is busy
+        and ``limits.waiting`` queries already wait."""
+        with self._lock:
+            if self._queued >= self.limits.workers + self.limits.waiting:
+                raise QueryFailedError(
+                    f"{self._queued} queries are already running or waiting; ask for fewer"
+                    " at once, and wait for their results before asking again."
+                )
+            self._queued += 1
         job = QueryJob(self, ("query", sql, dict(parameters or {})))
         try:
-            return await asyncio.to_thread(job.run)
+            running = self._threads.submit(job.run)
+        except RuntimeError:  # the sandbox was closed meanwhile
+            self._unqueue()
+            raise QueryFailedError("The data catalog is closed; open it again to query.") from None
+        # Counted until its thread is free again, not until its caller stops waiting.
+        running.add_done_callback(lambda _: self._unqueue())
+        try:
+            return await asyncio.wrap_future(running)
         except asyncio.CancelledError:
             job.cancel()
             raise
@@ -177,6 +202,12 @@ class QuerySandbox:
             self._forget(worker)
         for worker in busy:
             worker.stop()
+        # Queries still waiting start, find the sandbox closed and fail at once.
+        self._threads.shutdown(wait=False)
+
+    def _unqueue(self) -> None:
+        with self._lock:
+            self._queued -= 1
 
     def _new_worker(self) -> QueryWorker:
         worker = QueryWorker(self.database, self.limits)
@@ -236,12 +267,18 @@ class QueryJob:
     def __init__(self, sandbox: QuerySandbox, request: tuple[Any, ...]) -> None:
         self._sandbox = sandbox
         self._request = request
+        self._made = time.monotonic()
         self._lock = threading.Lock()
         self._worker: QueryWorker | None = None
         self._cancelled = False
 
     def run(self) -> QueryResult:
         limits = self._sandbox.limits
+        if time.monotonic() - self._made > limits.seconds:
+            # It waited its turn longer than a query may run: the answer has moved on.
+            raise QueryFailedError(
+                f"Every query worker was busy for {limits.seconds:g} seconds; try again."
+            )
         worker = self._sandbox._acquire()
         try:
             with self._lock:

@@ -18,6 +18,11 @@ from citeline.evaluation.metrics import (
     score_answer,
 )
 from citeline.evaluation.percentiles import percentile
+from citeline.evaluation.plot import (
+    PlotUnavailableError,
+    ensure_plot_available,
+    write_distribution_plot,
+)
 from citeline.evaluation.questions import (
     EvalQuestion,
     EvidenceSentence,
@@ -28,6 +33,7 @@ from citeline.evaluation.report import build_report, write_report
 from citeline.evaluation.runner import AnswerStream, EvaluatedAnswer, evaluate_answers
 from citeline.evaluation.scifact import load_scifact_claims
 from citeline.evaluation.summary import CitationSummary, summarize
+from citeline.evaluation.terminal import EvaluationProgress, summary_table
 
 __all__ = [
     "LEAK_KINDS",
@@ -36,13 +42,16 @@ __all__ = [
     "CitationSummary",
     "EvalQuestion",
     "EvaluatedAnswer",
+    "EvaluationProgress",
     "EvidenceSentence",
     "ObservedAnswer",
+    "PlotUnavailableError",
     "QuestionFileError",
     "QuestionScore",
     "build_report",
     "citation_precision_recall",
     "cited_sources",
+    "ensure_plot_available",
     "evaluate_answers",
     "find_leaks",
     "load_questions",
@@ -50,5 +59,7 @@ __all__ = [
     "percentile",
     "score_answer",
     "summarize",
+    "summary_table",
+    "write_distribution_plot",
     "write_report",
 ]

@@ -92,15 +92,28 @@ def load_questions(path: Path, *, limit: int | None = None) -> list[EvalQuestion
 
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line number, object)`` for each non-blank line of a JSONL file."""
+    """``(line number, object)`` for each non-blank line of a JSONL file.
+
+    A line that cannot be read is a ``QuestionFileError`` naming the file and the line:
+    bytes that are not UTF-8, JSON nested past what the parser can follow (a 100,000-deep
+    line raised ``RecursionError``), a number too long to convert (a 5,000-digit id), or
+    anything but one object.
+    """
     try:
-        handle = path.open(encoding="utf-8")
+        handle = path.open("rb")
     except OSError as error:
         raise QuestionFileError(
             f"Cannot read {path}: {error.strerror or error}. Check the path and try again."
         ) from error
     with handle:
-        for number, line in enumerate(handle, start=1):
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as error:
+                raise QuestionFileError(
+                    f"{path}:{number} is not UTF-8 text (bad byte at offset {error.start} of"
+                    " the line); save the file as UTF-8."
+                ) from None
             if not line.strip():
                 continue
             try:
@@ -110,11 +123,26 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                     f"{path}:{number} is not valid JSON ({error.msg}); "
                     "each line must be one JSON object."
                 ) from error
+            except RecursionError:
+                raise QuestionFileError(
+                    f"{path}:{number} nests JSON too deeply to read; "
+                    "each line must be one flat JSON object."
+                ) from None
+            except ValueError as error:
+                raise QuestionFileError(
+                    f"{path}:{number} cannot be read ({_first_line(error)}); "
+                    "write long numbers as strings."
+                ) from None
             if not isinstance(record, dict):
                 raise QuestionFileError(
                     f"{path}:{number} is not a JSON object; each line must be one JSON object."
                 )
             yield number, record
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0][:200] if lines else "no detail"
 
 
 def _is_scifact_claim(record: dict[str, Any]) -> bool:

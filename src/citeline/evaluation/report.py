@@ -37,9 +37,14 @@ def build_report(
 
 
 def write_report(path: Path, report: Mapping[str, Any]) -> None:
-    """Write ``report`` to ``path`` as indented UTF-8 JSON, creating its folder."""
+    """Write ``report`` to ``path`` as indented UTF-8 JSON, creating its folder.
+
+    Text that UTF-8 cannot hold (a lone surrogate a question or a model wrote) is written as
+    JSON's own escape (``\\ud800``), which reads back as the same text: once a run is done,
+    its report is never lost to encoding."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+    path.write_bytes(text.encode("utf-8", "backslashreplace"))
 
 
 def _question_entry(result: EvaluatedAnswer) -> dict[str, Any]:

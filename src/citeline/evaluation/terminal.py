@@ -62,69 +62,86 @@ def summary_table(summary: CitationSummary, *, title: str = "Citation quality") 
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_column("over", justify="right")
+    for row in [*_answer_rows(summary), *_markup_rows(summary), *_time_rows(summary)]:
+        table.add_row(*row)
+    return table
+
+
+_Row = tuple[str, str, str]
+
+
+def _answer_rows(summary: CitationSummary) -> list[_Row]:
+    """What the answers cited and said: precision, recall, terms, figures, outcomes."""
     states = ", ".join(f"{state} {count}" for state, count in sorted(summary.states.items()))
-    table.add_row("questions", str(summary.questions), states or "-")
-    table.add_row("citation precision", _fraction(summary.precision), f"{summary.judged} judged")
-    table.add_row("citation recall", _fraction(summary.recall), f"{summary.judged} judged")
-    table.add_row(
-        "cites a gold source", _percent(summary.gold_cited_rate), f"{summary.judged} judged"
-    )
+    judged = f"{summary.judged} judged"
+    rows = [
+        ("questions", str(summary.questions), states or "-"),
+        ("citation precision", _fraction(summary.precision), judged),
+        ("citation recall", _fraction(summary.recall), judged),
+        ("cites a gold source", _percent(summary.gold_cited_rate), judged),
+    ]
     if summary.term_judged:
-        table.add_row(
-            "answers containing an expected term",
-            _percent(summary.expected_term_rate),
-            f"{summary.term_judged} with terms",
+        rows.append(
+            (
+                "answers containing an expected term",
+                _percent(summary.expected_term_rate),
+                f"{summary.term_judged} with terms",
+            )
         )
     if summary.figures_judged:
-        table.add_row(
-            "answers with the expected figures",
-            _percent(summary.expected_figures_rate),
-            f"{summary.figures_judged} with figures",
+        rows.append(
+            (
+                "answers with the expected figures",
+                _percent(summary.expected_figures_rate),
+                f"{summary.figures_judged} with figures",
+            )
         )
     if summary.outcome_judged:
         outcomes = ", ".join(f"{kind} {count}" for kind, count in sorted(summary.outcomes.items()))
-        table.add_row(
-            "produced as expected",
-            _percent(summary.as_expected_rate),
-            f"{summary.outcome_judged} with expects; {outcomes}",
-        )
+        over = f"{summary.outcome_judged} with expects; {outcomes}"
+        rows.append(("produced as expected", _percent(summary.as_expected_rate), over))
     if summary.data_questions:
-        table.add_row(
-            "wrong answers labelled verified (must be 0)",
-            str(summary.wrong_verified),
-            f"{summary.data_questions} data questions",
+        rows.append(
+            (
+                "wrong answers labelled verified (must be 0)",
+                str(summary.wrong_verified),
+                f"{summary.data_questions} data questions",
+            )
         )
-    table.add_row("no citation", _percent(summary.no_citation_rate), f"{summary.answered} answered")
-    table.add_row(
-        "dropped anchors",
-        _percent(summary.dropped_anchor_rate),
-        f"{summary.questions} answers, {summary.dropped_anchors} anchors",
-    )
-    table.add_row(
-        "quotes verified", _percent(summary.quote_verification_rate), f"{summary.quotes} quotes"
-    )
-    table.add_row(
-        "verified quote in gold evidence",
-        _percent(summary.quote_in_evidence_rate),
-        f"{summary.evidence_judged_quotes} quotes",
-    )
+    return rows
+
+
+def _markup_rows(summary: CitationSummary) -> list[_Row]:
+    """How the model's markup fared: citations missing, anchors dropped, quotes, leaks."""
     leaked = ", ".join(f"{kind} {count}" for kind, count in summary.leaks.items() if count)
-    table.add_row(
-        "markup leaked (must be 0)",
-        _percent(summary.leak_rate),
-        leaked or f"{summary.questions} answers",
-    )
-    table.add_row(
-        "time to first token p50 / p95",
-        f"{_millis(summary.first_token_p50)} / {_millis(summary.first_token_p95)}",
-        "",
-    )
-    table.add_row(
-        "total time p50 / p95", f"{_millis(summary.total_p50)} / {_millis(summary.total_p95)}", ""
-    )
+    return [
+        ("no citation", _percent(summary.no_citation_rate), f"{summary.answered} answered"),
+        (
+            "dropped anchors",
+            _percent(summary.dropped_anchor_rate),
+            f"{summary.questions} answers, {summary.dropped_anchors} anchors",
+        ),
+        ("quotes verified", _percent(summary.quote_verification_rate), f"{summary.quotes} quotes"),
+        (
+            "verified quote in gold evidence",
+            _percent(summary.quote_in_evidence_rate),
+            f"{summary.evidence_judged_quotes} quotes",
+        ),
+        (
+            "markup leaked (must be 0)",
+            _percent(summary.leak_rate),
+            leaked or f"{summary.questions} answers",
+        ),
+    ]
+
+
+def _time_rows(summary: CitationSummary) -> list[_Row]:
+    first = f"{_millis(summary.first_token_p50)} / {_millis(summary.first_token_p95)}"
+    total = f"{_millis(summary.total_p50)} / {_millis(summary.total_p95)}"
+    rows = [("time to first token p50 / p95", first, ""), ("total time p50 / p95", total, "")]
     if summary.errors:
-        table.add_row("broken streams", str(summary.errors), "see the report's errors")
-    return table
+        rows.append(("broken streams", str(summary.errors), "see the report's errors"))
+    return rows
 
 
 def _fraction(value: float | None) -> str:

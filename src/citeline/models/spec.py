@@ -53,6 +53,10 @@ class ModelHandle:
     cites nothing found nothing. ``tools`` is ``auto`` or ``none`` (``?tools=none`` after
     the model's name in the setting). ``context_tokens``, when set, bounds the corpus text
     the agent gives the model in one answer (the agent's default otherwise).
+
+    What the model can do is asked of the handle (``extractive``, ``runs_in_process``,
+    ``reads_for_meaning``, ``searches_first``), never read from its provider's name, so the
+    agent and the server branch on a capability and a new provider states its own.
     """
 
     spec: str
@@ -64,6 +68,27 @@ class ModelHandle:
     max_tokens: int | None = None
     tools: ToolUse = "auto"
     context_tokens: int | None = None
+
+    @property
+    def runs_in_process(self) -> bool:
+        """Its work up to an answer's first token is this process's CPU alone, with no
+        provider to wait on (the embedded model): the server admits such answers a few at a
+        time, and a tool's hand-off to a worker thread would cost more than the search."""
+        return self.provider == "embedded"
+
+    @property
+    def reads_for_meaning(self) -> bool:
+        """It ranks what it reads by the sentence model's similarity when given one
+        (``stream_turn``'s ``similarity``); a real model reads for meaning already."""
+        return self.provider == "embedded"
+
+    @property
+    def searches_first(self) -> bool:
+        """It calls search itself before it writes, over whatever the search returns. A model
+        that does not (a real one: 13 of 13 recorded questions answered from memory) is sent
+        the server's own first search, and its corpus text is bounded by a token budget that
+        fits its context window."""
+        return self.provider == "embedded"
 
 
 EMBEDDED = ModelHandle(

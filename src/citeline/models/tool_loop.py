@@ -31,6 +31,12 @@ from citeline.models.turn import RequestObserver, ToolReply, ToolSpec, TurnConte
 # A model that keeps calling tools is stopped here rather than billed without end: a cited
 # answer needs a search, a read and the reply, and a careful model a few more rounds.
 MAX_MODEL_REQUESTS = 12
+# Tool calls of one response that are run; the rest are answered with an error the model can
+# act on. Run together, one response's 40 slow queries held every data worker and, before
+# the data tools had threads of their own, the threads other answers searched on (issue 29).
+# A careful model reads a few sections or asks a few queries at once; twice the data
+# tools' running and waiting queries (2 and 8) leaves room for reads beside them.
+MAX_CALLS_PER_RESPONSE = 16
 
 
 class TurnLimitError(CitelineError):
@@ -70,11 +76,14 @@ async def run_turn(
     *,
     on_request: RequestObserver | None = None,
     max_requests: int = MAX_MODEL_REQUESTS,
+    max_calls: int = MAX_CALLS_PER_RESPONSE,
 ) -> AsyncGenerator[str, None]:
     """Run one user turn to its end and yield the model's text as it streams.
 
-    Raises ``TurnLimitError`` past ``max_requests`` requests, and whatever the model
-    or a tool raises; closing the iterator closes the model's stream.
+    Of one response's tool calls, the first ``max_calls`` run; each one after them is
+    answered with an error saying so. Raises ``TurnLimitError`` past ``max_requests``
+    requests, and whatever the model or a tool raises; closing the iterator closes the
+    model's stream.
     """
     by_name = {tool.name: tool for tool in tools}
     for _ in range(max_requests):
@@ -89,16 +98,26 @@ async def run_turn(
                     calls.append(item)
         if not calls:
             return
-        if len(calls) == 1:
-            replies: Sequence[ToolReply] = [await _call(by_name, calls[0])]
+        run, refused = calls[:max_calls], calls[max_calls:]
+        if len(run) == 1:
+            replies: list[ToolReply] = [await _call(by_name, run[0])]
         else:
             # Calls of one response run together, as they would in the library's loop: two
             # reads against PostgreSQL cost one round trip's wait, not two.
-            replies = await asyncio.gather(*(_call(by_name, call) for call in calls))
+            replies = list(await asyncio.gather(*(_call(by_name, call) for call in run)))
+        replies += [_refused(call, max_calls) for call in refused]
         session.add_results(list(zip(calls, replies, strict=True)))
     raise TurnLimitError(
         f"The model asked for tools {max_requests} times in one turn without answering; "
         "ask a narrower question, or choose a model that answers from tool results."
+    )
+
+
+def _refused(call: ToolCall, max_calls: int) -> ToolReply:
+    return ToolReply(
+        None,
+        error=f"{call.name} was not run: one response may make {max_calls} tool calls, and "
+        f"this one came after them. Ask again in your next response if you still need it.",
     )
 
 

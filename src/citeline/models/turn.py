@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from citeline.conversation import Role
 from citeline.errors import CitelineError
 
 
@@ -18,7 +19,7 @@ from citeline.errors import CitelineError
 class ChatMessage:
     """One earlier message of a conversation, as its reader saw it."""
 
-    role: Literal["user", "assistant"]
+    role: Role
     text: str
 
 

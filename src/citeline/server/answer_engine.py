@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from citeline.agent import Profile
+from citeline.conversation import Profile
 from citeline.events import DEFAULT_MAX_CITATIONS, Event
 from citeline.server.store import ConversationMessage
 
@@ -82,7 +82,7 @@ class CorpusAnswerEngine:
     def local(self) -> bool:
         """Whether an answer's work up to its first token is this process's CPU alone (the
         embedded model), with no provider to wait on."""
-        return self._model.provider == "embedded"
+        return self._model.runs_in_process
 
     def answer(
         self, question: str, *, profile: Profile, history: Sequence[ConversationMessage]

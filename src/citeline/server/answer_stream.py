@@ -23,11 +23,12 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import TypeAlias
 
 import anyio
 
-from citeline.agent import Profile
+from citeline.conversation import Profile
 from citeline.events import Citation, Done, Event, Start, Token
 from citeline.server.admission import FirstTokenGate
 from citeline.server.answer_engine import AnswerEngine
@@ -81,7 +82,7 @@ class _DeadlinePassed:
     """The answer's deadline came while the stream waited for the engine."""
 
 
-def _wake_at_deadline(queue: asyncio.Queue[Event | _EngineEnded | _DeadlinePassed]) -> None:
+def _wake_at_deadline(queue: _Queue) -> None:
     # A full queue means the stream is not waiting: it reads the clock after each event.
     with contextlib.suppress(asyncio.QueueFull):
         queue.put_nowait(_DeadlinePassed())
@@ -92,6 +93,22 @@ class _EngineEnded:
     """The engine stopped without a ``done``: by raising ``error``, or by running dry."""
 
     error: Exception | None
+
+
+# What the engine's task hands the stream.
+_Queue: TypeAlias = "asyncio.Queue[Event | _EngineEnded | _DeadlinePassed]"
+
+
+@dataclass(slots=True)
+class _Progress:
+    """What one answer has streamed so far, and whether its last event has gone."""
+
+    started: float
+    text: list[str] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+    tokens: int = 0
+    chars: int = 0
+    ended: bool = False
 
 
 class AnswerRunner:
@@ -120,14 +137,12 @@ class AnswerRunner:
 
     async def stream(self, job: AnswerJob, record: RecordAnswer) -> AsyncGenerator[Event, None]:
         """The events of one answer; ``record`` stores it when it is answered."""
-        started = time.monotonic()
+        progress = _Progress(time.monotonic())
         # The loop's clock, which is anyio's under asyncio; read directly, it costs no
         # backend lookup per event.
         clock = asyncio.get_running_loop().time
         deadline = clock() + self._timeout + _ENGINE_FIRST_SECONDS
-        queue: asyncio.Queue[Event | _EngineEnded | _DeadlinePassed] = asyncio.Queue(
-            maxsize=_QUEUE_BOUND
-        )
+        queue: _Queue = asyncio.Queue(maxsize=_QUEUE_BOUND)
         engine_task = asyncio.create_task(self._run_engine(job, queue), name="citeline-answer")
         self._running.add(engine_task)
         engine_task.add_done_callback(self._running.discard)
@@ -137,106 +152,109 @@ class AnswerRunner:
         # (measured, anyio 4.16 under uvloop), a fifth of the 30 us budget per token.
         timer = asyncio.get_running_loop().call_at(deadline, _wake_at_deadline, queue)
         self._metrics.in_flight.inc()
-        text: list[str] = []
-        citations: list[Citation] = []
-        tokens = 0
-        chars = 0
-        ended = False
         try:
             yield Start(release=job.release, conversation_id=job.conversation_id)
-            while True:
+            while not progress.ended:
                 item = await queue.get()
                 # The clock is read after every event too: when the queue is full the timer
                 # cannot queue its wake-up, and an engine that never pauses was found
                 # running on past its deadline.
                 if isinstance(item, _DeadlinePassed) or clock() >= deadline:
                     await self._stop(engine_task)
-                    logger.warning(
-                        "answer timed out after %.1f s (slow upstream: the model or a tool "
-                        "did not finish in CITELINE_ANSWER_TIMEOUT=%g s)",
-                        time.monotonic() - started,
-                        self._timeout,
-                        extra={"outcome": "timeout", "token_events": tokens},
-                    )
-                    ended = True
-                    yield self._finish(Done(state="failed"), started)
-                    return
-                if isinstance(item, _EngineEnded):
-                    if item.error is not None:
-                        logger.error(
-                            "answer failed: the engine raised (broken upstream)",
-                            exc_info=item.error,
-                            extra={"outcome": "engine_error", "token_events": tokens},
-                        )
+                    yield self._timed_out(progress)
+                elif isinstance(item, _EngineEnded):
+                    yield self._engine_ended(item, progress)
+                elif isinstance(item, Token):
+                    self._count_token(progress)
+                    if self._max_chars is not None and (
+                        progress.chars + len(item.text) > self._max_chars
+                    ):
+                        async for event in self._cut(item, job, record, progress, engine_task):
+                            yield event
                     else:
-                        logger.error(
-                            "answer failed: the engine ended without a done event",
-                            extra={"outcome": "engine_error", "token_events": tokens},
-                        )
-                    ended = True
-                    yield self._finish(Done(state="failed"), started)
-                    return
-                if isinstance(item, Start):
-                    continue
-                if isinstance(item, Token):
-                    if tokens == 0:
-                        self._metrics.time_to_first_token.observe(time.monotonic() - started)
-                    tokens += 1
-                    if self._max_chars is not None and chars + len(item.text) > self._max_chars:
-                        # A model that never stops (a 10 MB answer was measured) would be
-                        # streamed, stored and replayed to it as chat history: the answer
-                        # ends here instead, as far as it got, without the engine's label.
-                        kept = item.text[: self._max_chars - chars]
-                        if kept:
-                            text.append(kept)
-                            yield Token(kept)
-                        await self._stop(engine_task)
-                        logger.warning(
-                            "answer cut at CITELINE_ANSWER_MAX_CHARS=%d characters",
-                            self._max_chars,
-                            extra={"outcome": "cut", "token_events": tokens},
-                        )
-                        done = await self._close(
-                            Done(state="answered"), job, "".join(text), citations, record
-                        )
-                        ended = True
-                        yield self._finish(done, started)
-                        return
-                    chars += len(item.text)
-                    text.append(item.text)
-                    yield item
+                        progress.chars += len(item.text)
+                        progress.text.append(item.text)
+                        yield item
                 elif isinstance(item, Citation):
-                    citations.append(item)
+                    progress.citations.append(item)
                     yield item
-                else:
-                    done = await self._close(item, job, "".join(text), citations, record)
-                    ended = True
-                    yield self._finish(done, started)
-                    return
+                elif isinstance(item, Done):
+                    done = await self._close(item, job, progress, record)
+                    yield self._finish(done, progress)
         except (asyncio.CancelledError, GeneratorExit):
             # Starlette either cancels the stream (it saw http.disconnect) or closes it
             # (a send failed); both mean nobody is reading, and both are re-raised.
-            if not ended:
-                self._metrics.abandoned.inc()
-                logger.info(
-                    "answer abandoned by the caller after %.1f s and %d token events",
-                    time.monotonic() - started,
-                    tokens,
-                    extra={"outcome": "abandoned", "token_events": tokens},
-                )
+            if not progress.ended:
+                self._abandoned(progress)
             await self._stop(engine_task)
             raise
         finally:
             timer.cancel()
             self._metrics.in_flight.dec()
 
-    async def _close(
+    def _count_token(self, progress: _Progress) -> None:
+        if progress.tokens == 0:
+            self._metrics.time_to_first_token.observe(time.monotonic() - progress.started)
+        progress.tokens += 1
+
+    def _timed_out(self, progress: _Progress) -> Done:
+        logger.warning(
+            "answer timed out after %.1f s (slow upstream: the model or a tool "
+            "did not finish in CITELINE_ANSWER_TIMEOUT=%g s)",
+            time.monotonic() - progress.started,
+            self._timeout,
+            extra={"outcome": "timeout", "token_events": progress.tokens},
+        )
+        return self._finish(Done(state="failed"), progress)
+
+    def _engine_ended(self, ended: _EngineEnded, progress: _Progress) -> Done:
+        extra = {"outcome": "engine_error", "token_events": progress.tokens}
+        if ended.error is not None:
+            logger.error(
+                "answer failed: the engine raised (broken upstream)",
+                exc_info=ended.error,
+                extra=extra,
+            )
+        else:
+            logger.error("answer failed: the engine ended without a done event", extra=extra)
+        return self._finish(Done(state="failed"), progress)
+
+    async def _cut(
         self,
-        done: Done,
+        token: Token,
         job: AnswerJob,
-        text: str,
-        citations: Sequence[Citation],
         record: RecordAnswer,
+        progress: _Progress,
+        engine_task: asyncio.Task[None],
+    ) -> AsyncGenerator[Event, None]:
+        """A model that never stops (a 10 MB answer was measured) would be streamed, stored
+        and replayed to it as chat history: the answer ends at the cap instead, as far as it
+        got, without the engine's label."""
+        assert self._max_chars is not None
+        kept = token.text[: self._max_chars - progress.chars]
+        if kept:
+            progress.text.append(kept)
+            yield Token(kept)
+        await self._stop(engine_task)
+        logger.warning(
+            "answer cut at CITELINE_ANSWER_MAX_CHARS=%d characters",
+            self._max_chars,
+            extra={"outcome": "cut", "token_events": progress.tokens},
+        )
+        done = await self._close(Done(state="answered"), job, progress, record)
+        yield self._finish(done, progress)
+
+    def _abandoned(self, progress: _Progress) -> None:
+        self._metrics.abandoned.inc()
+        logger.info(
+            "answer abandoned by the caller after %.1f s and %d token events",
+            time.monotonic() - progress.started,
+            progress.tokens,
+            extra={"outcome": "abandoned", "token_events": progress.tokens},
+        )
+
+    async def _close(
+        self, done: Done, job: AnswerJob, progress: _Progress, record: RecordAnswer
     ) -> Done:
         """The engine's ``done`` as it decided it, with the ``answer_id`` the server owns once
         an answered answer is stored."""
@@ -249,7 +267,10 @@ class AnswerRunner:
             return done
         answer_id: str | None
         try:
-            answer_id = await record(StreamedAnswer(job.question, text, tuple(citations)))
+            streamed = StreamedAnswer(
+                job.question, "".join(progress.text), tuple(progress.citations)
+            )
+            answer_id = await record(streamed)
         except Exception:
             # The reader already has the whole answer; losing the record costs only
             # "Continue in chat", so the stream still ends answered, without an id.
@@ -257,16 +278,16 @@ class AnswerRunner:
             answer_id = None
         return replace(done, answer_id=answer_id)
 
-    def _finish(self, done: Done, started: float) -> Done:
+    def _finish(self, done: Done, progress: _Progress) -> Done:
+        """The answer's last event: the stream ends after it."""
+        progress.ended = True
         # Timed from admission, not from the engine's start: the server owns ``seconds``.
-        seconds = time.monotonic() - started
+        seconds = time.monotonic() - progress.started
         self._metrics.answers.labels(state=done.state).inc()
         self._metrics.answer_seconds.observe(seconds)
         return replace(done, seconds=seconds)
 
-    async def _run_engine(
-        self, job: AnswerJob, queue: asyncio.Queue[Event | _EngineEnded | _DeadlinePassed]
-    ) -> None:
+    async def _run_engine(self, job: AnswerJob, queue: _Queue) -> None:
         gate = self._gate
         if gate is not None:
             # Inside the answer's deadline: a wait past it ends the answer ``failed``.

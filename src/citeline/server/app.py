@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import ExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,13 +27,12 @@ from citeline.server.errors import StartupError
 from citeline.server.examples import collection_examples, load_examples
 from citeline.server.guard import Guard
 from citeline.server.metrics import ServerMetrics
-from citeline.server.routes import ServerState, build_router
+from citeline.server.routes import ServerState
 from citeline.server.settings import ServerSettings
 from citeline.server.store import Stores, StoreUnavailableError, open_stores
+from citeline.server.wires import Wire, wire_named
 
 if TYPE_CHECKING:
-    from fastapi import APIRouter
-
     from citeline.corpus import Corpus
     from citeline.data import DataCatalog
 
@@ -52,54 +51,54 @@ def create_app(
     corpus: Corpus | None = None,
     stores: Stores | None = None,
     static_dir: Path = STATIC_DIR,
+    wire: Wire | None = None,
 ) -> FastAPI:
     """The app for ``settings``; raises ``StartupError`` with the fix when it cannot run.
 
     ``corpus`` defaults to the index in ``settings.database``, ``stores`` to the tables beside
-    it, ``engine`` to ``citeline.answer`` with ``settings.model``. What the factory opens
-    itself it closes when the app shuts down.
+    it, ``engine`` to ``citeline.answer`` with ``settings.model``, ``wire`` to the one
+    ``settings.wire`` names (its routes, encoding and heading rule). What the factory opens
+    itself it closes when the app shuts down, or at once when a later step of the start fails.
     """
+    if wire is None:
+        wire = wire_named(settings.wire)
     # Checked first: a server that could never answer says so before its database does.
     Guard.from_settings(settings, announce=False)
-    opened: list[object] = []
+    with ExitStack() as opened:
+        state = _open_state(settings, opened, wire, engine=engine, corpus=corpus, stores=stores)
+        app = _application(settings, state, wire, static_dir)
+        # Started: from here the app's lifespan closes what was opened, at shutdown.
+        app.state.opened = opened.pop_all()
+    return app
+
+
+def _open_state(
+    settings: ServerSettings,
+    opened: ExitStack,
+    wire: Wire,
+    *,
+    engine: AnswerEngine | None,
+    corpus: Corpus | None,
+    stores: Stores | None,
+) -> ServerState:
+    """Everything the app serves with, each thing it opens entered into ``opened``."""
     if stores is None:
-        stores = open_stores(settings)
-        opened.append(stores)
+        stores = open_stores(settings, keep_handoffs=wire.keeps_handoffs)
+        opened.callback(stores.close)
     # The rate limit is counted in the database by default, which every worker shares.
     guard = Guard.from_settings(settings, hits=stores.rate_hits)
     examples = load_examples(settings.examples, settings.project)
     if corpus is None:
         from citeline.corpus import Corpus
 
-        corpus = Corpus.open(str(settings.database))
-        opened.append(corpus)
+        corpus = opened.enter_context(Corpus.open(str(settings.database)))
     release = settings.release if settings.release is not None else corpus.release
     if not examples:
         examples = _headings_as_examples(corpus)
     if engine is None:
-        from citeline.models import resolve_model
-
-        data = _open_data(settings.project)
-        if data is not None:
-            opened.append(data)
-        engine = CorpusAnswerEngine(
-            corpus=corpus,
-            model=resolve_model(
-                settings.model,
-                max_tokens=settings.max_tokens,
-                context_tokens=settings.context_tokens,
-            ),
-            release=release,
-            timeout_seconds=settings.answer_timeout,
-            data=data,
-            max_citations=settings.max_citations,
-            # React-to-Me's readers saw its heading rule strip four shapes the strict rule
-            # keeps (issue 15): a site serving its front end gets the tolerant rule.
-            heading_rule="tolerant" if settings.wire == "reactome" else "strict",
-        )
-        _say_how_it_reads(corpus, engine)
+        engine = _default_engine(settings, opened, wire, corpus, release)
     metrics = ServerMetrics()
-    state = ServerState(
+    return ServerState(
         settings=settings,
         release=release,
         guard=guard,
@@ -121,46 +120,84 @@ def create_app(
         examples=examples,
     )
 
-    @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
-        for resource in reversed(opened):
-            close = getattr(resource, "close", None)
-            if callable(close):
-                close()
 
+def _default_engine(
+    settings: ServerSettings, opened: ExitStack, wire: Wire, corpus: Corpus, release: str | None
+) -> CorpusAnswerEngine:
+    """``citeline.answer`` over ``corpus`` (and the project's tables) with the set model."""
+    from citeline.models import resolve_model
+
+    data = _open_data(settings.project)
+    if data is not None:
+        opened.enter_context(data)
+    engine = CorpusAnswerEngine(
+        corpus=corpus,
+        model=resolve_model(
+            settings.model,
+            max_tokens=settings.max_tokens,
+            context_tokens=settings.context_tokens,
+        ),
+        release=release,
+        timeout_seconds=settings.answer_timeout,
+        data=data,
+        max_citations=settings.max_citations,
+        heading_rule=wire.heading_rule,
+    )
+    _say_how_it_reads(corpus, engine)
+    return engine
+
+
+def _application(
+    settings: ServerSettings, state: ServerState, wire: Wire, static_dir: Path
+) -> FastAPI:
+    """The FastAPI app over ``state``: the wire's routes, the error pages, the page, CORS."""
     app = FastAPI(
         title="citeline",
         summary="Answers whose citations the server, not the model, decides.",
         description="The event stream is specified in contracts/answer_endpoint.md.",
-        lifespan=lifespan,
+        lifespan=_close_at_shutdown,
         # Over the cap, 413 before the body is read (from Content-Length when it is sent,
         # else as the bytes arrive): an unbounded 100 MB POST cost 8 s of CPU and 380 MB.
         max_body_size=settings.max_body_bytes,
     )
     app.state.citeline = state
-    app.include_router(build_router(state))
-    if settings.wire == "reactome":
-        app.include_router(_reactome_router(state, static_dir))
+    app.state.opened = ExitStack()
+    for router in wire.routers(state, static_dir):
+        app.include_router(router)
     app.add_exception_handler(StoreUnavailableError, _store_unavailable)
     app.add_exception_handler(RequestValidationError, _invalid_request)
-    if static_dir.is_dir():
-        # Last, so every API route above wins; html=True serves index.html at "/".
-        files = StaticFiles(directory=static_dir, html=True)
-        app.mount("/", PublicFiles(files) if settings.allow_origins else files, name="page")
-    else:
-
-        @app.get("/", include_in_schema=False)
-        async def no_page() -> PlainTextResponse:
-            return PlainTextResponse(
-                "This server has no search page installed (its static folder is missing); "
-                "the API is under /v1, described at /docs.",
-                status_code=404,
-            )
-
+    _mount_page(app, settings, static_dir)
     if settings.allow_origins:
         app.add_middleware(AllowedOrigins, origins=settings.allow_origins)
     return app
+
+
+@asynccontextmanager
+async def _close_at_shutdown(app: FastAPI) -> AsyncIterator[None]:
+    """What ``create_app`` opened (``app.state.opened``), closed in reverse when it stops.
+    Only on a shutdown that ran its course: a cancelled lifespan (the process is going)
+    leaves them to the process's end, as a resource closed mid-cancellation could raise
+    into uvicorn's log."""
+    opened: ExitStack = app.state.opened
+    yield
+    opened.close()
+
+
+def _mount_page(app: FastAPI, settings: ServerSettings, static_dir: Path) -> None:
+    """The search page at ``/``, last, so every API route wins over a file of the page."""
+    if static_dir.is_dir():
+        # html=True serves index.html at "/".
+        files = StaticFiles(directory=static_dir, html=True)
+        app.mount("/", PublicFiles(files) if settings.allow_origins else files, name="page")
+        return
+
+    @app.get("/", include_in_schema=False)
+    async def no_page() -> PlainTextResponse:
+        return PlainTextResponse(
+            "This server has no search page installed (its static folder is missing); "
+            "the API is under /v1, described at /docs.",
+            status_code=404,
+        )
 
 
 def _say_how_it_reads(corpus: Corpus, engine: CorpusAnswerEngine) -> None:
@@ -217,15 +254,3 @@ def _open_data(project: str | None) -> DataCatalog | None:
         return DataCatalog.open(load_project(project))
     except DataError as error:
         raise StartupError(f"CITELINE_PROJECT={project}: {error}") from None
-
-
-def _reactome_router(state: ServerState, static_dir: Path) -> APIRouter:
-    """The reactome profile's routes, which need somewhere shared to keep handoffs."""
-    from citeline.server.reactome_api import build_reactome_router
-
-    if state.stores.handoffs is None:
-        raise StartupError(
-            "CITELINE_WIRE=reactome needs a handoff store, and the stores given to create_app "
-            "have none; pass stores from open_stores, or use the native wire."
-        )
-    return build_reactome_router(state, state.stores.handoffs, static_dir)

@@ -19,6 +19,9 @@ It serves on a socket bound before anything else was done (``citeline.cli.port``
 stops on Ctrl+C at once and quietly (``stopping``). ``citeline serve --workers`` hands the
 one bound socket to every worker (``workers``), each of which serves it here.
 
+Every connection is held to ``connections``' bounds (time for a request's headers and body,
+idle time, a response left unread, header size, pipelining, one peer's share).
+
 Deliberately not here: building the app (``app``), logging set-up (``logs``).
 """
 
@@ -34,6 +37,7 @@ import sniffio
 import uvicorn
 from fastapi import FastAPI
 
+from citeline.server.connections import ConnectionLimits, bounded_protocol
 from citeline.server.settings import ServerSettings
 from citeline.server.stopping import StoppableServer, say_stopped
 
@@ -55,6 +59,9 @@ def uvicorn_config(app: FastAPI, settings: ServerSettings) -> uvicorn.Config:
         proxy_headers=trusted is not None,
         # Passed even when unused, so uvicorn never reads FORWARDED_ALLOW_IPS itself.
         forwarded_allow_ips=trusted or "",
+        # Read and idle bounds per connection, which uvicorn lacks (``connections``).
+        http=bounded_protocol(ConnectionLimits.of(settings)),
+        timeout_keep_alive=settings.idle_timeout,
     )
 
 

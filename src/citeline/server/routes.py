@@ -8,6 +8,7 @@ Kept thin on purpose: checking callers is ``guard``, running an answer is
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -40,7 +41,12 @@ from citeline.server.sse import (
     refusal_stream,
     unavailable_stream,
 )
-from citeline.server.store import ConversationMessage, Stores, StoreUnavailableError
+from citeline.server.store import (
+    Conversation,
+    ConversationMessage,
+    Stores,
+    StoreUnavailableError,
+)
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus
@@ -90,16 +96,24 @@ def client_address(request: Request) -> str:
 
 
 def build_router(state: ServerState) -> APIRouter:
+    """The native API over ``state``, each group of routes added by its own step."""
     router = APIRouter()
-    stores = state.stores
+    _add_answer(router, state)
+    _add_chat(router, state)
+    _add_stored(router, state)
+    _add_collection(router, state)
+    _add_operations(router, state)
+    return router
 
-    def refused(verdict: Refused) -> Response:
-        state.metrics.refusals.labels(cause=verdict.cause).inc()
-        state.metrics.answers.labels(state="refused").inc()
-        return refusal_stream()
 
-    record = state.record
+def _refused(state: ServerState, verdict: Refused) -> Response:
+    """The guard's refusal, counted, as the single-event stream every refusal is."""
+    state.metrics.refusals.labels(cause=verdict.cause).inc()
+    state.metrics.answers.labels(state="refused").inc()
+    return refusal_stream()
 
+
+def _add_answer(router: APIRouter, state: ServerState) -> None:
     @router.post(
         "/v1/answer",
         response_class=EventStreamResponse,
@@ -109,10 +123,12 @@ def build_router(state: ServerState) -> APIRouter:
     async def answer(body: AnswerRequest, request: Request) -> Response:
         verdict = await state.guard.admit(body.caller_token, client_address(request))
         if isinstance(verdict, Refused):
-            return refused(verdict)
+            return _refused(state, verdict)
         job = AnswerJob(body.question, body.profile, (), state.release)
-        return event_stream(state.runner.stream(job, record))
+        return event_stream(state.runner.stream(job, state.record))
 
+
+def _add_chat(router: APIRouter, state: ServerState) -> None:
     @router.post(
         "/v1/chat",
         response_class=EventStreamResponse,
@@ -121,7 +137,7 @@ def build_router(state: ServerState) -> APIRouter:
     )
     async def chat(body: ChatRequest, request: Request) -> Response:
         try:
-            return await open_chat(body, request)
+            return await _chat(state, body, request)
         except StoreUnavailableError:
             # The page must not break because the store is down: the chat ends like any
             # failed answer, and the next message, once the store is back, works.
@@ -129,57 +145,79 @@ def build_router(state: ServerState) -> APIRouter:
             state.metrics.answers.labels(state="failed").inc()
             return unavailable_stream()
 
-    async def open_chat(body: ChatRequest, request: Request) -> Response:
-        # Looked up before the guard, so a stale id costs the caller no budget.
-        client = client_address(request)
-        opening: tuple[ConversationMessage, ...] = ()
-        if body.conversation_id is not None:
-            conversation = await stores.conversations.get(body.conversation_id)
-            if conversation is None:
-                return _not_found("no_conversation")
-        elif body.answer_id is not None:
-            conversation = None
-            stored = await stores.answers.get(body.answer_id)
-            if stored is None:
-                return _not_found("no_answer")
-            opening = (
-                ConversationMessage("user", stored.question),
-                ConversationMessage("assistant", stored.text, stored.citations),
-            )
-        else:
-            conversation = None
-        identity = state.guard.identify(body.caller_token, client)
-        if isinstance(identity, Refused):
-            return refused(identity)
-        if conversation is not None and not conversation.is_owned_by(identity):
-            # Whoever holds another reader's conversation id could otherwise add turns that
-            # its owner's next answer takes as history. To them it does not exist, and the
-            # refusal spends nothing.
-            logger.info(
-                "chat refused: the conversation belongs to another caller",
-                extra={"outcome": "not_owner", "client": client},
-            )
-            return _not_found("no_conversation")
-        verdict = await state.guard.spend(identity, client)
-        if isinstance(verdict, Refused):
-            return refused(verdict)
+
+async def _chat(state: ServerState, body: ChatRequest, request: Request) -> Response:
+    """One chat turn: the conversation found (before the guard, so a stale id costs the
+    caller no budget), its owner checked, the budget spent, the turn answered and kept."""
+    client = client_address(request)
+    found = await _conversation_of(state.stores, body)
+    if isinstance(found, JSONResponse):
+        return found
+    conversation, opening = found
+    identity = state.guard.identify(body.caller_token, client)
+    if isinstance(identity, Refused):
+        return _refused(state, identity)
+    if conversation is not None and not conversation.is_owned_by(identity):
+        # Whoever holds another reader's conversation id could otherwise add turns that
+        # its owner's next answer takes as history. To them it does not exist, and the
+        # refusal spends nothing.
+        logger.info(
+            "chat refused: the conversation belongs to another caller",
+            extra={"outcome": "not_owner", "client": client},
+        )
+        return _not_found("no_conversation")
+    verdict = await state.guard.spend(identity, client)
+    if isinstance(verdict, Refused):
+        return _refused(state, verdict)
+    if conversation is None:
+        conversation = await state.stores.conversations.create(opening, identity=identity)
+    job = AnswerJob(body.message, "chat", conversation.messages, state.release, conversation.id)
+    return event_stream(state.runner.stream(job, _turn_recorder(state, conversation.id)))
+
+
+async def _conversation_of(
+    stores: Stores, body: ChatRequest
+) -> tuple[Conversation | None, tuple[ConversationMessage, ...]] | JSONResponse:
+    """The conversation ``body`` continues (None for a new one) and the messages a new one
+    opens with (a stored answer's question and text), or the 404 for an unknown id."""
+    if body.conversation_id is not None:
+        conversation = await stores.conversations.get(body.conversation_id)
         if conversation is None:
-            conversation = await stores.conversations.create(opening, identity=identity)
-        conversation_id = conversation.id
+            return _not_found("no_conversation")
+        return conversation, ()
+    if body.answer_id is not None:
+        stored = await stores.answers.get(body.answer_id)
+        if stored is None:
+            return _not_found("no_answer")
+        return None, (
+            ConversationMessage("user", stored.question),
+            ConversationMessage("assistant", stored.text, stored.citations),
+        )
+    return None, ()
 
-        async def record_turn(streamed: StreamedAnswer) -> str:
-            answer_id = await record(streamed)
-            await stores.conversations.append(
-                conversation_id,
-                (
-                    ConversationMessage("user", streamed.question),
-                    ConversationMessage("assistant", streamed.text, streamed.citations),
-                ),
-            )
-            return answer_id
 
-        job = AnswerJob(body.message, "chat", conversation.messages, state.release, conversation_id)
-        return event_stream(state.runner.stream(job, record_turn))
+def _turn_recorder(
+    state: ServerState, conversation_id: str
+) -> Callable[[StreamedAnswer], Awaitable[str]]:
+    """Keeps a streamed chat answer in the answer store and appends the turn to its
+    conversation; the answer's id, for ``done``."""
+
+    async def record_turn(streamed: StreamedAnswer) -> str:
+        answer_id = await state.record(streamed)
+        await state.stores.conversations.append(
+            conversation_id,
+            (
+                ConversationMessage("user", streamed.question),
+                ConversationMessage("assistant", streamed.text, streamed.citations),
+            ),
+        )
+        return answer_id
+
+    return record_turn
+
+
+def _add_stored(router: APIRouter, state: ServerState) -> None:
+    stores = state.stores
 
     @router.get(
         "/v1/answers/{answer_id}",
@@ -219,6 +257,8 @@ def build_router(state: ServerState) -> APIRouter:
             return _not_found("no_conversation")
         return ConversationRecord.of(conversation)
 
+
+def _add_collection(router: APIRouter, state: ServerState) -> None:
     @router.get(
         "/v1/search",
         response_model=list[SearchResult],
@@ -260,6 +300,8 @@ def build_router(state: ServerState) -> APIRouter:
             retrieval=state.corpus.retrieval.value,
         )
 
+
+def _add_operations(router: APIRouter, state: ServerState) -> None:
     @router.get("/healthz", response_model=Health, summary="Liveness")
     async def healthz() -> Health:
         return Health(status="ok")
@@ -268,8 +310,6 @@ def build_router(state: ServerState) -> APIRouter:
     async def metrics() -> Response:
         body, content_type = state.metrics.exposition()
         return Response(body, media_type=content_type)
-
-    return router
 
 
 def _size_and_name(corpus: Corpus) -> tuple[int, str | None]:

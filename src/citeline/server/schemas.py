@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from citeline.agent import Profile
+from citeline.conversation import Profile, Role
 from citeline.server.store import Conversation, ConversationMessage, StoredAnswer
 
 # The search page sends what a reader typed; 2,000 characters is several paragraphs,
@@ -102,7 +102,7 @@ class AnswerRecord(BaseModel):
 
 
 class MessageRecord(BaseModel):
-    role: Literal["user", "assistant"]
+    role: Role
     text: str
     citations: list[dict[str, Any]]
 

@@ -26,7 +26,7 @@ from citeline.database import (
 )
 from citeline.events import DEFAULT_MAX_CITATIONS, MAX_CITATIONS_ENV
 from citeline.server.errors import StartupError
-from citeline.server.upstream_settings import WIRES, Wire, default_audience, variable_names
+from citeline.server.wires import WIRES, WireName, wire_named
 
 DEFAULT_AUDIENCE = "citeline"
 
@@ -92,7 +92,7 @@ def _log_format(value: str) -> str:
     return value
 
 
-def _wire(value: str) -> Wire:
+def _wire(value: str) -> WireName:
     lowered = value.strip().lower() or "native"
     for wire in WIRES:
         if lowered == wire:
@@ -188,7 +188,7 @@ class ServerSettings:
             "store and the rate limit; default: one per core of this machine.",
         ),
     )
-    wire: Wire = field(
+    wire: WireName = field(
         default="native",
         metadata=_about(
             "CITELINE_WIRE",
@@ -373,6 +373,72 @@ class ServerSettings:
             "Largest request body accepted, in bytes; a larger one gets 413 unread.",
         ),
     )
+    # Connection bounds (server/connections.py). Measured against nginx's and Node's: a
+    # request's headers in 10 s from its first byte (nginx waits 60 s between reads, Node
+    # 60 s in all), its body in 30 s (a 64 KiB body needs 2 KB/s), 5 s idle (uvicorn's own
+    # keep-alive), 60 s of a response unread (nginx's send_timeout), a 32 KiB header block
+    # (nginx's 4 x 8k buffers) of at most 100 fields (Apache's and gunicorn's).
+    idle_timeout: int = field(
+        default=5,
+        metadata=_about(
+            "CITELINE_IDLE_TIMEOUT",
+            _positive_int,
+            "Seconds a connection may stay open with no request in progress; then it is closed.",
+        ),
+    )
+    header_timeout: float = field(
+        default=10.0,
+        metadata=_about(
+            "CITELINE_HEADER_TIMEOUT",
+            _positive_float,
+            "Seconds a request's line and headers may take to arrive from its first byte; "
+            "then 408 and the connection is closed.",
+        ),
+    )
+    body_timeout: float = field(
+        default=30.0,
+        metadata=_about(
+            "CITELINE_BODY_TIMEOUT",
+            _positive_float,
+            "Seconds a request's body may take to arrive after its headers; then the "
+            "connection is closed.",
+        ),
+    )
+    send_timeout: float = field(
+        default=60.0,
+        metadata=_about(
+            "CITELINE_SEND_TIMEOUT",
+            _positive_float,
+            "Seconds a response may wait for a client that does not read it; then the "
+            "connection is closed.",
+        ),
+    )
+    max_header_bytes: int = field(
+        default=32768,
+        metadata=_about(
+            "CITELINE_MAX_HEADER_BYTES",
+            _positive_int,
+            "Largest request line and headers accepted, in bytes; a larger block gets 431 "
+            "before the rest is read.",
+        ),
+    )
+    max_headers: int = field(
+        default=100,
+        metadata=_about(
+            "CITELINE_MAX_HEADERS",
+            _positive_int,
+            "Most header fields one request may send; more get 431.",
+        ),
+    )
+    max_connections_per_peer: int = field(
+        default=64,
+        metadata=_about(
+            "CITELINE_MAX_CONNECTIONS_PER_PEER",
+            _positive_int,
+            "Open connections one client address may hold; another gets 503 (trusted "
+            "proxies are not counted).",
+        ),
+    )
     max_tokens: int = field(
         default=2048,
         metadata=_about(
@@ -453,7 +519,7 @@ class ServerSettings:
         """Defaults, then ``CITELINE_*`` variables, then ``overrides`` whose value is not None.
 
         In the reactome profile, React-to-Me's names for shared settings are read too
-        (``upstream_settings``), and the token audience defaults to upstream's.
+        (``ReactomeWire.variable_names``), and the token audience defaults to upstream's.
         """
         source = os.environ if environ is None else environ
         given = {key: value for key, value in overrides.items() if value is not None}
@@ -473,7 +539,8 @@ class ServerSettings:
         # The wire first: it decides under which names the other settings are read.
         for setting in sorted(SETTINGS, key=lambda setting: setting.field != "wire"):
             wire = given.get("wire", values.get("wire", "native"))
-            name = next((name for name in variable_names(setting.env, wire) if name in source), "")
+            names = wire_named(wire).variable_names(setting.env)
+            name = next((name for name in names if name in source), "")
             if not name:
                 continue
             raw = source[name]
@@ -485,9 +552,8 @@ class ServerSettings:
                 ) from None
         values.update(given)
         if "token_audience" not in given and not source.get("CITELINE_TOKEN_AUDIENCE", "").strip():
-            values["token_audience"] = default_audience(
-                values.get("wire", "native"), DEFAULT_AUDIENCE
-            )
+            wire = wire_named(values.get("wire", "native"))
+            values["token_audience"] = wire.default_audience(DEFAULT_AUDIENCE)
         return cls(**values)
 
 

@@ -1,7 +1,7 @@
 """Events onto the wire as server-sent events: a streaming response, its keep-alive, its close.
 
 Encoding is ``citeline.events.encode_sse``, the one encoder every consumer shares, unless
-a wire profile passes its own (the reactome profile's, ``reactome_wire.encode_reactome_sse``);
+a wire profile passes its own (the reactome profile's, ``ReactomeWire.encode``);
 this module only hands the bytes to the response, keeps an idle connection alive, and
 makes sure that closing the response closes the event stream behind it.
 

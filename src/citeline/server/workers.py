@@ -145,49 +145,67 @@ def _watch(
         worker = sentinels.get(item) if isinstance(item, int) else None
         if worker is None:
             worker = next(w for w in workers.values() if w.messages is item)
-            message = _receive(worker.messages)
-            if message == _READY:
-                worker.ready = True
-                ready_now = sum(w.ready for w in workers.values())
-                if ready_now == 1 and not deaths:
-                    # The port answers from the first worker on: say where, as one server does.
-                    host, port = settings.host, settings.port
-                    shown = f"[{host}]" if ":" in host else host
-                    logger.info("Serving on http://%s:%d/ (stop with Ctrl+C).", shown, port)
-                if ready_now == len(workers):
-                    logger.info(
-                        "All %d workers answering.",
-                        len(workers),
-                        extra={"workers": [w.process.pid for w in workers.values()]},
-                    )
-                continue
-            if message is not None:
-                raise StartupError(message)
-            continue
-        if not worker.ready:
+            _heard(worker, workers, settings, first_start=not deaths)
+        elif not worker.ready:
             message = _receive(worker.messages)
             raise StartupError(
                 message
                 or f"a worker stopped while starting (exit status {worker.process.exitcode}); "
                 "run with --workers 1 to see why."
             )
-        now = time.monotonic()
-        deaths[:] = [at for at in deaths if now - at < 60] + [now]
-        if len(deaths) > RESTARTS:
-            raise StartupError(
-                f"workers stopped {len(deaths)} times within a minute (the last with exit "
-                f"status {worker.process.exitcode}); the server stops rather than restart them "
-                "again. Its log says why."
-            )
-        logger.warning(
-            "worker %d stopped (exit status %s); starting it again",
-            worker.number,
-            worker.process.exitcode,
-        )
-        worker.messages.close()
-        del workers[worker.number]
-        start(worker.number)
+        else:
+            _restart(worker, workers, deaths, start)
     return True
+
+
+def _heard(
+    worker: _Worker, workers: dict[int, _Worker], settings: ServerSettings, *, first_start: bool
+) -> None:
+    """A worker's message: ready (said once for the first, and once all are), or why it
+    could not start."""
+    message = _receive(worker.messages)
+    if message != _READY:
+        if message is not None:
+            raise StartupError(message)
+        return
+    worker.ready = True
+    ready_now = sum(w.ready for w in workers.values())
+    if ready_now == 1 and first_start:
+        # The port answers from the first worker on: say where, as one server does.
+        host, port = settings.host, settings.port
+        shown = f"[{host}]" if ":" in host else host
+        logger.info("Serving on http://%s:%d/ (stop with Ctrl+C).", shown, port)
+    if ready_now == len(workers):
+        logger.info(
+            "All %d workers answering.",
+            len(workers),
+            extra={"workers": [w.process.pid for w in workers.values()]},
+        )
+
+
+def _restart(
+    worker: _Worker,
+    workers: dict[int, _Worker],
+    deaths: list[float],
+    start: Callable[[int], None],
+) -> None:
+    """A worker that stopped after it started, started again, unless workers keep stopping."""
+    now = time.monotonic()
+    deaths[:] = [at for at in deaths if now - at < 60] + [now]
+    if len(deaths) > RESTARTS:
+        raise StartupError(
+            f"workers stopped {len(deaths)} times within a minute (the last with exit "
+            f"status {worker.process.exitcode}); the server stops rather than restart them "
+            "again. Its log says why."
+        )
+    logger.warning(
+        "worker %d stopped (exit status %s); starting it again",
+        worker.number,
+        worker.process.exitcode,
+    )
+    worker.messages.close()
+    del workers[worker.number]
+    start(worker.number)
 
 
 def _receive(messages: Connection) -> str | None:

@@ -14,7 +14,14 @@ map onto a source the server vouches for, or to count as dropped:
   ``[label]: url`` (the whole line goes; with no definitions left, a shortcut ``[label]``
   renders as the bracketed text it is);
 - autolinks ``<https://...>`` and ``<name@host>``, reduced to the address as text;
-- HTML ``<a href>...</a>``.
+- HTML ``<a href>...</a>``;
+- images ``![alt](src)`` (inline or reference), reduced to their alt text like a link: a
+  client that shows images would fetch a document's chosen address, question and all.
+
+Any other HTML tag passes whole when ``active_html`` finds it inert; one that navigates,
+fetches or runs is shown as text (its ``<`` written ``&lt;``). The text is read as
+CommonMark reads it: spaces and tabs are its only blanks (a no-break or other Unicode space
+is part of a destination), and a line ends at LF, CR, or CR and LF.
 
 Code is verbatim: inside a fenced code block (``code_fences``) nothing is rewritten, since
 there a link is literal text on every renderer. So is an inline code span that every
@@ -23,13 +30,12 @@ reduced, it read as a citation, and the recorded eval scored a wrong answer 1.0 
 Whether backticks pair into a span depends on the renderer (raw HTML on or off, table
 cells, runs that removed markup joins), and probes found each way to a span believed here
 but not rendered, sheltering a live link; so a span is kept verbatim only when nothing
-can change how it pairs: it opens and closes on one line with runs of the same length,
-no backtick outside a kept span precedes it in its paragraph, it holds no ``<`` (an HTML tag
-or autolink around its backticks) and no ``|`` (a table cell's edge), and what follows
-its closing run cannot be removed markup (``<``, ``[``, a backslash). Any other span's links
-are reduced like prose. Bare URLs are text, not links: a client renders prose
-without linkify (``contracts/stream.md``). Markdown images (``![alt](src)``) and other HTML
-tags pass through; what a client does with them is its own rule (the page shows neither).
+can change how it pairs: it opens and closes on one line (no LF or CR between) with runs of
+the same length, no backtick outside a kept span precedes it in its paragraph, it holds no
+``<`` (an HTML tag or autolink around its backticks) and no ``|`` (a table cell's edge), and
+what follows its closing run cannot be removed markup (``<``, ``[``, ``!``, a backslash).
+Any other span's links are reduced like prose. Bare URLs are text, not links: a client
+renders prose without linkify (``contracts/stream.md``).
 
 Fragments split anywhere: measured on a live endpoint, one anchor arrived as twenty-odd
 pieces (``' <'``, ``'a'``, ``' href'``, ``'="'``, ...), so this holds back only text that
@@ -47,7 +53,8 @@ from typing import Final
 
 import regex
 
-from citeline.stream.code_fences import CodeFences
+from citeline.stream.active_html import is_active
+from citeline.stream.code_fences import CodeFences, has_line_end
 
 # --- The forms, as CommonMark writes them -------------------------------------------------
 
@@ -57,19 +64,29 @@ from citeline.stream.code_fences import CodeFences
 # brackets, so "[`]`](u)" is a link, but a span alternative here made matching backtrack
 # exponentially on runs of backticks (0.4 ms a match); an unbalanced bracket inside a code
 # span inside link text is the one form not reduced (contracts/stream.md).
-_TEXT_ITEM: Final = r"(?:[^\[\]\\\n]|\\.|\\(?=\n)|\n(?![ \t]*\r?\n)|(?&brackets))"
-_DEFINE: Final = (
-    rf"(?(DEFINE)(?P<brackets>\[{_TEXT_ITEM}*\])(?P<parens>\((?:[^\s()\\]|\\.|(?&parens))*\)))"
+_TEXT_ITEM: Final = (
+    r"(?:[^\[\]\\\r\n]|\\[^\r\n]|\\(?=[\r\n])|(?:\r\n?|\n)(?![ \t]*[\r\n])|(?&brackets))"
 )
-# Blanks with at most one newline, around a destination and a title.
-_GAP: Final = r"[ \t]*(?:\r?\n[ \t]*)?"
-_GAP_REQUIRED: Final = r"(?:[ \t]+(?:\r?\n[ \t]*)?|\r?\n[ \t]*)"
+_DEFINE: Final = (
+    rf"(?(DEFINE)(?P<brackets>\[{_TEXT_ITEM}*\])"
+    rf"(?P<parens>\((?:[^\x01-\x20\x7f()\\]|\\.|(?&parens))*\)))"
+)
+# A line ends as CommonMark ends one: LF, CR, or CR and LF. Blanks are spaces and tabs only:
+# CommonMark takes a no-break space, U+2000 to U+200A, U+3000 and the like as part of a
+# destination, and a probe's "zebra\u00a0care" kept a live link that a Unicode-wide notion
+# of blanks took for prose.
+_LINE_ENDING: Final = r"(?:\r\n|\r|\n)"
+# Blanks with at most one line ending, around a destination and a title.
+_GAP: Final = rf"[ \t]*(?:{_LINE_ENDING}[ \t]*)?"
+_GAP_REQUIRED: Final = rf"(?:[ \t]+(?:{_LINE_ENDING}[ \t]*)?|{_LINE_ENDING}[ \t]*)"
 # In a destination or a title a backslash takes the next character with it, whatever it
 # is: markdown-it reads "\\" and a newline inside a destination, and so must this.
 _ESCAPE: Final = r"\\[\s\S]"
+# A bare destination holds no ASCII control character and no space (CommonMark), but NUL,
+# which a renderer reads as U+FFFD, and every other character.
 _DESTINATION: Final = (
-    rf"(?:<(?P<angled>(?:[^<>\n\\]|{_ESCAPE})*)>"
-    rf"|(?P<bare>(?:[^\s()\\]|{_ESCAPE}|(?&parens))+))"
+    rf"(?:<(?P<angled>(?:[^<>\r\n\\]|{_ESCAPE})*)>"
+    rf"|(?P<bare>(?:[^\x01-\x20\x7f()\\]|{_ESCAPE}|(?&parens))+))"
 )
 _TITLE: Final = (
     rf"""(?:"(?:[^"\\]|{_ESCAPE})*"|'(?:[^'\\]|{_ESCAPE})*'"""
@@ -88,22 +105,34 @@ _DEFINITION_BODY: Final = (
 )
 _LINK: Final = regex.compile(_DEFINE + _INLINE_OR_REFERENCE)
 _LINK_OR_DEFINITION: Final = regex.compile(
-    _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}\r?\n)"
+    _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}{_LINE_ENDING})"
 )
-# At the end of the stream a definition needs no newline.
+# At the end of the stream a definition needs no line ending.
 _LINK_OR_LAST_DEFINITION: Final = regex.compile(
-    _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}\r?(?:\n|\Z))"
+    _DEFINE + rf"(?:{_INLINE_OR_REFERENCE}|{_DEFINITION_BODY}(?:{_LINE_ENDING}|\Z))"
 )
-# An anchor tag, any case, read as a browser reads one: "<a" then ">", or a blank or "/"
-# and attributes up to the first ">" outside a quoted value; a quote starts a value only
-# after "=" ("<a -'x href=u>" is a link with an attribute named "-'x"); or "</a" and ">".
-# "<abbr>", "<a-b>" and "x < y" are not. An autolink: a scheme of two to 32 characters,
-# ":", no blanks or angle brackets; or an e-mail address.
+_LINE_END: Final = regex.compile(r"[\r\n]")
+_LINE_ENDINGS: Final = regex.compile(_LINE_ENDING)
+_LINE_ENDING_AT_END: Final = regex.compile(rf"{_LINE_ENDING}\Z")
+# What may follow a definition's line and make it longer: its title, on a line of its own.
+_TITLE_LINE: Final = regex.compile(rf"[ \t]*{_TITLE}[ \t]*{_LINE_ENDING}")
+# An image is a link after "!", and is reduced as one: to its alt text.
+_IMAGE: Final = regex.compile(_DEFINE + "!" + _INLINE_OR_REFERENCE)
+# A tag, any case, read as a browser reads one: "<" or "</", a letter, the name up to a
+# blank, "/" or ">", then attributes up to the first ">" outside a quoted value; a quote
+# starts a value only after "=" ("<a -'x href=u>" is a link with an attribute named "-'x").
+# The anchor tag ("<a" and ">", or a blank or "/" and attributes; "</a" and ">") is a link;
+# any other tag is an element, judged by ``active_html``. "x < y" and "a <" are not tags.
+# An autolink, tried first as a renderer tries it: a scheme of two to 32 characters, ":",
+# no ASCII control character, space or angle bracket (NUL reads as U+FFFD); or an e-mail
+# address.
+_ATTRIBUTES: Final = r"""(?:[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*)?"""
 _ANGLE: Final = regex.compile(
-    r"""(?P<tag><a(?:[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*)?>|</a\s*>)"""
-    r"|<(?P<uri>[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)>"
+    r"<(?P<uri>[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\x01-\x20\x7f<>]*)>"
     r"|<(?P<email>[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]+@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
-    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)*)>",
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?)*)>"
+    rf"|(?P<tag><a{_ATTRIBUTES}>|</a\s*>)"
+    rf"|(?P<element></?[A-Za-z][^\s/>]*{_ATTRIBUTES}>)",
     regex.IGNORECASE,
 )
 _HREF: Final = regex.compile(
@@ -114,16 +143,17 @@ _ESCAPED: Final = regex.compile(r"\\([!-/:-@\[-`{-~])")
 # (block quotes, list items), as CommonMark lets a definition sit inside either.
 _CONTAINER_PREFIX: Final = regex.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*")
 # What the scanner stops at; everything between these goes out as it is.
-_SPECIAL: Final = regex.compile(r"[<\[\\\n`]")
-_SPECIAL_CHARS: Final = frozenset("<[\\\n`")
+_SPECIAL: Final = regex.compile(r"[<\[\\\r\n!`]")
+_SPECIAL_CHARS: Final = frozenset("<[\\\r\n!`")
 # What a kept code span may not hold, and what may not follow it (see the module's doc).
-_SPAN_UNSAFE_INSIDE: Final = frozenset("<|\n")
-_SPAN_UNSAFE_AFTER: Final = frozenset("<[\\`")
+_SPAN_UNSAFE_INSIDE: Final = frozenset("<|\r\n")
+_SPAN_UNSAFE_AFTER: Final = frozenset("<[\\`!")
 _SPECIAL_IN_TEXT: Final = frozenset("<[]@")
 _SPECIAL_MARKUP: Final = regex.compile(r"[<\[]")
 # What `_inert` escapes: an unescaped "[" or "]" (after an even number of backslashes),
 # and any "<".
-_BLANK: Final = regex.compile(r"\s")
+# What an autolink cannot hold: an ASCII control character or a space (NUL reads as U+FFFD).
+_BLANK: Final = regex.compile(r"[\x01-\x20\x7f]")
 _INERT_BRACKETS: Final = regex.compile(r"(?<!\\)(?:\\\\)*(?P<char>[\[\]])|(?P<char><)")
 _INERT: Final = regex.compile(
     r"(?<!\\)(?:\\\\)*(?P<char>[\[\]])|(?P<char><)|(?P<char>@)"
@@ -152,19 +182,19 @@ REVIVE_DEPTH: Final = 3
 # every fragment was 40% of the pipeline's time on the benchmark answer (a link arrives as
 # a dozen fragments). Any other state is re-matched.
 _HOLD_STATE: Final = regex.compile(
-    r"""(?P<tag_attributes><a[\s/][^>=]*)"""
-    r"""|(?P<tag_quoted><a[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*=\s*"[^"]*)"""
-    r"|(?P<autolink><[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*)"
-    r"|(?P<link_text>\[[^\[\]\\\n]*)"
-    r"|(?P<link_url>\[[^\[\]\\\n]*\]\([^\s()\\<>\"']+)",
+    r"""(?P<tag></?[A-Za-z][^>=]*)"""
+    r"""|(?P<tag_quoted></?[A-Za-z][^\s/>]*[\s/](?:[^>=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*"""
+    r"""=\s*"[^"]*)"""
+    r"|(?P<link_text>!?\[[^\[\]\\\r\n]*)"
+    r"|(?P<link_url>!?\[[^\[\]\\\r\n]*\]\([^\x00-\x20\x7f()\\<>\"']+)",
     regex.IGNORECASE,
 )
 _STATE_CHANGES_ON: Final = {
-    "tag_attributes": regex.compile(r"[>=]"),
+    # Undecided until its ">" (an autolink's or e-mail address's too); "=" may open a quote.
+    "tag": regex.compile(r"[>=]"),
     "tag_quoted": regex.compile(r'"'),
-    "autolink": regex.compile(r"[\s<>]"),
-    "link_text": regex.compile(r"[\[\]\\\n]"),
-    "link_url": regex.compile(r"""[\s()\\<>"']"""),
+    "link_text": regex.compile(r"[\[\]\\\r\n]"),
+    "link_url": regex.compile(r"""[\x00-\x20\x7f()\\<>"']"""),
 }
 
 
@@ -199,7 +229,14 @@ def _settle(
         if pattern is not _LINK_OR_DEFINITION:
             return match
         longer = pattern.fullmatch(text, start, end, partial=True)
-        if longer is None or not longer.partial or full:
+        # A definition's title may follow on the next line, where the complete match (its
+        # line ending) already ends, so a full match of what is buffered does not say that
+        # no longer one can come.
+        title_may_follow = (
+            match.group("def_label") is not None
+            and _TITLE_LINE.fullmatch(text, match.end(), end, partial=True) is not None
+        )
+        if full or not (title_may_follow or (longer is not None and longer.partial)):
             return pattern.match(text, start, end)
         return _UNDECIDED
     return _GIVE_UP if full else _UNDECIDED
@@ -234,13 +271,15 @@ class _OpenAnchor:
 class AnchorStripper:
     """Feed fragments in, get link-free text out; `take_anchors` for what was removed.
 
-    Text between the characters ``<``, ``[``, ``\\`` and newline passes at once. A ``<``
-    is held only while what follows could still make an anchor tag or an autolink (so
-    ``x < y`` is never delayed), a ``[`` only while it could still make a link or a
-    definition. Held text becomes prose when it can no longer become markup; a candidate
-    that outgrows `MAX_TAG` / `MAX_LINK`, or that markup removed where it died would bring
-    back, loses its first character. `flush` decides whatever is held as the end of the
-    text. Inside a fenced code block everything passes at once.
+    Text between the characters ``<``, ``[``, ``!``, a backtick, ``\\`` and a line ending
+    passes at once. A ``<`` is held only while what follows could still make a tag or an
+    autolink (so ``x < y`` is never delayed), a ``[`` or ``![`` only while it could still
+    make a link, an image or a definition, a backtick run until its line or its closing
+    run decides whether it is a span kept as code. Held text becomes prose when it can no
+    longer become markup; a candidate that outgrows `MAX_TAG` / `MAX_LINK`, or that markup
+    removed where it died would bring back, loses its first character. `flush` decides
+    whatever is held as the end of the text. Inside a fenced code block everything passes
+    at once.
 
     An HTML anchor's display text streams as it arrives; the anchor is complete at its
     ``</a>``, and a link inside that text is reported after it. One never closed ends where
@@ -250,12 +289,10 @@ class AnchorStripper:
     label has no definition yet (its definition, when it comes, is the anchor).
     """
 
-    def __init__(
-        self, *, mid_line: bool = False, after: str = "", revive_depth: int = REVIVE_DEPTH
-    ) -> None:
-        """``mid_line`` and ``after`` start it as if text ending in ``after`` had been read,
-        in the middle of a line, and ``revive_depth`` bounds how deep revival checks nest:
-        for reducing a piece of a longer text on its own, in bounded time."""
+    def __init__(self, *, mid_line: bool = False, revive_depth: int = REVIVE_DEPTH) -> None:
+        """``mid_line`` starts it as if in the middle of a line of prose, and
+        ``revive_depth`` bounds how deep revival checks nest: for reducing a piece of a
+        longer text on its own, in bounded time."""
         self._revive_depth = revive_depth
         # The reduction of the text after a held candidate's first character, kept while
         # the candidate is undecided: (that character, text fed, reducer, text reduced).
@@ -263,8 +300,6 @@ class AnchorStripper:
         self._held = ""
         self._held_bound = 0
         self._held_stops: regex.Pattern[str] | None = None
-        # The last input character decided: a "[" after "!" opens an image, not a link.
-        self._prev = after
         # The last decided character was an unescaped backslash: the next one is escaped.
         self._escaped = False
         self._emitted = 0
@@ -275,6 +310,11 @@ class AnchorStripper:
         self._line_kept_ticks = 0
         self._line_blank = not mid_line
         self._last_out = ""
+        # The output ends with an unescaped backslash (read only while `_last_out` is one):
+        # markup removed after a lone backslash ("\\</a>") leaves it before what follows,
+        # so "\\</a>\\[x](u)" reads "\\\\[x](u)", a live link, and a backtick after it
+        # opens no code span.
+        self._out_escapes = False
         self._open: _OpenAnchor | None = None
         self._anchors: list[Anchor] = []
         self._fences = CodeFences(mid_line=mid_line)
@@ -294,8 +334,8 @@ class AnchorStripper:
                 # The fast path, written out: most fragments are prose in the middle of a
                 # line, where nothing but the last character and the offset can change.
                 if text:
-                    self._prev = self._last_out = text[-1]
-                    if self._line_blank and text.strip(" \t\r"):
+                    self._last_out = text[-1]
+                    if self._line_blank and text.strip(" \t"):
                         self._line_blank = False
                     if not self._fences.settled:
                         self._fences.feed(text)
@@ -343,14 +383,12 @@ class AnchorStripper:
         self._held_stops = None
         if self._escaped and at < len(text):
             self._escaped = False
-            if text[at] not in "\n<":
+            if text[at] not in "\r\n<":
                 self._pass(out, text[at])
-                self._prev = ""
                 at += 1
         while at < len(text):
             if self._fences.inside:
-                newline = text.find("\n", at)
-                end = len(text) if newline == -1 else newline + 1
+                end = _after_line_end(text, at)
                 self._pass(out, text[at:end])
                 at = end
                 continue
@@ -362,35 +400,55 @@ class AnchorStripper:
             self._pass(out, text[at:special])
             at = special
             char = text[at]
-            if char == "\n":
-                self._pass(out, "\n")
+            if char in "\r\n":
+                self._pass(out, char)
                 at += 1
+            elif char == "!":
+                if at + 1 < len(text) and text[at + 1] == "[":
+                    decided = self._candidate(out, text, at, final=final)
+                    if decided is None:
+                        return "".join(out)
+                    at = decided
+                elif at + 1 == len(text) and not final:
+                    # Whether it makes an image depends on the next character.
+                    self._hold(text[at:], MAX_LINK)
+                    return "".join(out)
+                else:
+                    self._pass(out, "!")
+                    at += 1
             elif char == "`":
                 decided = self._code_span(out, text, at, final=final)
                 if decided is None:
                     return "".join(out)
                 at = decided
             elif char == "\\":
-                if at + 1 == len(text):
-                    self._pass(out, "\\")
-                    self._escaped = not final
-                    at += 1
-                elif text[at + 1] in "\n<":
-                    # A backslash escapes nothing inside raw HTML, where a "<a" after it is
-                    # still a tag: "<" is never taken as escaped.
-                    self._pass(out, "\\")
-                    at += 1
-                else:
-                    self._pass(out, text[at : at + 2])
-                    # An escaped "!" does not make the next "[" an image.
-                    self._prev = ""
-                    at += 2
+                at = self._backslash(out, text, at, final=final)
             else:
                 decided = self._candidate(out, text, at, final=final)
                 if decided is None:
                     return "".join(out)
                 at = decided
         return "".join(out)
+
+    def _backslash(self, out: list[str], text: str, at: int, *, final: bool) -> int:
+        """Pass the backslash at ``text[at]`` with what it escapes; the offset after them."""
+        if self._last_out == "\\" and self._out_escapes:
+            # Escaped by the backslash before removed markup: a literal backslash, and the
+            # character after it is read as unescaped.
+            self._pass(out, "\\")
+            return at + 1
+        if at + 1 == len(text):
+            self._pass(out, "\\")
+            self._escaped = not final
+            return at + 1
+        if text[at + 1] in "\r\n<":
+            # A backslash escapes nothing inside raw HTML, where a "<a" after it is still a
+            # tag: "<" is never taken as escaped.
+            self._pass(out, "\\")
+            return at + 1
+        # An escaped "!" makes no image: the "[" after it opens a link.
+        self._pass(out, text[at : at + 2])
+        return at + 2
 
     def _code_span(self, out: list[str], text: str, at: int, *, final: bool) -> int | None:
         """Decide the backtick run at ``text[at]``: a code span every renderer reads as one
@@ -409,7 +467,8 @@ class AnchorStripper:
         close: tuple[int, int] | None = None
         while close is None:
             tick = text.find("`", search, limit)
-            newline = text.find("\n", search, limit)
+            line_end = _LINE_END.search(text, search, limit)
+            newline = -1 if line_end is None else line_end.start()
             if tick == -1 or (newline != -1 and newline < tick):
                 if newline == -1 and limit == len(text) and not final and limit < at + MAX_LINK:
                     self._hold(text[at:], MAX_LINK)  # the closing run may come
@@ -439,17 +498,18 @@ class AnchorStripper:
         """Whether the span closing at ``close`` is one on every renderer (module doc)."""
         if self._line_ticks != self._line_kept_ticks or self._last_out == "`":
             return False
+        if self._last_out == "\\" and self._out_escapes:
+            return False  # its opening run is escaped
         if not _SPAN_UNSAFE_INSIDE.isdisjoint(text[opened : close[0]]):
             return False
         return close[1] == len(text) or text[close[1]] not in _SPAN_UNSAFE_AFTER
 
     def _candidate(self, out: list[str], text: str, at: int, *, final: bool) -> int | None:
-        """Decide the "<" or "[" at ``text[at]``: the offset to go on from, or ``None`` once
-        the rest of ``text`` is held."""
-        if text[at] == "[":
-            if self._prev == "!":
-                self._pass(out, "[")
-                return at + 1
+        """Decide the "<", "[" or "![" at ``text[at]``: the offset to go on from, or ``None``
+        once the rest of ``text`` is held."""
+        if text[at] == "!":
+            bound, pattern = MAX_LINK, _IMAGE
+        elif text[at] == "[":
             bound = MAX_LINK
             definition_here = self._line_prefix is not None and _CONTAINER_PREFIX.fullmatch(
                 self._line_prefix
@@ -468,7 +528,6 @@ class AnchorStripper:
             self._hold(text[at:], bound)
             return None
         if match is _GIVE_UP:
-            self._consume(text[at])
             return at + 1
         if match is None:
             revives = (
@@ -480,16 +539,15 @@ class AnchorStripper:
                 self._hold(text[at:], bound)
                 return None
             self._revival = None
-            if revives:
-                self._consume(text[at])
-            else:
+            if not revives:
                 self._pass(out, text[at])
             return at + 1
         assert isinstance(match, regex.Match)
+        if pattern is _ANGLE and match.group("element") is not None:
+            return self._take_element(out, match)
         # A definition inside a quote or a list item keeps its line's newline, so the
         # container's other lines stay apart.
         contained = bool(self._line_prefix and self._line_prefix.strip())
-        self._consume(text[at : match.end()])
         if pattern is _ANGLE:
             self._take_angle(out, match)
         else:
@@ -534,9 +592,12 @@ class AnchorStripper:
             _, fed, inner, reduced = cached
             reduced += inner.feed(rest[len(fed) :])
         else:
-            inner = AnchorStripper(
-                mid_line=True, after=text[at], revive_depth=self._revive_depth - 1
-            )
+            inner = AnchorStripper(mid_line=True, revive_depth=self._revive_depth - 1)
+            # It goes on as this one would once the candidate's character is prose: a
+            # backtick earlier in the paragraph keeps it from taking a span for code that
+            # this one would reduce.
+            inner._line_ticks, inner._line_kept_ticks = self._line_ticks, self._line_kept_ticks
+            inner._last_out = text[at]
             reduced = inner.feed(rest)
         self._revival = (text[at], rest, inner, reduced)
         if inner.held_chars > 0 and not final and window - at < bound:
@@ -564,8 +625,9 @@ class AnchorStripper:
     def _take_link(self, out: list[str], match: regex.Match[str], *, contained: bool) -> None:
         label = match.groupdict().get("def_label")
         if label is not None:
-            if contained and match.group().endswith("\n"):
-                self._release(out, "\n")
+            ending = _LINE_ENDING_AT_END.search(match.group()) if contained else None
+            if ending is not None:
+                self._release(out, ending.group())
             href = _destination(match)
             key = _label_key(label)
             if key not in self._definitions:
@@ -610,6 +672,19 @@ class AnchorStripper:
         self._release(out, shown)
         self._anchors.append(Anchor(href=href, text=shown, start=start, end=self._emitted))
 
+    def _take_element(self, out: list[str], match: regex.Match[str]) -> int:
+        """A tag other than an anchor: passed whole when it is inert and holds nothing that
+        could be markup; else its "<" is written "&lt;" (the reader sees the tag as text) and
+        what follows is read as prose. Passed piece by piece, an inert tag's inside could
+        be rewritten into an active one ("<b [x ](u)onclick=...>" reads "<b x onclick=...>"
+        once the link is reduced), so one with a "<" or "[" inside is never passed whole."""
+        element = match.group("element")
+        if not is_active(element) and _SPECIAL_MARKUP.search(element, 1) is None:
+            self._pass(out, element)
+            return match.end()
+        self._release(out, "&lt;")
+        return match.start() + 1
+
     def _take_tag(self, tag: str) -> None:
         self._close_open_anchor()
         if tag[1] == "/":
@@ -635,9 +710,7 @@ class AnchorStripper:
 
     def _pass(self, out: list[str], text: str) -> None:
         """Input that goes out unchanged."""
-        if text:
-            self._consume(text)
-            self._release(out, text)
+        self._release(out, text)
 
     def _release(self, out: list[str], text: str) -> None:
         if text:
@@ -646,38 +719,42 @@ class AnchorStripper:
 
     def _emit(self, text: str) -> None:
         self._emitted += len(text)
-        self._last_out = text[-1]
-        if "\n" in text or "`" in text or self._line_blank:
-            self._track_ticks(text)
+        before, self._last_out = self._last_out, text[-1]
+        if text[-1] == "\\":
+            run = len(text) - len(text.rstrip("\\"))
+            continued = run == len(text) and before == "\\" and self._out_escapes
+            self._out_escapes = (run % 2 == 1) != continued
+        ends_line = has_line_end(text)
+        if ends_line or "`" in text or self._line_blank:
+            self._track_ticks(text, before)
         if self._open is not None:
             self._open.pieces.append(text)
         # Fences and line starts are the reader's: a "~~~" line inside a removed tag is no
         # fence, and taken for one it sheltered the links after it (a fuzzed probe).
-        if not self._fences.settled or "\n" in text:
+        if not self._fences.settled or ends_line:
             self._fences.feed(text)
-        if self._line_prefix is not None or "\n" in text:
+        if self._line_prefix is not None or ends_line:
             self._track_line(text)
 
-    def _track_ticks(self, text: str) -> None:
-        """Count the paragraph's backticks; a blank line ends the paragraph."""
-        for number, line in enumerate(text.split("\n")):
+    def _track_ticks(self, text: str, before: str) -> None:
+        """Count the paragraph's backticks; a blank line ends the paragraph. ``before`` is
+        the character output just before ``text``: a CR there and an LF first here are one
+        line ending, split between two fragments, not a blank line."""
+        if before == "\r" and text.startswith("\n"):
+            text = text[1:]
+        for number, line in enumerate(_LINE_ENDINGS.split(text)):
             if number:
                 if self._line_blank:
                     self._line_ticks = self._line_kept_ticks = 0
                 self._line_blank = True
-            if self._line_blank and line.strip(" \t\r"):
+            if self._line_blank and line.strip(" \t"):
                 self._line_blank = False
             self._line_ticks += line.count("`")
-
-    def _consume(self, text: str) -> None:
-        """Input that is decided (passed through or taken as markup): the character a "["
-        follows."""
-        self._prev = text[-1]
 
     def _track_line(self, text: str) -> None:
         """Output: where a definition may start is a matter of the text the reader's
         renderer gets, so "<a>[1]: u" is a definition once the tag is gone."""
-        newline = text.rfind("\n")
+        newline = max(text.rfind("\n"), text.rfind("\r"))
         if newline == -1:
             if self._line_prefix is not None:
                 prefix = self._line_prefix + text
@@ -717,6 +794,18 @@ def _inert(text: str) -> tuple[str, Callable[[int], int]]:
     for offset in range(last, len(text) + 1):
         added[offset] = extra
     return "".join(pieces), lambda offset: offset + added[offset]
+
+
+def _after_line_end(text: str, at: int) -> int:
+    """Where the line that ``text[at:]`` continues ends, after its line ending (LF, CR, or
+    CR and LF); the end of ``text`` when none is in it."""
+    found = _LINE_END.search(text, at)
+    if found is None:
+        return len(text)
+    end = found.end()
+    if found.group() == "\r" and text.startswith("\n", end):
+        end += 1
+    return end
 
 
 def _unmoved(offset: int) -> int:

@@ -6,7 +6,8 @@ sees every source twice, and the model's list names sources nobody verified. Thi
 module finds that heading in text split at arbitrary points and drops it and
 everything after it.
 
-It deliberately does not look at the list's items, at anchors (``anchors.py``
+Lines end where CommonMark ends them (LF, CR or both), so ``## Sources`` ended by a lone CR
+is a heading. It deliberately does not look at the list's items, at anchors (``anchors.py``
 strips those first) or at headings anywhere but at a real line start, and it never
 drops text that comes before the heading.
 """
@@ -17,7 +18,7 @@ from typing import Final, Literal, TypeAlias
 
 import regex
 
-from citeline.stream.code_fences import CodeFences
+from citeline.stream.code_fences import CodeFences, has_line_end
 from citeline.stream.lookalikes import fold_lookalikes
 
 # Measured before the prompts pinned one heading, these are the headings real answers
@@ -67,6 +68,9 @@ _TOLERANT: Final = regex.compile(
     rf"[ ]{{0,3}}(?:\#{{1,6}}[ \t]+(?:\*\*[ \t]*)?|\*\*[ \t]*){_TITLE}[ \t*\p{{P}}]*\r?",
     regex.IGNORECASE,
 )
+# A line ends at LF, CR, or the two together, as CommonMark ends one; a CR split from its LF
+# ends a line, and the LF then ends an empty one, which is never a heading.
+_LINE_END: Final = regex.compile(r"\r\n|\r|\n")
 HeadingRule: TypeAlias = Literal["strict", "tolerant"]
 _RULES: Final[dict[str, regex.Pattern[str]]] = {"strict": _STRICT, "tolerant": _TOLERANT}
 
@@ -141,7 +145,7 @@ class SourcesSectionStripper:
     def feed(self, text: str) -> str:
         if self._dropped_at is not None:
             return ""
-        if not self._held and not self._at_line_start and "\n" not in text:
+        if not self._held and not self._at_line_start and not has_line_end(text):
             # _release written out: this runs for nearly every fragment.
             self._released += len(text)
             if not self._fences.settled:
@@ -163,20 +167,18 @@ class SourcesSectionStripper:
         at_line_start = self._at_line_start
         line_start = 0
         out: list[str] = []
-        newline = text.find("\n")
-        while newline != -1:
+        for newline in _LINE_END.finditer(text):
             if (
                 at_line_start
                 and not self._fences.inside
-                and _is_heading(text[line_start:newline], self._rule)
+                and _is_heading(text[line_start : newline.start()], self._rule)
             ):
                 self._dropped_at = self._released
                 self._held = ""
                 return "".join(out)
-            out.append(self._release(text[line_start : newline + 1]))
-            line_start = newline + 1
+            out.append(self._release(text[line_start : newline.end()]))
+            line_start = newline.end()
             at_line_start = True
-            newline = text.find("\n", line_start)
         partial_line = text[line_start:]
         if (
             at_line_start
@@ -193,6 +195,6 @@ class SourcesSectionStripper:
 
     def _release(self, text: str) -> str:
         self._released += len(text)
-        if not self._fences.settled or "\n" in text:
+        if not self._fences.settled or has_line_end(text):
             self._fences.feed(text)
         return text

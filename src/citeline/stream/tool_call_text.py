@@ -14,7 +14,8 @@ takes out, outside fenced code:
 - such an object standing at the start of a line.
 
 Only a fence or an object at column 0 is read (a server passes its model's call there),
-so an indented line of prose is never held.
+so an indented line of prose is never held. A line ends as CommonMark ends one, at LF, CR
+or CR LF, as for every other stage.
 
 A removal that began a line takes the blank lines after it too. Everything else passes
 through as written. It holds back only what may still become one of these: a ``<`` that
@@ -44,8 +45,13 @@ _OPEN_TAG: Final = regex.compile(rf"<(?P<name>{_TAG_NAMES})>", regex.IGNORECASE)
 # fence without one: held to its close, a plain code block would stop streaming (the
 # recorded calls were all `json`).
 _CALL_FENCE: Final = regex.compile(
-    r"(?P<fence>`{3,}|~{3,})[ \t]*(?:json|tool_call|tool_code)[ \t]*\r?\n", regex.IGNORECASE
+    r"(?P<fence>`{3,}|~{3,})[ \t]*(?:json|tool_call|tool_code)[ \t]*(?:\r\n?|\n)",
+    regex.IGNORECASE,
 )
+# A blank line ends a held object: a line ending, blanks, another line ending (a CR and the
+# LF after it are one).
+_BLANK_LINE: Final = regex.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*[\r\n]")
+_LINE_END: Final = regex.compile(r"[\r\n]")
 _OBJECT_START: Final = regex.compile(r"\{")
 _CALL_PREFIX: Final = regex.compile(r"\s*[\[{]\s*\{?\s*\"name\"\s*:")
 
@@ -75,6 +81,7 @@ class ToolCallTextStripper:
             and not self._eat_blanks
             and "<" not in text
             and "\n" not in text
+            and "\r" not in text
         ):
             # Most fragments are prose in the middle of a line: nothing in them can open a
             # call, so they go out as they came (1.17 µs a fragment before this path).
@@ -133,7 +140,7 @@ class ToolCallTextStripper:
             self._line_start = True
         position = emitted = 0
         while position < len(buffer):
-            at_line_start = self._line_start if position == 0 else buffer[position - 1] == "\n"
+            at_line_start = self._line_start if position == 0 else buffer[position - 1] in "\r\n"
             char = buffer[position]
             if at_line_start or char == "<":
                 self._put(out, buffer[emitted:position])
@@ -156,7 +163,7 @@ class ToolCallTextStripper:
         self._put(out, buffer[emitted:])
         self._buffer = ""
         if buffer:
-            self._line_start = buffer.endswith("\n")
+            self._line_start = buffer[-1] in "\r\n"
         return False
 
     def _line_opening(self, buffer: str, position: int, *, final: bool) -> bool | None:
@@ -181,7 +188,7 @@ class ToolCallTextStripper:
     def _hold(self, buffer: str, position: int) -> bool:
         """Keep ``buffer[position:]`` (all before it released) until more text decides it."""
         if position:
-            self._line_start = buffer[position - 1] == "\n"
+            self._line_start = buffer[position - 1] in "\r\n"
         self._buffer = buffer[position:]
         return False
 
@@ -200,11 +207,18 @@ class ToolCallTextStripper:
 
     def _in_fence(self, out: list[str], *, final: bool) -> bool:
         closer = regex.compile(
-            rf"\n[ \t]{{0,3}}{regex.escape(self._fence[0])}{{{len(self._fence)},}}[ \t]*(?:\r?\n|$)"
+            rf"[\r\n][ \t]{{0,3}}{regex.escape(self._fence[0])}{{{len(self._fence)},}}[ \t]*"
+            r"(?:\r\n?|\n|$)"
         )
         held = self._buffer
         match = closer.search(held, self._held_from - 1)
-        if match is None or (not final and not match.group().endswith("\n")):
+        # Complete once its line ending is: an LF, or a CR with something after it that
+        # is not the LF of the same ending.
+        complete = match is not None and (
+            match.group().endswith("\n")
+            or (match.group().endswith("\r") and match.end() < len(held))
+        )
+        if match is None or (not final and not complete):
             if len(held) > MAX_HELD:
                 return self._give_back(out)
             return False
@@ -221,8 +235,13 @@ class ToolCallTextStripper:
     def _in_object(self, out: list[str], *, final: bool) -> bool:
         held = self._buffer
         end = _balanced_end(held)
+        # A blank line before the braces balance ends it, however the text was split: read
+        # whole, "{\n\n{...}}" balanced first and was taken for a call, fed in pieces it was
+        # released at the blank line.
+        if _BLANK_LINE.search(held, 0, len(held) if end is None else end) is not None:
+            return self._give_back(out)
         if end is None:
-            if len(held) > MAX_HELD or "\n\n" in held:
+            if len(held) > MAX_HELD:
                 return self._give_back(out)
             return False
         if _is_call(held[:end]):
@@ -237,11 +256,14 @@ class ToolCallTextStripper:
         held = self._buffer
         self._put(out, held[0])
         self._buffer, self._mode = held[1:], "text"
-        self._line_start = held[0] == "\n"
+        self._line_start = held[0] in "\r\n"
         # A fence line released as prose opens a code block: the fences tracker sees it.
         if held[0] in "`~":
-            line_end = held.find("\n")
+            found = _LINE_END.search(held)
+            line_end = -1 if found is None else found.start()
             cut = len(held) if line_end == -1 else line_end + 1
+            if held.startswith("\r\n", line_end):
+                cut += 1
             self._put(out, held[1:cut])
             self._buffer = held[cut:]
             self._line_start = line_end != -1
@@ -249,9 +271,10 @@ class ToolCallTextStripper:
 
 
 def _next_special(text: str, start: int) -> int:
-    """The next position that may matter: a ``<``, or a line start."""
+    """The next position that may matter: a ``<``, or a line start (after LF or CR)."""
     angle = text.find("<", start)
-    newline = text.find("\n", start - 1 if start else 0)
+    found = _LINE_END.search(text, start - 1 if start else 0)
+    newline = -1 if found is None else found.start()
     candidates = [p for p in (angle, newline + 1 if newline != -1 else -1) if p >= start]
     return min(candidates) if candidates else len(text)
 

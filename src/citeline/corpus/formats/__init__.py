@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -66,17 +67,24 @@ def source_files(
     the reason it is refused and never opened. A link to a folder is not descended into (its
     target, when inside, is read under its own name; when outside, it is refused), which also
     rules out link loops. A single file is always returned, so that an unsupported one is
-    reported rather than silently ignored. A text or Markdown file beside an HTML page of the
-    same name is passed over as that page's source.
+    reported rather than silently ignored; so is a named pipe, socket or device under a
+    readable name, whose read (``limits``, without blocking) refuses it with its reason. A
+    text or Markdown file beside an HTML page of the same name is passed over as that page's
+    source.
 
     The HTML pages found share one ``Site``, which compares them to learn what every page
     repeats; Markdown include directives may reach files under ``include_root`` (by default
     the project the folder lies in, ``includes.default_include_root``).
     """
     root_of_includes = (include_root or default_include_root(path)).resolve()
-    if path.is_file():
+    if path.is_file() or _special(path):
         url = page_url(base_url, path.name)
         return [SourceFile(path, path.stem, path.name, url, include_root=root_of_includes)]
+    return _in_one_site(_folder_files(path, base_url), root_of_includes)
+
+
+def _folder_files(path: Path, base_url: str | None) -> list[SourceFile]:
+    """The readable files under the folder ``path``, and its refused links, sorted."""
     root = path.resolve()
     # Whether a folder without a base URL is a site is known only once an HTML page is seen,
     # which may be deeper than its ``_`` folders: files under them are kept aside until then,
@@ -92,30 +100,56 @@ def source_files(
             for name in folder_names
             if not name.startswith(".") and not (site and name.startswith("_"))
         )
-        for name in list(folder_names):
-            candidate = folder_path / name
-            if candidate.is_symlink():
-                folder_names.remove(name)
-                if not _inside(candidate, root):
-                    refused = _refused(candidate, path, "a link to a folder outside")
-                    found.append((generated or name.startswith("_"), refused))
+        for name, refused in _folder_links(folder_path, folder_names, path, root):
+            found.append((generated or name.startswith("_"), refused))
         pages = {Path(n).stem for n in file_names if Path(n).suffix.lower() in _PAGE_SUFFIXES}
         pages_seen = pages_seen or (bool(pages) and not generated)
-        for name in file_names:
-            candidate = folder_path / name
-            if name.startswith(".") or candidate.suffix.lower() not in READERS:
-                continue
-            if candidate.suffix.lower() in _SOURCE_SUFFIXES and candidate.stem in pages:
-                continue
-            if candidate.is_symlink() and not _inside(candidate, root):
-                found.append((generated, _refused(candidate, path, "a link to a file outside")))
-            elif candidate.is_file():
-                relative = candidate.relative_to(path).as_posix()
-                default_id = candidate.relative_to(path).with_suffix("").as_posix()
-                source = SourceFile(candidate, default_id, relative, page_url(base_url, relative))
-                found.append((generated, source))
+        for source in _folder_sources(folder_path, file_names, pages, path, root, base_url):
+            found.append((generated, source))
     files = [source for generated, source in found if not (generated and pages_seen)]
     files.sort(key=lambda source: source.relative)
+    return files
+
+
+def _folder_links(
+    folder: Path, folder_names: list[str], path: Path, root: Path
+) -> Iterator[tuple[str, SourceFile]]:
+    """Takes the links to folders out of ``folder_names`` (never descended into), and
+    yields each one pointing outside ``root``, refused."""
+    for name in list(folder_names):
+        candidate = folder / name
+        if candidate.is_symlink():
+            folder_names.remove(name)
+            if not _inside(candidate, root):
+                yield name, _refused(candidate, path, "a link to a folder outside")
+
+
+def _folder_sources(
+    folder: Path,
+    file_names: list[str],
+    pages: set[str],
+    path: Path,
+    root: Path,
+    base_url: str | None,
+) -> Iterator[SourceFile]:
+    """The files of one folder that citeline reads, and its links out of ``root``, refused;
+    a source beside its own page (``pages`` by stem) is passed over."""
+    for name in file_names:
+        candidate = folder / name
+        if name.startswith(".") or candidate.suffix.lower() not in READERS:
+            continue
+        if candidate.suffix.lower() in _SOURCE_SUFFIXES and candidate.stem in pages:
+            continue
+        if candidate.is_symlink() and not _inside(candidate, root):
+            yield _refused(candidate, path, "a link to a file outside")
+        elif candidate.is_file() or _special(candidate):
+            relative = candidate.relative_to(path).as_posix()
+            default_id = candidate.relative_to(path).with_suffix("").as_posix()
+            yield SourceFile(candidate, default_id, relative, page_url(base_url, relative))
+
+
+def _in_one_site(files: list[SourceFile], root_of_includes: Path) -> list[SourceFile]:
+    """``files`` with their HTML pages sharing one ``Site`` and every file its include root."""
     site_pages = [
         source.path
         for source in files
@@ -138,6 +172,16 @@ def _inside(link: Path, root: Path) -> bool:
         return link.resolve().is_relative_to(root)
     except (OSError, RuntimeError):  # a dangling link or a loop
         return False
+
+
+def _special(candidate: Path) -> bool:
+    """Whether ``candidate`` is a named pipe, socket or device (``stat`` never blocks on
+    one, as an open may)."""
+    try:
+        mode = candidate.stat().st_mode
+    except OSError:  # a dangling link or a file gone since the listing
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
 
 
 def _refused(candidate: Path, root: Path, what: str) -> SourceFile:

@@ -50,11 +50,14 @@ def load_front_matter(text: str) -> Any:
         raise FrontMatterError(
             f"is over {MAX_FRONT_MATTER_CHARS // 1024} KiB; keep front matter to metadata"
         )
-    loader = _BoundedLoader(text)
     try:
-        return loader.get_single_data()
+        # Built inside the guard: PyYAML reads the text for characters it refuses (a control
+        # character raises its ReaderError) as the loader is made, not when it loads.
+        loader = _BoundedLoader(text)
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
     except yaml.YAMLError as error:
         detail = str(error).strip().splitlines()[0] if str(error).strip() else "invalid"
         raise FrontMatterError(f"is not valid YAML ({detail}); fix it") from error
-    finally:
-        loader.dispose()

@@ -316,27 +316,10 @@ def _include(
         if real in chain:
             refuse("it includes itself (a loop); remove the directive that closes the loop")
             return None
-        try:
-            raw = read_bytes(real, MAX_INCLUDE_BYTES)
-        except RefusedFileError as refused:
-            refuse(str(refused).replace("a page may be", "an included file may be"))
+        text = _included_text(real, context, lines_wanted)
+        if isinstance(text, _LeftOut):
+            refuse(text.reason)
             return None
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            refuse("it is not UTF-8 text; save it as UTF-8")
-            return None
-        if context.chars + len(text) > MAX_EXPANDED_CHARS:
-            refuse(f"the page would grow past {MAX_EXPANDED_CHARS // 1048576} MB with it")
-            return None
-        context.chars += len(text)
-        if lines_wanted is not None:
-            every = text.splitlines()
-            text = "\n".join(
-                line
-                for number, line in enumerate(every, start=1)
-                if any(start <= number <= stop for start, stop in lines_wanted)
-            )
         return real, text
     if outside is not None:
         refuse(
@@ -346,6 +329,38 @@ def _include(
     else:
         refuse("no such file beside the page, in the project's docs settings or the folder")
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class _LeftOut:
+    """An include found but not taken, and why."""
+
+    reason: str
+
+
+def _included_text(
+    real: Path, context: _Context, lines_wanted: list[tuple[int, int]] | None
+) -> str | _LeftOut:
+    """The text of the included file ``real`` (its wanted lines), counted against the page's
+    bound; ``_LeftOut`` when it is too big, not UTF-8, or would grow the page too far."""
+    try:
+        raw = read_bytes(real, MAX_INCLUDE_BYTES)
+    except RefusedFileError as refused:
+        return _LeftOut(str(refused).replace("a page may be", "an included file may be"))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return _LeftOut("it is not UTF-8 text; save it as UTF-8")
+    if context.chars + len(text) > MAX_EXPANDED_CHARS:
+        return _LeftOut(f"the page would grow past {MAX_EXPANDED_CHARS // 1048576} MB with it")
+    context.chars += len(text)
+    if lines_wanted is None:
+        return text
+    return "\n".join(
+        line
+        for number, line in enumerate(text.splitlines(), start=1)
+        if any(start <= number <= stop for start, stop in lines_wanted)
+    )
 
 
 def _search_folders(page: Path, context: _Context) -> list[Path]:

@@ -33,19 +33,9 @@ class RefusedFileError(CorpusError):
 
 def read_bytes(path: Path, limit: int | None) -> bytes:
     """``path``'s bytes, read from a regular file of at most ``limit`` bytes."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as error:
-        raise RefusedFileError(
-            f"it cannot be read ({error.strerror or error}); check its permissions"
-        ) from error
+    descriptor = _open_regular(path)
     try:
         status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise RefusedFileError(
-                "it is not a regular file (a named pipe, socket or device) and is not read; "
-                "give a folder of ordinary files"
-            )
         if limit is not None and status.st_size > limit:
             raise RefusedFileError(
                 f"it is larger ({status.st_size / 1048576:.0f} MB) than the "
@@ -71,6 +61,52 @@ def read_bytes(path: Path, limit: int | None) -> bytes:
         ) from error
     finally:
         os.close(descriptor)
+
+
+def read_head(path: Path, size: int) -> bytes:
+    """The first ``size`` bytes of ``path``, read from a regular file opened as
+    `read_bytes` opens one (for what is read beside the ingest: a page's title)."""
+    descriptor = _open_regular(path)
+    try:
+        chunks = []
+        left = size
+        while left > 0:
+            chunk = os.read(descriptor, min(left, _READ_CHUNK))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError as error:
+        raise RefusedFileError(
+            f"it cannot be read ({error.strerror or error}); check its permissions"
+        ) from error
+    finally:
+        os.close(descriptor)
+
+
+def _open_regular(path: Path) -> int:
+    """A descriptor of ``path`` opened without blocking, checked to be a regular file."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise RefusedFileError(
+            f"it cannot be read ({error.strerror or error}); check its permissions"
+        ) from error
+    try:
+        regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
+    except OSError as error:
+        os.close(descriptor)
+        raise RefusedFileError(
+            f"it cannot be read ({error.strerror or error}); check its permissions"
+        ) from error
+    if not regular:
+        os.close(descriptor)
+        raise RefusedFileError(
+            "it is not a regular file (a named pipe, socket or device) and is not read; "
+            "give a folder of ordinary files"
+        )
+    return descriptor
 
 
 def read_limited(path: Path, limit: int = MAX_PAGE_BYTES) -> str | None:

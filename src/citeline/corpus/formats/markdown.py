@@ -127,8 +127,14 @@ def _front_matter_url(url: object, origin: SourceFile) -> str | None:
         return origin.url
     written = str(url).strip()
     # A site-relative url ("/guide/install/"), as Hugo's and Jekyll's front matter write
-    # them, is resolved against the site's base URL when there is one.
-    return urljoin(origin.url, written) if origin.url is not None else written
+    # them, is resolved against the site's base URL when there is one. "//host/page" is a
+    # path on that site too, not another site: joined as written it named any host a
+    # page chose (issue 29).
+    if origin.url is None:
+        return written
+    if written.startswith("//"):
+        written = "/" + written.lstrip("/")
+    return urljoin(origin.url, written)
 
 
 def plain_text(markdown: str) -> str:

@@ -26,6 +26,12 @@ float32 and indexed by their text's key, since an answer finds them by the text 
 not by passage. Schema 5 keys them by passage and text (schema 4 held one float vector a
 passage, in another arithmetic): files of schemas 3 and 4 gain the empty table when they
 open, and their next ingest with the extra fills it.
+
+A full disk is a ``DiskFullError`` saying so, from every write, and the file is left as its
+last commit left it (SQLite rolls back what it could not write). A file that cannot be
+opened for writing because its disk is full (its ``-shm`` and ``-wal`` files cannot be
+made) is opened read-only as its last commit left it: searches answer, writes say the disk
+is full.
 """
 
 from __future__ import annotations
@@ -33,15 +39,18 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import secrets
+import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from citeline.corpus.analysis import ANALYSIS_VERSION
 from citeline.corpus.documents import Document, Hit
-from citeline.corpus.errors import IndexUnreadableError, SchemaVersionError
+from citeline.corpus.errors import DiskFullError, IndexUnreadableError, SchemaVersionError
 from citeline.corpus.stores.base import (
     Candidate,
     CorpusStore,
@@ -127,6 +136,8 @@ JOIN corpus_documents AS d ON d.rowid = p.document
 WHERE p.rowid IN ({marks})
 """
 
+logger = logging.getLogger(__name__)
+
 # How much of the file reads may map (SQLite maps no more than the file holds): past it,
 # pages are read through the cache as before. 1 GiB covers a million synthetic passages.
 _MMAP_BYTES = 1 << 30
@@ -144,7 +155,18 @@ class SQLiteStore(CorpusStore):
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         self._closed = False
-        self._prepare()
+        # Whether the file was opened read-only, its disk being full (see the module's note).
+        self._read_only = False
+        try:
+            self._prepare()
+        except DiskFullError as error:
+            if not path.is_file():
+                raise
+            self._local = threading.local()
+            self._closed = False
+            self._read_only = True
+            logger.warning("%s; searching the collection as its last commit left it", error)
+            self._prepare()
 
     # -- connections -------------------------------------------------------------------
 
@@ -156,14 +178,24 @@ class SQLiteStore(CorpusStore):
             return connection
         with self._lock:
             try:
-                connection = sqlite3.connect(
-                    self._path, isolation_level=None, check_same_thread=False
-                )
+                if self._read_only:
+                    # Immutable: SQLite makes no -shm or -wal file to read it.
+                    connection = sqlite3.connect(
+                        f"{self._path.resolve().as_uri()}?immutable=1",
+                        uri=True,
+                        isolation_level=None,
+                        check_same_thread=False,
+                    )
+                else:
+                    connection = sqlite3.connect(
+                        self._path, isolation_level=None, check_same_thread=False
+                    )
             except sqlite3.DatabaseError as error:
                 raise _unreadable(self._path, error) from error
             try:
                 connection.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-                connection.execute("PRAGMA journal_mode = WAL")
+                if not self._read_only:
+                    connection.execute("PRAGMA journal_mode = WAL")
                 # NORMAL in WAL mode: a power cut may lose the last commits, never corrupt.
                 connection.execute("PRAGMA synchronous = NORMAL")
                 # Reads map the file instead of copying each page through SQLite's own
@@ -182,8 +214,10 @@ class SQLiteStore(CorpusStore):
     def _prepare(self) -> None:
         connection = self._connection()
         try:
-            connection.execute("BEGIN IMMEDIATE")
-            try:
+            if self._read_only:
+                self._check_versions(connection)
+                return
+            with self._transaction(connection):
                 tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
                 if "corpus_meta" in tables:
                     self._check_versions(connection)
@@ -203,15 +237,31 @@ class SQLiteStore(CorpusStore):
                             ("analysis_version", ANALYSIS_VERSION),
                         ],
                     )
-                connection.execute("COMMIT")
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
         except sqlite3.DatabaseError as error:
             self.close()
             raise _unreadable(self._path, error) from error
         except BaseException:
             self.close()
+            raise
+
+    @contextmanager
+    def _transaction(self, connection: sqlite3.Connection) -> Iterator[None]:
+        """One write transaction: committed, or rolled back when the block raises. A full
+        disk becomes a ``DiskFullError``; SQLite has then rolled the transaction back
+        itself, so it is rolled back here only when one is still open."""
+        try:
+            if self._read_only:
+                raise DiskFullError(
+                    _disk_full(self._path, "SQLite cannot make its -wal and -shm files")
+                )
+            connection.execute("BEGIN IMMEDIATE")
+            yield
+            connection.execute("COMMIT")
+        except BaseException as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            if isinstance(error, sqlite3.DatabaseError) and _is_disk_full(self._path, error):
+                raise DiskFullError(_disk_full(self._path, str(error))) from error
             raise
 
     def _check_versions(self, connection: sqlite3.Connection) -> None:
@@ -279,8 +329,7 @@ class SQLiteStore(CorpusStore):
         # The last version of an id given twice wins, as if each had been put in turn.
         latest = {version.document.id: version for version in versions}
         connection = self._connection()
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction(connection):
             digest = self._digest(connection)
             generation = self._next_generation(connection)
             old = self._stored(connection, list(latest))
@@ -332,10 +381,6 @@ class SQLiteStore(CorpusStore):
                 "INSERT INTO corpus_passages(document, start, end) VALUES (?, ?, ?)", passages
             )
             self._changed(connection, digest)
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
 
     @staticmethod
     def _stored(connection: sqlite3.Connection, doc_ids: list[str]) -> dict[str, tuple[int, str]]:
@@ -355,8 +400,7 @@ class SQLiteStore(CorpusStore):
 
     def delete(self, doc_id: str) -> None:
         connection = self._connection()
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction(connection):
             old = connection.execute(
                 "SELECT rowid, content_hash FROM corpus_documents WHERE id = ?", (doc_id,)
             ).fetchone()
@@ -369,10 +413,6 @@ class SQLiteStore(CorpusStore):
                     (doc_id, self._next_generation(connection)),
                 )
                 self._changed(connection, self._digest(connection) ^ _member(doc_id, old_hash))
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
 
     def _unindex(self, connection: sqlite3.Connection, rowid: int) -> None:
         connection.execute(
@@ -415,23 +455,29 @@ class SQLiteStore(CorpusStore):
 
     def set_release_label(self, label: str | None) -> None:
         connection = self._connection()
-        if label is None:
-            connection.execute("DELETE FROM corpus_meta WHERE key = 'release_label'")
-        else:
-            connection.execute(
-                "INSERT OR REPLACE INTO corpus_meta(key, value) VALUES ('release_label', ?)",
-                (label,),
-            )
+        with self._transaction(connection):
+            if label is None:
+                connection.execute("DELETE FROM corpus_meta WHERE key = 'release_label'")
+            else:
+                connection.execute(
+                    "INSERT OR REPLACE INTO corpus_meta(key, value) VALUES ('release_label', ?)",
+                    (label,),
+                )
 
     # -- reading -----------------------------------------------------------------------
 
     def identity(self) -> str:
         connection = self._connection()
-        connection.execute(
-            "INSERT OR IGNORE INTO corpus_meta(key, value) VALUES ('identity', ?)",
-            (secrets.token_hex(16),),
-        )
         row = connection.execute("SELECT value FROM corpus_meta WHERE key = 'identity'").fetchone()
+        if row is None:
+            with self._transaction(connection):
+                connection.execute(
+                    "INSERT OR IGNORE INTO corpus_meta(key, value) VALUES ('identity', ?)",
+                    (secrets.token_hex(16),),
+                )
+            row = connection.execute(
+                "SELECT value FROM corpus_meta WHERE key = 'identity'"
+            ).fetchone()
         return str(row[0])
 
     def generation(self) -> int:
@@ -524,29 +570,19 @@ class SQLiteStore(CorpusStore):
 
     def put_vectors(self, rows: Sequence[tuple[int, bytes]]) -> None:
         connection = self._connection()
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction(connection):
             connection.executemany(
                 "INSERT OR REPLACE INTO corpus_vectors(passage, vector) "
                 "SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM corpus_passages WHERE rowid = ?1)",
                 rows,
             )
             self._bump_vectors(connection)
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
 
     def clear_vectors(self) -> None:
         connection = self._connection()
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction(connection):
             connection.execute("DELETE FROM corpus_vectors")
             self._bump_vectors(connection)
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
 
     def vectors(self) -> Iterator[tuple[int, bytes]]:
         yield from self._connection().execute("SELECT passage, vector FROM corpus_vectors")
@@ -601,20 +637,17 @@ class SQLiteStore(CorpusStore):
 
     def put_meanings(self, rows: Sequence[tuple[int, bytes, bytes]]) -> None:
         connection = self._connection()
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction(connection):
             connection.executemany(
                 "INSERT OR REPLACE INTO corpus_meanings(passage, key, vector) "
                 "SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM corpus_passages WHERE rowid = ?1)",
                 rows,
             )
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
 
     def clear_meanings(self) -> None:
-        self._connection().execute("DELETE FROM corpus_meanings")
+        connection = self._connection()
+        with self._transaction(connection):
+            connection.execute("DELETE FROM corpus_meanings")
 
     def meanings(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
         if not keys:
@@ -642,13 +675,14 @@ class SQLiteStore(CorpusStore):
 
     def set_setting(self, key: str, value: str | None) -> None:
         connection = self._connection()
-        if value is None:
-            connection.execute("DELETE FROM corpus_meta WHERE key = ?", (f"setting:{key}",))
-        else:
-            connection.execute(
-                "INSERT OR REPLACE INTO corpus_meta(key, value) VALUES (?, ?)",
-                (f"setting:{key}", value),
-            )
+        with self._transaction(connection):
+            if value is None:
+                connection.execute("DELETE FROM corpus_meta WHERE key = ?", (f"setting:{key}",))
+            else:
+                connection.execute(
+                    "INSERT OR REPLACE INTO corpus_meta(key, value) VALUES (?, ?)",
+                    (f"setting:{key}", value),
+                )
 
     def get(self, doc_id: str) -> Document | None:
         row = (
@@ -716,7 +750,38 @@ def _document(row: tuple[str, str, str, str | None, str]) -> Document:
     return Document(id=doc_id, title=title, text=text, url=url, metadata=json.loads(metadata))
 
 
-def _unreadable(path: Path, error: sqlite3.DatabaseError) -> IndexUnreadableError:
+# SQLite's result codes for a full disk, and for an I/O error, which a full disk gives when
+# the -shm file cannot grow or be made.
+_SQLITE_FULL = 13
+_SQLITE_IOERR = 10
+# Free bytes under which an I/O error is taken for a full disk.
+_NEARLY_FULL = 1 << 20
+
+
+def _is_disk_full(path: Path, error: sqlite3.DatabaseError) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:
+        return False
+    if code & 0xFF == _SQLITE_FULL:
+        return True
+    if code & 0xFF != _SQLITE_IOERR:
+        return False
+    try:
+        return shutil.disk_usage(path.resolve().parent).free < _NEARLY_FULL
+    except OSError:
+        return False
+
+
+def _disk_full(path: Path, detail: str) -> str:
+    return (
+        f"The disk holding {path} is full ({detail}): free some space and run the command "
+        "again. What was stored before is kept."
+    )
+
+
+def _unreadable(path: Path, error: sqlite3.DatabaseError) -> IndexUnreadableError | DiskFullError:
+    if _is_disk_full(path, error):
+        return DiskFullError(_disk_full(path, str(error)))
     return IndexUnreadableError(
         f"{path} cannot be opened as a citeline index ({error}). Check that the path names "
         "a SQLite file you can read and write, or give a new file name with --db."

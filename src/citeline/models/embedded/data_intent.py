@@ -118,15 +118,8 @@ def read_intent(question: str, tables: list[TableFacts]) -> Intent | None:
     table = _pick_table(question, tables)
     if table is None:
         return None
-    text = question
-    comparisons_found: list[tuple[str, float, tuple[int, int]]] = []
-    for pattern, operator in _COMPARISONS:
-        for match in pattern.finditer(text):
-            comparisons_found.append(
-                (operator, float(match.group(1).replace(",", "")), match.span())
-            )
-    spans = [span for *_, span in comparisons_found]
-    masked = _mask(text, spans)
+    comparisons_found = _comparisons_in(question)
+    masked = _mask(question, [span for *_, span in comparisons_found])
     equals = _named_values(masked, table)
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", masked)]
     group_by = _grouping(masked, table, {column.name for column, _ in equals})
@@ -138,8 +131,6 @@ def read_intent(question: str, tables: list[TableFacts]) -> Intent | None:
         for column in table.columns
         if _MISSING.search(masked) and _name_named(column, masked)
     )
-    average = bool(_AVERAGE.search(masked))
-    count = bool(_COUNT.search(masked))
     most = next((w for w in words if w in _MAX_WORDS), "")
     least = next((w for w in words if w in _MIN_WORDS), "")
     used = (
@@ -155,25 +146,11 @@ def read_intent(question: str, tables: list[TableFacts]) -> Intent | None:
     )
     if comparisons_found and target is None:
         return None
-    rank: str | None = None
     word = most or least
-    if count:
-        function = "count"
-        if group_by and word and not comparisons:
-            rank = "desc" if most else "asc"
-    elif average:
-        function = "avg"
-        if group_by and word:
-            rank = "desc" if most else "asc"
-    elif most or least:
-        function = "max" if most else "min"
-        if group_by and target is None:
-            # "Which island has the most penguins?": a count, ranked.
-            function, rank = "count", "desc" if most else "asc"
-    else:
+    chosen = _function_and_rank(masked, most, least, bool(group_by), bool(comparisons), target)
+    if chosen is None:
         return None
-    if function != "count" and target is None:
-        return None
+    function, rank = chosen
     return Intent(
         table=table,
         function=function,
@@ -190,6 +167,47 @@ def read_intent(question: str, tables: list[TableFacts]) -> Intent | None:
 def column_terms(column: ColumnFacts) -> set[str]:
     """The content terms of a column's name and description: what a question names it by."""
     return content_terms(column.name.replace("_", " ") + " " + column.description)
+
+
+def _comparisons_in(question: str) -> list[tuple[str, float, tuple[int, int]]]:
+    """Each comparison the question makes ("heavier than 4,000"): operator, number, span."""
+    found: list[tuple[str, float, tuple[int, int]]] = []
+    for pattern, operator in _COMPARISONS:
+        for match in pattern.finditer(question):
+            found.append((operator, float(match.group(1).replace(",", "")), match.span()))
+    return found
+
+
+def _function_and_rank(
+    masked: str,
+    most: str,
+    least: str,
+    grouped: bool,
+    compared: bool,
+    target: ColumnFacts | None,
+) -> tuple[str, str | None] | None:
+    """The aggregate the question asks for and how its groups are ranked, or ``None`` when
+    it asks for none this computes (or one that needs a column and names none)."""
+    rank: str | None = None
+    word = most or least
+    if _COUNT.search(masked):
+        function = "count"
+        if grouped and word and not compared:
+            rank = "desc" if most else "asc"
+    elif _AVERAGE.search(masked):
+        function = "avg"
+        if grouped and word:
+            rank = "desc" if most else "asc"
+    elif word:
+        function = "max" if most else "min"
+        if grouped and target is None:
+            # "Which island has the most penguins?": a count, ranked.
+            function, rank = "count", "desc" if most else "asc"
+    else:
+        return None
+    if function != "count" and target is None:
+        return None
+    return function, rank
 
 
 def _mask(text: str, spans: list[tuple[int, int]]) -> str:

@@ -23,15 +23,18 @@ from citeline.server.store.base import StoreUnavailable as StoreUnavailable
 from citeline.server.store.sqlite import open_sqlite_stores
 
 
-def open_stores(settings: ServerSettings) -> Stores:
-    """The stores ``settings.database`` selects: a SQLite file, or a PostgreSQL database."""
+def open_stores(settings: ServerSettings, *, keep_handoffs: bool | None = None) -> Stores:
+    """The stores ``settings.database`` selects: a SQLite file, or a PostgreSQL database.
+    ``keep_handoffs`` defaults to whether ``settings.wire`` keeps them."""
+    if keep_handoffs is None:
+        from citeline.server.wires import wire_named
+
+        keep_handoffs = wire_named(settings.wire).keeps_handoffs
     answers = Retention(settings.answer_ttl, settings.answer_max_entries)
     conversations = Retention(settings.conversation_ttl, settings.conversation_max_entries)
     # Handoffs only where they can be made: a native server keeps no table it never uses.
     handoffs = (
-        Retention(settings.handoff_ttl, settings.answer_max_entries)
-        if settings.wire == "reactome"
-        else None
+        Retention(settings.handoff_ttl, settings.answer_max_entries) if keep_handoffs else None
     )
     location = settings.database
     if isinstance(location, PostgresUrl):

@@ -17,12 +17,10 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
 
+from citeline.conversation import Role
 from citeline.errors import CitelineError
 from citeline.events import Citation
-
-Role: TypeAlias = Literal["user", "assistant"]
 
 # 18 random bytes are 24 URL-safe characters: 144 bits, so ids cannot be guessed or
 # enumerated, which is what keeps GET /v1/answers/{id} safe to leave unguarded.

@@ -1,10 +1,10 @@
-"""The reactome wire profile's routes: React-to-Me's answer endpoint, handoff and chat page.
+"""The reactome wire's routes: React-to-Me's answer endpoint, handoff and chat page.
 
 Served beside the native routes when ``CITELINE_WIRE=reactome`` (``citeline serve --wire
 reactome``), so a site running React-to-Me's front end can point it at citeline:
 
 - ``POST /chat/api/answer``: the native answer (same guard, same engine, same runner, same
-  answer store), written in the reactome encoding (``reactome_wire``);
+  answer store), written in the wire's encoding (``ReactomeWire.encode``);
 - ``POST /api/handoff``: "Continue in chat" for a stored answer; the caller token and the
   rate limit are checked as for an answer, then a handoff id is made that a chat page can
   redeem for ``CITELINE_HANDOFF_TTL`` seconds;
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path as FilePath
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse
@@ -31,11 +31,13 @@ from pydantic import BaseModel, Field
 
 from citeline.server.answer_stream import AnswerJob
 from citeline.server.guard import Refused
-from citeline.server.reactome_wire import encode_reactome_sse
 from citeline.server.routes import ServerState, client_address
 from citeline.server.schemas import MAX_ID_CHARS, MAX_TOKEN_CHARS, AnswerRequest
 from citeline.server.sse import event_stream, refusal_stream
 from citeline.server.store import Handoff, HandoffStore
+
+if TYPE_CHECKING:
+    from citeline.server.wires.base import Wire
 
 logger = logging.getLogger("citeline.server.handoffs")
 
@@ -113,27 +115,32 @@ def _refused(status: int, reason: RefusalReason) -> JSONResponse:
 
 
 def build_reactome_router(
-    state: ServerState, handoffs: HandoffStore, static_dir: FilePath
+    state: ServerState, handoffs: HandoffStore, static_dir: FilePath, wire: Wire
 ) -> APIRouter:
-    """The reactome profile's routes over the same state as the native ones: the same
+    """The reactome wire's routes over the same state as the native ones: the same
     guard and budget, runner, engine, answer store and metrics."""
     router = APIRouter(tags=["reactome wire"])
-    settings = state.settings
+    _add_answer(router, state, wire)
+    _add_handoff(router, state, handoffs)
+    _add_chat_page(router, state.settings.chat_prefix, static_dir / "index.html")
+    return router
 
-    async def admit(request: Request, caller_token: str, *, answer: bool) -> Refused | None:
-        """The guard's verdict, counted as the native routes count it; None when admitted.
-        A refused handoff is a refusal by cause, never a refused answer."""
-        verdict = await state.guard.admit(caller_token, client_address(request))
-        if not isinstance(verdict, Refused):
-            return None
-        state.metrics.refusals.labels(cause=verdict.cause).inc()
-        if answer:
-            state.metrics.answers.labels(state="refused").inc()
-        return verdict
 
-    # Into the native answer store, as natively: GET /v1/answers/{id} returns it.
-    record = state.record
+async def _admit(
+    state: ServerState, request: Request, caller_token: str, *, answer: bool
+) -> Refused | None:
+    """The guard's verdict, counted as the native routes count it; None when admitted.
+    A refused handoff is a refusal by cause, never a refused answer."""
+    verdict = await state.guard.admit(caller_token, client_address(request))
+    if not isinstance(verdict, Refused):
+        return None
+    state.metrics.refusals.labels(cause=verdict.cause).inc()
+    if answer:
+        state.metrics.answers.labels(state="refused").inc()
+    return verdict
 
+
+def _add_answer(router: APIRouter, state: ServerState, wire: Wire) -> None:
     @router.post(
         "/chat/api/answer",
         response_class=HTTPResponse,
@@ -141,11 +148,16 @@ def build_reactome_router(
         summary="Answer a question as a stream of events, in React-to-Me's encoding",
     )
     async def reactome_answer(body: AnswerRequest, request: Request) -> HTTPResponse:
-        if await admit(request, body.caller_token, answer=True) is not None:
+        if await _admit(state, request, body.caller_token, answer=True) is not None:
             # The refusal is the native one byte for byte: `done` is unchanged in this profile.
             return refusal_stream()
         job = AnswerJob(body.question, body.profile, (), state.release)
-        return event_stream(state.runner.stream(job, record), encode=encode_reactome_sse)
+        # Into the native answer store, as natively: GET /v1/answers/{id} returns it.
+        return event_stream(state.runner.stream(job, state.record), encode=wire.encode)
+
+
+def _add_handoff(router: APIRouter, state: ServerState, handoffs: HandoffStore) -> None:
+    settings = state.settings
 
     @router.post(
         "/api/handoff",
@@ -160,7 +172,7 @@ def build_reactome_router(
     async def make_handoff(body: HandoffRequest, request: Request) -> JSONResponse:
         # The guard first, as upstream does: a caller without a valid token learns nothing,
         # not even whether an answer id exists.
-        refusal = await admit(request, body.caller_token, answer=False)
+        refusal = await _admit(state, request, body.caller_token, answer=False)
         if refusal is not None:
             if refusal.cause == "rate_limited":
                 return _refused(429, "rate_limited")
@@ -194,9 +206,8 @@ def build_reactome_router(
             )
         return JSONResponse(HandedOffAnswer.of(handoff).model_dump(), headers=_NO_STORE)
 
-    page = static_dir / "index.html"
-    prefix = settings.chat_prefix
 
+def _add_chat_page(router: APIRouter, prefix: str, page: FilePath) -> None:
     @router.get(prefix, include_in_schema=False)
     async def chat_page() -> HTTPResponse:
         if not page.is_file():
@@ -211,5 +222,3 @@ def build_reactome_router(
         @router.get(prefix.rstrip("/"), include_in_schema=False)
         async def chat_page_without_slash() -> RedirectResponse:
             return RedirectResponse(prefix, status_code=308)
-
-    return router

@@ -1,0 +1,91 @@
+"""A server that fails to start closes everything it had opened by then.
+
+``create_app`` opens the stores, then the corpus, then the project's tables and the model;
+a failure at any step (here the model setting, the last) must not leave the earlier ones
+open: a supervisor that retries a bad start would otherwise pile up a connection pool or
+an open index file per try. Checked from outside the objects: the process's open files on
+SQLite, the database's sessions on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citeline.corpus import Corpus
+from citeline.models import ModelSpecError
+from citeline.server import ServerSettings, create_app
+
+
+def _files_open_on(path: Path) -> int:
+    """How many of this process's file descriptors point at ``path`` or its -wal, -shm."""
+    names = {str(path), f"{path}-wal", f"{path}-shm"}
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink(f"/proc/self/fd/{fd}") in names
+        except OSError:
+            continue
+    return count
+
+
+def _sessions_on(url: str) -> int:
+    """The database's sessions other than the one counting them."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        row = connection.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def _open_things(backend: dict[str, Any], db_path: Path) -> Callable[[], int]:
+    if "database_url" in backend:
+        return lambda: _sessions_on(backend["database_url"])
+    return lambda: _files_open_on(db_path)
+
+
+def test_a_start_that_fails_at_its_model_closes_the_corpus_and_stores_it_opened(
+    settings: Callable[..., ServerSettings],
+    database: str,
+    db_path: Path,
+    backend: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with Corpus.open(database):
+        pass
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    open_things = _open_things(backend, db_path)
+    before = open_things()
+    with pytest.raises(ModelSpecError) as failed:
+        create_app(settings(model="anthropic:claude-sonnet-4-5"))
+    # ``failed`` holds the traceback, and with it every frame's locals: an object opened
+    # and never closed would still be open here.
+    assert failed.value is not None
+    assert open_things() == before
+
+
+def test_a_start_that_succeeds_keeps_them_open_until_shutdown(
+    settings: Callable[..., ServerSettings],
+    database: str,
+    db_path: Path,
+    backend: dict[str, Any],
+) -> None:
+    from tests.support.app_servers import in_process
+    from tests.support.engine_doubles import CountingEngine
+
+    with Corpus.open(database):
+        pass
+    open_things = _open_things(backend, db_path)
+    before = open_things()
+    app = create_app(settings(), engine=CountingEngine())
+    with in_process(app):
+        assert open_things() > before
+    assert open_things() == before
