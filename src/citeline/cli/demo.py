@@ -26,6 +26,7 @@ from citeline.cli.app import app
 if TYPE_CHECKING:
     import socket
 
+
 def _examples() -> tuple[str, str]:
     """The sample's example questions (``sample/examples.txt``): its first, a documentation
     question, and its last, the sample table's. Read from the file the demo's page shows, so

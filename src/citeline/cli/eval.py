@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from citeline.evaluation import CitationSummary, EvalQuestion, EvaluatedAnswer
     from citeline.events import Event
     from citeline.models import ChatMessage, ModelHandle
-    from citeline.models.embedded.tuning import Tuning
 
 eval_app = typer.Typer(
     cls=CitelineGroup,
@@ -127,27 +126,21 @@ def citations(
     from citeline.models import resolve_model
 
     handle = resolve_model(model, max_tokens=max_tokens, context_tokens=context_tokens)
-    tuning = _ablated_tuning(ablate or [], handle.provider)
+    ablated = _checked_ablation(ablate or [], handle.extractive)
     asked = load_questions(questions, limit=limit)
     if plot is not None:
         ensure_plot_available()
     declared = project_from_options(project, data or ())
     if not asked:
         _fail(f"{questions} holds no questions; add one JSON object per line (see docs/eval.md).")
-    index = index_location(db)
-    reason = unusable_index(index)
-    if reason is not None and not (db is None and (project is not None or bool(data))):
-        _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
-    # With tables named and no index named, the default index joins in only if it holds
-    # documents, as with `citeline ask`.
-    chosen = index if reason is None else None
-    results = _answered(asked, chosen, declared, handle, warm_up, tuning)
+    chosen = _index_to_answer_from(db, tables_named=project is not None or bool(data))
+    results = _answered(asked, chosen, declared, handle, warm_up, ablated)
     summary = summarize([result.score for result in results])
     console = Console()
     console.print(summary_table(summary, title=f"Citation quality: {handle.name}"))
     if out is not None:
         settings = {
-            "db": index if reason is None else None,
+            "db": chosen,
             "project": project,
             "data": list(data or ()),
             "questions": str(questions),
@@ -163,13 +156,23 @@ def citations(
     _exit_with_status(summary)
 
 
+def _index_to_answer_from(db: str | None, *, tables_named: bool) -> str | None:
+    """The index named, or the default one. With tables named and no index named, the
+    default index joins in only if it holds documents, as with `citeline ask`."""
+    index = index_location(db)
+    reason = unusable_index(index)
+    if reason is not None and not (db is None and tables_named):
+        _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
+    return index if reason is None else None
+
+
 def _answered(
     asked: Sequence[EvalQuestion],
     index: str | None,
     declared: Project | None,
     handle: ModelHandle,
     warm_up: bool,
-    tuning: Tuning | None = None,
+    ablated: frozenset[str] = frozenset(),
 ) -> list[EvaluatedAnswer]:
     """Each question answered from the index (when given) and the tables (when declared)."""
     import asyncio
@@ -201,7 +204,7 @@ def _answered(
 
         with (
             EvaluationProgress(len(asked), Console(stderr=True)) as progress,
-            _tuning_in_force(tuning),
+            _ablation_in_force(ablated),
         ):
             return asyncio.run(
                 evaluate_answers(
@@ -249,32 +252,33 @@ def _exit_with_status(summary: CitationSummary) -> None:
         raise typer.Exit(code=1)
 
 
-def _ablated_tuning(features: Sequence[str], provider: str) -> Tuning | None:
-    """The embedded model's tuning with ``features`` switched off; ``None`` when none is."""
+def _checked_ablation(features: Sequence[str], extractive: bool) -> frozenset[str]:
+    """The features ``--ablate`` names, checked: the embedded model's, asked of it."""
     if not features:
-        return None
-    from citeline.models.embedded.features import FEATURES
-    from citeline.models.embedded.tuning import current_tuning
+        return frozenset()
+    from citeline.models import embedded_features
 
-    if provider != "embedded":
+    # The fitted features are the embedded model's, the one extractive model.
+    if not extractive:
         _fail(
             "--ablate switches off a feature of the embedded model; use it with --model embedded."
         )
-    unknown = sorted(set(features) - set(FEATURES))
+    known = embedded_features()
+    unknown = sorted(set(features) - set(known))
     if unknown:
         _fail(
             f"No feature named {', '.join(unknown)}; the embedded model's features are "
-            f"{', '.join(FEATURES)}."
+            f"{', '.join(known)}."
         )
-    return current_tuning().without(*features)
+    return frozenset(features)
 
 
-def _tuning_in_force(tuning: Tuning | None) -> AbstractContextManager[object]:
-    if tuning is None:
+def _ablation_in_force(ablated: frozenset[str]) -> AbstractContextManager[object]:
+    if not ablated:
         return nullcontext()
-    from citeline.models.embedded.tuning import use_tuning
+    from citeline.models import embedded_without
 
-    return use_tuning(tuning)
+    return embedded_without(sorted(ablated))
 
 
 def _fail(message: str, command: str = "citations") -> NoReturn:

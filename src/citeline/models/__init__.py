@@ -13,6 +13,7 @@ nothing of the corpus or of HTTP: tools arrive as ``ToolSpec``s.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
+from contextlib import AbstractContextManager
 
 from citeline.models.spec import (
     DEFAULT_MODEL,
@@ -46,6 +47,23 @@ def load_model_library(handle: ModelHandle) -> None:
     from citeline.models import pydantic_ai_adapter
 
     pydantic_ai_adapter.load_provider(handle)
+
+
+def embedded_features() -> tuple[str, ...]:
+    """The names of the embedded model's fitted features, each of which
+    ``embedded_without`` can switch off (docs/models.md lists what each measures)."""
+    from citeline.models.embedded.features import FEATURES
+
+    return FEATURES
+
+
+def embedded_without(features: Sequence[str]) -> AbstractContextManager[object]:
+    """Within it, the embedded model answers with ``features`` switched off (their values
+    count 0, the fitted weights unchanged): what ``citeline eval citations --ablate`` runs.
+    A name not in ``embedded_features()`` switches nothing off; the caller checks."""
+    from citeline.models.embedded.tuning import current_tuning, use_tuning
+
+    return use_tuning(current_tuning().without(*features))
 
 
 def texts_read_for_meaning(title: str, text: str) -> list[str]:
@@ -116,6 +134,8 @@ __all__ = [
     "ToolUse",
     "TurnContent",
     "TurnReport",
+    "embedded_features",
+    "embedded_without",
     "load_model_library",
     "resolve_model",
     "stream_turn",

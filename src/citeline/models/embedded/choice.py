@@ -125,27 +125,40 @@ def choose(
         values = second_values(score - answers[1][0], terms, scales)
         if _probability(fitted.second, SECOND_FEATURES, values, ablated) >= fitted.second_threshold:
             second = (answers[1][1], answers[1][2])
-    section = section_rows[index]
-    run = run_rows[index][number]
     values = [
         score,
         scores[index],
         run_score,
-        section[_S["coverage"]],
-        section[_S["own_coverage"]],
-        run[_P["run_title_coverage"]],
-        run[_P["run_coverage"]],
-        read_rows[index][_R["read_coverage"] - 2],
+        *_answer_values(section_rows, index, run_rows[index][number], read_rows[index]),
         found,
-        section[_S["meaning"]],
+        section_rows[index][_S["meaning"]],
         max((row[_S["meaning"]] for row in section_rows), default=0.0),
-        run[_P["run_meaning"]],
+        run_rows[index][number][_P["run_meaning"]],
         min(terms, scales.terms) / scales.terms,
         min(missing, scales.missing) / scales.missing,
     ]
     probability = confidence(fitted, values, ablated)
     sure = probability >= fitted.threshold
     return Choice(order, index, number, score, probability, sure, tuple(values), second)
+
+
+def _answer_values(
+    section_rows: Sequence[Sequence[float]],
+    index: int,
+    run: Sequence[float],
+    read: Sequence[float],
+) -> list[float]:
+    """The shares of the question the chosen answer holds (``answer_coverage`` to
+    ``answer_read_coverage``): in its section, of its own words, with its title, in its run,
+    in its whole read text."""
+    section = section_rows[index]
+    return [
+        section[_S["coverage"]],
+        section[_S["own_coverage"]],
+        run[_P["run_title_coverage"]],
+        run[_P["run_coverage"]],
+        read[_R["read_coverage"] - 2],
+    ]
 
 
 def second_values(gap: float, terms: int, scales: Scales = Scales()) -> list[float]:

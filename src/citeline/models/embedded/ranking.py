@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from citeline.models.embedded.passages import Question, shows_code
@@ -239,24 +239,14 @@ def section_features(
     scales = tuning.scales
     rows: list[list[float]] = []
     for index, candidate in enumerate(candidates):
-        body, heading, page = bodies[index], headings[index], pages[index]
-        body_norm = 1 - tuning.b + tuning.b * sum(body.values()) / body_mean
-        heading_norm = 1 - tuning.b + tuning.b * sum(heading.values()) / heading_mean
-        in_heading = in_page = in_body = held = held_own = 0.0
-        heading_terms = title_terms(split[index][1])
-        for term, weight in weights.items():
-            if term in heading_terms:
-                in_heading += weight * _saturated(
-                    max(heading.get(term, 0), 1) / heading_norm, tuning
-                )
-            if term in page:
-                in_page += weight
-            if term in body:
-                in_body += weight * _saturated(body[term] / body_norm, tuning)
-            if term in heading_terms or term in page or term in body:
-                held += weight
-                if term in own:
-                    held_own += weight
+        in_heading, in_page, in_body, held, held_own = _fields(
+            weights,
+            own,
+            (title_terms(split[index][1]), headings[index], heading_mean),
+            pages[index],
+            (bodies[index], body_mean),
+            tuning,
+        )
         subjects = heading_subjects[index]
         asked_subjects = question.question.own - question.question.compounds
         rows.append(
@@ -281,6 +271,37 @@ def section_features(
             ]
         )
     return rows
+
+
+def _fields(
+    weights: Mapping[str, float],
+    own: Set[str],
+    heading: tuple[Set[str], Mapping[str, int], float],
+    page: Set[str],
+    body: tuple[Mapping[str, int], float],
+    tuning: Tuning,
+) -> tuple[float, float, float, float, float]:
+    """BM25F's parts for one section: the question's weight in its heading (its terms, their
+    counts and the mean heading length), its page title and its passage (counts and mean
+    length), then the weight held anywhere, and of that the question's own words'."""
+    heading_terms, heading_counts, heading_mean = heading
+    body_counts, body_mean = body
+    body_norm = 1 - tuning.b + tuning.b * sum(body_counts.values()) / body_mean
+    heading_norm = 1 - tuning.b + tuning.b * sum(heading_counts.values()) / heading_mean
+    in_heading = in_page = in_body = held = held_own = 0.0
+    for term, weight in weights.items():
+        if term in heading_terms:
+            tf = max(heading_counts.get(term, 0), 1) / heading_norm
+            in_heading += weight * _saturated(tf, tuning)
+        if term in page:
+            in_page += weight
+        if term in body_counts:
+            in_body += weight * _saturated(body_counts[term] / body_norm, tuning)
+        if term in heading_terms or term in page or term in body_counts:
+            held += weight
+            if term in own:
+                held_own += weight
+    return in_heading, in_page, in_body, held, held_own
 
 
 def _saturated(tf: float, tuning: Tuning) -> float:
