@@ -49,8 +49,10 @@ from citeline.corpus import Corpus, Retrieval
 from citeline.corpus.embedding import dense_installed, load_embedder
 from citeline.evaluation.percentiles import percentile
 from citeline.events import Citation, Done, Start, Token, encode_sse
-from citeline.models import Similarity, embedded, embedded_terms
-from citeline.models.embedded_session import pieces
+from citeline.models import Similarity
+from citeline.models.embedded import model as embedded
+from citeline.models.embedded import terms as embedded_terms
+from citeline.models.embedded.session import pieces
 from citeline.stream import Pipeline
 
 REPO = Path(__file__).resolve().parents[1]

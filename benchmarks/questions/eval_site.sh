@@ -2,7 +2,7 @@
 # A question set over a built documentation site, measured: index the site into a temporary
 # index under the address its gold sections are named by, turn each file's gold URLs into that
 # index's ids (gold_ids.py), and run `citeline eval citations` on each file, which prints its
-# table. The sets' own run.sh scripts (heldout/, flask/) call this with their site; see
+# table. The sets' own run.sh scripts (postgresql/, flask/) call this with their site; see
 # their README.md.
 #
 # Usage: eval_site.sh SITE BASE_URL PACKAGE OUT QUESTIONS.jsonl... [-- EVAL ARGUMENTS...]

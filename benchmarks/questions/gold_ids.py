@@ -1,7 +1,7 @@
 """Turn a question file's gold URLs into the ids an index gives those sections.
 
 Run: ``.venv/bin/python benchmarks/questions/gold_ids.py --db INDEX --base-url URL QUESTIONS OUT``
-(``heldout/run.sh`` and ``flask/run.sh`` beside this file do it for their files). Those files
+(``postgresql/run.sh`` and ``flask/run.sh`` beside this file do it for their files). Those files
 name each gold section by the address the published site gives it
 (``https://www.postgresql.org/docs/15/sql-createindex.html#SQL-CREATEINDEX-CONCURRENTLY``),
 which does not depend on how citeline names documents. ``citeline eval citations`` compares

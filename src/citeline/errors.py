@@ -32,6 +32,8 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     ├── ModelSpecError                   citeline.models.spec: a model setting is wrong
     ├── TurnLimitError                   citeline.models.tool_loop: a model that kept
     │                                    calling tools was stopped
+    ├── TuningError                      citeline.models.embedded.tuning: a weights file
+    │                                    that cannot be used
     ├── StartupError                     citeline.server.errors: the server cannot start
     │   ├── SettingsError                citeline.server.settings: a setting is wrong
     │   └── CallerKeyError               citeline.server.tokens: the key (PyJWT) is unusable
@@ -40,6 +42,8 @@ is not raised to the caller at all: it ends that stream with ``done{state: faile
     ├── ListenError                      citeline.cli.port: the server cannot listen there
     │   └── PortTakenError               another program holds the port
     ├── QuestionFileError                citeline.evaluation.questions
+    ├── ManifestError                    citeline.evaluation.collections: a collection's
+    │                                    collection.toml that cannot be read
     ├── PlotUnavailableError             citeline.evaluation.plot: no matplotlib
     ├── EmbedError                       citeline.embed: a Sphinx or MkDocs setting of the
     │                                    Ask box is wrong

@@ -13,7 +13,7 @@ from citeline import answer
 from citeline.agent import ChatMessage
 from citeline.corpus import Corpus
 from citeline.events import Citation, Done, Event, Start, Token
-from citeline.models.embedded import NOTHING_FOUND, TOOLS_FAILED
+from citeline.models.embedded.model import NOTHING_FOUND, TOOLS_FAILED
 
 
 async def _collect(question: str, corpus: Any, **kwargs: Any) -> list[Event]:

@@ -25,9 +25,6 @@ STILL_LONG: dict[str, str] = {
         "hostile's area (corpus/stores/sqlite.py) while it is rewritten; #31 item 1 "
         "replaces it with the one store over a dialect"
     ),
-    "citeline.models.embedded:choose_passages": (
-        "ranker's area (the embedded model, moving to models/embedded/); split with it"
-    ),
 }
 
 

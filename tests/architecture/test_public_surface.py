@@ -130,10 +130,12 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "ToolUse",
         "TurnContent",
         "TurnReport",
+        "embedded_features",
+        "embedded_without",
         "load_model_library",
-        "paragraphs_read_for_meaning",
         "resolve_model",
         "stream_turn",
+        "texts_read_for_meaning",
     ),
     "citeline.agent": (
         "AgentTool",

@@ -18,10 +18,33 @@ _DEFINITION = re.compile(r"\w+")
 _STEMMER = Stemmer.Stemmer("english")
 
 
+# A name in camel case: ASCII letters, a lower-case letter before a capital (or a capital
+# run before a capitalised word), split at those joins.
+_CAMEL_NAME = re.compile(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b|\b[A-Z]+[A-Z][a-z][A-Za-z]*\b")
+_CAMEL_JOIN = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
 def _defined_terms(text: str) -> list[str]:
-    """The definition, word by word: \\w runs of the folded text, stop words out, stemmed."""
+    """The definition, word by word: \\w runs of the folded text, then the parts of its names
+    (an underscored word's, a camel-case name's, two characters or more), stop words out,
+    stemmed."""
     found = _DEFINITION.findall(fold(text))
+    found += [
+        part for word in list(found) if "_" in word for part in word.split("_") if len(part) > 1
+    ]
+    found += [
+        fold(part)
+        for name in _CAMEL_NAME.findall(text)
+        for part in _CAMEL_JOIN.split(name)
+        if len(part) > 1
+    ]
     return [_STEMMER.stemWord(word) for word in found if word not in STOP_WORDS]
+
+
+def test_a_name_written_as_code_is_also_its_words() -> None:
+    assert terms("find_or_insert") == ["find_or_insert", "find", "insert"]
+    assert terms("HtmlResponse") == ["htmlrespons", "html", "respons"]
+    assert terms("IPv6 and mRNA") == ["ipv6", "mrna", "rna"]
 
 
 # ASCII punctuation and digits beside letters, and characters that decompose or are words

@@ -125,3 +125,19 @@ def test_searches_keep_working_while_another_thread_ingests(
     writer.join()
     assert not errors
     assert len(corpus) == 308
+
+
+def test_words_find_the_api_that_spells_them_as_one_name(corpus: Corpus, tmp_path: Path) -> None:
+    pages = {
+        "prefix.md": "# Prefixes\n\nCall `str.startswith(prefix)` on the text.\n",
+        "cache.md": "# Caching\n\nUse `cache.find_or_insert(key)` to read through.\n",
+        "reply.md": "# Replies\n\nReturn an `HtmlResponse` from the view.\n",
+        "other.md": "# Other\n\nThe text starts here, with a prefix and a reply to find.\n",
+    }
+    for name, text in pages.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    corpus.ingest(tmp_path)
+    assert corpus.search("check that a string startswith a prefix")[0].doc_id == "prefix"
+    assert corpus.search("how do I check a string starts with something")[0].doc_id == "prefix"
+    assert corpus.search("insert a key")[0].doc_id == "cache"
+    assert corpus.search("html response")[0].doc_id == "reply"

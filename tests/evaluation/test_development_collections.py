@@ -52,6 +52,12 @@ SETS = {
     "flask": Declared(Least(questions=50, followups=15, off_topic=6)),
     "git": Declared(Least(questions=50, followups=15, off_topic=6)),
 }
+# Written before the agreed format, and checked by their own tests against their own sites:
+# the Python set's gold is relative to its base address and read against the bundled sample.
+CHECKED_ELSEWHERE = {
+    "python": "tests/evaluation/test_questions.py",
+    "postgresql": "tests/evaluation/test_postgresql_questions.py",
+}
 COLLECTIONS = every_collection()
 EVERY_TERM = sorted(name for name, declared in SETS.items() if declared.every_term_in_gold)
 
@@ -115,7 +121,7 @@ every_set = pytest.mark.parametrize("name", sorted(SETS))
 
 
 def test_every_collection_is_declared_here_so_none_goes_unchecked() -> None:
-    assert sorted(COLLECTIONS) == sorted(SETS)
+    assert sorted(COLLECTIONS) == sorted([*SETS, *CHECKED_ELSEWHERE])
 
 
 @every_set

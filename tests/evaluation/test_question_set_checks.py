@@ -14,8 +14,9 @@ from tests.support.question_sets.checks import (
     unread_gold,
 )
 from tests.support.question_sets.html_pages import page_sections, site_sections
-from tests.support.question_sets.manifest import Collection
 from tests.support.question_sets.markdown_pages import published_sections
+
+from citeline.evaluation.collections import Collection, read_collection
 
 SITES = Path(__file__).parents[1] / "corpus" / "fixtures" / "sites"
 
@@ -58,7 +59,7 @@ def _collection(
     }
     for name, records in contents.items():
         (folder / name).write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return Collection.load(folder)
+    return read_collection(folder)
 
 
 def _question(qid: str, gold: list[str], terms: list[str], kind: str = "how") -> dict[str, object]:
@@ -167,13 +168,13 @@ def test_a_set_without_follow_ups_or_off_topic_files_is_short_of_both(tmp_path: 
             for kind in ("how", "what", "why", "difference")
         ],
     )
-    bare = Collection.load(collection.folder)
+    bare = read_collection(collection.folder)
     manifest = (bare.folder / "collection.toml").read_text(encoding="utf-8")
     (bare.folder / "collection.toml").write_text(
         manifest.replace('followups = "f.jsonl"\n', "").replace('off_topic = "o.jsonl"\n', ""),
         encoding="utf-8",
     )
-    bare = Collection.load(bare.folder)
+    bare = read_collection(bare.folder)
     assert (bare.followups, bare.off_topic) == (None, None)
     assert shape_problems(bare, Least(questions=4, followups=1, off_topic=1)) == [
         ("follow-ups", "0 lines, fewer than 1"),

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeline.models.embedded import stream_fragments
-from citeline.models.embedded_session import PIECE_CHARS, pieces
+from citeline.models.embedded.model import stream_fragments
+from citeline.models.embedded.session import PIECE_CHARS, pieces
 
 
 @given(st.lists(st.text(max_size=12)))

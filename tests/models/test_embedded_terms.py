@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeline.models.embedded_terms import content_terms, term_counts, title_terms
+from citeline.models.embedded.terms import content_terms, term_counts, title_terms
 
 TEXT = "Sorting HOW TO: key functions sort lists by a key, and sorted() sorts any iterable."
 

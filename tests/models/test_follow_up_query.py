@@ -7,8 +7,16 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeline.models.embedded_ranking import HISTORY_QUESTIONS, follow_up_query
-from citeline.models.embedded_terms import content_terms, subject_terms
+from citeline.models.embedded.ranking import follow_up_query as _follow_up_query
+from citeline.models.embedded.terms import content_terms, subject_terms
+from citeline.models.embedded.tuning import Tuning
+
+TUNING = Tuning()
+HISTORY_QUESTIONS = TUNING.history_questions
+
+
+def follow_up_query(question: str, earlier: list[str], *, for_search: bool = True) -> str:
+    return _follow_up_query(question, earlier, TUNING, for_search=for_search)
 
 
 def test_which_one_is_faster_after_list_or_tuple_searches_for_list_and_tuple_speed() -> None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from citeline.models import ChatMessage, ToolReply, ToolSpec, resolve_model, stream_turn
-from citeline.models.embedded import SEARCH_K, TOOLS_FAILED
+from citeline.models.embedded.model import TOOLS_FAILED
+from citeline.models.embedded.tuning import Tuning
+
+SEARCH_K = Tuning().search_k
 
 SCHEMA = {"type": "object", "properties": {}, "additionalProperties": True}
 RESULT = {

@@ -39,8 +39,10 @@ _T = TypeVar("_T")
 
 DEFAULT_K = 8
 MAX_K = 20
-# About 3,000 tokens: two reads and a search fit the context of any model we support,
-# and an abstract or a documentation page is rarely longer.
+# About 3,000 tokens a read: two reads and a search fit the context of any model we support,
+# and an abstract or a documentation section is rarely longer. A longer one is read on from
+# ``next_offset``, page by page, as the model chooses (an API reference's one section runs
+# to 90 KB, and its answer can be anywhere in it).
 READ_CHARS = 12_000
 
 
@@ -60,6 +62,16 @@ class ReadArguments(ToolArguments):
     """What ``read`` takes."""
 
     id: Annotated[Text, Field(description="The document's id."), Expect("a non-empty string")]
+    offset: Annotated[
+        int,
+        Field(
+            strict=True,
+            ge=0,
+            description="Where to start reading, in characters (default 0; a truncated read "
+            "gives the next_offset to go on from).",
+        ),
+        Expect("a whole number from 0"),
+    ] = 0
 
 
 def corpus_tools(
@@ -77,11 +89,12 @@ def corpus_tools(
         return _search_output(arguments.query, hits, budget)
 
     async def read(args: Mapping[str, Any]) -> ToolOutput:
-        doc_id = parse_arguments(ReadArguments, args).id
+        arguments = parse_arguments(ReadArguments, args)
+        doc_id, offset = arguments.id, arguments.offset
         document: Document | None = await run(corpus.get, doc_id)
         if document is None:
             raise LookupError(f"no document has id {doc_id!r}; use an id from the search results")
-        return _read_output(document, budget)
+        return _read_output(document, offset, budget)
 
     return [
         AgentTool(
@@ -138,21 +151,28 @@ def _search_output(query: str, hits: Sequence[Hit], budget: ContextBudget | None
     return ToolOutput(value, tuple(sources), tuple(passages))
 
 
-def _read_output(document: Document, budget: ContextBudget | None) -> ToolOutput:
-    """What a read gives the model: the document's text, cut to ``READ_CHARS`` and to what
-    is left of the budget."""
+def _read_output(document: Document, offset: int, budget: ContextBudget | None) -> ToolOutput:
+    """What a read gives the model: the document's text from ``offset``, cut to
+    ``READ_CHARS`` and to what is left of the budget, with where the next page starts when
+    there is more."""
     source = _source(document.id, document.title, document.url)
-    text = document.text[:READ_CHARS]
+    page = document.text[offset : offset + READ_CHARS]
     if budget is not None:
-        text = budget.cut(text)
-    value = {
+        page = budget.cut(page)
+    end = offset + len(page)
+    truncated = len(document.text) > end
+    value: dict[str, Any] = {
         "id": document.id,
         "href": source.href,
         "title": source.display_name,
-        "text": text,
-        "truncated": len(document.text) > len(text),
+        "text": page,
+        "truncated": truncated,
     }
-    read_text = TrustedText("document", document.id, source.display_name, text)
+    if offset:
+        value["offset"] = offset
+    if truncated and page:
+        value["next_offset"] = end
+    read_text = TrustedText("document", document.id, source.display_name, page)
     return ToolOutput(value, (source,), (read_text,))
 
 

@@ -93,6 +93,7 @@ def data_tools(catalog: DataCatalog) -> list[AgentTool]:
         source_id = "query:" + hashlib.sha256(shown.encode("utf-8")).hexdigest()[:12]
         return result_output(result, Source(f"cite:{source_id}", shown, source_id))
 
+    facts = catalog.facts()
     tools: list[AgentTool] = []
     if catalog.measures:
         tools.append(
@@ -104,6 +105,7 @@ def data_tools(catalog: DataCatalog) -> list[AgentTool]:
                 parameters=measure_schema([spec.name for spec in catalog.measures]),
                 provenance=ProvenanceTag.GOVERNED,
                 run=measure,
+                facts=facts,
             )
         )
     tools.append(
@@ -117,6 +119,7 @@ def data_tools(catalog: DataCatalog) -> list[AgentTool]:
             parameters=arguments_schema(SqlArguments),
             provenance=ProvenanceTag.AD_HOC,
             run=sql,
+            facts=facts,
         )
     )
     return tools

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from citeline.agent.prompts import load_prompt
 from citeline.agent.tools import Toolbox
 from citeline.models import ChatMessage, FirstResult
-from citeline.models.embedded_ranking import follow_up_query
+from citeline.models.embedded import follow_up_query
 
 
 async def first_search(

@@ -1,9 +1,9 @@
 """The embedded model's sense of meaning: the shipped sentence-embedding model, when installed.
 
 The embedded model ranks the sections a search returned by the words they share with
-the question, and words mislead where the answer uses others ("How do I sort a list of
-dictionaries by a key?" shares every word with "Dictionaries", none of its point with
-"Key Functions"). With the ``citeline[dense]`` extra installed, this module gives it the
+the question, and words mislead where the answer uses others (a question about sorting
+records by a key shares every word with a section on dictionaries, none of its point with
+one titled "Key Functions"). With the ``citeline[dense]`` extra installed, this module gives it the
 cosine similarity of the question and each text it reads a section by (its title and
 opening, ``citeline.corpus.meaning``, and its paragraphs), from the same model that dense
 retrieval uses, loaded once per process. Without the extra the model reads by words, and
@@ -37,7 +37,7 @@ from citeline.agent.corpus_tools import READ_CHARS
 from citeline.corpus.embedding import Embedder, dense_installed, load_embedder
 from citeline.corpus.meaning import MEANING_DTYPE, MeaningReader, SectionRead, section_meanings
 from citeline.corpus.retrieval import words_only_note
-from citeline.models import Similarity, paragraphs_read_for_meaning
+from citeline.models import Similarity, texts_read_for_meaning
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,12 +96,12 @@ def words_only() -> str | None:
 
 def reading(section: SectionRead) -> list[str]:
     """Every text the embedded model may read ``section`` by for meaning, whose vectors
-    ingest stores: each passage's title and opening, as a search result shows it, and each
-    paragraph of the section as the ``read`` tool returns it."""
+    ingest stores: each passage's title and opening, as a search result shows it, the title
+    alone, and each paragraph of the section as the ``read`` tool returns it."""
     title = section.title or section.id
     return [
         *section_meanings(section),
-        *paragraphs_read_for_meaning(title, section.text[:READ_CHARS]),
+        *texts_read_for_meaning(title, section.text[:READ_CHARS]),
     ]
 
 

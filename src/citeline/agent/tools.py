@@ -64,6 +64,8 @@ class AgentTool:
     parameters: Mapping[str, Any]
     provenance: ProvenanceTag
     run: Callable[[Mapping[str, Any]], Awaitable[ToolOutput]]
+    # What the description says, as data, for a model that reads structure (``ToolSpec``).
+    facts: object = None
 
 
 @dataclass(slots=True)
@@ -80,7 +82,7 @@ class Toolbox:
     def specs(self) -> list[ToolSpec]:
         """The tools as the model layer takes them, each call routed through this box."""
         return [
-            ToolSpec(tool.name, tool.description, tool.parameters, self._caller(tool))
+            ToolSpec(tool.name, tool.description, tool.parameters, self._caller(tool), tool.facts)
             for tool in self.tools
         ]
 

@@ -26,8 +26,16 @@ from citeline.cli.app import app
 if TYPE_CHECKING:
     import socket
 
-EXAMPLE_QUESTION = "How do I sort a list of dictionaries by a key?"
-DATA_QUESTION = "What is the average body mass of Gentoo penguins?"
+
+def _examples() -> tuple[str, str]:
+    """The sample's example questions (``sample/examples.txt``): its first, a documentation
+    question, and its last, the sample table's. Read from the file the demo's page shows, so
+    the command and the page offer the same questions and none is written in code."""
+    from citeline.sample import examples_path
+
+    lines = examples_path().read_text(encoding="utf-8").splitlines()
+    questions = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    return questions[0], questions[-1]
 
 
 def default_demo_db() -> Path:
@@ -99,12 +107,13 @@ def demo(
 def _say_where(host: str, port: int, data: bool) -> None:
     """The page's address, a question to try there, and how to stop."""
     shown_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
-    example = urlencode({"q": EXAMPLE_QUESTION})
+    example_question, data_question = _examples()
+    example = urlencode({"q": example_question})
     typer.echo(
         f"\n  Open http://{shown_host}:{port}/  (try http://{shown_host}:{port}/?{example})\n"
     )
     if data:
-        typer.echo(f'With the sample table loaded too, ask for example "{DATA_QUESTION}"')
+        typer.echo(f'With the sample table loaded too, ask for example "{data_question}"')
     typer.echo("Answers come from the model named on the page. Stop with Ctrl+C.")
 
 

@@ -11,7 +11,7 @@ the command line.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -84,6 +84,15 @@ WarmUpOption = Annotated[
         "costs stay out of the timings.",
     ),
 ]
+AblateOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--ablate",
+        help="Switch one of the embedded model's features off (its value counts 0, the "
+        "fitted weights unchanged), to see what it is worth; repeatable. The features are "
+        "listed in docs/models.md.",
+    ),
+]
 
 
 @eval_app.command("citations")
@@ -99,6 +108,7 @@ def citations(
     max_tokens: MaxTokensOption = DEFAULT_MAX_TOKENS,
     context_tokens: ContextTokensOption = None,
     warm_up: WarmUpOption = True,
+    ablate: AblateOption = None,
 ) -> None:
     """Ask each question, score each answer's citations, terms and figures, print the summary.
 
@@ -116,25 +126,21 @@ def citations(
     from citeline.models import resolve_model
 
     handle = resolve_model(model, max_tokens=max_tokens, context_tokens=context_tokens)
+    ablated = _checked_ablation(ablate or [], handle.extractive)
     asked = load_questions(questions, limit=limit)
     if plot is not None:
         ensure_plot_available()
     declared = project_from_options(project, data or ())
     if not asked:
         _fail(f"{questions} holds no questions; add one JSON object per line (see docs/eval.md).")
-    index = index_location(db)
-    reason = unusable_index(index)
-    if reason is not None and not (db is None and (project is not None or bool(data))):
-        _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
-    # With tables named and no index named, the default index joins in only if it holds
-    # documents, as with `citeline ask`.
-    results = _answered(asked, index if reason is None else None, declared, handle, warm_up)
+    chosen = _index_to_answer_from(db, tables_named=project is not None or bool(data))
+    results = _answered(asked, chosen, declared, handle, warm_up, ablated)
     summary = summarize([result.score for result in results])
     console = Console()
     console.print(summary_table(summary, title=f"Citation quality: {handle.name}"))
     if out is not None:
         settings = {
-            "db": index if reason is None else None,
+            "db": chosen,
             "project": project,
             "data": list(data or ()),
             "questions": str(questions),
@@ -142,11 +148,22 @@ def citations(
             "model_name": handle.name,
             "limit": limit,
             "warm_up": warm_up,
+            "ablate": sorted(set(ablate or [])),
         }
         _write_report(console, out, results, summary, settings)
     if plot is not None:
         _write_plot(console, plot, results, f"{questions.name} with {handle.name}", summary)
     _exit_with_status(summary)
+
+
+def _index_to_answer_from(db: str | None, *, tables_named: bool) -> str | None:
+    """The index named, or the default one. With tables named and no index named, the
+    default index joins in only if it holds documents, as with `citeline ask`."""
+    index = index_location(db)
+    reason = unusable_index(index)
+    if reason is not None and not (db is None and tables_named):
+        _fail(f"{reason} Or answer from tables with --project/--data (try --project sample).")
+    return index if reason is None else None
 
 
 def _answered(
@@ -155,6 +172,7 @@ def _answered(
     declared: Project | None,
     handle: ModelHandle,
     warm_up: bool,
+    ablated: frozenset[str] = frozenset(),
 ) -> list[EvaluatedAnswer]:
     """Each question answered from the index (when given) and the tables (when declared)."""
     import asyncio
@@ -184,7 +202,10 @@ def _answered(
                 history=history,
             )
 
-        with EvaluationProgress(len(asked), Console(stderr=True)) as progress:
+        with (
+            EvaluationProgress(len(asked), Console(stderr=True)) as progress,
+            _ablation_in_force(ablated),
+        ):
             return asyncio.run(
                 evaluate_answers(
                     asked, answer_from_sources, on_answer=progress.advance, warm_up=warm_up
@@ -229,6 +250,35 @@ def _exit_with_status(summary: CitationSummary) -> None:
         typer.echo(f"{summary.errors} answer streams broke off; the report says why.", err=True)
     if summary.leak_rate or summary.errors:
         raise typer.Exit(code=1)
+
+
+def _checked_ablation(features: Sequence[str], extractive: bool) -> frozenset[str]:
+    """The features ``--ablate`` names, checked: the embedded model's, asked of it."""
+    if not features:
+        return frozenset()
+    from citeline.models import embedded_features
+
+    # The fitted features are the embedded model's, the one extractive model.
+    if not extractive:
+        _fail(
+            "--ablate switches off a feature of the embedded model; use it with --model embedded."
+        )
+    known = embedded_features()
+    unknown = sorted(set(features) - set(known))
+    if unknown:
+        _fail(
+            f"No feature named {', '.join(unknown)}; the embedded model's features are "
+            f"{', '.join(known)}."
+        )
+    return frozenset(features)
+
+
+def _ablation_in_force(ablated: frozenset[str]) -> AbstractContextManager[object]:
+    if not ablated:
+        return nullcontext()
+    from citeline.models import embedded_without
+
+    return embedded_without(sorted(ablated))
 
 
 def _fail(message: str, command: str = "citations") -> NoReturn:

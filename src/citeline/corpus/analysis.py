@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from itertools import pairwise
 
 import Stemmer
 
-# Bump when terms() would return different terms for the same text (this module, or a
-# PyStemmer release whose Snowball English stems differ): an index built with an older
-# analysis must be rebuilt, because deleting a passage re-derives its indexed terms.
+# The analysis a store records and refuses to open under another (its collection is then
+# ingested again). The stores keep no terms since the search index took them over, so a
+# change to terms() that only the search index sees bumps ``search_index.INDEX_FORMAT``
+# instead, and the index is built again from the store when a collection opens.
 ANALYSIS_VERSION = "1"
 
 # Lucene's English stop list: the words so common that matching them says nothing.
@@ -177,9 +179,34 @@ def words(text: str) -> list[str]:
     return decomposed.translate(_WORD_CHARACTERS).split()
 
 
+# A name written in camel case ("HtmlResponse", "parseHTTPHeader", "mRNA"), and where it
+# joins its words: after a lower-case letter before a capital, and before the last capital
+# of a run that a lower-case letter follows. A name with digits is left whole ("IPv6").
+_CAMEL_NAME = re.compile(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b|\b[A-Z]+[A-Z][a-z][A-Za-z]*\b")
+_CAMEL_JOIN = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def identifier_parts(text: str) -> list[str]:
+    """The words inside the names ``text`` writes as code, folded: ``find_or_insert`` holds
+    find, or, insert, ``HtmlResponse`` html and response. Indexed beside the whole name, so
+    a question that writes an API in words ("find or insert", "HTML response") finds the
+    section that spells it as one identifier (issue #25). Most prose has no such name: two
+    quick scans decide it (measured on SciFact's 5,183 abstracts: 0.03 s of CPU)."""
+    parts: list[str] = []
+    if "_" in text:
+        for word in words(text):
+            if "_" in word:
+                parts.extend(part for part in word.split("_") if len(part) > 1)
+    if _CAMEL_JOIN.search(text):
+        for name in _CAMEL_NAME.findall(text):
+            parts.extend(fold(part) for part in _CAMEL_JOIN.split(name) if len(part) > 1)
+    return parts
+
+
 def terms(text: str) -> list[str]:
-    """The index terms of ``text``, in order, repeats kept (term frequency matters)."""
-    return terms_of_words(words(text))
+    """The index terms of ``text``, in order, repeats kept (term frequency matters); the
+    parts of the names it writes as code follow its words."""
+    return terms_of_words(words(text) + identifier_parts(text))
 
 
 def indexed_text(text: str) -> str:
@@ -191,7 +218,11 @@ def indexed_text(text: str) -> str:
     words into a list first) and a join of that list cost 0.17 s, the largest share of the
     ingest's analysis. A whitespace tokenizer skips the empty terms, so the index holds
     exactly what it held from the joined list."""
-    return " ".join(map(_memo.__getitem__, words(text)))
+    found = words(text)
+    parts = identifier_parts(text)
+    if parts:
+        found += parts
+    return " ".join(map(_memo.__getitem__, found))
 
 
 def terms_of_words(found: list[str]) -> list[str]:
@@ -206,6 +237,31 @@ _QUESTION_TERMS = _question_terms()
 def query_terms(query: str) -> list[str]:
     """The distinct terms of a query, in first-seen order, question words left out."""
     return asked_terms(terms(query))
+
+
+# The shortest word two written as one make that a search looks for: shorter joins ("isa",
+# "ofa") are words of their own.
+COMPOUND_CHARS = 6
+
+
+def compound_terms(query: str) -> list[str]:
+    """Each pair of the query's neighbouring words written as one, as its term ("starts
+    with" → ``startswith``, "read lines" → ``readlin``): how a name with no mark between its
+    words is asked about. The first word is never a stop or question word ("how do", "is
+    instance" are not names); the second may be (``endswith``). A search adds those the
+    index holds."""
+    found = words(query)
+    joined = (
+        first + second
+        for first, second in pairwise(found)
+        if first.isalpha()
+        and second.isalpha()
+        and first not in STOP_WORDS
+        and first not in QUESTION_WORDS
+    )
+    return list(
+        dict.fromkeys(_memo[word] for word in joined if len(word) >= COMPOUND_CHARS and _memo[word])
+    )
 
 
 def asked_terms(found: list[str]) -> list[str]:

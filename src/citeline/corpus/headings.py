@@ -77,7 +77,7 @@ def key_of(found: Iterable[str]) -> str:
 
 def query_title_keys(found: list[str]) -> tuple[str, str]:
     """The keys a query whose terms (``analysis.terms``) are ``found`` names a title by: all
-    its words ("How do I convert a string to a number?" is the FAQ entry titled so), and its
-    words less the question words, as search reads it ("What does VACUUM do?" names the
-    reference page titled "VACUUM")."""
+    its words (a FAQ entry is named by the question it is titled with), and its
+    words less the question words, as search reads it ("What does X do?" names the
+    reference page titled "X")."""
     return key_of(found), key_of(asked_terms(found))

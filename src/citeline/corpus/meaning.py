@@ -1,7 +1,7 @@
 """What a section is read for meaning by: the texts, the key each is stored under, its bytes.
 
 The embedded model weighs how alike in meaning a question is to each section a search
-returned (``citeline.models.embedded_ranking``), reading the section's title and the opening
+returned (``citeline.models.embedded.ranking``), reading the section's title and the opening
 of the passage the search found, and then how alike the question is to each paragraph of the
 sections it reads. Ingest stores those texts' vectors (``citeline.corpus.embed``), so that an
 answer embeds only its question; the agent (``citeline.agent.meaning``) finds stored vectors
@@ -35,7 +35,7 @@ __all__ = [
     "section_meanings",
 ]
 
-# The embedded model's own recipe (``citeline.models.embedded_ranking``, where the choice is
+# The embedded model's own recipe (``citeline.models.embedded.ranking``, where the choice is
 # measured): the title bounded, then the search passage's first 80 characters. The layers
 # cannot import each other, so it is written in both; tests/agent/test_meaning.py holds that
 # an answer over a collection ingested with the extra embeds none of its sections, which

@@ -46,7 +46,13 @@ from typing import Any
 import tantivy
 from filelock import FileLock
 
-from citeline.corpus.analysis import ANALYSIS_VERSION, asked_terms, indexed_text, terms
+from citeline.corpus.analysis import (
+    ANALYSIS_VERSION,
+    asked_terms,
+    compound_terms,
+    indexed_text,
+    terms,
+)
 from citeline.corpus.documents import Passage
 from citeline.corpus.errors import DiskFullError, IndexUnreadableError
 from citeline.corpus.formats.sections import TITLE_SEPARATOR
@@ -57,7 +63,9 @@ from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocumen
 # 2: the passage id is a fast field, read for a search's hits in one call.
 # 3: a section of a page is keyed by its own heading as well as by its whole title path.
 # 4: a passage's document is named by a digest of its id (``_document_key``).
-INDEX_FORMAT = f"4/{ANALYSIS_VERSION}"
+# 5: a name written as code is indexed by its parts too (``analysis.identifier_parts``); the
+# store keeps no terms, so only this derived index is built again, on open.
+INDEX_FORMAT = f"5/{ANALYSIS_VERSION}"
 # Title terms count twice a body term: measured on SciFact's train split, nDCG@10 0.699 at
 # 1:1, 0.703 at 2:1, 0.705 at 3:1; 2:1 keeps most of the gain without leaning on titles.
 TITLE_WEIGHT = 2
@@ -371,6 +379,13 @@ class SearchIndex:
             return []
         self.follow_if_due()
         searcher = self._index.searcher()
+        # A name the query writes as two words ("starts with") is looked for as one too
+        # where the index holds it (``startswith``): most joins are no term at all.
+        wanted += [
+            term
+            for term in compound_terms(query)
+            if term not in wanted and searcher.doc_freq("terms", term)
+        ]
         matching = tantivy.Query.boolean_query(
             [
                 (tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "terms", term))
@@ -414,9 +429,10 @@ class SearchIndex:
         found = searcher.search(titled, TITLE_WINDOW, count=False).hits
         if not found:
             return []
-        # A title few sections carry ("What is Python?" in a manual of 4,462 sections, where
-        # the word matches a third of all passages) is named however far down its words
-        # alone rank it; a common one ("Examples") only among the best passages.
+        # A title few sections carry (a FAQ's "What is <the product>?" in a manual of 4,462
+        # sections, where the product's name matches a third of all passages) is named
+        # however far down its words alone rank it; a common one ("Examples") only among
+        # the best passages.
         if len(found) > UNIQUE_TITLE_PASSAGES:
             # Rare (most queries name no title), so the window's floor is only read then.
             window = searcher.search(matching, TITLE_WINDOW, count=False).hits
@@ -461,8 +477,8 @@ def _document_key(doc_id: str) -> str:
 
 def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, list[str]]]:
     """(passage id, its weighted terms as one text, the document's title keys) per passage:
-    its whole title's, and its own heading's where the title is a path ("Programming FAQ ›
-    What is self?" is named by "What is self?").
+    its whole title's, and its own heading's where the title is a path (a FAQ entry titled
+    "Programming FAQ › What is X?" is named by the question "What is X?").
 
     The terms text is for the ``whitespace`` tokenizer, so runs of spaces (a stop word's
     place, an empty heading's) count for nothing: no list of terms is built per passage."""

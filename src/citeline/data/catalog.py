@@ -30,6 +30,14 @@ from typing import Any
 import duckdb
 
 from citeline.data.errors import MeasureError, ProjectError, QueryRefusedError
+from citeline.data.facts import (
+    ColumnFacts,
+    DataFacts,
+    MeasureFacts,
+    ParamFacts,
+    TableFacts,
+    query_shape,
+)
 from citeline.data.loading import load_table, open_loader, quote_identifier
 from citeline.data.measures import bind_arguments, signature
 from citeline.data.project import MeasureSpec, Project
@@ -162,6 +170,31 @@ class DataCatalog:
         """Definitions, then tables: the owner's words a quote block may be checked against."""
         return tuple(definition_text(spec) for spec in self.measures) + tuple(
             table_text(table) for table in self.tables
+        )
+
+    def facts(self) -> DataFacts:
+        """The tables and measures as data (``facts``), for a model that reads structure."""
+        return DataFacts(
+            tuple(
+                TableFacts(
+                    table.name,
+                    table.description,
+                    table.rows,
+                    tuple(
+                        ColumnFacts(c.name, c.type, c.description, c.values) for c in table.columns
+                    ),
+                )
+                for table in self.tables
+            ),
+            tuple(
+                MeasureFacts(
+                    measure.name,
+                    measure.description,
+                    tuple(ParamFacts(p.name, p.type, p.required) for p in measure.params),
+                    query_shape(measure.sql),
+                )
+                for measure in self.measures
+            ),
         )
 
     def describe_tables(self) -> str:

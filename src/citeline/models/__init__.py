@@ -3,7 +3,7 @@
 ``resolve_model(spec)`` turns the one model setting into a ``ModelHandle``;
 ``stream_turn`` runs one user turn of citeline's tool loop (``tool_loop``) with it
 and yields text. The embedded model runs in that loop directly
-(``embedded_session``); real providers reach it through the model library
+(``embedded.session``); real providers reach it through the model library
 (pydantic-ai), imported only by ``pydantic_ai_adapter`` and only when a real
 provider's turn runs or ``load_model_library`` asks for it (a server does, at
 start-up), so importing this package stays light. This package knows
@@ -13,6 +13,7 @@ nothing of the corpus or of HTTP: tools arrive as ``ToolSpec``s.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
+from contextlib import AbstractContextManager
 
 from citeline.models.spec import (
     DEFAULT_MODEL,
@@ -40,7 +41,7 @@ def load_model_library(handle: ModelHandle) -> None:
     the first turn does not pay for it (a server calls this before it listens). The
     embedded model runs without the library, so for it only its own loop is loaded."""
     if handle.provider == "embedded":
-        import citeline.models.embedded_session  # noqa: F401
+        import citeline.models.embedded.session  # noqa: F401
 
         return
     from citeline.models import pydantic_ai_adapter
@@ -48,10 +49,28 @@ def load_model_library(handle: ModelHandle) -> None:
     pydantic_ai_adapter.load_provider(handle)
 
 
-def paragraphs_read_for_meaning(title: str, text: str) -> list[str]:
-    """The texts the embedded model may read a section's paragraphs by, for meaning, when it
-    reads the section's ``text`` under its ``title`` (``citeline.models.embedded``)."""
-    from citeline.models.embedded import paragraphs_read_for_meaning as read
+def embedded_features() -> tuple[str, ...]:
+    """The names of the embedded model's fitted features, each of which
+    ``embedded_without`` can switch off (docs/models.md lists what each measures)."""
+    from citeline.models.embedded.features import FEATURES
+
+    return FEATURES
+
+
+def embedded_without(features: Sequence[str]) -> AbstractContextManager[object]:
+    """Within it, the embedded model answers with ``features`` switched off (their values
+    count 0, the fitted weights unchanged): what ``citeline eval citations --ablate`` runs.
+    A name not in ``embedded_features()`` switches nothing off; the caller checks."""
+    from citeline.models.embedded.tuning import current_tuning, use_tuning
+
+    return use_tuning(current_tuning().without(*features))
+
+
+def texts_read_for_meaning(title: str, text: str) -> list[str]:
+    """The texts beyond its title-and-opening the embedded model may read a section by, for
+    meaning, when it reads the section's ``text`` under its ``title``
+    (``citeline.models.embedded.meaning_texts``)."""
+    from citeline.models.embedded.meaning_texts import texts_read_for_meaning as read
 
     return read(title, text)
 
@@ -81,7 +100,7 @@ def stream_turn(
     model call ends with it.
     """
     if handle.provider == "embedded":
-        from citeline.models.embedded_session import EmbeddedSession
+        from citeline.models.embedded.session import EmbeddedSession
         from citeline.models.tool_loop import run_turn
 
         session = EmbeddedSession(question, history, tools, similarity)
@@ -115,8 +134,10 @@ __all__ = [
     "ToolUse",
     "TurnContent",
     "TurnReport",
+    "embedded_features",
+    "embedded_without",
     "load_model_library",
-    "paragraphs_read_for_meaning",
     "resolve_model",
     "stream_turn",
+    "texts_read_for_meaning",
 ]

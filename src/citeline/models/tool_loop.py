@@ -1,7 +1,7 @@
 """citeline's own tool loop: ask the model, run the tools it calls, send the results back.
 
 One loop serves every model. A ``ModelSession`` is one user turn's conversation
-with one model (the embedded model's in ``embedded_session``, a real provider's in
+with one model (the embedded model's in ``embedded.session``, a real provider's in
 ``pydantic_ai_adapter``): it streams a response as text fragments and tool calls,
 and takes the tools' replies into its history. The loop tells the observer what
 each request holds, runs the calls through their ``ToolSpec`` (where the agent's

@@ -74,12 +74,16 @@ class ModelServerError(CitelineError):
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
-    """A tool as the model is offered it: name, description, JSON schema of its arguments."""
+    """A tool as the model is offered it: name, description, JSON schema of its arguments,
+    and what the description says as data (``facts``: the data tools give
+    ``citeline.data.facts.DataFacts``) for a model that reads structure, not prose; a real
+    model is sent the description and never the facts."""
 
     name: str
     description: str
     parameters: Mapping[str, Any]
     call: ToolCall
+    facts: object = None
 
 
 TurnContent = Literal["text", "tool_result"]

@@ -38,6 +38,8 @@ def shape_problems(collection: Collection, least: Least) -> list[tuple[str, str]
     a question with a history, a follow-up that does not continue a question of the set,
     an off-topic line with gold, terms, a history or another outcome than nothing found, and
     a kind of question missing or unknown."""
+    if collection.questions is None:
+        return [("questions", "the manifest names no questions file")]
     main = load_questions(collection.questions)
     follow_ups = load_questions(collection.followups) if collection.followups else []
     unanswerable = load_questions(collection.off_topic) if collection.off_topic else []

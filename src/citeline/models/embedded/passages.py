@@ -1,14 +1,17 @@
-"""The embedded model's passage choice: the contiguous part of one section that answers.
+"""The embedded model's passages: a section cut into the units a reader takes in whole, the
+runs of them that may answer, and what each run holds (its features).
 
-A section's text is cut into units a reader takes in whole: the sentences of a
-paragraph, a list, a code block (fenced or indented). The answer is the run of units
-that covers the most of the question's weighted terms within a length bound (and, given
-each paragraph's likeness in meaning to the question, whose paragraphs are likest), under
-three rules a featured answer keeps: it starts with a sentence (it is cited there), never
-with one that leans on what came before ("This converts ...") when that sentence is there
-to include; it never ends on a sentence that introduces what follows ("For example:");
-and for a "how do I" question it carries the code block that shows how, if one is near.
-A run too short to read as an answer goes on with what follows it.
+A section's text is cut into units: the sentences of a paragraph, a list, a code block
+(fenced or indented, or code stored as bare lines). A run of units may answer when it is
+something a featured answer can be: it starts with a sentence (it is cited there), never with
+one that leans on what came before ("This converts ...") when that sentence is there to
+include; it never ends on a sentence that introduces what follows ("For example:"); it stays
+within a paragraph or two and one code block; and one too short to read as an answer goes on
+with what follows it. ``runs_of`` lists those runs (each start, ended where it completes, at
+its paragraph's end, and past the code block that follows), bounded in number so a section of
+any length costs bounded time; ``run_features`` says for each how much of the question it
+holds, whether it shows code, where it sits, how long it is, how close in meaning its
+paragraphs are. Which run answers is the fitted model's (``ranking``).
 
 Every unit is the section's own text: a paragraph's line breaks become spaces, code and
 lists are kept exactly, so the passage is verbatim. This module knows nothing of tools,
@@ -17,65 +20,20 @@ links or how the passage is cited.
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
-from citeline.models.embedded_terms import content_terms
+from citeline.models.embedded.terms import content_terms
+from citeline.models.embedded.tuning import TextRules, Tuning
 from citeline.stream.code_fences import CodeFences
 
 UnitKind = Literal["sentence", "list", "code"]
 
-# A featured answer is a paragraph, not a page: about 120 words of prose, and one code
-# block of up to 40 lines of 30 characters. Measured on the Python-docs sample, 9 in 10 of
-# its paragraphs fit the prose bound whole, and the code examples that answer a "how do I"
-# fit the code bound.
-MAX_PROSE_CHARS = 700
-MAX_CODE_CHARS = 1_200
-# A run longer than this many units is never the most relevant contiguous passage.
-MAX_UNITS = 8
-# What a run is worth beside the share of the question's weight it covers: a sentence
-# that adds no term costs a little, so the passage stays tight; a code block that answers
-# "how do I" is worth 0.4 of the question; a whole paragraph (started and ended at its own
-# bounds) is worth more than a cut one, because a cut reads as a cut. Measured on the
-# development set: code at 0.4 and a "how do I" lead at 0.1 put an expected term in 0.671
-# of answers, against 0.659 at 0.25 and 0.2.
-LENGTH_COST = 0.02 / 100  # per character, as a share of the question's weight
-CODE_WORTH = 0.4
-WHOLE_PARAGRAPH_WORTH = 0.15
-# A section's lead says what it is about; a later run must cover more to beat it. For
-# "how do I" the code that shows how is often further down, so the lead counts less.
-LEAD_WORTH = 0.2
-HOW_LEAD_WORTH = 0.1
-# A "why" question asks for a reason, which a section's lead (what it is) seldom gives. An
-# expected term in the answer, Python follow-ups / Flask: 68.8 / 71.4 % with the lead at 0.2,
-# 71.9 / 72.7 % at 0 and at 0.05 (the Python docs 84.1 % throughout: one won, one lost).
-WHY_LEAD_WORTH = 0.0
-# Given a sentence model, a run gains its closest paragraph's cosine similarity to the
-# question (about 0.1 to 0.7) times this: words shared miss the paragraph that says it in
-# other words ("loop over a list backwards" against "To loop over a sequence in reverse").
-# An expected term in the answer, Python-docs / Flask sets, by the run's closest block:
-# 0.720 / 0.675 without, 0.793 / 0.701 at 0.5, 0.805 / 0.688 at 1, 0.793 / 0.688 at 2; by
-# its first block 0.756 / 0.688; by the mean of its blocks (kept: a run that opens beside
-# the point and reaches the answer late is not the answer) 0.793 / 0.701.
-PASSAGE_MEANING_WEIGHT = 1.0
-# What of a paragraph is read for meaning: its point is made early, and every character
-# costs model time. With the rules below, 200 and 300 score alike on every development
-# file; 120 loses (Python docs 0.817 -> 0.780, Flask follow-ups 0.750 -> 0.600).
-MEANING_BLOCK_CHARS = 200
-# A passage shorter than this in prose reads as a fragment ("The initial expression in a list
-# comprehension can be any arbitrary expression, including another list comprehension."):
-# it goes on with what follows it, within the bounds above. An expected term in the answer,
-# Python-docs follow-ups / Flask sets: 0.531 / 0.701 without, 0.594 / 0.701 at 150, 0.656 /
-# 0.714 at 250, the same at 350 and 500; the Python-docs set 0.817 throughout.
-MIN_ANSWER_CHARS = 250
-# Paragraphs a passage may span: an answer is one paragraph and what completes it.
-MAX_PARAGRAPHS = 2
-# A "paragraph" of a few words with no closing stop is a label ("Note", "Example"), not prose.
-LABEL_WORDS = 3
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _ANY_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
@@ -89,14 +47,6 @@ _READER_BULLET = re.compile(r"[ \t]*\u2022\s")
 # An interpreter or shell prompt, or a shebang, opens a code block.
 _PROMPT = re.compile(r"[ \t]*(?:>>>|\.\.\.\s|\$ |% |#!)")
 _CODE_SYMBOLS = frozenset("=(){}[];<>:#\"'_.*/\\|&+-,@")
-# Measured on the Python-docs sample as its readers store it: prose paragraphs hold 3 to 8 %
-# of these symbols among their non-blank characters, code blocks 15 % and more.
-CODE_SYMBOL_SHARE = 0.15
-# A block of at least this many words, half of them plain words, that opens on a capitalised
-# word and ends on a stop is prose however many symbols its inline code brings: code lines
-# open on keywords, names or prompts and rarely end on a full stop.
-PROSE_MIN_WORDS = 6
-PROSE_WORD_SHARE = 0.5
 _OPENING_WORD = re.compile(r"[A-Z][a-z]+,?$")
 _PLAIN_WORD = re.compile(r"[\"'(]*[A-Za-z][a-z]*(?:[-'][a-z]+)*[\"')]*[,.;:!?]?$")
 # Lines that open as code does and prose never does: a Python statement's keyword or a
@@ -106,8 +56,6 @@ _CODE_LINE = re.compile(
     r"[ \t]*(?:(?:import|from|def|class|return|raise|async|await|yield|elif|except|pass)\s"
     r"|@\w)"
 )
-# Of a line's words longer than three letters, this share capitalised makes it a heading.
-HEADING_CAPITALS = 0.6
 # Headings, tables, block quotes, HTML and thematic breaks: structure a passage stops at.
 _STRUCTURE = re.compile(r"[ \t]*(?:#|\||>|<|[-*_]{3,}\s*$|={3,}|-{3,})")
 _MARKDOWN_LINK = re.compile(
@@ -137,10 +85,10 @@ _DANGLING = re.compile(
 
 
 # A sentence that opens on a version note or a field list's label is about the entry above
-# it, not an answer to open with: Sphinx's "Changed in version 1.0:", "New in version 3.2.",
-# "Deprecated since version 3.10", and its API fields "Parameters:", "Returns:", "Raises:".
-# Over Flask's docs such openings answered "How do I get query string parameters?" with
-# "Parameters: args (Any)" and "How do I change every response?" with a change note.
+# it, seldom an answer to open with (a feature, ``note_opening``, for a question not about
+# versions): "Changed in version 1.0:", "New in version 3.2.", "Deprecated since version
+# 3.10", and an API reference's fields "Parameters:", "Returns:", "Raises:", as the common
+# documentation generators (Sphinx, Javadoc-style docstrings) write them.
 _NOTE_OR_LABEL = re.compile(
     r"(?:(?:changed|new|added)\s+in\s+version|deprecated\s+since\s+version|"
     r"(?:parameters|returns?|return\s+type|raises|yields|keyword\s+arguments)\s*:)",
@@ -174,13 +122,13 @@ class Unit:
     paragraph: int = 0
 
 
-def units_of(text: str, heading: str = "") -> list[Unit]:
+def units_of(text: str, heading: str = "", rules: TextRules = TextRules()) -> list[Unit]:
     """The section's sentences, lists and code blocks in order; structure is left out, and
     so is a line that repeats the section's ``heading``."""
     units: list[Unit] = []
     paragraph = -1
     named = _plain(heading)
-    for block, (kind, body) in enumerate(_blocks(text)):
+    for block, (kind, body) in enumerate(_blocks(text, rules)):
         if kind == "paragraph" and named and _plain(body) == named:
             # A site's section opens on its heading, which its reader keeps as a line of
             # text: "How do you remove duplicates from a list?" and "7.2.2. Saving structured
@@ -255,7 +203,7 @@ def _reduce_links(text: str) -> str:
     return _HTML_LINK.sub(r"\1", _MARKDOWN_LINK.sub(r"\g<text>", text))
 
 
-def _blocks(text: str) -> list[tuple[str, str]]:
+def _blocks(text: str, rules: TextRules) -> list[tuple[str, str]]:
     """(kind, text) of each block: ``code``, ``list``, ``paragraph`` or ``structure``."""
     blocks: list[tuple[str, str]] = []
     lines = text.splitlines()
@@ -266,7 +214,7 @@ def _blocks(text: str) -> list[tuple[str, str]]:
     def close() -> None:
         if pending:
             introduced = bool(blocks) and blocks[-1][0] == "paragraph" and blocks[-1][1][-1:] == ":"
-            kind, body = _classify(pending, introduced)
+            kind, body = _classify(pending, rules, introduced)
             if kind == "code" and plain_code[0]:
                 # One example split by a blank line is still one example: the fences this
                 # module added around both halves become one pair.
@@ -299,7 +247,7 @@ def _blocks(text: str) -> list[tuple[str, str]]:
     return blocks
 
 
-def _classify(lines: list[str], introduced: bool = False) -> tuple[str, str]:
+def _classify(lines: list[str], rules: TextRules, introduced: bool = False) -> tuple[str, str]:
     first = lines[0]
     # A short block that a colon introduced and that does not end as a sentence ends is
     # the example it announced: a command such as "python3 -m venv tutorial-env".
@@ -313,7 +261,7 @@ def _classify(lines: list[str], introduced: bool = False) -> tuple[str, str]:
     if _READER_BULLET.match(first):
         # Dedented: a nested item quoted alone would otherwise read as indented code.
         return "list", textwrap.dedent("\n".join(line.rstrip() for line in lines))
-    if first.startswith(("    ", "\t")) or example or _looks_like_code(lines):
+    if first.startswith(("    ", "\t")) or example or _looks_like_code(lines, rules):
         # Fenced here, so the answer shows it as code however the collection stored it.
         return "code", "```\n" + "\n".join(line.rstrip() for line in lines) + "\n```"
     if _STRUCTURE.match(first):
@@ -322,22 +270,23 @@ def _classify(lines: list[str], introduced: bool = False) -> tuple[str, str]:
         return "list", "\n".join(line.rstrip() for line in lines)
     paragraph = " ".join(line.strip() for line in lines)
     if paragraph[-1:] not in ".!?:" and (
-        len(paragraph.split()) <= LABEL_WORDS or (len(lines) == 1 and _title_cased(paragraph))
+        len(paragraph.split()) <= rules.label_words
+        or (len(lines) == 1 and _title_cased(paragraph, rules))
     ):
         return "structure", paragraph
     return "paragraph", paragraph
 
 
-def _title_cased(line: str) -> bool:
+def _title_cased(line: str, rules: TextRules) -> bool:
     """Whether a line reads as a heading ("Sending Requests with the Test Client"): most of
     its longer words capitalised. A site's reader can keep a heading inside a section's text
     as a bare line; quoted, it reads as a sentence that never ends."""
     longer = [w for w in line.split() if len(w) > 3 and w[:1].isalpha()]
     capitals = sum(1 for w in longer if w[:1].isupper())
-    return len(longer) >= 2 and capitals / len(longer) >= HEADING_CAPITALS
+    return len(longer) >= 2 and capitals / len(longer) >= rules.heading_capitals
 
 
-def _looks_like_code(lines: list[str]) -> bool:
+def _looks_like_code(lines: list[str], rules: TextRules) -> bool:
     """Whether a block stored as plain text (as the Markdown and HTML readers store code,
     keeping its lines but not its fences) is code: it opens on a prompt, or symbols are a
     large share of its characters."""
@@ -345,11 +294,11 @@ def _looks_like_code(lines: list[str]) -> bool:
         return True
     if all(_CODE_LINE.match(line) for line in lines) or _opens_an_indented_body(lines):
         return True
-    if _reads_as_prose(lines):
+    if _reads_as_prose(lines, rules):
         return False
     text = "".join("".join(line.split()) for line in lines)
     symbols = sum(1 for c in text if c in _CODE_SYMBOLS)
-    return bool(text) and symbols / len(text) >= CODE_SYMBOL_SHARE
+    return bool(text) and symbols / len(text) >= rules.code_symbol_share
 
 
 def _opens_an_indented_body(lines: list[str]) -> bool:
@@ -371,18 +320,18 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _reads_as_prose(lines: list[str]) -> bool:
+def _reads_as_prose(lines: list[str], rules: TextRules) -> bool:
     """Whether a block is sentences with inline code in them ("For integers, use the built-in
     int() type constructor, e.g. int('144') == 144."): it opens on a capitalised word, ends
     as a sentence ends, and most of its words are plain words. Stored without backticks,
     such a paragraph holds as many symbols as code does, and was quoted as a code block."""
     tokens = " ".join(lines).split()
-    if len(tokens) < PROSE_MIN_WORDS or not _OPENING_WORD.match(tokens[0]):
+    if len(tokens) < rules.prose_min_words or not _OPENING_WORD.match(tokens[0]):
         return False
     if tokens[-1][-1:] not in ".!?:":
         return False
     plain = sum(1 for token in tokens if _PLAIN_WORD.match(token))
-    return plain / len(tokens) >= PROSE_WORD_SHARE
+    return plain / len(tokens) >= rules.prose_word_share
 
 
 def is_dangling(sentence: str) -> bool:
@@ -393,66 +342,11 @@ def is_dangling(sentence: str) -> bool:
     return bool(_DANGLING.match(opening) or _CONTINUATION.match(opening))
 
 
-def _completed(units: list[Unit], start: int, end: int) -> int:
-    """The run's end moved on until it says enough to read as an answer (``MIN_ANSWER_CHARS``
-    of prose), within the bounds of any run, never stopping on a sentence that introduces
-    what it leaves out."""
-    chosen = end
-    for at, prose, _, _ in _run_ends(units, start):
-        if at > end and not _introduces(units[at]):
-            chosen = at
-        if at >= end and prose >= MIN_ANSWER_CHARS:
-            break
-    return chosen
-
-
-def _run_ends(units: list[Unit], start: int) -> Iterator[tuple[int, int, int, set[int]]]:
-    """Each end a run from ``start`` may have within the bounds (quotable units, one code
-    block of ``MAX_CODE_CHARS``, ``MAX_PARAGRAPHS`` paragraphs, ``MAX_PROSE_CHARS`` of prose
-    past its first unit, ``MAX_UNITS`` units), with the run's prose and code characters and
-    its paragraphs so far (the same set each time, grown: read it before the next)."""
-    prose = code = 0
-    blocks: set[int] = set()
-    paragraphs: set[int] = set()
-    for end in range(start, min(len(units), start + MAX_UNITS)):
-        unit = units[end]
-        if not unit.quotable:
-            return
-        if unit.kind == "code":
-            if code or len(unit.text) > MAX_CODE_CHARS:
-                return
-            code = len(unit.text)
-        else:
-            blocks.add(unit.block)
-            paragraphs.add(unit.paragraph)
-            prose += len(unit.text)
-            if len(paragraphs) > MAX_PARAGRAPHS or (prose > MAX_PROSE_CHARS and end > start):
-                return
-        yield end, prose, code, blocks
-
-
-def block_texts(units: list[Unit]) -> dict[int, str]:
-    """Each prose block's text (its sentences or list), by block number, as it is read for
-    meaning."""
-    texts: dict[int, list[str]] = {}
-    for unit in units:
-        if unit.kind != "code":
-            texts.setdefault(unit.block, []).append(unit.text)
-    return {b: " ".join(t)[:MEANING_BLOCK_CHARS] for b, t in texts.items()}
-
-
-def _run_meaning(meaning: Mapping[int, float], blocks: set[int]) -> float:
-    """A run is as close in meaning as its paragraphs on average: one beside the point
-    costs it, so the run that starts at the answer beats one that reaches it late."""
-    return sum(meaning.get(b, 0.0) for b in blocks) / len(blocks) if blocks else 0.0
-
-
 @dataclass(frozen=True, slots=True)
 class Passage:
-    """A chosen run of units and the question weight it covers (0 to 1)."""
+    """A run of units, as the answer quotes it."""
 
     units: tuple[Unit, ...]
-    coverage: float
 
     @property
     def text(self) -> str:
@@ -467,54 +361,242 @@ class Passage:
         return "".join(parts)
 
 
-def best_passage(
-    units: list[Unit],
-    weights: Mapping[str, float],
-    *,
-    wants_code: bool,
-    meaning: Mapping[int, float] | None = None,
-    asks_why: bool = False,
-    notes_answer: bool = False,
-) -> Passage | None:
-    """The run of ``units`` that answers best, or ``None`` when no run starts with a sentence.
-    ``meaning`` gives, by block number, how alike in meaning a block is to the question; a
-    version note or a field's label opens a run only when ``notes_answer`` (the question is
-    about versions)."""
-    total = sum(weights.values()) or 1.0
-    meaning = meaning or {}
-    best: tuple[float, int, int] | None = None
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A run of a section's units that may answer: ``units[start : end + 1]``."""
+
+    start: int
+    end: int
+    prose: int  # characters of prose
+    code: int  # characters of its code block (0: none)
+    blocks: frozenset[int]
+
+
+def runs_of(units: Sequence[Unit], tuning: Tuning) -> list[Run]:
+    """The runs of ``units`` that may answer, in order of their start, at most
+    ``tuning.max_runs``. Each quotable sentence that does not lean on prose left out starts
+    up to three: completed (it goes on until it holds ``min_answer_chars`` of prose and ends
+    a block), to the end of its paragraph, and on through the code block that follows."""
+    found: list[Run] = []
     for start, first in enumerate(units):
+        if len(found) >= tuning.max_runs:
+            break
         if first.kind != "sentence" or not first.quotable:
             continue
         if is_dangling(first.text) and any(u.kind != "code" for u in units[:start]):
             continue
-        if not notes_answer and _NOTE_OR_LABEL.match(first.text):
+        ends = list(_run_ends(units, start, tuning))
+        if not ends:
             continue
-        covered: set[str] = set()
-        for end, prose, code, blocks in _run_ends(units, start):
-            unit = units[end]
-            covered |= unit.terms
-            if _introduces(unit) and end + 1 < len(units):
-                continue  # it introduces the next unit, which must come with it
-            score = sum(weights.get(t, 0.0) for t in covered) / total
-            score -= LENGTH_COST * (prose + code / 4)
-            if wants_code and code:
-                score += CODE_WORTH
-            if first.starts_block and unit.ends_block:
-                score += WHOLE_PARAGRAPH_WORTH
-            if start == 0:
-                score += (
-                    WHY_LEAD_WORTH if asks_why else HOW_LEAD_WORTH if wants_code else LEAD_WORTH
-                )
-            if meaning:
-                score += PASSAGE_MEANING_WEIGHT * _run_meaning(meaning, blocks)
-            if best is None or score > best[0]:
-                best = (score, start, end)
-    if best is None:
-        return None
-    _, start, end = best
-    end = _completed(units, start, end)
-    chosen = tuple(units[start : end + 1])
-    covered_terms = set().union(*(u.terms for u in chosen))
-    coverage = sum(weights.get(t, 0.0) for t in covered_terms) / total
-    return Passage(chosen, coverage)
+        usable = [e for e in ends if not (_introduces(units[e[0]]) and e[0] + 1 < len(units))]
+        if not usable:
+            continue
+        completed = next(
+            (e for e in usable if e[1] >= tuning.min_answer_chars and units[e[0]].ends_block),
+            usable[-1],
+        )
+        paragraph = [e for e in usable if units[e[0]].paragraph == first.paragraph]
+        chosen = {completed[0]: completed}
+        if paragraph and paragraph[-1][0] > completed[0]:
+            chosen[paragraph[-1][0]] = paragraph[-1]
+        if not completed[2]:
+            with_code = next((e for e in usable if e[2] and e[0] > completed[0]), None)
+            if with_code is not None:
+                chosen[with_code[0]] = with_code
+        for end, prose, code, blocks in sorted(chosen.values()):
+            found.append(Run(start, end, prose, code, blocks))
+    return found[: tuning.max_runs]
+
+
+def _run_ends(
+    units: Sequence[Unit], start: int, tuning: Tuning
+) -> Iterator[tuple[int, int, int, frozenset[int]]]:
+    """Each end a run from ``start`` may have within the bounds (quotable units, one code
+    block of ``max_code_chars``, ``max_paragraphs`` paragraphs, ``max_prose_chars`` of prose
+    past its first unit, ``max_units`` units), with its prose and code characters and its
+    prose blocks so far."""
+    prose = code = 0
+    blocks: set[int] = set()
+    paragraphs: set[int] = set()
+    for end in range(start, min(len(units), start + tuning.max_units)):
+        unit = units[end]
+        if not unit.quotable:
+            return
+        if unit.kind == "code":
+            if code or len(unit.text) > tuning.max_code_chars:
+                return
+            code = len(unit.text)
+        else:
+            blocks.add(unit.block)
+            paragraphs.add(unit.paragraph)
+            prose += len(unit.text)
+            if len(paragraphs) > tuning.max_paragraphs or (
+                prose > tuning.max_prose_chars and end > start
+            ):
+                return
+        yield end, prose, code, frozenset(blocks)
+
+
+def block_texts(units: Sequence[Unit], chars: int) -> dict[int, str]:
+    """Each prose block's text (its sentences or list), by block number, as it is read for
+    meaning: its first ``chars`` characters."""
+    texts: dict[int, list[str]] = {}
+    for unit in units:
+        if unit.kind != "code":
+            texts.setdefault(unit.block, []).append(unit.text)
+    return {b: " ".join(t)[:chars] for b, t in texts.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What run features need of the question: its terms' weights, its own terms (not the
+    conversation's), the names it writes as code and what it asks for."""
+
+    weights: Mapping[str, float]
+    own: frozenset[str]
+    compounds: frozenset[str]
+    code_names: tuple[str, ...]
+    wants_code: bool
+    asks_why: bool
+    asks_versions: bool
+
+
+# The features of a run, in the order ``run_features`` gives them: what it holds of the
+# question beside the other runs of its section.
+PASSAGE_FEATURES = (
+    "run_coverage",
+    "run_prose_coverage",
+    "run_title_coverage",
+    "run_own_coverage",
+    "run_code",
+    "run_code_how",
+    "run_lead",
+    "run_lead_how",
+    "run_lead_why",
+    "run_position",
+    "run_whole",
+    "run_length",
+    "run_asked_code",
+    "run_compound",
+    "run_note_opening",
+    "run_meaning",
+    "run_meaning_max",
+    "run_first_coverage",
+)
+# The features of a section once read, in the order ``read_features`` gives them, beside its
+# score before it was read and its best run's: what its whole text holds of the question.
+READ_FEATURES = (
+    "read_section",
+    "read_best_run",
+    "read_coverage",
+    "read_body",
+    "read_meaning",
+    "read_length",
+    "read_code_how",
+)
+
+
+def run_features(
+    question: Question,
+    units: Sequence[Unit],
+    runs: Sequence[Run],
+    title_terms: frozenset[str],
+    meaning: Mapping[int, float],
+    tuning: Tuning,
+) -> list[list[float]]:
+    """Each run's features (``PASSAGE_FEATURES``), given the section's title terms and how
+    alike in meaning each of its prose blocks is to the question (empty without a sentence
+    model)."""
+    weights = question.weights
+    total = sum(weights.values()) or 1.0
+    own_total = sum(w for t, w in weights.items() if t in question.own) or 1.0
+    first_start = next((r.start for r in runs), 0)
+    rows: list[list[float]] = []
+    for run in runs:
+        chosen = units[run.start : run.end + 1]
+        held: set[str] = set()
+        prose_held: set[str] = set()
+        for unit in chosen:
+            held |= unit.terms
+            if unit.kind != "code":
+                prose_held |= unit.terms
+        text = " ".join(unit.text for unit in chosen)
+        coverage = sum(w for t, w in weights.items() if t in held) / total
+        prose_coverage = sum(w for t, w in weights.items() if t in prose_held) / total
+        titled = held | title_terms
+        title_coverage = sum(w for t, w in weights.items() if t in titled) / total
+        own = sum(w for t, w in weights.items() if t in held and t in question.own) / own_total
+        lead = float(run.start == first_start)
+        has_code = float(run.code > 0)
+        run_meaning = [meaning[b] for b in run.blocks if b in meaning]
+        mean_meaning = sum(run_meaning) / len(run_meaning) if run_meaning else 0.0
+        first = chosen[0]
+        rows.append(
+            [
+                coverage,
+                prose_coverage,
+                title_coverage,
+                own,
+                has_code,
+                has_code * question.wants_code,
+                lead,
+                lead * question.wants_code,
+                lead * question.asks_why,
+                run.start / max(len(units), 1),
+                float(first.starts_block and chosen[-1].ends_block),
+                run.prose / tuning.max_prose_chars,
+                float(any(name in text for name in question.code_names)),
+                float(bool(question.compounds & held)),
+                float(not question.asks_versions and bool(_NOTE_OR_LABEL.match(first.text))),
+                mean_meaning,
+                max(run_meaning, default=0.0),
+                sum(w for t, w in weights.items() if t in first.terms) / total,
+            ]
+        )
+    return rows
+
+
+def read_features(
+    question: Question,
+    units: Sequence[Unit],
+    title_terms: frozenset[str],
+    meaning: Mapping[int, float],
+    tuning: Tuning,
+) -> list[float]:
+    """The read section's own features (``READ_FEATURES`` but the first two, its score
+    before reading and its best run's, which the caller knows): the share of the question its
+    whole text and title hold, BM25 over its text (saturated term frequency, normalised by
+    ``Scales.read_words`` words), its likest paragraph in meaning, its length, and whether it
+    shows code to a question asking how."""
+    weights = question.weights
+    total = sum(weights.values()) or 1.0
+    counts: dict[str, int] = {}
+    words = 0
+    for unit in units:
+        for term in unit.terms:
+            counts[term] = counts.get(term, 0) + 1
+        words += len(unit.text.split())
+    held = set(title_terms) | counts.keys()
+    coverage = sum(w for t, w in weights.items() if t in held) / total
+    norm = 1 - tuning.b + tuning.b * words / tuning.scales.read_words
+    body = 0.0
+    for term, weight in weights.items():
+        tf = counts.get(term, 0) / norm
+        body += weight * tf * (tuning.k1 + 1) / (tf + tuning.k1)
+    return [
+        coverage,
+        body / total,
+        max(meaning.values(), default=0.0),
+        math.log1p(words) / math.log1p(tuning.scales.read_words * 10),
+        float(question.wants_code and any(unit.kind == "code" for unit in units)),
+    ]
+
+
+def shows_code(text: str, rules: TextRules) -> bool:
+    """Whether ``text`` holds a block of code, as ``units_of`` would read it."""
+    return any(kind == "code" for kind, _ in _blocks(text, rules))
+
+
+def passage(units: Sequence[Unit], run: Run) -> Passage:
+    """The run's units as a passage."""
+    return Passage(tuple(units[run.start : run.end + 1]))

@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
 
-from citeline.models import embedded, embedded_data
+from citeline.models.embedded import data as embedded_data
+from citeline.models.embedded import model as embedded
 from citeline.models.tool_loop import ToolCall
 from citeline.models.turn import ChatMessage, Similarity, ToolReply, ToolSpec, TurnContent
 
@@ -58,7 +59,7 @@ class EmbeddedSession:
         self._similarity = similarity
         self._earlier = tuple(m.text for m in history if m.role == "user")
         self._tools = frozenset(tool.name for tool in tools)
-        self._descriptions = {tool.name: tool.description for tool in tools}
+        self._facts = {tool.name: tool.facts for tool in tools if tool.facts is not None}
         self._outcomes: list[embedded.ToolOutcome] = []
         self._newest: tuple[TurnContent, ...] = ("text",)
         self._requests = 0
@@ -73,7 +74,7 @@ class EmbeddedSession:
             earlier_questions=self._earlier,
             outcomes=tuple(self._outcomes),
             tools=self._tools,
-            descriptions=self._descriptions,
+            facts=self._facts,
             similarity=self._similarity,
         )
         step = embedded_data.next_step(view) or embedded.next_step(view)

@@ -11,7 +11,7 @@ of one column named together).
 Every rule reads English question words and the table's own text; nothing here knows one
 table. When a question is ambiguous (two columns fit "long" equally), the intent has no column
 and the caller says it found nothing rather than guess. It does not choose a measure or write
-SQL (``citeline.models.embedded_data`` does).
+SQL (``citeline.models.embedded.data`` does).
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citeline.models.data_descriptions import ColumnText, TableText
-from citeline.models.embedded import content_terms
-
-Value = str | int | bool
+from citeline.data.facts import ColumnFacts, TableFacts, Value
+from citeline.models.embedded.terms import content_terms
 
 # Measurement words and the column words they stand for. English, not any one table's: a
 # question says "heavy" where a column says "mass", "long" where it says "length".
@@ -82,7 +80,7 @@ _GROUP = re.compile(r"\b(?:each|every|per|by|which|what)\s+([A-Za-z][\w-]*)", re
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    column: ColumnText
+    column: ColumnFacts
     operator: str
     number: float
 
@@ -95,12 +93,12 @@ class Intent:
     ``asc`` when it asks which group has the most or least; ``word`` is the question's own
     superlative ("longest"), for the answer to reuse."""
 
-    table: TableText
+    table: TableFacts
     function: str
-    target: ColumnText | None
-    equals: tuple[tuple[ColumnText, tuple[Value, ...]], ...] = ()
-    group_by: tuple[ColumnText, ...] = ()
-    missing: tuple[ColumnText, ...] = ()
+    target: ColumnFacts | None
+    equals: tuple[tuple[ColumnFacts, tuple[Value, ...]], ...] = ()
+    group_by: tuple[ColumnFacts, ...] = ()
+    missing: tuple[ColumnFacts, ...] = ()
     comparisons: tuple[Comparison, ...] = ()
     rank: str | None = None
     word: str = ""
@@ -114,7 +112,7 @@ class Intent:
         )
 
 
-def read_intent(question: str, tables: list[TableText]) -> Intent | None:
+def read_intent(question: str, tables: list[TableFacts]) -> Intent | None:
     """The question's intent over the table it fits best, or ``None`` when it asks for no
     figure this can compute (no aggregate, or no single column to compute it over)."""
     table = _pick_table(question, tables)
@@ -166,6 +164,11 @@ def read_intent(question: str, tables: list[TableText]) -> Intent | None:
     )
 
 
+def column_terms(column: ColumnFacts) -> set[str]:
+    """The content terms of a column's name and description: what a question names it by."""
+    return content_terms(column.name.replace("_", " ") + " " + column.description)
+
+
 def _comparisons_in(question: str) -> list[tuple[str, float, tuple[int, int]]]:
     """Each comparison the question makes ("heavier than 4,000"): operator, number, span."""
     found: list[tuple[str, float, tuple[int, int]]] = []
@@ -181,7 +184,7 @@ def _function_and_rank(
     least: str,
     grouped: bool,
     compared: bool,
-    target: ColumnText | None,
+    target: ColumnFacts | None,
 ) -> tuple[str, str | None] | None:
     """The aggregate the question asks for and how its groups are ranked, or ``None`` when
     it asks for none this computes (or one that needs a column and names none)."""
@@ -213,16 +216,16 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
     return text
 
 
-def _pick_table(question: str, tables: list[TableText]) -> TableText | None:
+def _pick_table(question: str, tables: list[TableFacts]) -> TableFacts | None:
     """The table whose name, description, columns and values share the most with the question."""
     if not tables:
         return None
     wanted = content_terms(question)
 
-    def score(table: TableText) -> int:
+    def score(table: TableFacts) -> int:
         terms = content_terms(table.name + " " + table.description)
         for column in table.columns:
-            terms |= column.terms
+            terms |= column_terms(column)
         named = sum(
             1
             for column in table.columns
@@ -234,8 +237,8 @@ def _pick_table(question: str, tables: list[TableText]) -> TableText | None:
     return max(tables, key=score)
 
 
-def _named_values(question: str, table: TableText) -> list[tuple[ColumnText, tuple[Value, ...]]]:
-    found: list[tuple[ColumnText, tuple[Value, ...]]] = []
+def _named_values(question: str, table: TableFacts) -> list[tuple[ColumnFacts, tuple[Value, ...]]]:
+    found: list[tuple[ColumnFacts, tuple[Value, ...]]] = []
     for column in table.columns:
         named = tuple(value for value in column.values if _value_named(value, question))
         if named:
@@ -252,13 +255,13 @@ def _value_named(value: Value, question: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(text)}(?!\w)", question, re.IGNORECASE) is not None
 
 
-def _name_named(column: ColumnText, question: str) -> bool:
+def _name_named(column: ColumnFacts, question: str) -> bool:
     """Whether the question names the column itself (its name's words), not only a value."""
     return bool(content_terms(column.name.replace("_", " ")) & content_terms(question))
 
 
-def _grouping(question: str, table: TableText, valued: set[str]) -> tuple[ColumnText, ...]:
-    groups: list[ColumnText] = []
+def _grouping(question: str, table: TableFacts, valued: set[str]) -> tuple[ColumnFacts, ...]:
+    groups: list[ColumnFacts] = []
     for match in _GROUP.finditer(question):
         word = content_terms(match.group(1))
         for column in table.columns:
@@ -269,7 +272,7 @@ def _grouping(question: str, table: TableText, valued: set[str]) -> tuple[Column
     return tuple(groups)
 
 
-def _target(question: str, table: TableText, used: set[str]) -> ColumnText | None:
+def _target(question: str, table: TableFacts, used: set[str]) -> ColumnFacts | None:
     """The one numeric measurement column the question is about, or ``None`` when none or
     several fit equally (a guessed column is a wrong figure)."""
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", question)]
@@ -280,7 +283,7 @@ def _target(question: str, table: TableText, used: set[str]) -> ColumnText | Non
     # says which table, not which column.
     wanted -= content_terms(table.name.replace("_", " "))
     scored = [
-        (len(wanted & column.terms), column)
+        (len(wanted & column_terms(column)), column)
         for column in table.columns
         if column.numeric and column.name not in used
     ]

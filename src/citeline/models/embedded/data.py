@@ -1,9 +1,10 @@
 """The embedded model's data path: the governed measure that answers the question as asked, else
 one read-only query it writes, else "nothing found".
 
-Offered the data tools, it reads their descriptions as a real model would
-(``citeline.models.data_descriptions``), reads the figure the question asks for
-(``citeline.models.data_intent``), and then:
+Offered the data tools, it reads what their descriptions say as data (their facts,
+``citeline.data.facts``: tables, columns, listed values, measures and their queries' shapes),
+reads the figure the question asks for
+(``citeline.models.embedded.data_intent``), and then:
 
 1. calls a measure only when the measure computes exactly that figure: the same aggregate of
    the same column; every value the question names is either a parameter of the measure or a
@@ -30,14 +31,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from citeline.models.data_descriptions import (
-    MeasureText,
-    QueryShape,
-    read_measures,
-    read_tables,
-)
-from citeline.models.data_intent import Intent, Value, read_intent
-from citeline.models.embedded import ToolRequest, TurnView, content_terms, stream_fragments
+from citeline.data.facts import DataFacts, MeasureFacts, QueryShape, Value
+from citeline.models.embedded.data_intent import Intent, read_intent
+from citeline.models.embedded.model import ToolRequest, TurnView, stream_fragments
+from citeline.models.embedded.terms import content_terms
 
 NO_FIT = (
     "Nothing in this data records that: no measure or column answers it, so I have no figure"
@@ -64,18 +61,25 @@ class _Plan:
 
 def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str] | None:
     """The next data step, or ``None`` when this is not a data question for the embedded model."""
-    measure_tool = view.descriptions.get("measure")
-    sql_tool = view.descriptions.get("sql")
-    if measure_tool is None and sql_tool is None:
+    facts = next(
+        (
+            found
+            for tool, found in view.facts.items()
+            if tool in {"measure", "sql"} and tool in view.tools and isinstance(found, DataFacts)
+        ),
+        None,
+    )
+    if facts is None:
         return None
+    measures = list(facts.measures) if "measure" in view.tools else []
+    can_query = "sql" in view.tools
     done = [outcome for outcome in view.outcomes if outcome.tool in {"measure", "sql"}]
-    tables = read_tables(sql_tool or "")
-    intent = read_intent(view.question, tables)
+    intent = read_intent(view.question, list(facts.tables))
     beside_documents = "search" in view.tools
     if intent is not None and beside_documents and not _about_table(view.question, intent):
         # Beside a corpus, "how many" may be about documents; answer from a table it names.
         intent = None
-    plan = None if intent is None else _plan(intent, read_measures(measure_tool or ""), sql_tool)
+    plan = None if intent is None else _plan(intent, measures, can_query)
     if done:
         last = done[-1]
         if last.failed or plan is None or intent is None:
@@ -103,17 +107,17 @@ def _about_table(question: str, intent: Intent) -> bool:
     )
 
 
-def _plan(intent: Intent, measures: list[MeasureText], sql_tool: str | None) -> _Plan | None:
+def _plan(intent: Intent, measures: list[MeasureFacts], can_query: bool) -> _Plan | None:
     for measure in measures:
         plan = _measure_plan(intent, measure)
         if plan is not None:
             return plan
-    if sql_tool is None:
+    if not can_query:
         return None
     return _query_plan(intent)
 
 
-def _measure_plan(intent: Intent, measure: MeasureText) -> _Plan | None:
+def _measure_plan(intent: Intent, measure: MeasureFacts) -> _Plan | None:
     """The call of ``measure`` that computes exactly the intent's figure, or ``None``."""
     shape = measure.shape
     if shape is None or shape.table != intent.table.name:
@@ -123,7 +127,7 @@ def _measure_plan(intent: Intent, measure: MeasureText) -> _Plan | None:
     value = _aggregate_alias(shape, intent)
     if value is None:
         return None
-    by_column = {column: param for param, column in shape.param_columns.items()}
+    by_column = {column: param for param, column in shape.param_columns}
     args: dict[str, object] = {}
     keep: list[tuple[str, tuple[Value, ...]]] = []
     for column, values in intent.equals:
@@ -137,7 +141,9 @@ def _measure_plan(intent: Intent, measure: MeasureText) -> _Plan | None:
         return None
     for grouped in shape.group_by:
         asked = grouped in {c.name for c in intent.group_by}
-        named = grouped in {name for name, _ in keep} or grouped in shape.param_columns.values()
+        named = grouped in {name for name, _ in keep} or grouped in {
+            column for _, column in shape.param_columns
+        }
         if not (asked or named):
             return None
     if not {c.name for c in intent.group_by} <= set(shape.group_by):
@@ -213,7 +219,7 @@ def _literal(value: Value) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    return "'" + value.replace("'", "''") + "'"
+    return "'" + str(value).replace("'", "''") + "'"
 
 
 def _write(intent: Intent, plan: _Plan, text: str) -> str:

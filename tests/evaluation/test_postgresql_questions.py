@@ -1,4 +1,4 @@
-"""The held-out PostgreSQL set: it loads, its gold addresses are sections of the installed
+"""The PostgreSQL development set: it loads, its gold addresses are sections of the installed
 manual whose text holds an expected term, and its gold addresses become the ids an index
 gives the sections at them (benchmarks/questions/gold_ids.py)."""
 
@@ -13,16 +13,16 @@ from tests.support.gold_addresses import gold_ids_module
 from citeline.evaluation.answer_checks import contains_expected_term
 from citeline.evaluation.questions import load_questions
 
-HELDOUT = Path(__file__).parents[2] / "benchmarks" / "questions" / "heldout"
+POSTGRESQL = Path(__file__).parents[2] / "benchmarks" / "questions" / "postgresql"
 FILES = ("postgresql-docs.jsonl", "postgresql-docs-followups.jsonl")
 BASE_URL = "https://www.postgresql.org/docs/15/"
 # Debian's postgresql-doc-15, which .ci/run installs; the set's gold is read against it.
 MANUAL = Path("/usr/share/doc/postgresql-doc-15/html")
 
 
-def test_the_held_out_set_loads_with_gold_addresses_and_terms() -> None:
-    questions = load_questions(HELDOUT / FILES[0])
-    follow_ups = load_questions(HELDOUT / FILES[1])
+def test_the_postgresql_set_loads_with_gold_addresses_and_terms() -> None:
+    questions = load_questions(POSTGRESQL / FILES[0])
+    follow_ups = load_questions(POSTGRESQL / FILES[1])
     assert len(questions) >= 40 and len(follow_ups) >= 10
     for question in [*questions, *follow_ups]:
         assert question.gold_ids and question.answer_terms, question.id
@@ -35,7 +35,7 @@ def test_the_held_out_set_loads_with_gold_addresses_and_terms() -> None:
 def test_every_gold_address_is_a_section_of_the_manual_that_holds_an_expected_term() -> None:
     pages: dict[str, LexborHTMLParser] = {}
     for name in FILES:
-        for question in load_questions(HELDOUT / name):
+        for question in load_questions(POSTGRESQL / name):
             texts = []
             for url in question.gold_ids:
                 page, _, anchor = url.removeprefix(BASE_URL).partition("#")

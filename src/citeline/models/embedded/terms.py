@@ -4,12 +4,19 @@ Every choice the embedded model makes (which section, which passage, whether any
 answers at all) compares these terms, so they are made one way here. English only, as
 the stemmer is; it knows nothing of any collection's wording, and nothing of sections,
 passages or tools.
+
+A name written as code is also its parts: ``HtmlResponse`` holds "html" and "response",
+``find_or_insert`` "find" and "insert" (the word pattern splits at the underscore), so a
+question that writes an API in words reaches the text that spells it as one identifier. The
+other way round, ``compounds`` joins a question's neighbouring words ("starts with" →
+``startswith``), for an identifier written without any mark between its words.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 import Stemmer
 
@@ -45,10 +52,31 @@ def _stem(word: str) -> str:
     return str(_stemmer.stemWord(word))
 
 
+# A lower-case letter (or a digit) followed by a capital, or a run of capitals followed by a
+# capitalised word: where an identifier written in camel case joins its words
+# ("HtmlResponse", "parseHTTPHeader"). The whole name stays a word beside its parts; a name
+# with digits ("IPv6", "OAuth2") is a name, not words.
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
 def words(text: str) -> list[str]:
-    """The words of ``text`` that carry content, lower-cased and unstemmed, in order."""
-    found = (w.lower() for w in _WORD.findall(text))
+    """The words of ``text`` that carry content, lower-cased and unstemmed, in order; a
+    camel-case name is followed by its parts."""
+    found: list[str] = []
+    for word in _WORD.findall(text):
+        found.append(word.lower())
+        if word.isalpha() and not word.islower() and not word.isupper() and _CAMEL.search(word):
+            found.extend(part.lower() for part in _CAMEL.split(word))
     return [w for w in found if w not in _STOP_WORDS and len(w) > 1]
+
+
+def compounds(text: str) -> set[str]:
+    """Each pair of neighbouring words of ``text`` written as one, stemmed ("starts with" →
+    ``startswith``, "read lines" → ``readlin``): how an identifier without marks between its
+    words is asked about. Stop words join too, since names hold them (``endswith``)."""
+    plain = [w.lower() for w in _WORD.findall(text)]
+    joined = {a + b for a, b in pairwise(plain) if a.isalpha() and b.isalpha()}
+    return {_stem(w) for w in joined if w not in _STOP_WORDS}
 
 
 def content_terms(text: str) -> set[str]:

@@ -1,0 +1,463 @@
+"""Leave-one-collection-out: each development collection measured with everything fitted on
+the others. The number that decides whether a change to the embedded model's answers is kept.
+
+Run from the repository root (the dev extra installed; scikit-learn for the fitted modes):
+
+    .venv/bin/python benchmarks/questions/crossval.py            # fitted ranker, leave one out
+    .venv/bin/python benchmarks/questions/crossval.py --engine   # the answerer as it ships
+
+It discovers every ``benchmarks/questions/*/collection.toml`` (``dev_collections.py``), builds
+each collection's index once per version of the ingest code, and prints, per collection and
+as the mean and the worst: expected term / cites gold / precision over the questions, cites
+gold over the follow-ups, the share of off-topic questions answered ``nothing_found``, and the
+share of answerable questions (questions and follow-ups) answered ``nothing_found``.
+
+``--engine`` asks every question of the real answer engine (``citeline.answer``, the embedded
+model) with the tuning it ships, or with each fold's fitted tuning under ``--folds``; the
+default mode reads each question's candidates and their features once per index (cached,
+keyed by the index and the feature code's version), fits on the other collections and
+applies the fit to the one left out, in seconds. See docs/benchmarks.md for the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import os
+import sys
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import dev_collections
+import ranker_fit
+from ranker_features import QuestionRecord, question_records
+from ranker_fit import fit, simulate
+
+from citeline import answer
+from citeline.agent.meaning import MEANING_ENV
+from citeline.corpus import Corpus
+from citeline.corpus.embedding import dense_installed
+from citeline.evaluation import EvaluatedAnswer, evaluate_answers
+from citeline.evaluation.questions import EvalQuestion
+from citeline.events import Event
+from citeline.models import ChatMessage, resolve_model
+from citeline.models.embedded.features import FEATURES
+from citeline.models.embedded.tuning import (
+    WEIGHTS_FILE,
+    Tuning,
+    shipped_tuning,
+    tuning_to_json,
+    use_tuning,
+)
+
+ALL_FEATURES = FEATURES
+WEIGHTS = dev_collections.REPOSITORY / "src" / "citeline" / "models" / "embedded" / WEIGHTS_FILE
+
+COLUMNS = ("term", "gold", "precision", "fu gold", "off-topic nf", "answerable nf")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One collection's figures (``None``: nothing to judge)."""
+
+    name: str
+    questions: int
+    term: float | None
+    gold: float | None
+    precision: float | None
+    followup_gold: float | None
+    off_topic_nothing: float | None
+    answerable_nothing: float | None
+
+    def values(self) -> tuple[float | None, ...]:
+        return (
+            self.term,
+            self.gold,
+            self.precision,
+            self.followup_gold,
+            self.off_topic_nothing,
+            self.answerable_nothing,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one answer did, as the figures read it."""
+
+    has_term: bool | None
+    cites_gold: bool | None
+    precision: float | None
+    nothing_found: bool
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def row_of(
+    name: str,
+    questions: Sequence[Outcome],
+    followups: Sequence[Outcome],
+    off_topic: Sequence[Outcome],
+) -> Row:
+    """A collection's row from its answers' outcomes."""
+    terms = [float(o.has_term) for o in questions if o.has_term is not None]
+    gold = [float(o.cites_gold) for o in questions if o.cites_gold is not None]
+    precision = [o.precision for o in questions if o.precision is not None]
+    fu_gold = [float(o.cites_gold) for o in followups if o.cites_gold is not None]
+    answerable = [*questions, *followups]
+    return Row(
+        name,
+        len(questions),
+        _mean(terms),
+        _mean(gold),
+        _mean(precision),
+        _mean(fu_gold),
+        _mean([float(o.nothing_found) for o in off_topic]),
+        _mean([float(o.nothing_found) for o in answerable]),
+    )
+
+
+def table(rows: Sequence[Row], title: str) -> str:
+    """The rows, their mean and their worst, as a Markdown table."""
+    lines = [
+        f"{title}",
+        "",
+        "| collection | " + " | ".join(COLUMNS) + " |",
+        "|---|" + "---:|" * len(COLUMNS),
+    ]
+    for row in rows:
+        cells = [_cell(v) for v in row.values()]
+        lines.append(f"| {row.name} ({row.questions}) | " + " | ".join(cells) + " |")
+    columns = list(zip(*(row.values() for row in rows), strict=True))
+    means = [_mean([v for v in column if v is not None]) for column in columns]
+    # The worst is the lowest, but for the share of answerable questions lost (the highest).
+    worst = [
+        (max if index == len(COLUMNS) - 1 else min)(
+            [v for v in column if v is not None], default=None
+        )
+        for index, column in enumerate(columns)
+    ]
+    lines.append("| **mean** | " + " | ".join(f"**{_cell(v)}**" for v in means) + " |")
+    lines.append("| worst | " + " | ".join(_cell(v) for v in worst) + " |")
+    return "\n".join(lines)
+
+
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+# -- the answer engine, as it ships --------------------------------------------------------
+
+
+def _outcome_of(result: EvaluatedAnswer) -> Outcome:
+    score = result.score
+    return Outcome(
+        score.has_expected_term,
+        score.cites_gold,
+        score.precision,
+        score.state == "nothing_found",
+    )
+
+
+async def _engine_outcomes(corpus: Corpus, questions: Sequence[EvalQuestion]) -> list[Outcome]:
+    handle = resolve_model("embedded")
+
+    def ask(question: str, history: Sequence[ChatMessage]) -> AsyncIterator[Event]:
+        return answer(
+            question,
+            corpus=corpus,
+            model=handle,
+            profile="chat" if history else "search",
+            history=history,
+        )
+
+    results = await evaluate_answers(list(questions), ask)
+    return [_outcome_of(result) for result in results]
+
+
+def engine_row(collection: dev_collections.Collection) -> Row:
+    """The collection's row from the real answer engine."""
+    index = dev_collections.built_index(collection, retrieval=RETRIEVAL)
+    sets = dev_collections.collection_questions(collection, index)
+    with Corpus.open(index) as corpus:
+        outcomes = [
+            asyncio.run(_engine_outcomes(corpus, questions))
+            for questions in (sets.questions, sets.followups, sets.off_topic)
+        ]
+    return row_of(collection.name, *outcomes)
+
+
+# -- the fitted ranker, leave one collection out ----------------------------------------
+
+
+# The sentence model's answers kept, by its arithmetic: every text alone in int8 since
+# main's meaning work (an earlier cache held full-precision section vectors).
+SIMILARITIES = "similarities-int8-alone"
+RETRIEVAL = ""  # ingest's --retrieval for every index; its default when empty
+
+
+def collection_records(
+    collection: dev_collections.Collection, tuning: Tuning, meaning: bool
+) -> list[QuestionRecord]:
+    """Every question of the collection with its candidates' features (cached per index)."""
+    index = dev_collections.built_index(collection, retrieval=RETRIEVAL)
+    sets = dev_collections.collection_questions(collection, index)
+    found = question_records(
+        index,
+        {"question": sets.questions, "followup": sets.followups, "off_topic": sets.off_topic},
+        cache=index.parent,
+        similarities=dev_collections.cache_root() / SIMILARITIES / f"{collection.name}.pickle.gz",
+        tuning=tuning,
+        meaning=meaning,
+    )
+    if collection.kind == "claims":
+        for record in found:
+            record.kind = "claim"
+    return found
+
+
+TRAIN_EVERY: dict[str, int] = {}  # a claims collection's subsampling, by name
+
+
+def training(records: dict[str, list[QuestionRecord]], leave_out: str = "") -> list[QuestionRecord]:
+    """Every collection's records but ``leave_out``'s, a claims collection's subsampled."""
+    return [
+        record
+        for name, found in records.items()
+        if name != leave_out
+        for at, record in enumerate(found)
+        if at % TRAIN_EVERY.get(name, 1) == 0
+    ]
+
+
+def left_out_rows(
+    records: dict[str, list[QuestionRecord]], tuning: Tuning, dropped: frozenset[str]
+) -> list[Row]:
+    """Each documentation collection's row, answered by the models fitted on every other
+    collection (claims included)."""
+    rows: list[Row] = []
+    for name, own in records.items():
+        if name in TRAIN_EVERY:
+            continue
+        fitted = fit(training(records, name), tuning, dropped)
+        outcomes = simulate(own, fitted, tuning)
+        rows.append(
+            row_of(
+                name,
+                [o for o in outcomes if o.kind == "question"],
+                [o for o in outcomes if o.kind == "followup"],
+                [o for o in outcomes if o.kind == "off_topic"],
+            )
+        )
+    return rows
+
+
+def claims_line(
+    name: str, records: dict[str, list[QuestionRecord]], tuning: Tuning, dropped: frozenset[str]
+) -> str:
+    """A claims collection's figures, answered by the models fitted on every collection (it
+    is in its own training: its every n-th claim)."""
+    outcomes = simulate(records[name], fit(training(records), tuning, dropped), tuning)
+    precision = _mean([o.precision for o in outcomes if o.precision is not None])
+    recall = _mean([o.recall for o in outcomes if o.recall is not None])
+    gold = _mean([float(o.cites_gold) for o in outcomes if o.cites_gold is not None])
+    nothing = _mean([float(o.nothing_found) for o in outcomes])
+    return (
+        f"{name} ({len(outcomes)} claims, in its own fit): precision {_cell(precision)}, "
+        f"recall {_cell(recall)}, cites gold {_cell(gold)}, nothing found {_cell(nothing)}"
+    )
+
+
+def _means(rows: Sequence[Row]) -> list[float | None]:
+    columns = list(zip(*(row.values() for row in rows), strict=True))
+    return [_mean([v for v in column if v is not None]) for column in columns]
+
+
+def worth_table(
+    records: dict[str, list[QuestionRecord]], tuning: Tuning, features: Sequence[str]
+) -> str:
+    """Each feature's cross-validated worth: the leave-one-out means with it dropped (every
+    model refitted without it), against all features."""
+    base = _means(left_out_rows(records, tuning, frozenset()))
+    lines = [
+        "| feature dropped | " + " | ".join(COLUMNS) + " |",
+        "|---|" + "---:|" * len(COLUMNS),
+        "| (none) | " + " | ".join(_cell(v) for v in base) + " |",
+    ]
+    for feature in features:
+        means = _means(left_out_rows(records, tuning, frozenset({feature})))
+        cells = [
+            "-" if v is None or b is None else f"{v:.3f} ({v - b:+.3f})"
+            for v, b in zip(means, base, strict=True)
+        ]
+        lines.append(f"| {feature} | " + " | ".join(cells) + " |")
+        print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument(
+        "--collections", help="Comma-separated names (default: every collection found)."
+    )
+    parser.add_argument(
+        "--engine",
+        action="store_true",
+        help="Ask the real answer engine, with the tuning it ships.",
+    )
+    parser.add_argument(
+        "--folds",
+        action="store_true",
+        help="With --engine: answer each collection with the models fitted on the others "
+        "(the real engine's figures for what the default mode simulates).",
+    )
+    parser.add_argument(
+        "--words",
+        action="store_true",
+        help="Fit and measure the words-only models (no sentence model).",
+    )
+    parser.add_argument(
+        "--ablate",
+        default="",
+        help="Comma-separated features to leave out of every fit (see --worth).",
+    )
+    parser.add_argument(
+        "--worth",
+        nargs="?",
+        const="all",
+        help="Print each feature's cross-validated worth: the means with it left out (every "
+        "feature, or the comma-separated ones named: ten refits a feature, about two CPU "
+        "minutes each).",
+    )
+    parser.add_argument(
+        "--write-weights",
+        action="store_true",
+        help="Fit on every collection, with and without meaning, and write the shipped "
+        "weights file.",
+    )
+    parser.add_argument(
+        "--retrieval",
+        choices=("lexical", "dense", "hybrid"),
+        help="Build the indexes with this ingest --retrieval (default: ingest's default).",
+    )
+    parser.add_argument(
+        "--lost-answerable",
+        type=float,
+        default=ranker_fit.LOST_ANSWERABLE,
+        help="The share of the training collections' answerable questions the confidence "
+        f"threshold may lose to nothing found (default {ranker_fit.LOST_ANSWERABLE}).",
+    )
+    parser.add_argument("--out", type=Path, help="Write the rows as JSON.")
+    options = parser.parse_args(argv)
+    global RETRIEVAL
+    RETRIEVAL = options.retrieval or ""
+    if not 0 <= options.lost_answerable < 1:
+        raise SystemExit("--lost-answerable is a share: from 0 up to, not including, 1.")
+    ranker_fit.LOST_ANSWERABLE = options.lost_answerable
+    names = options.collections.split(",") if options.collections else None
+    collections = dev_collections.load_collections(names)
+    TRAIN_EVERY.update(
+        {c.name: c.train_every for c in dev_collections.load_collections() if c.kind == "claims"}
+    )
+    started = time.perf_counter()
+    cpu = time.process_time()
+    tuning = shipped_tuning()
+    meaning = not options.words and dense_installed()
+    if not meaning:
+        # The engine reads for meaning unless told not to, as a deployment is.
+        os.environ[MEANING_ENV] = "0"
+    dropped = frozenset(f for f in options.ablate.split(",") if f)
+    worth_features = (
+        ALL_FEATURES
+        if options.worth in (None, "all")
+        else tuple(f for f in options.worth.split(",") if f)
+    )
+    unknown = (dropped | set(worth_features)) - set(ALL_FEATURES)
+    if unknown:
+        raise SystemExit(f"Unknown features {sorted(unknown)}; known: {', '.join(ALL_FEATURES)}.")
+    if options.write_weights:
+        write_weights(collections, tuning, dropped, argv)
+        return 0
+    rows: list[Row] = []
+    if options.engine:
+        # Each fold is fitted on every other collection, chosen for the run or not.
+        records = (
+            {
+                c.name: collection_records(c, tuning, meaning)
+                for c in dev_collections.load_collections()
+            }
+            if options.folds
+            else {}
+        )
+        for collection in collections:
+            if collection.kind == "claims" and not names:
+                continue  # 505 claims: asked only when named (citeline eval citations does)
+            if options.folds:
+                fitted = fit(training(records, collection.name), tuning, dropped)
+                fold = dataclasses.replace(
+                    tuning, with_meaning=fitted, words_only=fitted, ablated=dropped
+                )
+                with use_tuning(fold):
+                    rows.append(engine_row(collection))
+            else:
+                rows.append(engine_row(collection))
+            print(f"{collection.name}: done", file=sys.stderr, flush=True)
+        title = "The answer engine " + (
+            "with each collection's models fitted on the others" if options.folds else "as it ships"
+        )
+    else:
+        records = {c.name: collection_records(c, tuning, meaning) for c in collections}
+        if options.worth:
+            print(worth_table(records, tuning, worth_features))
+            return 0
+        rows = left_out_rows(records, tuning, dropped)
+        for name in TRAIN_EVERY.keys() & records.keys():
+            print(claims_line(name, records, tuning, dropped), file=sys.stderr)
+        kind = "with meaning" if meaning else "words only"
+        title = f"Leave one collection out, fitted ranker ({kind})"
+        if dropped:
+            title += f", without {', '.join(sorted(dropped))}"
+        title += f", threshold losing {options.lost_answerable:.0%} of training answerable"
+    print(table(rows, title))
+    print(
+        f"\n{time.perf_counter() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU",
+        file=sys.stderr,
+    )
+    if options.out is not None:
+        options.out.write_text(json.dumps([_row_dict(row) for row in rows], indent=1) + "\n")
+    return 0
+
+
+def write_weights(
+    collections: Sequence[dev_collections.Collection],
+    tuning: Tuning,
+    dropped: frozenset[str],
+    argv: list[str] | None,
+) -> None:
+    """Fit on every collection, with and without the sentence model, without the ``dropped``
+    features (``--ablate``: they get no weight), and write the weights file the package
+    ships."""
+    fitted = {}
+    for meaning in (True, False):
+        records = {c.name: collection_records(c, tuning, meaning) for c in collections}
+        fitted[meaning] = fit(training(records), tuning, dropped)
+    shipped = dataclasses.replace(tuning, with_meaning=fitted[True], words_only=fitted[False])
+    command = "benchmarks/questions/crossval.py " + " ".join(argv or sys.argv[1:])
+    notes = {"collections": [c.name for c in collections]}
+    WEIGHTS.write_text(tuning_to_json(shipped, command=command.strip(), notes=notes))
+    print(f"Wrote {WEIGHTS}", file=sys.stderr)
+
+
+def _row_dict(row: Row) -> dict[str, object]:
+    return {name: getattr(row, name) for name in Row.__slots__}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,244 @@
+"""The development collections: their manifests, their cached indexes and their questions.
+
+Every folder ``benchmarks/questions/<name>/`` with a ``collection.toml``
+(``COLLECTION_FORMAT.md`` at the workspace root, and ``README.md`` beside this file) is a
+collection. ``load_collections`` reads the manifests (with ``citeline.evaluation.collections``,
+the one reader the tests use too); ``built_index`` ingests a collection's
+site once per version of the ingest code (the ``citeline.corpus`` sources) and keeps the index
+under the collections cache; ``collection_questions`` turns each question file's gold
+addresses into that index's ids (``gold_ids.py``) and loads them.
+
+This module answers nothing and scores nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+QUESTIONS = Path(__file__).resolve().parent
+REPOSITORY = QUESTIONS.parents[1]
+sys.path.insert(0, str(QUESTIONS))
+
+import gold_ids  # noqa: E402  (the script beside this one, not a package)
+from filelock import FileLock  # noqa: E402
+
+from citeline.corpus import Corpus  # noqa: E402
+from citeline.evaluation.collections import (  # noqa: E402
+    MANIFEST,
+    Collection,
+    ManifestError,
+    find_collections,
+    prepared_folder,
+)
+from citeline.evaluation.questions import EvalQuestion, load_questions  # noqa: E402
+
+CACHE_ENV = "CITELINE_COLLECTIONS_CACHE"
+# The sources whose change can change an index: every module of the corpus layer.
+INGEST_SOURCES = REPOSITORY / "src" / "citeline" / "corpus"
+
+
+def cache_root() -> Path:
+    """Where prepared folders, indexes and extracted features are kept."""
+    chosen = os.environ.get(CACHE_ENV, "").strip()
+    return Path(chosen) if chosen else Path.home() / ".cache" / "citeline-collections"
+
+
+def load_collections(names: list[str] | None = None) -> list[Collection]:
+    """Every collection whose manifest is under ``benchmarks/questions/``
+    (``citeline.evaluation.collections``, the reader the tests use too), in name order; only
+    ``names`` when given (an unknown name stops the run). A claims collection's claims and
+    corpus are made its ``questions`` and ``site``, under the shared data folder."""
+    try:
+        known = find_collections(QUESTIONS)
+    except ManifestError as error:
+        raise SystemExit(str(error)) from None
+    if names:
+        unknown = [name for name in names if name not in known]
+        if unknown:
+            raise SystemExit(
+                f"No collection named {', '.join(unknown)}; known: {', '.join(known)}."
+            )
+    chosen = [known[name] for name in names] if names else sorted(known.values(), key=_by_name)
+    return [_with_shared_data(c) if c.kind == "claims" else c for c in chosen]
+
+
+def _by_name(collection: Collection) -> str:
+    return collection.name
+
+
+def shared_data() -> Path:
+    """The shared data folder: ``CITELINE_SHARED_DATA``, else ``../shared/data`` beside the
+    checkout."""
+    chosen = os.environ.get("CITELINE_SHARED_DATA", "").strip()
+    return Path(chosen) if chosen else REPOSITORY.parent / "shared" / "data"
+
+
+def _with_shared_data(collection: Collection) -> Collection:
+    corpus = shared_data() / str(collection.corpus)
+    claims = shared_data() / str(collection.claims)
+    for needed in (corpus, claims):
+        if not needed.is_file():
+            raise SystemExit(
+                f"{collection.folder / MANIFEST} needs {needed}; see ../shared/data/README.md."
+            )
+    return dataclasses.replace(collection, questions=claims, site=corpus)
+
+
+def code_digest(sources: list[Path]) -> str:
+    """A digest of what ``sources`` do, not of how they are commented: each module's syntax
+    tree without its docstrings, so a comment or a docstring edited costs no rebuild."""
+    digest = hashlib.sha256()
+    for source in sources:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (
+                isinstance(body, list)
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                body[0] = ast.Pass()
+        digest.update(source.name.encode())
+        digest.update(ast.dump(tree).encode())
+    return digest.hexdigest()[:12]
+
+
+def ingest_version() -> str:
+    """A digest of the corpus layer's code: an index built by other code is built again."""
+    return code_digest(sorted(INGEST_SOURCES.rglob("*.py")))
+
+
+def site_folder(collection: Collection) -> Path:
+    """The folder to ingest: the one ``prepare`` prints on its last line, else ``site``."""
+    if collection.kind == "claims" and collection.site is not None:
+        return collection.site
+    try:
+        folder = prepared_folder(collection, cwd=REPOSITORY, cache=cache_root())
+    except ManifestError as error:
+        raise SystemExit(str(error)) from None
+    if collection.prepare is None and not folder.is_dir():
+        package = collection.debian_package or "its package"
+        raise SystemExit(
+            f"No site for {collection.name} at {folder}: install {package} (apt-get install ...)."
+        )
+    return folder
+
+
+def _site_identity(collection: Collection, folder: Path) -> str:
+    version = ""
+    if collection.debian_package:
+        done = subprocess.run(
+            ["dpkg-query", "-W", "-f=${Version}", collection.debian_package],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        version = done.stdout.strip()
+    return f"{folder}|{collection.base_url}|{version}"
+
+
+def built_index(collection: Collection, *, retrieval: str = "", log: bool = True) -> Path:
+    """The collection's index, ingested now unless this version of the ingest code built it;
+    ``retrieval`` is ingest's ``--retrieval`` (its default when empty)."""
+    folder = site_folder(collection)
+    identity = f"{ingest_version()}|{_site_identity(collection, folder)}|{retrieval}"
+    key = hashlib.sha256(identity.encode()).hexdigest()[:12]
+    home = cache_root() / "indexes" / f"{collection.name}-{key}"
+    index = home / "site.sqlite"
+    if (home / "complete").exists():
+        return index
+    home.parent.mkdir(parents=True, exist_ok=True)
+    # Two runs at once (a fit and a check) build one index, not two into one folder.
+    with FileLock(str(home.with_name(home.name + ".lock"))):
+        if (home / "complete").exists():
+            return index
+        _ingest(collection, folder, home, retrieval=retrieval, log=log)
+    return index
+
+
+def _ingest(collection: Collection, folder: Path, home: Path, *, retrieval: str, log: bool) -> None:
+    if home.exists():
+        shutil.rmtree(home)
+    building = home.with_name(home.name + ".building")
+    if building.exists():
+        shutil.rmtree(building)
+    building.mkdir(parents=True)
+    if log:
+        print(f"ingesting {collection.name} from {folder} ...", file=sys.stderr, flush=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "citeline",
+            "ingest",
+            str(folder),
+            "--db",
+            str(building / "site.sqlite"),
+            *(["--base-url", collection.base_url] if collection.base_url else []),
+            *(["--retrieval", retrieval] if retrieval else []),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    (building / "ingest.log").write_text(done.stdout + done.stderr, encoding="utf-8")
+    # 1: some files were skipped (the log names them); the rest is indexed.
+    if done.returncode > 1:
+        raise SystemExit(f"Ingesting {collection.name} failed; see {building / 'ingest.log'}.")
+    (building / "complete").touch()
+    building.rename(home)
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionSets:
+    """A collection's questions with gold as its index's ids."""
+
+    questions: list[EvalQuestion]
+    followups: list[EvalQuestion]
+    off_topic: list[EvalQuestion]
+
+
+def collection_questions(collection: Collection, index: Path) -> QuestionSets:
+    """The collection's three files with gold addresses made ``index``'s ids; a gold address
+    the index does not hold stops the run, naming it. Claims name their abstracts by id."""
+    if collection.kind == "claims" and collection.questions is not None:
+        return QuestionSets(load_questions(collection.questions), [], [])
+    with Corpus.open(index) as corpus:
+        by_url = gold_ids.sections_by_url(
+            gold_ids.IndexedSection(document.id, document.url, document.text)
+            for document in corpus.documents()
+        )
+    prefix = collection.base_url if collection.gold_relative else ""
+    loaded: list[list[EvalQuestion]] = []
+    for path in (collection.questions, collection.followups, collection.off_topic):
+        if path is None:
+            loaded.append([])
+            continue
+        records = [record for _, record in gold_ids.read_jsonl(path)]
+        rewritten = [
+            gold_ids.rewrite(record, by_url, prefix=prefix, within_page=collection.gold_within_page)
+            for record in records
+        ]
+        missing = sorted({url for r in rewritten for url in r.missing_urls})
+        if missing:
+            raise SystemExit(
+                f"{len(missing)} gold addresses of {path} are not in {collection.name}'s index "
+                f"({index}): " + ", ".join(missing[:5])
+            )
+        target = index.parent / f"{path.stem}.ids.jsonl"
+        text = "".join(json.dumps(r.record, ensure_ascii=False) + "\n" for r in rewritten)
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+        loaded.append(load_questions(target))
+    return QuestionSets(*loaded)

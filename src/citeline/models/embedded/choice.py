@@ -1,0 +1,181 @@
+"""The fitted models applied: which sections to read, which run answers, and whether it does.
+
+Four linear models (``tuning.Fitted``) over the features ``ranking`` and ``passages`` give: a
+score per section the search returned (the best ``documents_to_read`` are read); a score per
+run of a read section (each section's best run is its answer); a score per read section from
+its score before reading, its best run's and what its whole text holds (the best one
+answers); and the probability that this answers at all, below ``threshold`` the answer is
+``nothing_found``. Plain Python over tuples, since the plain install has no numpy: a few
+hundred short dot products an answer. The evaluation harness
+(``benchmarks/questions/crossval.py``) applies these same functions to cached features, so
+the figures it reports are the answerer's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from citeline.models.embedded.passages import PASSAGE_FEATURES, READ_FEATURES
+from citeline.models.embedded.ranking import (
+    CONFIDENCE_FEATURES,
+    SECOND_FEATURES,
+    SECTION_FEATURES,
+)
+from citeline.models.embedded.tuning import Fitted, LinearModel, Scales, dot
+
+_S = {name: at for at, name in enumerate(SECTION_FEATURES)}
+_P = {name: at for at, name in enumerate(PASSAGE_FEATURES)}
+_R = {name: at for at, name in enumerate(READ_FEATURES)}
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What the models chose: the answering run (``section``, ``run``: indices into the
+    candidates and that section's runs, ``None`` when no read section has one), its read
+    section's score, and whether it answers; ``order`` is every section, best first before
+    reading (the closest results of a ``nothing_found``); ``features`` the confidence
+    model's (``CONFIDENCE_FEATURES``)."""
+
+    order: tuple[int, ...]
+    section: int | None
+    run: int | None
+    score: float
+    confidence: float
+    answers: bool
+    features: tuple[float, ...] = ()
+    # A second read section's answering run, (section, run), when it answers too.
+    second: tuple[int, int] | None = None
+
+
+def _scores(
+    model: LinearModel,
+    names: Sequence[str],
+    rows: Sequence[Sequence[float]],
+    ablated: frozenset[str],
+) -> list[float]:
+    weights = model.aligned(names, ablated)
+    return [model.bias + dot(weights, row) for row in rows]
+
+
+def section_scores(
+    fitted: Fitted, rows: Sequence[Sequence[float]], ablated: frozenset[str] = frozenset()
+) -> list[float]:
+    """Each section's score by the section model."""
+    return _scores(fitted.section, SECTION_FEATURES, rows, ablated)
+
+
+def run_scores(
+    fitted: Fitted, rows: Sequence[Sequence[float]], ablated: frozenset[str] = frozenset()
+) -> list[float]:
+    """Each run's score by the passage model (comparable within one section)."""
+    return _scores(fitted.passage, PASSAGE_FEATURES, rows, ablated)
+
+
+def section_order(scores: Sequence[float]) -> tuple[int, ...]:
+    """Section indices, best score first; the search's order breaks ties."""
+    return tuple(sorted(range(len(scores)), key=lambda i: (-scores[i], i)))
+
+
+def read_values(section: float, best_run: float, read: Sequence[float]) -> list[float]:
+    """A read section's features (``READ_FEATURES``): its score before reading, its best
+    run's score and its own (``passages.read_features``)."""
+    return [section, best_run, *read]
+
+
+def choose(
+    fitted: Fitted,
+    section_rows: Sequence[Sequence[float]],
+    run_rows: Mapping[int, Sequence[Sequence[float]]],
+    read_rows: Mapping[int, Sequence[float]],
+    *,
+    read: int,
+    found: float,
+    terms: int,
+    missing: int = 0,
+    ablated: frozenset[str] = frozenset(),
+    scales: Scales = Scales(),
+) -> Choice:
+    """The answer among the ``read`` best sections (their runs in ``run_rows`` and their own
+    features in ``read_rows``, by section index), and whether it answers. ``found`` is the
+    share of the question's own weight that some result holds, ``terms`` how many subject
+    terms it has, ``missing`` how many of them no result holds."""
+    scores = section_scores(fitted, section_rows, ablated)
+    order = section_order(scores)
+    read_weights = fitted.read.aligned(READ_FEATURES, ablated)
+    answers: list[tuple[float, int, int, float]] = []
+    for index in order[:read]:
+        runs = run_rows.get(index, ())
+        if not runs:
+            continue
+        ranked = run_scores(fitted, runs, ablated)
+        number = max(range(len(ranked)), key=lambda n: (ranked[n], -n))
+        values = read_values(scores[index], ranked[number], read_rows[index])
+        answers.append(
+            (fitted.read.bias + dot(read_weights, values), index, number, ranked[number])
+        )
+    if not answers:
+        return Choice(order, None, None, float("-inf"), 0.0, False)
+    # The best read section answers; ties go to the one ranked first before reading.
+    answers.sort(key=lambda found: -found[0])
+    score, index, number, run_score = answers[0]
+    second = None
+    if len(answers) > 1:
+        values = second_values(score - answers[1][0], terms, scales)
+        if _probability(fitted.second, SECOND_FEATURES, values, ablated) >= fitted.second_threshold:
+            second = (answers[1][1], answers[1][2])
+    values = [
+        score,
+        scores[index],
+        run_score,
+        *_answer_values(section_rows, index, run_rows[index][number], read_rows[index]),
+        found,
+        section_rows[index][_S["meaning"]],
+        max((row[_S["meaning"]] for row in section_rows), default=0.0),
+        run_rows[index][number][_P["run_meaning"]],
+        min(terms, scales.terms) / scales.terms,
+        min(missing, scales.missing) / scales.missing,
+    ]
+    probability = confidence(fitted, values, ablated)
+    sure = probability >= fitted.threshold
+    return Choice(order, index, number, score, probability, sure, tuple(values), second)
+
+
+def _answer_values(
+    section_rows: Sequence[Sequence[float]],
+    index: int,
+    run: Sequence[float],
+    read: Sequence[float],
+) -> list[float]:
+    """The shares of the question the chosen answer holds (``answer_coverage`` to
+    ``answer_read_coverage``): in its section, of its own words, with its title, in its run,
+    in its whole read text."""
+    section = section_rows[index]
+    return [
+        section[_S["coverage"]],
+        section[_S["own_coverage"]],
+        run[_P["run_title_coverage"]],
+        run[_P["run_coverage"]],
+        read[_R["read_coverage"] - 2],
+    ]
+
+
+def second_values(gap: float, terms: int, scales: Scales = Scales()) -> list[float]:
+    """The next read section's features (``SECOND_FEATURES``): how far its read score is
+    behind the best's, and the question's subject terms (to ``scales.terms``)."""
+    return [gap, min(terms, scales.terms) / scales.terms]
+
+
+def confidence(
+    fitted: Fitted, values: Sequence[float], ablated: frozenset[str] = frozenset()
+) -> float:
+    """The confidence model's probability that the answer answers."""
+    return _probability(fitted.confidence, CONFIDENCE_FEATURES, values, ablated)
+
+
+def _probability(
+    model: LinearModel, names: Sequence[str], values: Sequence[float], ablated: frozenset[str]
+) -> float:
+    logit = model.bias + dot(model.aligned(names, ablated), values)
+    return 1 / (1 + math.exp(-max(min(logit, 60.0), -60.0)))

@@ -1,0 +1,42 @@
+"""A long document is read a page at a time: each read says where the next page starts, and
+a read from there gives the rest, so a model can read a section whole, to a bound it keeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citeline.agent.corpus_tools import READ_CHARS, corpus_tools
+from citeline.corpus import Corpus
+
+
+async def test_a_long_documents_pages_join_into_its_whole_text(tmp_path: Path) -> None:
+    text = " ".join(f"Sentence {n} of a long reference section." for n in range(1_200))
+    (tmp_path / "long.md").write_text(f"# Long\n\n{text}\n", "utf-8")
+    with Corpus.open(tmp_path / "index.db") as corpus:
+        corpus.ingest(tmp_path / "long.md")
+        whole = corpus.get("long")
+        assert whole is not None and len(whole.text) > 2 * READ_CHARS
+        read = corpus_tools(corpus, in_thread=False)[1]
+        pages: list[str] = []
+        offset: int | None = 0
+        while offset is not None:
+            value = (await read.run({"id": "long", "offset": offset})).value
+            assert isinstance(value, dict)
+            pages.append(value["text"])
+            assert value["truncated"] == ("next_offset" in value)
+            offset = value.get("next_offset")
+        assert "".join(pages) == whole.text
+        assert len(pages) == -(-len(whole.text) // READ_CHARS)
+
+
+async def test_a_read_from_a_negative_offset_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# A\n\nText.\n", "utf-8")
+    with Corpus.open(tmp_path / "index.db") as corpus:
+        corpus.ingest(tmp_path / "a.md")
+        read = corpus_tools(corpus, in_thread=False)[1]
+        with pytest.raises(ValueError, match="offset must be a whole number from 0"):
+            await read.run({"id": "a", "offset": -1})
+        past = (await read.run({"id": "a", "offset": 10_000})).value
+        assert isinstance(past, dict) and past["text"] == "" and not past["truncated"]

@@ -1,0 +1,333 @@
+"""The embedded model's features: each says what it claims to about a section or a run, and
+the fitted models combine them as their weights say (loaded from the shipped file, applied in
+plain Python, switched off one at a time by an ablation)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citeline.models.embedded.choice import choose, section_order, section_scores
+from citeline.models.embedded.features import (
+    CONFIDENCE_FEATURES,
+    FEATURES,
+    PASSAGE_FEATURES,
+    READ_FEATURES,
+    SECTION_FEATURES,
+)
+from citeline.models.embedded.passages import read_features, run_features, runs_of, units_of
+from citeline.models.embedded.ranking import Candidate, asked, section_features
+from citeline.models.embedded.tuning import (
+    Fitted,
+    LinearModel,
+    Tuning,
+    TuningError,
+    current_tuning,
+    shipped_tuning,
+    tuning_from_json,
+    tuning_to_json,
+    use_tuning,
+)
+
+TUNING = Tuning()
+
+
+def _sections(
+    question: str,
+    candidates: list[Candidate],
+    similarity: object = None,
+    earlier: Sequence[str] = (),
+) -> list[dict[str, float]]:
+    read = asked(question, earlier, candidates, TUNING)
+    rows = section_features(read, candidates, similarity, TUNING)  # type: ignore[arg-type]
+    return [dict(zip(SECTION_FEATURES, row, strict=True)) for row in rows]
+
+
+def _runs(question: str, text: str, title: str = "A page: A section") -> list[dict[str, float]]:
+    candidates = [Candidate(title, text)]
+    read = asked(question, (), candidates, TUNING)
+    units = units_of(text)
+    runs = runs_of(units, TUNING)
+    rows = run_features(read.question, units, runs, frozenset(), {}, TUNING)
+    return [dict(zip(PASSAGE_FEATURES, row, strict=True)) for row in rows]
+
+
+# -- section features --------------------------------------------------------------------
+
+
+def test_a_question_word_in_the_heading_counts_in_the_heading_field_not_the_body() -> None:
+    found = _sections(
+        "How do I make a frozen dataclass?",
+        [
+            Candidate("dataclasses: Frozen instances", "Instances cannot be assigned to."),
+            Candidate("dataclasses: Inheritance", "A frozen dataclass can inherit from one."),
+        ],
+    )
+    assert found[0]["heading"] > 0 and found[1]["heading"] == 0
+    assert found[1]["body"] > found[0]["body"]
+    assert found[0]["page"] == found[1]["page"] > 0  # "dataclass" is the page's, in both
+
+
+def test_a_heading_naming_exactly_the_question_is_named_and_precise() -> None:
+    found = _sections(
+        "What is a context manager?",
+        [
+            Candidate("Glossary: context manager", "An object which controls the environment."),
+            Candidate("Glossary: asynchronous context manager", "An object which controls it."),
+        ],
+    )
+    assert found[0]["named"] == 1.0 and found[1]["named"] == 0.0
+    assert found[0]["heading_precision"] == 1.0 > found[1]["heading_precision"]
+
+
+def test_the_search_order_is_the_reciprocal_rank_and_the_first_is_marked() -> None:
+    found = _sections("tuples", [Candidate(f"Section {i}", "tuples") for i in range(4)])
+    assert [f["rank"] for f in found] == [1.0, 1 / 2, 1 / 3, 1 / 4]
+    assert [f["first"] for f in found] == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_a_faq_heading_asking_another_kind_of_question_is_marked() -> None:
+    found = _sections(
+        "How do I sort a list?",
+        [
+            Candidate("FAQ: Why doesn't list.sort() return the sorted list?", "Sorting."),
+            Candidate("FAQ: How do I sort a list in place?", "Sorting."),
+        ],
+    )
+    assert found[0]["other_kind"] == 1.0 and found[1]["other_kind"] == 0.0
+
+
+def test_release_notes_are_marked_unless_the_question_asks_what_changed() -> None:
+    notes = Candidate("What's New In 3.8: f-strings", "Added an = specifier to f-strings.")
+    guide = Candidate("Input and Output: f-strings", "Formatted string literals.")
+    assert _sections("What is an f-string?", [notes, guide])[0]["release_notes"] == 1.0
+    assert _sections("What is an f-string?", [notes, guide])[1]["release_notes"] == 0.0
+    assert _sections("Which version added f-strings?", [notes, guide])[0]["release_notes"] == 0
+
+
+def test_a_name_the_question_writes_in_words_is_found_written_as_one() -> None:
+    found = _sections(
+        "How do I check that a string starts with a prefix?",
+        [
+            Candidate("Strings: str methods", "str.startswith(prefix) returns True when ..."),
+            Candidate("Strings: str methods", "str.center(width) returns a centred string."),
+        ],
+    )
+    assert found[0]["compound"] == 1.0 and found[1]["compound"] == 0.0
+    assert found[0]["coverage"] > found[1]["coverage"]
+
+
+def test_several_passages_of_one_section_count_as_hits() -> None:
+    found = _sections("x", [Candidate("A", "x", hits=1), Candidate("B", "x", hits=5)])
+    assert found[0]["hits"] < found[1]["hits"] == 1.0
+
+
+def test_an_earlier_questions_words_count_less_than_the_follow_ups_own() -> None:
+    candidates = [Candidate("Tuples", "tuples are immutable"), Candidate("Speed", "faster code")]
+    found = _sections("Which one is faster?", candidates, earlier=["What is a tuple?"])
+    assert found[1]["own_coverage"] == 1.0 and found[0]["own_coverage"] == 0.0
+    assert 0 < found[0]["coverage"] < found[1]["coverage"]
+
+
+def _similarity(by_word: dict[str, float]) -> object:
+    def similarity(question: str, texts: Sequence[str], *, exact: bool = True) -> list[float]:
+        return [next((v for w, v in by_word.items() if w in text), 0.1) for text in texts]
+
+    return similarity
+
+
+def test_meaning_is_the_sentence_models_likeness_of_title_and_opening() -> None:
+    candidates = [Candidate("Sorting: Key Functions", "key="), Candidate("Dictionaries", "d")]
+    found = _sections("sort by a key", candidates, _similarity({"Sorting": 0.6}))
+    assert found[0]["meaning"] == pytest.approx(0.6) and found[1]["meaning"] == 0.1
+    assert found[0]["meaning_title"] == pytest.approx(0.6)
+    # Without a sentence model every meaning feature is 0.
+    assert all(
+        f[n] == 0 for f in _sections("sort", candidates) for n in SECTION_FEATURES if "meaning" in n
+    )
+
+
+# -- run features ------------------------------------------------------------------------
+
+
+SECTION = (
+    "Both sorted() and list.sort() take a key function.\n\n"
+    "For example, to sort records by age:\n\n"
+    "```python\nsorted(rows, key=lambda row: row['age'])\n```\n\n"
+    "Changed in version 3.2: key may be None.\n\n"
+    "The sort is stable: records that compare equal keep their order."
+)
+
+
+def test_a_how_question_marks_the_runs_that_show_code() -> None:
+    found = _runs("How do I sort records by a key?", SECTION)
+    with_code = [f for f in found if f["run_code"]]
+    assert with_code and all(f["run_code_how"] == 1.0 for f in with_code)
+    found = _runs("Is the sort stable?", SECTION)
+    assert all(f["run_code_how"] == 0.0 for f in found)
+
+
+def test_the_lead_the_position_and_a_version_note_opening_are_marked() -> None:
+    found = _runs("Is the sort stable?", SECTION)
+    assert found[0]["run_lead"] == 1.0 and found[0]["run_position"] == 0.0
+    assert all(f["run_lead"] == 0.0 and f["run_position"] > 0 for f in found[1:])
+    assert any(f["run_note_opening"] == 1.0 for f in found)
+    asked_about_versions = _runs("Which version changed key?", SECTION)
+    assert all(f["run_note_opening"] == 0.0 for f in asked_about_versions)
+
+
+def test_coverage_counts_the_question_words_a_run_holds() -> None:
+    found = _runs("Is the sort stable?", SECTION)
+    last = found[-1]  # "The sort is stable: ..."
+    assert last["run_coverage"] == 1.0 and last["run_first_coverage"] == 1.0
+    assert found[0]["run_coverage"] < 1.0
+
+
+def test_a_read_section_counts_what_its_whole_text_holds() -> None:
+    candidates = [Candidate("A page: A section", SECTION)]
+    stable = asked("Is the sort stable?", (), candidates, TUNING).question
+    other = asked("Is a set hashable?", (), candidates, TUNING).question
+    units = units_of(SECTION)
+    names = READ_FEATURES[2:]  # the first two are the caller's: the scores before reading
+    held = dict(zip(names, read_features(stable, units, frozenset(), {}, TUNING), strict=True))
+    missed = dict(zip(names, read_features(other, units, frozenset(), {}, TUNING), strict=True))
+    assert held["read_coverage"] == 1.0 and missed["read_coverage"] < 1.0
+    assert held["read_body"] > missed["read_body"]
+    assert held["read_meaning"] == 0.0  # no sentence model
+
+
+def test_a_name_written_as_code_in_the_question_is_found_in_the_run() -> None:
+    found = _runs("What does list.sort() return?", SECTION)
+    assert found[0]["run_asked_code"] == 1.0
+
+
+# -- runs --------------------------------------------------------------------------------
+
+
+def test_a_run_never_opens_on_a_sentence_leaning_on_one_left_out() -> None:
+    text = "Tuples are immutable. This makes them hashable. They can be dictionary keys."
+    starts = {units_of(text)[r.start].text for r in runs_of(units_of(text), TUNING)}
+    assert starts == {"Tuples are immutable."}
+
+
+def test_a_passage_at_the_end_of_a_long_section_is_a_run() -> None:
+    filler = "\n\n".join(f"Paragraph {i} says nothing of the matter." for i in range(2_000))
+    text = filler + "\n\nThe answer is forty-two, at the very end of the section."
+    units = units_of(text)
+    runs = runs_of(units, TUNING)
+    assert any("forty-two" in units[r.start].text for r in runs)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=1, max_value=50))
+def test_runs_of_any_section_are_bounded(limit: int) -> None:
+    text = " ".join(f"Sentence number {i} ends here." for i in range(500))
+    assert len(runs_of(units_of(text), dataclasses.replace(TUNING, max_runs=limit))) <= limit
+
+
+# -- the fitted models -------------------------------------------------------------------
+
+
+def test_the_shipped_weights_load_with_both_sets_and_only_known_features() -> None:
+    shipped = shipped_tuning()
+    for fitted in (shipped.with_meaning, shipped.words_only):
+        for model, names in (
+            (fitted.section, SECTION_FEATURES),
+            (fitted.passage, PASSAGE_FEATURES),
+            (fitted.read, READ_FEATURES),
+            (fitted.confidence, CONFIDENCE_FEATURES),
+        ):
+            assert model.weights, "a fitted model has weights"
+            assert set(model.weights) <= set(names)
+        assert 0.0 < fitted.threshold < 1.0
+    assert not any(
+        "meaning" in name and w for name, w in shipped.words_only.section.weights.items()
+    )
+    assert "crossval.py" in shipped.source  # the command that wrote them
+
+
+def test_a_weights_file_round_trips_and_an_unknown_setting_is_refused() -> None:
+    fitted = Fitted(LinearModel({"heading": 2.0}), LinearModel({"run_coverage": 1.0}, 0.5))
+    tuning = dataclasses.replace(TUNING, with_meaning=fitted, search_k=15)
+    again = tuning_from_json(json.loads(tuning_to_json(tuning, command="a command")))
+    assert again.with_meaning == fitted and again.search_k == 15
+    with pytest.raises(TuningError, match="unknown settings"):
+        tuning_from_json({"settings": {"no_such_setting": 1}})
+
+
+def _by_hand(
+    section: dict[str, float], passage: dict[str, float], read: dict[str, float]
+) -> Fitted:
+    return Fitted(
+        LinearModel(section),
+        LinearModel(passage),
+        LinearModel(read),
+        LinearModel({"answer_score": 1.0}),
+        threshold=0.5,
+    )
+
+
+READ = {0: [0.0] * (len(READ_FEATURES) - 2), 1: [0.0] * (len(READ_FEATURES) - 2)}
+
+
+def _row(names: Sequence[str], **values: float) -> list[float]:
+    return [values.get(name, 0.0) for name in names]
+
+
+def test_the_models_choose_as_their_weights_say() -> None:
+    sections = [_row(SECTION_FEATURES, heading=1.0), _row(SECTION_FEATURES, body=1.0)]
+    runs = {
+        0: [_row(PASSAGE_FEATURES, run_coverage=0.2), _row(PASSAGE_FEATURES, run_coverage=0.9)],
+        1: [_row(PASSAGE_FEATURES, run_coverage=1.0)],
+    }
+    heading_first = _by_hand(
+        {"heading": 2.0, "body": 1.0}, {"run_coverage": 1.0}, {"read_section": 1.0}
+    )
+    choice = choose(heading_first, sections, runs, READ, read=2, found=1.0, terms=2)
+    assert (choice.section, choice.run) == (0, 1) and choice.answers
+    assert section_order(section_scores(heading_first, sections)) == (0, 1)
+    # The read model may prefer the section whose best run is better, read or not first.
+    by_run = dataclasses.replace(heading_first, read=LinearModel({"read_best_run": 1.0}))
+    assert choose(by_run, sections, runs, READ, read=2, found=1.0, terms=2).section == 1
+    # Only the sections read are chosen from.
+    assert choose(by_run, sections, runs, READ, read=1, found=1.0, terms=2).section == 0
+    body_first = _by_hand(
+        {"heading": 1.0, "body": 2.0}, {"run_coverage": 1.0}, {"read_section": 1.0}
+    )
+    assert choose(body_first, sections, runs, READ, read=1, found=1.0, terms=2).section == 1
+
+
+def test_the_confidence_below_its_threshold_is_nothing_found() -> None:
+    sections = [_row(SECTION_FEATURES, heading=1.0)]
+    runs = {0: [_row(PASSAGE_FEATURES, run_coverage=1.0)]}
+    fitted = _by_hand({"heading": 1.0}, {"run_coverage": 1.0}, {"read_best_run": 1.0})
+    sure = choose(fitted, sections, runs, READ, read=1, found=1.0, terms=2)
+    assert sure.answers and sure.confidence > 0.5
+    doubtful = dataclasses.replace(fitted, threshold=0.99)
+    assert not choose(doubtful, sections, runs, READ, read=1, found=1.0, terms=2).answers
+
+
+def test_an_ablated_feature_counts_nothing() -> None:
+    sections = [_row(SECTION_FEATURES, heading=1.0), _row(SECTION_FEATURES, body=1.0)]
+    runs = {0: [_row(PASSAGE_FEATURES)], 1: [_row(PASSAGE_FEATURES)]}
+    fitted = _by_hand({"heading": 2.0, "body": 1.0}, {}, {"read_section": 1.0})
+    assert choose(fitted, sections, runs, READ, read=2, found=1.0, terms=2).section == 0
+    ablated = frozenset({"heading"})
+    chosen = choose(fitted, sections, runs, READ, read=2, found=1.0, terms=2, ablated=ablated)
+    assert chosen.section == 1
+
+
+def test_a_tuning_set_for_a_block_is_the_one_in_force_there_only() -> None:
+    changed = shipped_tuning().without("meaning")
+    with use_tuning(changed):
+        assert current_tuning() is changed and "meaning" in current_tuning().ablated
+    assert current_tuning() is shipped_tuning()
+
+
+def test_every_feature_has_one_name() -> None:
+    assert len(FEATURES) == len(set(FEATURES))
