@@ -43,6 +43,7 @@ It deliberately knows nothing about tokens, pooling or the session that runs the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -107,10 +108,7 @@ def _int8_products(
     hold every node's wrapper: protobuf makes a fresh wrapper for an element no one holds,
     so an id kept past them named another node (the rewritten graph lost its output)."""
     producer = {output: node for node in graph.node for output in node.output}
-    readers: dict[str, list[onnx.NodeProto]] = {}
-    for node in graph.node:
-        for name in node.input:
-            readers.setdefault(name, []).append(node)
+    readers = _readers(graph.node)
     replaced: dict[int, onnx.NodeProto] = {}
     dead: set[int] = set()
     added: list[onnx.TensorProto] = []
@@ -165,10 +163,7 @@ def _replace_nodes(
 def _simplified_attention(nodes: list[onnx.NodeProto], outputs: set[str]) -> list[onnx.NodeProto]:
     """``nodes`` with each layer's key transpose as one node and no softmax NaN guard; the
     nodes unchanged unless all ``EXPECTED_LAYERS`` of both are found."""
-    readers: dict[str, list[onnx.NodeProto]] = {}
-    for node in nodes:
-        for name in node.input:
-            readers.setdefault(name, []).append(node)
+    readers = _readers(nodes)
     replaced: dict[int, onnx.NodeProto] = {}
     dead: set[int] = set()
     renamed: dict[str, str] = {}
@@ -217,10 +212,7 @@ def _fused_attention(nodes: list[onnx.NodeProto]) -> list[onnx.NodeProto]:
     products to the reshape back to the hidden size, as one ``MultiHeadAttention`` without
     a mask; unchanged unless all ``EXPECTED_LAYERS`` are found."""
     producer = {output: node for node in nodes for output in node.output}
-    readers: dict[str, list[onnx.NodeProto]] = {}
-    for node in nodes:
-        for name in node.input:
-            readers.setdefault(name, []).append(node)
+    readers = _readers(nodes)
 
     def made(name: str, op: str) -> onnx.NodeProto | None:
         node = producer.get(name)
@@ -350,10 +342,7 @@ def _fused_gelu(nodes: list[onnx.NodeProto]) -> list[onnx.NodeProto]:
     """``nodes`` with each exported GELU, ``x * (erf(x / sqrt 2) + 1) * 0.5`` in five nodes,
     as one ``Gelu``; unchanged unless all ``EXPECTED_LAYERS`` are found."""
     producer = {output: node for node in nodes for output in node.output}
-    readers: dict[str, list[onnx.NodeProto]] = {}
-    for node in nodes:
-        for name in node.input:
-            readers.setdefault(name, []).append(node)
+    readers = _readers(nodes)
     replaced: dict[int, onnx.NodeProto] = {}
     dead: set[int] = set()
     for erf in (node for node in nodes if node.op_type == "Erf"):
@@ -418,6 +407,15 @@ def _nan_guard(
     if where is None or where.op_type != "Where" or where.input[2] != node.input[0]:
         return None
     return where
+
+
+def _readers(nodes: Iterable[onnx.NodeProto]) -> dict[str, list[onnx.NodeProto]]:
+    """The nodes that read each value, by the value's name."""
+    readers: dict[str, list[onnx.NodeProto]] = {}
+    for node in nodes:
+        for name in node.input:
+            readers.setdefault(name, []).append(node)
+    return readers
 
 
 def _only_reader(

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from citeline.corpus.errors import CorpusError
@@ -31,75 +33,74 @@ class RefusedFileError(CorpusError):
     line in the ingest report)."""
 
 
-def read_bytes(path: Path, limit: int | None) -> bytes:
-    """``path``'s bytes, read from a regular file of at most ``limit`` bytes."""
-    descriptor = _open_regular(path)
+@contextmanager
+def _unreadable_as_refused() -> Iterator[None]:
+    """An ``OSError`` while opening or reading a file, as that file's reason."""
     try:
-        status = os.fstat(descriptor)
-        if limit is not None and status.st_size > limit:
-            raise RefusedFileError(
-                f"it is larger ({status.st_size / 1048576:.0f} MB) than the "
-                f"{limit // 1048576} MB a page may be; split it, or leave it out"
-            )
-        chunks = []
-        size = 0
-        while True:
-            chunk = os.read(descriptor, _READ_CHUNK)
-            if not chunk:
-                break
-            size += len(chunk)
-            if limit is not None and size > limit:  # it grew while being read
-                raise RefusedFileError(
-                    f"it is larger than the {limit // 1048576} MB a page may be; "
-                    "split it, or leave it out"
-                )
-            chunks.append(chunk)
-        return b"".join(chunks)
+        yield
     except OSError as error:
         raise RefusedFileError(
             f"it cannot be read ({error.strerror or error}); check its permissions"
         ) from error
-    finally:
-        os.close(descriptor)
+
+
+def read_bytes(path: Path, limit: int | None) -> bytes:
+    """``path``'s bytes, read from a regular file of at most ``limit`` bytes."""
+    descriptor = _open_regular(path)
+    with _unreadable_as_refused():
+        try:
+            status = os.fstat(descriptor)
+            if limit is not None and status.st_size > limit:
+                raise RefusedFileError(
+                    f"it is larger ({status.st_size / 1048576:.0f} MB) than the "
+                    f"{limit // 1048576} MB a page may be; split it, or leave it out"
+                )
+            chunks = []
+            size = 0
+            while True:
+                chunk = os.read(descriptor, _READ_CHUNK)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if limit is not None and size > limit:  # it grew while being read
+                    raise RefusedFileError(
+                        f"it is larger than the {limit // 1048576} MB a page may be; "
+                        "split it, or leave it out"
+                    )
+                chunks.append(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(descriptor)
 
 
 def read_head(path: Path, size: int) -> bytes:
     """The first ``size`` bytes of ``path``, read from a regular file opened as
     `read_bytes` opens one (for what is read beside the ingest: a page's title)."""
     descriptor = _open_regular(path)
-    try:
-        chunks = []
-        left = size
-        while left > 0:
-            chunk = os.read(descriptor, min(left, _READ_CHUNK))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-    except OSError as error:
-        raise RefusedFileError(
-            f"it cannot be read ({error.strerror or error}); check its permissions"
-        ) from error
-    finally:
-        os.close(descriptor)
+    with _unreadable_as_refused():
+        try:
+            chunks = []
+            left = size
+            while left > 0:
+                chunk = os.read(descriptor, min(left, _READ_CHUNK))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                left -= len(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(descriptor)
 
 
 def _open_regular(path: Path) -> int:
     """A descriptor of ``path`` opened without blocking, checked to be a regular file."""
-    try:
+    with _unreadable_as_refused():
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as error:
-        raise RefusedFileError(
-            f"it cannot be read ({error.strerror or error}); check its permissions"
-        ) from error
-    try:
-        regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
-    except OSError as error:
-        os.close(descriptor)
-        raise RefusedFileError(
-            f"it cannot be read ({error.strerror or error}); check its permissions"
-        ) from error
+        try:
+            regular = stat.S_ISREG(os.fstat(descriptor).st_mode)
+        except OSError:
+            os.close(descriptor)
+            raise
     if not regular:
         os.close(descriptor)
         raise RefusedFileError(
