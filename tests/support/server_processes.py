@@ -68,6 +68,16 @@ def start_server(
     raise RuntimeError(f"citeline serve did not become healthy:\n{log_text(log)}")
 
 
+def wait_for_log(server: ServerProcess, line: str, seconds: float = _START_SECONDS) -> None:
+    """Wait until ``server``'s log holds ``line``: the port answers from the first worker on,
+    while what the others do at start-up comes later."""
+    deadline = time.monotonic() + seconds
+    while line not in server.log_text():
+        if server.process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the server's log never said {line!r}:\n{log_text(server.log)}")
+        time.sleep(0.1)
+
+
 def stop_server(server: ServerProcess) -> None:
     server.process.terminate()
     try:
