@@ -33,7 +33,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -80,7 +80,8 @@ def serve_workers(settings: ServerSettings, listening: socket.socket, count: int
             args=(settings, listening, send, os.getpid(), number),
             name=f"citeline-worker-{number}",
         )
-        process.start()
+        with _children_deaf_to_ctrl_c():
+            process.start()
         send.close()
         workers[number] = _Worker(number, process, receive)
 
@@ -112,6 +113,23 @@ def serve_workers(settings: ServerSettings, listening: socket.socket, count: int
         woken.close()
         waker.close()
     say_stopped_by(stopped_by)
+
+
+@contextlib.contextmanager
+def _children_deaf_to_ctrl_c() -> Iterator[None]:
+    """Processes started inside begin with SIGINT ignored, until their server installs its
+    own handler: a worker still starting when Ctrl+C reaches the whole group otherwise died
+    in a ``KeyboardInterrupt`` and printed its traceback into the log, where the parent's
+    SIGTERM ends a starting worker quietly. Python keeps a SIGINT it starts with ignored
+    ignored. The signal is blocked meanwhile, so the parent's own Ctrl+C in that moment is
+    held, not lost; the child unblocks it first thing (``_run_worker``)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _noted(received: int, frame: FrameType | None) -> None:
@@ -245,6 +263,9 @@ def _run_worker(
     number: int,
 ) -> None:
     """A worker's whole life: build the app, say it is ready, serve until told to stop."""
+    # Inherited blocked from the parent's start (``_children_deaf_to_ctrl_c``); ignored until
+    # the server's own handler is installed, so a Ctrl+C meanwhile is dropped, not raised.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _die_with(parent)
     from citeline.server.logs import configure_logging
 
