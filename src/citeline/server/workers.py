@@ -118,11 +118,13 @@ def serve_workers(settings: ServerSettings, listening: socket.socket, count: int
 @contextlib.contextmanager
 def _children_deaf_to_ctrl_c() -> Iterator[None]:
     """Processes started inside begin with SIGINT ignored, until their server installs its
-    own handler: a worker still starting when Ctrl+C reaches the whole group otherwise died
-    in a ``KeyboardInterrupt`` and printed its traceback into the log, where the parent's
-    SIGTERM ends a starting worker quietly. Python keeps a SIGINT it starts with ignored
-    ignored. The signal is blocked meanwhile, so the parent's own Ctrl+C in that moment is
-    held, not lost; the child unblocks it first thing (``_run_worker``)."""
+    own handler: a worker still starting when Ctrl+C reaches the whole group otherwise had
+    its start-up cut by Python's own handling (a ``KeyboardInterrupt``, or asyncio's runner
+    cancelling uvicorn's lifespan, which logs the ``CancelledError``) and its traceback in
+    the log, where the parent's SIGTERM ends a starting worker quietly. Python keeps a
+    SIGINT it starts with ignored ignored. The signal is blocked meanwhile, so the parent's
+    own Ctrl+C in that moment is held, not lost; the child unblocks it first thing
+    (``_run_worker``)."""
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
