@@ -54,14 +54,24 @@ class StoppableServer(uvicorn.Server):
                 signal.signal(sig, handler)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        received = signal.Signals(sig)
         if self.stopped_by is None:
-            self.stopped_by = signal.Signals(sig)
+            self.stopped_by = received
             # uvicorn's and the answers' own lines about stopping ("Shutting down", "answer
             # abandoned") are not the one line a person at the terminal is owed; after
             # Ctrl+C, neither are the warnings of answers cut short by it (a data tool whose
             # worker was ended). Errors still show.
             quiet = logging.WARNING if self.stopped_by is signal.SIGINT else logging.INFO
             logging.disable(quiet)
+        elif received is not signal.SIGINT or self.stopped_by is not signal.SIGINT:
+            # One stop told twice: a worker hears the terminal's Ctrl+C and its parent's
+            # SIGTERM. uvicorn takes a SIGINT after any stop as a second Ctrl+C and skips the
+            # app's shutdown, whose lifespan then dies cancelled and logs its traceback (seen
+            # in CI under load); only a second Ctrl+C forces, as uvicorn means it to.
+            if received is signal.SIGINT:
+                self.stopped_by = received
+                logging.disable(logging.WARNING)
+            return
         super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
