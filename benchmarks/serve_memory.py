@@ -15,8 +15,9 @@ with the ``src`` folder of another checkout first on ``PYTHONPATH`` (main's code
 with this one, so both arms see the same load.
 
 ``--imports`` adds a table of what each of the server's imports adds to the resident set,
-in a fresh process, in the order the server imports them (cumulative: a row is what it
-added beyond the rows above it).
+in a fresh process, in about the order the server imports them (a row is what it added
+beyond the rows above it), then the app built over the collection, and names the libraries
+an open server over a collection without tables must not load.
 """
 
 from __future__ import annotations
@@ -117,52 +118,65 @@ def measure(db: Path, folder: Path, src: Path | None, answers: int) -> tuple[flo
     return idle, after, peak, startup_cpu, answer_cpu, float(errors)
 
 
-# The server's imports, in the order ``citeline serve`` makes them (``python -X importtime``
-# on a start-up lists them); each row's module and everything it pulls in.
+# The server's imports, in about the order ``citeline serve`` makes them (``python -X
+# importtime`` on a start-up lists them); each row is its module and what it pulls in that
+# the rows above did not, then the app built over the collection, as ``citeline serve`` builds
+# it in open mode, and the freed heap handed back as the server does before it listens.
 IMPORT_STEPS = (
     "citeline.cli",
-    "numpy",
     "pydantic",
-    "starlette.applications",
     "fastapi",
+    "citeline.stream",
+    "citeline.server.app",
     "uvicorn",
     "uvloop",
-    "jwt",
-    "cryptography.hazmat.primitives.asymmetric.ed25519",
-    "citeline.corpus",
+    "numpy",
     "tantivy",
+    "citeline.corpus",
     "onnxruntime",
     "tokenizers",
-    "pydantic_ai",
+    "citeline.corpus.minilm",
+    "faiss",
+    "citeline.corpus.vectors",
     "citeline.models",
     "citeline.agent",
-    "citeline.server",
+    "citeline.models.embedded.session",
 )
 
 _IMPORT_PROBE = """
-import importlib, sys
+import ctypes, importlib, sys
 def rss():
     for line in open('/proc/self/status'):
         if line.startswith('VmRSS:'):
             return int(line.split()[1]) / 1024
     return 0.0
 before = rss()
-print(f'python itself\\t{before:.1f}')
-for name in sys.argv[1:]:
+print(f'python itself\t{before:.1f}')
+for name in sys.argv[2:]:
     importlib.import_module(name)
     now = rss()
-    print(f'{name}\\t{now - before:.1f}')
+    print(f'import {name}\t{now - before:.1f}')
     before = now
-print(f'total\\t{rss():.1f}')
+from citeline.server import ServerSettings, create_app
+settings = ServerSettings.from_env(database_url=sys.argv[1], open=True, workers=1)
+app = create_app(settings)
+now = rss()
+print(f'the app built (model, collection, stores)\t{now - before:.1f}')
+ctypes.CDLL('libc.so.6').malloc_trim(0)
+print(f'freed heap handed back\t{rss() - now:.1f}')
+print(f'total\t{rss():.1f}')
+unneeded = ('jwt', 'cryptography', 'duckdb', 'limits', 'markdown_it')
+loaded = [name for name in unneeded if name in sys.modules]
+print(f'not needed, loaded: {", ".join(loaded) or "none"}\t')
 """
 
 
-def import_weights(src: Path | None) -> list[tuple[str, str]]:
-    env = {**os.environ}
+def import_weights(db: Path, src: Path | None) -> list[tuple[str, str]]:
+    env = {**os.environ, "CITELINE_LOG_FORMAT": "json"}
     if src is not None:
         env["PYTHONPATH"] = str(src)
     output = subprocess.run(
-        [sys.executable, "-c", _IMPORT_PROBE, *IMPORT_STEPS],
+        [sys.executable, "-c", _IMPORT_PROBE, str(db), *IMPORT_STEPS],
         env=env,
         capture_output=True,
         text=True,
@@ -196,16 +210,14 @@ def main() -> None:
             for name, src in arms:
                 loads.append(os.getloadavg()[0])
                 results[name].append(measure(db, folder, src, args.answers))
-        weights = {name: import_weights(src) for name, src in arms} if args.imports else {}
+        weights = {name: import_weights(db, src) for name, src in arms} if args.imports else {}
 
     load = f"{min(loads):.1f} to {max(loads):.1f}"
     print(
         f"citeline serve --open --workers 1, {args.answers} answers ({IN_FLIGHT} in flight), "
         f"{args.rounds} rounds, {os.cpu_count()} CPUs, load average {load}\n"
     )
-    print(
-        "| arm | idle MB | after MB | peak MB | start-up CPU s | CPU an answer ms | errors |"
-    )
+    print("| arm | idle MB | after MB | peak MB | start-up CPU s | CPU an answer ms | errors |")
     print("|---|---|---|---|---|---|---|")
     for name, rows in results.items():
         for row in rows:
@@ -222,10 +234,10 @@ def main() -> None:
         )
     for name, rows in weights.items():
         print(f"\nresident MB each import adds, in order ({name}):\n")
-        print("| import | MB |")
+        print("| step | MB |")
         print("|---|---|")
-        for module, mb in rows:
-            print(f"| {module} | {mb} |")
+        for step, mb in rows:
+            print(f"| {step} | {mb} |")
 
 
 if __name__ == "__main__":
