@@ -13,7 +13,9 @@ tables.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from citeline.lazy import attributes
 
 if TYPE_CHECKING:
     from citeline.data.catalog import (
@@ -90,13 +92,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'citeline.data' has no attribute {name!r}")
-
+__getattr__ = attributes(__name__, _LAZY)
 
 __all__ = [
     "SAMPLE_PROJECT",
