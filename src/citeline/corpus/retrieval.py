@@ -152,9 +152,7 @@ class Retriever:
         return self._store.hits(fuse(lexical, dense, k))
 
 
-def chosen_retrieval(
-    store: Settings, requested: Retrieval | str | None
-) -> tuple[Retrieval, bool]:
+def chosen_retrieval(store: Settings, requested: Retrieval | str | None) -> tuple[Retrieval, bool]:
     """The mode to search in, and whether it was asked for by name: ``requested``, else
     ``CITELINE_RETRIEVAL``, else the collection's own (not by name)."""
     if requested is None:
