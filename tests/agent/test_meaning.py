@@ -3,6 +3,7 @@ reading the vectors a dense or hybrid ingest stored instead of embedding section
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -159,9 +160,10 @@ def test_a_stored_vector_of_the_wrong_length_is_embedded_again_not_read(
     with Corpus.open(tmp_path / "index.sqlite") as corpus:
         corpus.ingest(COLLECTION, retrieval="hybrid", reading=meaning.reading)
         [hit] = corpus.search("flow cytometry", k=1)
-        corpus._store._connection().execute(
-            "UPDATE corpus_meanings SET vector = ?", (np.zeros(7, MEANING_DTYPE).tobytes(),)
-        )
+        with sqlite3.connect(tmp_path / "index.sqlite") as connection:
+            connection.execute(
+                "UPDATE corpus_meanings SET vector = ?", (np.zeros(7, MEANING_DTYPE).tobytes(),)
+            )
         counting = _Counting(load_embedder())
         text = meaning_text(hit.title, hit.text)
         [score] = meaning._Meanings(counting).reading(corpus)("cytometry", [text])

@@ -94,7 +94,7 @@ class Corpus:
     def local(self) -> bool:
         """Whether searches and reads are this process's own work on a file (SQLite), with
         no database server to wait on."""
-        return isinstance(self._store, SQLiteStore)
+        return self._store.local
 
     @property
     def retrieval(self) -> Retrieval:
