@@ -53,9 +53,8 @@ from citeline.corpus.analysis import (
     indexed_text,
     terms,
 )
-from citeline.corpus.documents import Passage
+from citeline.corpus.documents import TITLE_SEPARATOR, Passage
 from citeline.corpus.errors import DiskFullError, IndexUnreadableError
-from citeline.corpus.formats.sections import TITLE_SEPARATOR
 from citeline.corpus.headings import key_of, passage_headings, query_title_keys, title_key
 from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocument
 
