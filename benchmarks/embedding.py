@@ -57,7 +57,7 @@ started = time.process_time()
 corpus.ingest(Path(sys.argv[1]), retrieval="hybrid", reading=reading,
               embed_progress=stage("passages"), meaning_progress=stage("meaning"))
 cpu = time.process_time() - started
-passages = corpus._store._connection().execute("SELECT count(*) FROM corpus_passages").fetchone()[0]
+passages = corpus.indexed_passages
 corpus.close()
 print(json.dumps({"cpu": cpu, "stages": stages, "passages": passages}))
 """
@@ -68,11 +68,9 @@ import json, sys, time
 from citeline.agent.meaning import reading
 from citeline.corpus.embedding import load_embedder
 from citeline.corpus.meaning import SectionRead
-from citeline.corpus.stores.sqlite import SQLiteStore
-from pathlib import Path
-store = SQLiteStore(Path(sys.argv[1]))
+import sqlite3
 model = load_embedder()
-connection = store._connection()
+connection = sqlite3.connect(sys.argv[1])
 passages = [
     f"{title}\\n{text}" for title, text in connection.execute(
         "SELECT d.title, substr(d.text, p.start + 1, p.end - p.start) FROM corpus_passages AS p "
@@ -85,7 +83,7 @@ for rowid, doc_id, title, text in connection.execute(
         "SELECT start, end FROM corpus_passages WHERE document = ? ORDER BY rowid", (rowid,))
     section = SectionRead(doc_id, title, text, tuple(text[s:e] for s, e in spans))
     meanings.update(dict.fromkeys(reading(section)))
-store.close()
+connection.close()
 pieces = [model.word_pieces(text) for text in [*passages, *meanings]]
 model.run(pieces[0])
 started = time.process_time()

@@ -3,6 +3,7 @@ reading the vectors a dense or hybrid ingest stored instead of embedding section
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,8 +19,9 @@ from citeline import answer
 from citeline.agent import meaning
 from citeline.corpus import Corpus
 from citeline.corpus.embedding import Embedder, load_embedder
-from citeline.corpus.meaning import MEANING_DTYPE, meaning_text
+from citeline.corpus.meaning import MEANING_DTYPE, SectionRead, meaning_text
 from citeline.events import Done, Event, encode_sse
+from citeline.models import quotable
 
 pytestmark = pytest.mark.usefixtures("searched_as_built")
 
@@ -159,9 +161,10 @@ def test_a_stored_vector_of_the_wrong_length_is_embedded_again_not_read(
     with Corpus.open(tmp_path / "index.sqlite") as corpus:
         corpus.ingest(COLLECTION, retrieval="hybrid", reading=meaning.reading)
         [hit] = corpus.search("flow cytometry", k=1)
-        corpus._store._connection().execute(
-            "UPDATE corpus_meanings SET vector = ?", (np.zeros(7, MEANING_DTYPE).tobytes(),)
-        )
+        with sqlite3.connect(tmp_path / "index.sqlite") as connection:
+            connection.execute(
+                "UPDATE corpus_meanings SET vector = ?", (np.zeros(7, MEANING_DTYPE).tobytes(),)
+            )
         counting = _Counting(load_embedder())
         text = meaning_text(hit.title, hit.text)
         [score] = meaning._Meanings(counting).reading(corpus)("cytometry", [text])
@@ -178,12 +181,29 @@ async def test_an_answer_over_an_ingested_collection_embeds_only_its_question(
 ) -> None:
     # The embedded model composes what it reads of a section itself (models cannot import
     # the corpus), its titles and openings and its paragraphs; ingest must have stored a
-    # vector for exactly those texts, and the answer counts every text it embeds.
+    # vector for exactly those texts, and the answer counts every text it embeds. Of a
+    # section too small to quote ingest stores the title alone: what else of it an answer
+    # reads, it embeds (the fixture's one such record, 39 characters, is in every answer's
+    # search results).
+    too_small = [d.text for d in hybrid.documents() if not quotable(d.text)]
+    assert too_small
     counting = _Counting(load_embedder())
     monkeypatch.setattr(meaning, "_meanings", meaning._Meanings(counting))
     await _events(question, hybrid)
-    assert counting.texts == []
+    assert all(any(section in text for section in too_small) for text in counting.texts)
     assert set(counting.questions) <= {question}
+
+
+def test_a_section_too_small_to_quote_is_read_by_its_title_alone() -> None:
+    pointer = SectionRead("glossary#gil", "Glossary: GIL", "See global interpreter lock.", ())
+    assert meaning.reading(pointer) == ["Glossary: GIL"]
+    prose = "The global interpreter lock lets one thread at a time run Python bytecode."
+    section = SectionRead("glossary#gil", "Glossary: GIL", prose, (prose,))
+    assert meaning.reading(section) == [
+        meaning_text("Glossary: GIL", prose),
+        "Glossary: GIL",
+        prose,
+    ]
 
 
 async def _events(question: str, corpus: Corpus) -> list[str]:

@@ -16,16 +16,7 @@ from tests.architecture.imports import source_modules
 MOST_LINES = 60
 
 # "module:qualified name" → why it is still over the bound.
-STILL_LONG: dict[str, str] = {
-    "citeline.corpus.stores.postgres:_put_batch": (
-        "the corpus stores are being written once over a dialect (#31 item 1), after the "
-        "hostile branch's change to corpus/stores lands; split there"
-    ),
-    "citeline.corpus.stores.sqlite:SQLiteStore.put_many": (
-        "hostile's area (corpus/stores/sqlite.py) while it is rewritten; #31 item 1 "
-        "replaces it with the one store over a dialect"
-    ),
-}
+STILL_LONG: dict[str, str] = {}
 
 
 def long_functions() -> Iterator[tuple[str, int]]:

@@ -133,6 +133,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "embedded_features",
         "embedded_without",
         "load_model_library",
+        "quotable",
         "resolve_model",
         "stream_turn",
         "texts_read_for_meaning",

@@ -1,6 +1,7 @@
-"""Fixtures for the corpus tests: every test that takes ``corpus`` runs against each store.
+"""Fixtures for the corpus tests: every test that takes ``corpus`` (or ``store``, the store
+itself without the search index) runs against each store.
 
-Each store is one entry in ``STORES``, and the whole suite runs against each.
+Each store is one entry in ``STORES`` (and ``BACKENDS``), and the whole suite runs against each.
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ from pathlib import Path
 import pytest
 
 from citeline.corpus import Corpus
+from citeline.corpus.stores.base import CorpusStore
+from citeline.corpus.stores.postgres import PostgresStore
+from citeline.corpus.stores.sqlite import SQLiteStore
+from citeline.database import PostgresUrl
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -21,6 +26,22 @@ STORES: dict[str, Callable[[pytest.FixtureRequest, Path], Corpus]] = {
     "sqlite": lambda request, folder: Corpus.open(folder / "index.sqlite"),
     "postgres": lambda request, folder: Corpus.open(request.getfixturevalue("postgres_url")),
 }
+
+
+BACKENDS: dict[str, Callable[[pytest.FixtureRequest, Path], CorpusStore]] = {
+    "sqlite": lambda request, folder: SQLiteStore(folder / "store.sqlite"),
+    "postgres": lambda request, folder: PostgresStore(
+        PostgresUrl(request.getfixturevalue("postgres_url"))
+    ),
+}
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[CorpusStore]:
+    """An empty store of each backend, closed on teardown."""
+    opened = BACKENDS[request.param](request, tmp_path)
+    yield opened
+    opened.close()
 
 
 @pytest.fixture(params=sorted(STORES))

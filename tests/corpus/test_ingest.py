@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from citeline.corpus import Corpus, IngestProgress, SourcePathError
-from citeline.corpus.stores import SQLiteStore
-from citeline.corpus.stores.postgres import PostgresStore
+from citeline.corpus.stores.sql import SQLCorpusStore
 
 
 def _write_jsonl(path: Path, records: list[dict[str, object]]) -> None:
@@ -33,9 +32,8 @@ def test_re_ingesting_an_unchanged_folder_writes_nothing(
     def no_writes(*args: object, **kwargs: object) -> None:
         raise AssertionError("an unchanged document was written again")
 
-    for store in (SQLiteStore, PostgresStore):
-        monkeypatch.setattr(store, "put", no_writes)
-        monkeypatch.setattr(store, "delete", no_writes)
+    monkeypatch.setattr(SQLCorpusStore, "put_many", no_writes)
+    monkeypatch.setattr(SQLCorpusStore, "delete", no_writes)
     report = corpus.ingest(collection, prune=True)
     assert (report.added, report.updated, report.unchanged, report.removed) == (0, 0, 8, 0)
     assert corpus.release == release
@@ -134,40 +132,22 @@ def test_a_crash_mid_ingest_leaves_the_index_as_it_was_before_that_batch(
     _write_jsonl(export, records)
 
     import citeline.corpus.ingest as ingest_module
-    import citeline.corpus.stores.postgres as postgres_store
-    import citeline.corpus.stores.sqlite as sqlite_store
 
-    documents_written = 0
-
-    def crash_on_fourth_document(write_one: Callable[..., Any]) -> Callable[..., Any]:
-        def write(*args: Any) -> Any:
-            nonlocal documents_written
-            documents_written += 1
-            if documents_written == 4:
-                raise RuntimeError("simulated crash")
-            return write_one(*args)
-
-        return write
-
-    # Two documents per transaction: the crash falls in the second batch, and that batch is
-    # lost whole; the first stays whole. SQLite is stopped at a step it takes once per
-    # document inside the batch's transaction, after its first document; PostgreSQL writes
-    # a batch's documents in a few statements, so it is stopped after all of them, at the
-    # content digest it writes last in the transaction (once per batch).
+    # Two documents per transaction: the crash falls in the second batch, after all of its
+    # documents were written, at the content digest every store writes last in the
+    # transaction (once per batch); that batch is lost whole, and the first stays whole.
     monkeypatch.setattr(ingest_module, "INGEST_BATCH", 2)
-    sqlite_write = crash_on_fourth_document(sqlite_store._metadata_json)
-    monkeypatch.setattr(sqlite_store, "_metadata_json", sqlite_write)
     batches_written = 0
-    real_changed = postgres_store._changed
+    real_changed = SQLCorpusStore._changed
 
-    def crash_at_second_batch_end(*args: Any) -> None:
+    def crash_at_second_batch_end(self: SQLCorpusStore, *args: Any) -> None:
         nonlocal batches_written
         batches_written += 1
         if batches_written == 2:
             raise RuntimeError("simulated crash")
-        real_changed(*args)
+        real_changed(self, *args)
 
-    monkeypatch.setattr(postgres_store, "_changed", crash_at_second_batch_end)
+    monkeypatch.setattr(SQLCorpusStore, "_changed", crash_at_second_batch_end)
     with pytest.raises(RuntimeError, match="simulated crash"):
         corpus.ingest(export)
     monkeypatch.undo()

@@ -98,7 +98,10 @@ def test_the_rewritten_graph_multiplies_in_int8_with_the_stored_weights(tmp_path
     rewritten = onnx.load_from_string(int8_graph(path, expected=1))
     assert [node.op_type for node in rewritten.graph.node] == ["DynamicQuantizeMatMul"]
     stored = {t.name: numpy_helper.to_array(t) for t in rewritten.graph.initializer}
-    assert np.array_equal(stored["w_q"], weights)
+    # Unsigned, with a zero point of 128 (see int8_graph's docstring): the same integers.
+    assert np.array_equal(stored["w_q_unsigned"].astype(np.int16) - 128, weights)
+    zero = rewritten.graph.node[0].input[3]
+    assert np.all(stored[zero] == 128) and stored[zero].dtype == np.uint8
 
 
 def test_a_model_with_another_number_of_products_is_refused_with_the_reinstall_command(

@@ -12,13 +12,13 @@ retrieval uses, loaded once per process. Without the extra the model reads by wo
 Every text a document is read by has its vector stored at ingest (``reading`` tells ingest
 which texts those are), so an answer embeds only its question, which the search embedded
 already; a text no document holds (a section read from its passages, a collection ingested
-without the extra) is embedded here. Every text is embedded alone in the model's one
-arithmetic (int8), so a vector read from the store is the one computed here, and kept while
-recent, since a collection's sections come back for question after question. Each score is
-the dot product summed in float64 row by row (numpy's pairwise sum along the row), so a
-text's score is the same whatever texts it is scored beside: a float32 matrix-vector
-product went through BLAS, whose kernel on an AMD EPYC with AVX-512 summed one row alone in
-another order than two rows (0.6180168986320496 against 0.6180168390274048).
+without the extra, the opening of a section too small to quote) is embedded here. Every text is
+embedded alone in the model's one arithmetic (int8), so a vector read from the store is the one
+computed here, and kept while recent, since a collection's sections come back for question
+after question. Each score is the dot product summed in float64 row by row (numpy's pairwise
+sum along the row), so a text's score is the same whatever texts it is scored beside: a float32
+matrix-vector product went through BLAS, whose kernel on an AMD EPYC with AVX-512 summed one
+row alone in another order than two rows (0.6180168986320496 against 0.6180168390274048).
 
 It is the agent's to give (``models`` knows nothing of the corpus, where the model and the
 stored vectors live); it decides nothing about ranking, which stays the embedded model's.
@@ -35,9 +35,15 @@ from typing import TYPE_CHECKING
 
 from citeline.agent.corpus_tools import READ_CHARS
 from citeline.corpus.embedding import Embedder, dense_installed, load_embedder
-from citeline.corpus.meaning import MEANING_DTYPE, MeaningReader, SectionRead, section_meanings
+from citeline.corpus.meaning import (
+    MEANING_DTYPE,
+    MEANING_TITLE_CHARS,
+    MeaningReader,
+    SectionRead,
+    section_meanings,
+)
 from citeline.corpus.retrieval import words_only_note
-from citeline.models import Similarity, texts_read_for_meaning
+from citeline.models import Similarity, quotable, texts_read_for_meaning
 
 if TYPE_CHECKING:
     import numpy as np
@@ -95,10 +101,19 @@ def words_only() -> str | None:
 
 
 def reading(section: SectionRead) -> list[str]:
-    """Every text the embedded model may read ``section`` by for meaning, whose vectors
-    ingest stores: each passage's title and opening, as a search result shows it, the title
-    alone, and each paragraph of the section as the ``read`` tool returns it."""
+    """The texts the embedded model may read ``section`` by for meaning whose vectors ingest
+    stores: each passage's title and opening, as a search result shows it, the title alone,
+    and each paragraph of the section as the ``read`` tool returns it; of a section too
+    small to quote (``citeline.models.quotable``), its title alone."""
     title = section.title or section.id
+    if not quotable(section.text):
+        # Read by its title alone, which sibling sections often share: a section too small
+        # to quote is a pointer, and a page of 20,000 one-line sections cost three texts
+        # each (its passage, its title-and-opening, its title), about 8 ms of CPU a section
+        # and 240 s a MB at ingest on an AVX2 core. An answer that meets one among its
+        # search results embeds the rest then, the same bytes (every text is embedded
+        # alone), so no answer changes; only where the cost falls.
+        return [title[:MEANING_TITLE_CHARS]]
     return [
         *section_meanings(section),
         *texts_read_for_meaning(title, section.text[:READ_CHARS]),

@@ -222,7 +222,7 @@ def _serve_on(
     configure_logging(settings.log_format)
     # The guard's settings first: a server that could never answer says so before it
     # says its index is empty.
-    Guard.from_settings(settings, announce=False)
+    Guard.check(settings)
     reason = unusable_index(database)
     if reason is not None and not tables_only:
         fail("serve", reason)

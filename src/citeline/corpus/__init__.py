@@ -16,7 +16,7 @@ from citeline.corpus.errors import (
     SchemaVersionError,
     SourcePathError,
 )
-from citeline.corpus.ingest import IngestProblem, IngestProgress, IngestReport
+from citeline.corpus.ingest_report import IngestProblem, IngestProgress, IngestReport
 from citeline.corpus.judged_queries import (
     JudgedQuery,
     load_beir_queries,

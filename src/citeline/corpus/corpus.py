@@ -17,7 +17,7 @@ from types import TracebackType
 
 from citeline.corpus.documents import Document, Hit
 from citeline.corpus.embedding import Embedder, EmbedProgressCallback, dense_installed
-from citeline.corpus.ingest import IngestReport, ProgressCallback, ingest
+from citeline.corpus.ingest_report import IngestReport, ProgressCallback
 from citeline.corpus.meaning import MeaningReader, meaning_key
 from citeline.corpus.retrieval import (
     RETRIEVAL_ENV,
@@ -29,7 +29,6 @@ from citeline.corpus.retrieval import (
     words_only_note,
 )
 from citeline.corpus.search_index import SearchIndex, search_index_folder
-from citeline.corpus.site_name import folder_name, site_name
 from citeline.corpus.stores.base import CorpusStore
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.database import PostgresUrl, parse_database_url
@@ -95,7 +94,7 @@ class Corpus:
     def local(self) -> bool:
         """Whether searches and reads are this process's own work on a file (SQLite), with
         no database server to wait on."""
-        return isinstance(self._store, SQLiteStore)
+        return self._store.local
 
     @property
     def retrieval(self) -> Retrieval:
@@ -163,21 +162,13 @@ class Corpus:
         """
         mode, explicit = self._ingest_mode(retrieval)
         embedder = _ingest_embedder(mode, explicit)
-        try:
-            report = ingest(
-                self._store,
-                Path(path),
-                prune=prune,
-                progress=progress,
-                base_url=base_url,
-                after_batch=self._index.after_batch,
-                include_root=Path(include_root) if include_root is not None else None,
-            )
-        except BaseException:
-            # Also when the ingest failed part way: the batches it stored are searchable
-            # (as far as the disk allows: the failure raised is the ingest's).
-            self._index.follow()
-            raise
+        report = self._read_files(
+            Path(path),
+            prune=prune,
+            progress=progress,
+            base_url=base_url,
+            include_root=Path(include_root) if include_root is not None else None,
+        )
         self._index.follow(strict=True)
         self._vectors_after_ingest(mode, embedder, reading, embed_progress, meaning_progress)
         self._store.set_setting("retrieval", mode.value)
@@ -186,6 +177,36 @@ class Corpus:
         self._remember_name(Path(path), report.site_name)
         self._retriever = self._new_retriever()
         return report
+
+    def _read_files(
+        self,
+        path: Path,
+        *,
+        prune: bool,
+        progress: ProgressCallback | None,
+        base_url: str | None,
+        include_root: Path | None,
+    ) -> IngestReport:
+        """``ingest`` over this collection's store, its search index following each batch."""
+        # Here, not at the top: a server never ingests, and the readers of every source
+        # format (``ingest``, ``site_name``) are 4 MB of its memory (``ingest_report``).
+        from citeline.corpus.ingest import ingest
+
+        try:
+            return ingest(
+                self._store,
+                path,
+                prune=prune,
+                progress=progress,
+                base_url=base_url,
+                after_batch=self._index.after_batch,
+                include_root=include_root,
+            )
+        except BaseException:
+            # Also when the ingest failed part way: the batches it stored are searchable
+            # (as far as the disk allows: the failure raised is the ingest's).
+            self._index.follow()
+            raise
 
     def _vectors_after_ingest(
         self,
@@ -222,6 +243,9 @@ class Corpus:
         return self._store.setting(SITE_NAME_SETTING)
 
     def _remember_name(self, path: Path, shared_title: str | None) -> None:
+        # Imported by the ingest that calls this, as ``ingest`` is (its readers).
+        from citeline.corpus.site_name import folder_name, site_name
+
         # A site's own name replaces any; a folder's name only stands in until one is read,
         # so adding a loose file to a site's collection does not rename it.
         named = site_name(path, shared_title)

@@ -12,6 +12,10 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
+# The separator of a title's heading path: "Sorting HOW TO › Key Functions". Readers write
+# it (``formats.sections``); search and the server's example questions read titles by it.
+TITLE_SEPARATOR = " › "
+
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 

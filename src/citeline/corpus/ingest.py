@@ -26,65 +26,19 @@ from pathlib import Path
 from citeline.corpus.documents import Document, web_address
 from citeline.corpus.errors import SourcePathError
 from citeline.corpus.formats import Item, Omitted, Rejected, SiteName, read_source, source_files
+from citeline.corpus.ingest_report import (
+    IngestProblem,
+    IngestProgress,
+    IngestReport,
+    ProgressCallback,
+)
 from citeline.corpus.passages import MAX_PASSAGE_CHARS, split_passages
 from citeline.corpus.stores.base import CorpusStore, DocumentVersion, IndexedDocument
-
-
-@dataclass(frozen=True, slots=True)
-class IngestProblem:
-    """A source file, or one record in it, that was skipped, and why."""
-
-    path: str
-    reason: str
-    doc_id: str | None = None
-
-    def __str__(self) -> str:
-        record = f" (id {self.doc_id!r})" if self.doc_id is not None else ""
-        return f"{self.path}{record}: skipped, {self.reason}"
-
-
-@dataclass(frozen=True, slots=True)
-class IngestReport:
-    """What one ingest did. ``ok`` is False when anything was skipped."""
-
-    added: int
-    updated: int
-    unchanged: int
-    removed: int
-    skipped: tuple[IngestProblem, ...]
-    # What was left out of documents on purpose, by name: {"include directives": 3}.
-    omitted: Mapping[str, int] = field(default_factory=dict)
-    # The name a built site's pages share in their titles ("Python 3.11.2 documentation").
-    site_name: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        return not self.skipped
-
-    def summary(self) -> str:
-        dropped = "".join(f", dropped {n} {what}" for what, n in sorted(self.omitted.items()))
-        return (
-            f"added {self.added}, updated {self.updated}, unchanged {self.unchanged}, "
-            f"removed {self.removed}, skipped {len(self.skipped)}{dropped}"
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class IngestProgress:
-    """How far the ingest has got: reported after each file, and within a large file."""
-
-    path: Path
-    files_done: int
-    files_total: int
-    documents_done: int
-
 
 # A JSONL export can hold millions of records in one file; reporting every this many
 # documents keeps a progress display moving without costing measurable time.
 PROGRESS_EVERY_DOCUMENTS = 500
 
-
-ProgressCallback = Callable[[IngestProgress], None]
 
 # Documents per store transaction, and the text that closes a batch early. Measured on
 # SciFact (5,183 abstracts): one transaction per document wrote 400 MB of WAL for a 15 MB

@@ -31,7 +31,7 @@ from citeline.corpus.embedding import (
 from citeline.corpus.errors import CorpusError, DenseUnavailableError
 from citeline.corpus.fusion import fuse
 from citeline.corpus.search_index import SearchIndex
-from citeline.corpus.stores.base import CorpusStore
+from citeline.corpus.stores.base import CorpusStore, Settings
 
 RETRIEVAL_ENV = "CITELINE_RETRIEVAL"
 # Candidates each ranking hands to fusion. Measured on SciFact train (mix at 0.6): 50 deep
@@ -152,9 +152,7 @@ class Retriever:
         return self._store.hits(fuse(lexical, dense, k))
 
 
-def chosen_retrieval(
-    store: CorpusStore, requested: Retrieval | str | None
-) -> tuple[Retrieval, bool]:
+def chosen_retrieval(store: Settings, requested: Retrieval | str | None) -> tuple[Retrieval, bool]:
     """The mode to search in, and whether it was asked for by name: ``requested``, else
     ``CITELINE_RETRIEVAL``, else the collection's own (not by name)."""
     if requested is None:

@@ -20,7 +20,7 @@ among the ``TITLE_WINDOW`` best, or from anywhere when few passages carry that t
 Consistency: every store write bumps the store's generation in its own transaction; the
 index records the generation it holds in a marker document committed in the same tantivy
 commit as the passages. Opening, and every search at most every ``FOLLOW_SECONDS``, compares
-the two and catches up with what changed since (``CorpusStore.changes_since``): after a crash
+the two and catches up with what changed since (``ChangeFeed.changes_since``): after a crash
 mid-ingest, after another process's ingest, or on a new machine (from generation 0, the whole
 collection). One process writes at a time (tantivy's writer lock); one that finds the lock
 taken searches the last commit and looks again later.
@@ -53,11 +53,10 @@ from citeline.corpus.analysis import (
     indexed_text,
     terms,
 )
-from citeline.corpus.documents import Passage
+from citeline.corpus.documents import TITLE_SEPARATOR, Passage
 from citeline.corpus.errors import DiskFullError, IndexUnreadableError
-from citeline.corpus.formats.sections import TITLE_SEPARATOR
 from citeline.corpus.headings import key_of, passage_headings, query_title_keys, title_key
-from citeline.corpus.stores.base import Candidate, CorpusStore, IndexableDocument
+from citeline.corpus.stores.base import Candidate, ChangeFeed, IndexableDocument
 
 # Bump when what is indexed for a passage changes: an index of another format is rebuilt.
 # 2: the passage id is a fast field, read for a search's hits in one call.
@@ -145,7 +144,7 @@ class SearchIndex:
     def __init__(
         self,
         folder: Path,
-        store: CorpusStore,
+        store: ChangeFeed,
         *,
         rebuild: bool = False,
         follow_seconds: float | None = None,

@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover - an install with only part of the dense
     faiss = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
-    from citeline.corpus.stores.base import CorpusStore
+    from citeline.corpus.stores.base import PassageVectors
 
 # Exact search up to this many vectors, the approximate index past it (measured above).
 APPROXIMATE_FROM = 20_000
@@ -66,7 +66,7 @@ def to_bytes(vector: npt.NDArray[np.float32]) -> bytes:
 class VectorIndex:
     """The store's vectors in memory; safe to share between threads."""
 
-    def __init__(self, store: CorpusStore, dimension: int) -> None:
+    def __init__(self, store: PassageVectors, dimension: int) -> None:
         self._store = store
         self._dimension = dimension
         self._lock = threading.Lock()

@@ -192,19 +192,6 @@ def migrate(
     return latest
 
 
-def schema_version(url: PostgresUrl, component: str) -> int:
-    """The version ``component`` is at in this database; 0 when it was never migrated."""
-    psycopg = _driver()
-    with psycopg.connect(url.url, connect_timeout=CONNECT_TIMEOUT_S) as connection:
-        exists = connection.execute("SELECT to_regclass('citeline_schema')").fetchone()
-        if not exists or exists[0] is None:
-            return 0
-        row = connection.execute(
-            "SELECT version FROM citeline_schema WHERE component = %s", (component,)
-        ).fetchone()
-        return int(row[0]) if row else 0
-
-
 def open_pool(url: PostgresUrl, *, max_size: int = 4, name: str = "citeline") -> ConnectionPool:
     """A started pool of connections; call ``prepare`` first.
 

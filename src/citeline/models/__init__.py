@@ -75,6 +75,15 @@ def texts_read_for_meaning(title: str, text: str) -> list[str]:
     return read(title, text)
 
 
+def quotable(text: str) -> bool:
+    """Whether the embedded model could quote anything of a section whose whole text is
+    ``text``: one shorter than its shortest citable passage (``min_passage_chars``) is a
+    pointer ("See argument."), never an answer."""
+    from citeline.models.embedded.tuning import current_tuning
+
+    return len(text.strip()) >= current_tuning().min_passage_chars
+
+
 def stream_turn(
     handle: ModelHandle,
     *,
@@ -137,6 +146,7 @@ __all__ = [
     "embedded_features",
     "embedded_without",
     "load_model_library",
+    "quotable",
     "resolve_model",
     "stream_turn",
     "texts_read_for_meaning",

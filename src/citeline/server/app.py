@@ -63,7 +63,7 @@ def create_app(
     if wire is None:
         wire = wire_named(settings.wire)
     # Checked first: a server that could never answer says so before its database does.
-    Guard.from_settings(settings, announce=False)
+    Guard.check(settings)
     with ExitStack() as opened:
         state = _open_state(settings, opened, wire, engine=engine, corpus=corpus, stores=stores)
         app = _application(settings, state, wire, static_dir)

@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
-from citeline.corpus.formats.sections import TITLE_SEPARATOR
+from citeline.corpus.documents import TITLE_SEPARATOR
 from citeline.server.errors import StartupError
 
 # Three fit the narrowest screen above the fold and still show the collection's range.

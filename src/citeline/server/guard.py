@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
-from citeline.server.rate_limit import RateLimiter, rate_limiter
+from citeline.server.rate_limit import DATABASE_STORAGE, RateLimiter, rate_limiter
 from citeline.server.settings import ServerSettings
 from citeline.server.store.base import RateHits
-from citeline.server.tokens import (
-    RejectedToken,
-    TokenRefusal,
-    TokenVerifier,
-    read_public_keys,
-)
+from citeline.server.token_verdicts import RejectedToken, TokenRefusal
+
+if TYPE_CHECKING:
+    from citeline.server.tokens import TokenVerifier
 
 RefusalCause: TypeAlias = TokenRefusal | Literal["rate_limited"]
 REFUSAL_CAUSES: tuple[RefusalCause, ...] = (
@@ -61,24 +59,13 @@ class Guard:
         self._limiter = limiter
 
     @classmethod
-    def from_settings(
-        cls, settings: ServerSettings, *, announce: bool = True, hits: RateHits | None = None
-    ) -> Guard:
+    def from_settings(cls, settings: ServerSettings, *, hits: RateHits | None = None) -> Guard:
         """The guard ``settings`` describe; raises ``StartupError`` with the fix when it cannot.
 
         ``hits`` counts the limit in the server's database (its stores' ``rate_hits``), as
-        ``CITELINE_RATE_LIMIT_STORAGE`` asks by default. ``announce=False`` checks the
-        settings without the open-mode warning, for a caller that builds the real guard
-        later (``citeline serve`` checks first, then starts)."""
-        limiter = rate_limiter(
-            limit=settings.rate_limit,
-            window_seconds=settings.rate_window,
-            storage_url=settings.rate_limit_storage,
-            hits=hits,
-        )
+        ``CITELINE_RATE_LIMIT_STORAGE`` asks by default."""
+        limiter = _limiter(settings, hits)
         if settings.open:
-            if not announce:
-                return cls(verifier=None, limiter=limiter)
             answers = "1 answer" if settings.rate_limit == 1 else f"{settings.rate_limit} answers"
             logger.warning(
                 "OPEN MODE: caller tokens are not checked; anyone who can reach this server "
@@ -89,8 +76,19 @@ class Guard:
                 extra={"open_mode": True},
             )
             return cls(verifier=None, limiter=limiter)
-        keys = read_public_keys(settings.caller_key_file)
-        return cls(verifier=TokenVerifier(keys, audience=settings.token_audience), limiter=limiter)
+        return cls(verifier=_verifier(settings), limiter=limiter)
+
+    @staticmethod
+    def check(settings: ServerSettings) -> None:
+        """Raise ``StartupError`` with the fix when ``settings`` can make no guard, saying
+        nothing else, for a caller that builds the real guard later (``citeline serve``
+        checks first, then starts). A limit counted in the database is checked when its
+        stores open: building a stand-in here loaded the ``limits`` library (3.8 MB
+        resident) into servers that never count with it."""
+        if settings.rate_limit_storage.strip() not in ("", DATABASE_STORAGE):
+            _limiter(settings, None)
+        if not settings.open:
+            _verifier(settings)
 
     @property
     def open(self) -> bool:
@@ -130,3 +128,21 @@ class Guard:
             extra={"refusal_cause": refusal.cause, "client": client_address},
         )
         return refusal
+
+
+def _limiter(settings: ServerSettings, hits: RateHits | None) -> RateLimiter:
+    return rate_limiter(
+        limit=settings.rate_limit,
+        window_seconds=settings.rate_window,
+        storage_url=settings.rate_limit_storage,
+        hits=hits,
+    )
+
+
+def _verifier(settings: ServerSettings) -> TokenVerifier:
+    """The verifier of the site's keys. Only a guard that checks tokens loads what checks
+    them (PyJWT and cryptography, 11 MB resident), so a server in open mode never does."""
+    from citeline.server.tokens import TokenVerifier, read_public_keys
+
+    keys = read_public_keys(settings.caller_key_file)
+    return TokenVerifier(keys, audience=settings.token_audience)

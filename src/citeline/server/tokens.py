@@ -6,7 +6,9 @@ whose public half the server holds. Verification accepts only asymmetric signatu
 who read that public key sign tokens, and ``none`` signs nothing. ``exp`` and ``aud`` are
 required, so a token cannot live forever or be replayed from another service.
 
-Deliberately not here: rate limits and the order of the guard's checks (``guard``), HTTP.
+Deliberately not here: rate limits and the order of the guard's checks (``guard``), HTTP,
+and the verdicts' types (``token_verdicts``), which the guard reads without this module: a
+server in open mode never imports it, nor PyJWT and cryptography with it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import TypeAlias
 
 import jwt
 from cryptography.hazmat.primitives import serialization
@@ -30,14 +32,12 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey, RSAPubl
 from jwt.utils import base64url_decode
 
 from citeline.server.errors import StartupError
+from citeline.server.token_verdicts import RejectedToken, VerifiedToken
 
 ACCEPTED_ALGORITHMS = ("EdDSA", "RS256")
 REQUIRED_CLAIMS = ["exp", "aud"]
 
 PublicKey: TypeAlias = Ed25519PublicKey | Ed448PublicKey | RSAPublicKey
-TokenRefusal: TypeAlias = Literal[
-    "no_token", "bad_token", "expired", "wrong_audience", "missing_claim"
-]
 
 # NIST SP 800-131A and RFC 7518 (section 3.3) both set 2048 bits as the least for RS256;
 # a 512-bit key, which start-up used to accept, is factored in hours on rented machines.
@@ -48,21 +48,6 @@ _PEM_BLOCK = re.compile(rb"-----BEGIN [A-Z ]+-----.+?-----END [A-Z ]+-----", re.
 
 class CallerKeyError(StartupError):
     """The verifying key cannot be used; the message says how to fix it (start-up stops)."""
-
-
-@dataclass(frozen=True, slots=True)
-class VerifiedToken:
-    """A token that passed: ``identity`` is what its rate limit is counted against."""
-
-    identity: str
-
-
-@dataclass(frozen=True, slots=True)
-class RejectedToken:
-    """A token that failed; ``detail`` is for the log, never for the caller."""
-
-    cause: TokenRefusal
-    detail: str
 
 
 @dataclass(frozen=True, slots=True)

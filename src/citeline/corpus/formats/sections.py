@@ -17,11 +17,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from citeline.corpus.documents import Document
+from citeline.corpus.documents import TITLE_SEPARATOR, Document
 from citeline.corpus.formats.site_urls import with_anchor
 
-# The separator of a title's heading path: "Sorting HOW TO › Key Functions".
-TITLE_SEPARATOR = " › "
 _NOT_SLUG = re.compile(r"[^\w\s-]+")
 _SLUG_SEPARATORS = re.compile(r"[-\s]+")
 

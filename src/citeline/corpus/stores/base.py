@@ -1,14 +1,22 @@
-"""The one interface every corpus store implements (SQLite and PostgreSQL).
+"""The interfaces of the corpus store, split by who calls them, and the records they pass.
 
 A store keeps documents, their passages and, for dense retrieval, one vector per passage
-(and one of the text the embedded model reads for meaning, ``citeline.corpus.meaning``);
+(and the vectors of the texts the embedded model reads for meaning, ``citeline.corpus.meaning``);
 it is the source of truth that the lexical search index (``citeline.corpus.search_index``)
 is derived from, and it hands its vectors to the in-process vector index
 (``citeline.corpus.vectors``). It owns transactions: ``put_many`` changes a batch of
 documents completely or not at all, and every write bumps the store's generation in the
-same transaction, which is how the search index knows what it has not seen. Parsing,
-hashing and deciding what to (re)index belong to ``ingest``; ranking to the search index; a
-store deliberately does not read files.
+same transaction, which is how the search index knows what it has not seen.
+
+Each caller sees the part it uses, as ``collections.abc`` splits ``Sequence`` into its
+parts: ``DocumentStore`` (ingest, retrieval and ``Corpus``: documents, hits, labels,
+settings), ``ChangeFeed`` (the search index: what changed since a generation),
+``PassageVectors`` and ``MeaningVectors`` (the two kinds of vector, one interface a kind: the
+embedding stages and their readers). ``CorpusStore`` is all of them, and what one backend
+implements; ``citeline.corpus.stores.sql`` implements it once for every SQL backend.
+
+Parsing, hashing and deciding what to (re)index belong to ``ingest``; ranking to the search
+index; a store deliberately does not read files.
 """
 
 from __future__ import annotations
@@ -74,8 +82,21 @@ class StoreChanges:
     removed: list[str]
 
 
-class CorpusStore(ABC):
-    """Documents, passages and a ranked text index behind one small interface."""
+class Settings(ABC):
+    """Values a collection keeps about itself (``retrieval``, ``embedding_model``)."""
+
+    @abstractmethod
+    def setting(self, key: str) -> str | None:
+        """A value the collection keeps about itself, or None."""
+
+    @abstractmethod
+    def set_setting(self, key: str, value: str | None) -> None:
+        """Record (or, with None, forget) one of the collection's own values."""
+
+
+class DocumentStore(Settings):
+    """The documents and what is said of them: what ingest writes, and what retrieval and
+    ``Corpus`` read."""
 
     @abstractmethod
     def indexed(self) -> dict[str, IndexedDocument]:
@@ -83,7 +104,8 @@ class CorpusStore(ABC):
 
     @abstractmethod
     def put_many(self, versions: Sequence[DocumentVersion]) -> None:
-        """Add or replace each document and its passages, all in one transaction."""
+        """Add or replace each document and its passages, all in one transaction; of an id
+        given twice the last version wins, as if each had been put in turn."""
 
     def put(
         self, document: Document, passages: Sequence[Passage], content_hash: str, source: str
@@ -94,6 +116,42 @@ class CorpusStore(ABC):
     @abstractmethod
     def delete(self, doc_id: str) -> None:
         """Remove one document and its passages in one transaction; absent ids are ignored."""
+
+    @abstractmethod
+    def get(self, doc_id: str) -> Document | None:
+        """The stored document with this id, or None."""
+
+    @abstractmethod
+    def documents(self) -> Iterator[Document]:
+        """Every stored document, in the order they were first added."""
+
+    @abstractmethod
+    def count(self) -> int:
+        """How many documents are stored."""
+
+    @abstractmethod
+    def hits(self, candidates: Sequence[Candidate]) -> list[Hit]:
+        """The passages of ``candidates`` as hits, in the same order, scores kept."""
+
+    @abstractmethod
+    def content_digest(self) -> str | None:
+        """A hex digest of every (id, content hash) pair, or None when the store is empty.
+
+        It changes whenever any document is added, changed or removed, in the same
+        transaction as that change.
+        """
+
+    @abstractmethod
+    def release_label(self) -> str | None:
+        """The label given at the last ingest, or None once any document has changed since."""
+
+    @abstractmethod
+    def set_release_label(self, label: str | None) -> None:
+        """Record the label that names the collection as it is now."""
+
+
+class ChangeFeed(ABC):
+    """What the search index follows: the store's name, its generation, what changed."""
 
     @abstractmethod
     def identity(self) -> str:
@@ -112,9 +170,10 @@ class CorpusStore(ABC):
     def indexable(self, doc_ids: Sequence[str]) -> Iterator[IndexableDocument]:
         """The stored documents among ``doc_ids`` with their passages; absent ids skipped."""
 
-    @abstractmethod
-    def hits(self, candidates: Sequence[Candidate]) -> list[Hit]:
-        """The passages of ``candidates`` as hits, in the same order, scores kept."""
+
+class PassageVectors(ABC):
+    """One vector a passage, of its title and text (dense retrieval): what the embedding
+    stage writes and the vector index reads."""
 
     @abstractmethod
     def unembedded(self, limit: int) -> list[tuple[int, str]]:
@@ -140,6 +199,11 @@ class CorpusStore(ABC):
     def vectors_version(self) -> int:
         """A number that changes in the same transaction as any vector is added or removed."""
 
+
+class MeaningVectors(ABC):
+    """The vectors of the texts each document is read by for meaning, kept on its first
+    passage and found by the text's key: what the meaning stage writes and answers read."""
+
     @abstractmethod
     def without_meaning(self, limit: int) -> list[IndexableDocument]:
         """Up to ``limit`` documents whose meaning texts have no stored vectors (none on
@@ -163,41 +227,15 @@ class CorpusStore(ABC):
         """The stored meaning vectors among ``keys``, by key; keys no passage has are left
         out."""
 
-    @abstractmethod
-    def setting(self, key: str) -> str | None:
-        """A value the collection keeps about itself (``retrieval``, ``embedding_model``)."""
 
-    @abstractmethod
-    def set_setting(self, key: str, value: str | None) -> None:
-        """Record (or, with None, forget) one of the collection's own values."""
+class CorpusStore(DocumentStore, ChangeFeed, PassageVectors, MeaningVectors):
+    """Every part of a corpus store: what one backend implements."""
 
+    @property
     @abstractmethod
-    def get(self, doc_id: str) -> Document | None:
-        """The stored document with this id, or None."""
-
-    @abstractmethod
-    def documents(self) -> Iterator[Document]:
-        """Every stored document, in the order they were first added."""
-
-    @abstractmethod
-    def count(self) -> int:
-        """How many documents are stored."""
-
-    @abstractmethod
-    def content_digest(self) -> str | None:
-        """A hex digest of every (id, content hash) pair, or None when the store is empty.
-
-        It changes whenever any document is added, changed or removed, in the same
-        transaction as that change.
-        """
-
-    @abstractmethod
-    def release_label(self) -> str | None:
-        """The label given at the last ingest, or None once any document has changed since."""
-
-    @abstractmethod
-    def set_release_label(self, label: str | None) -> None:
-        """Record the label that names the collection as it is now."""
+    def local(self) -> bool:
+        """Whether reads are this process's own work on a file, with no database server
+        to wait on."""
 
     @abstractmethod
     def close(self) -> None:
