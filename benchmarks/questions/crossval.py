@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import dev_collections
 import ranker_fit
+from ranker_diagnosis import diagnosis, diagnosis_table
 from ranker_features import QuestionRecord, question_records
 from ranker_fit import fit, simulate
 
@@ -200,14 +201,15 @@ def engine_row(collection: dev_collections.Collection) -> Row:
 # The sentence model's answers kept, by its arithmetic: every text alone in int8 since
 # main's meaning work (an earlier cache held full-precision section vectors).
 SIMILARITIES = "similarities-int8-alone"
-RETRIEVAL = ""  # ingest's --retrieval for every index; its default when empty
+RETRIEVAL = ""  # ingest's --retrieval for every index (main sets it: hybrid with the extra)
 
 
 def collection_records(
-    collection: dev_collections.Collection, tuning: Tuning, meaning: bool
+    collection: dev_collections.Collection, tuning: Tuning, meaning: bool, retrieval: str = ""
 ) -> list[QuestionRecord]:
-    """Every question of the collection with its candidates' features (cached per index)."""
-    index = dev_collections.built_index(collection, retrieval=RETRIEVAL)
+    """Every question of the collection with its candidates' features (cached per index),
+    over its index built with ``retrieval`` (``RETRIEVAL`` when empty)."""
+    index = dev_collections.built_index(collection, retrieval=retrieval or RETRIEVAL)
     sets = dev_collections.collection_questions(collection, index)
     found = question_records(
         index,
@@ -275,6 +277,20 @@ def claims_line(
     )
 
 
+def diagnose(
+    records: dict[str, list[QuestionRecord]], tuning: Tuning, dropped: frozenset[str]
+) -> str:
+    """Where each collection's answers miss, by class (``ranker_diagnosis``), every
+    collection answered by the models fitted on the others."""
+    rows = []
+    for name, own in records.items():
+        if name in TRAIN_EVERY:
+            continue
+        fitted = fit(training(records, name), tuning, dropped)
+        rows.append((name, *diagnosis(own, fitted, tuning)))
+    return diagnosis_table(rows)
+
+
 def _means(rows: Sequence[Row]) -> list[float | None]:
     columns = list(zip(*(row.values() for row in rows), strict=True))
     return [_mean([v for v in column if v is not None]) for column in columns]
@@ -337,6 +353,12 @@ def main(argv: list[str] | None = None) -> int:
         "minutes each).",
     )
     parser.add_argument(
+        "--diagnose",
+        action="store_true",
+        help="Print where each collection's answers miss, by class (retrieval, section, "
+        "passage), leave one out.",
+    )
+    parser.add_argument(
         "--write-weights",
         action="store_true",
         help="Fit on every collection, with and without meaning, and write the shipped "
@@ -345,7 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--retrieval",
         choices=("lexical", "dense", "hybrid"),
-        help="Build the indexes with this ingest --retrieval (default: ingest's default).",
+        help="Build the indexes with this ingest --retrieval (default: hybrid where the dense "
+        "extra is installed, as ingest builds a collection, else and with --words lexical).",
     )
     parser.add_argument(
         "--lost-answerable",
@@ -354,10 +377,22 @@ def main(argv: list[str] | None = None) -> int:
         help="The share of the training collections' answerable questions the confidence "
         f"threshold may lose to nothing found (default {ranker_fit.LOST_ANSWERABLE}).",
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="Answer with a Tuning setting changed (a number), e.g. documents_to_read=3; "
+        "repeatable. A setting the features depend on extracts them again.",
+    )
     parser.add_argument("--out", type=Path, help="Write the rows as JSON.")
     options = parser.parse_args(argv)
     global RETRIEVAL
-    RETRIEVAL = options.retrieval or ""
+    # What a user's collection is: ingest builds it hybrid where the dense extra is installed
+    # (the words-only models answer the plain install's, lexical, collections).
+    RETRIEVAL = options.retrieval or (
+        "hybrid" if dense_installed() and not options.words else "lexical"
+    )
     if not 0 <= options.lost_answerable < 1:
         raise SystemExit("--lost-answerable is a share: from 0 up to, not including, 1.")
     ranker_fit.LOST_ANSWERABLE = options.lost_answerable
@@ -368,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     started = time.perf_counter()
     cpu = time.process_time()
-    tuning = shipped_tuning()
+    tuning = with_settings(shipped_tuning(), options.set)
     meaning = not options.words and dense_installed()
     if not meaning:
         # The engine reads for meaning unless told not to, as a deployment is.
@@ -417,6 +452,9 @@ def main(argv: list[str] | None = None) -> int:
         if options.worth:
             print(worth_table(records, tuning, worth_features))
             return 0
+        if options.diagnose:
+            print(diagnose(records, tuning, dropped))
+            return 0
         rows = left_out_rows(records, tuning, dropped)
         for name in TRAIN_EVERY.keys() & records.keys():
             print(claims_line(name, records, tuning, dropped), file=sys.stderr)
@@ -443,16 +481,40 @@ def write_weights(
 ) -> None:
     """Fit on every collection, with and without the sentence model, without the ``dropped``
     features (``--ablate``: they get no weight), and write the weights file the package
-    ships."""
+    ships. Each set is fitted over the indexes its users have: the sentence model's over
+    ``RETRIEVAL``'s (hybrid, as ingest builds a collection where the dense extra is
+    installed), the words-only set over lexical ones (the plain install has no vectors)."""
     fitted = {}
-    for meaning in (True, False):
-        records = {c.name: collection_records(c, tuning, meaning) for c in collections}
+    for meaning, retrieval in ((True, RETRIEVAL), (False, "lexical")):
+        records = {c.name: collection_records(c, tuning, meaning, retrieval) for c in collections}
         fitted[meaning] = fit(training(records), tuning, dropped)
     shipped = dataclasses.replace(tuning, with_meaning=fitted[True], words_only=fitted[False])
     command = "benchmarks/questions/crossval.py " + " ".join(argv or sys.argv[1:])
     notes = {"collections": [c.name for c in collections]}
     WEIGHTS.write_text(tuning_to_json(shipped, command=command.strip(), notes=notes))
     print(f"Wrote {WEIGHTS}", file=sys.stderr)
+
+
+def with_settings(tuning: Tuning, settings: Sequence[str]) -> Tuning:
+    """``tuning`` with each ``NAME=VALUE`` of ``settings`` set (a number, of the setting's
+    own type)."""
+    known = {f.name: f for f in dataclasses.fields(Tuning)}
+    changed: dict[str, object] = {}
+    for setting in settings:
+        name, _, value = setting.partition("=")
+        current = getattr(tuning, name, None) if name in known else None
+        if not isinstance(current, int | float) or isinstance(current, bool):
+            numbers = sorted(
+                n for n, v in dataclasses.asdict(tuning).items() if isinstance(v, int | float)
+            )
+            raise SystemExit(f"--set takes NAME=NUMBER of a numeric setting: {', '.join(numbers)}.")
+        try:
+            changed[name] = type(current)(value)
+        except ValueError:
+            raise SystemExit(
+                f"--set {name}= needs a {type(current).__name__}, not {value!r}."
+            ) from None
+    return dataclasses.replace(tuning, **changed)  # type: ignore[arg-type]
 
 
 def _row_dict(row: Row) -> dict[str, object]:

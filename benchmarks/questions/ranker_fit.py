@@ -229,7 +229,7 @@ def fit(
     values: list[tuple[float, ...]] = []
     labels: list[int] = []
     for record in records:
-        choice = _choice(record, fitted, tuning)
+        choice = choice_of(record, fitted, tuning)
         if choice.features:
             values.append(choice.features)
             labels.append(int(record.kind != "off_topic"))
@@ -316,7 +316,8 @@ def _with_second(
     return dataclasses.replace(fitted, second=second, second_threshold=best[1])
 
 
-def _choice(record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> Choice:
+def choice_of(record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> Choice:
+    """The answerer's choice over the record's cached candidates."""
     return choose(
         fitted,
         [s.features for s in record.sections],
@@ -346,7 +347,7 @@ def simulate(records: Sequence[QuestionRecord], fitted: Fitted, tuning: Tuning) 
                 )
             )
             continue
-        choice = _choice(record, fitted, tuning)
+        choice = choice_of(record, fitted, tuning)
         if not choice.answers or choice.section is None or choice.run is None:
             outcomes.append(
                 Outcome(

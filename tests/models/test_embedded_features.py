@@ -172,13 +172,10 @@ def test_a_how_question_marks_the_runs_that_show_code() -> None:
     assert all(f["run_code_how"] == 0.0 for f in found)
 
 
-def test_the_lead_the_position_and_a_version_note_opening_are_marked() -> None:
+def test_the_lead_and_the_position_are_marked() -> None:
     found = _runs("Is the sort stable?", SECTION)
     assert found[0]["run_lead"] == 1.0 and found[0]["run_position"] == 0.0
     assert all(f["run_lead"] == 0.0 and f["run_position"] > 0 for f in found[1:])
-    assert any(f["run_note_opening"] == 1.0 for f in found)
-    asked_about_versions = _runs("Which version changed key?", SECTION)
-    assert all(f["run_note_opening"] == 0.0 for f in asked_about_versions)
 
 
 def test_coverage_counts_the_question_words_a_run_holds() -> None:

@@ -84,18 +84,6 @@ _DANGLING = re.compile(
 )
 
 
-# A sentence that opens on a version note or a field list's label is about the entry above
-# it, seldom an answer to open with (a feature, ``note_opening``, for a question not about
-# versions): "Changed in version 1.0:", "New in version 3.2.", "Deprecated since version
-# 3.10", and an API reference's fields "Parameters:", "Returns:", "Raises:", as the common
-# documentation generators (Sphinx, Javadoc-style docstrings) write them.
-_NOTE_OR_LABEL = re.compile(
-    r"(?:(?:changed|new|added)\s+in\s+version|deprecated\s+since\s+version|"
-    r"(?:parameters|returns?|return\s+type|raises|yields|keyword\s+arguments)\s*:)",
-    re.IGNORECASE,
-)
-
-
 # A sentence that opens on one of these words in lower case is the end of a sentence that a
 # code block or list cut in two. A name in code opens lower case too ("len() returns ..."),
 # so only English words that never name code are listed.
@@ -478,7 +466,6 @@ PASSAGE_FEATURES = (
     "run_length",
     "run_asked_code",
     "run_compound",
-    "run_note_opening",
     "run_meaning",
     "run_meaning_max",
     "run_first_coverage",
@@ -547,7 +534,6 @@ def run_features(
                 run.prose / tuning.max_prose_chars,
                 float(any(name in text for name in question.code_names)),
                 float(bool(question.compounds & held)),
-                float(not question.asks_versions and bool(_NOTE_OR_LABEL.match(first.text))),
                 mean_meaning,
                 max(run_meaning, default=0.0),
                 sum(w for t, w in weights.items() if t in first.terms) / total,
