@@ -279,6 +279,10 @@ async def test_a_provider_failure_flushes_the_held_text_and_ends_failed(
 async def test_a_timeout_flushes_the_held_text_and_ends_failed_as_a_slow_upstream(
     openai_server: ScriptedOpenAIServer, corpus: Corpus, caplog: pytest.LogCaptureFixture
 ) -> None:
+    # The process's first answer imports the provider's library (2.4 s, measured alone at
+    # load 10), which no deadline can interrupt: this test times the stall, not the import.
+    openai_server.script = [{"text": ["Warm."]}]
+    await _collect("What is apoptosis?", corpus)
     openai_server.script = [{"text": ["Partial answer [Apopto"], "stall": 3.0}]
     events = await _collect("What is apoptosis?", corpus, timeout=0.5)
     tokens = [e.text for e in events if isinstance(e, Token)]
