@@ -326,6 +326,8 @@ def _choice(record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> Choice:
         found=record.found,
         terms=record.terms,
         missing=record.missing,
+        passing=record.passing,
+        names=record.names,
         scales=tuning.scales,
     )
 
