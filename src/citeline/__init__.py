@@ -9,9 +9,10 @@ load on first use, so ``import citeline.events`` does not pull in the model libr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from citeline.errors import CitelineError
+from citeline.lazy import attributes
 
 if TYPE_CHECKING:
     from citeline.agent import ChatMessage, answer
@@ -25,12 +26,6 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'citeline' has no attribute {name!r}")
-
+__getattr__ = attributes(__name__, _LAZY)
 
 __all__ = ["ChatMessage", "CitelineError", "ModelHandle", "answer", "resolve_model"]

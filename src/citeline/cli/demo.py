@@ -136,20 +136,19 @@ def _serve_sample(
     os.environ.setdefault("CITELINE_LOG_FORMAT", "text")
     start_server(
         db=str(path),
-        host=host,
-        port=port,
-        model=model,
-        wire=None,
-        open_mode=True,
-        project="sample" if data else None,
-        release=RELEASE,
-        link_template=LINK_TEMPLATE,
-        examples=examples if examples is not None else examples_path(),
-        collection_name=COLLECTION_NAME,
-        rate_limit=rate_limit,
-        forwarded_allow_ips=None,
-        max_tokens=None,
-        workers=workers,
+        overrides={
+            "host": host,
+            "port": port,
+            "model": model,
+            "open": True,
+            "project": "sample" if data else None,
+            "release": RELEASE,
+            "link_template": LINK_TEMPLATE,
+            "examples": examples if examples is not None else examples_path(),
+            "collection_name": COLLECTION_NAME,
+            "rate_limit": rate_limit,
+            "workers": workers,
+        },
         listening=listening,
     )
 

@@ -13,7 +13,7 @@ import, and ``citeline --help`` must not pay it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -168,76 +168,46 @@ def serve(
     """Serve cited answers, the search page and chat over HTTP."""
     start_server(
         db=db,
-        host=host,
-        port=port,
-        model=model,
-        open_mode=open_mode,
-        wire=wire,
-        project=project,
-        release=release,
-        link_template=link_template,
-        examples=examples,
-        collection_name=collection_name,
-        rate_limit=rate_limit,
-        forwarded_allow_ips=forwarded_allow_ips,
-        max_tokens=max_tokens,
-        workers=workers,
-        context_tokens=context_tokens,
-        allow_origins=allow_origin or (),
+        overrides={
+            "host": host,
+            "port": port,
+            "model": model,
+            "open": True if open_mode else None,
+            "wire": wire,
+            "project": project,
+            "release": release,
+            "link_template": link_template,
+            "examples": examples,
+            "collection_name": collection_name,
+            "rate_limit": rate_limit,
+            "forwarded_allow_ips": forwarded_allow_ips,
+            "max_tokens": max_tokens,
+            "workers": workers,
+            "context_tokens": context_tokens,
+            "allow_origins": list(allow_origin or ()),
+        },
     )
 
 
 def start_server(
     *,
     db: str | None,
-    host: str | None = None,
-    port: int | None = None,
-    model: str | None = None,
-    open_mode: bool = False,
-    wire: str | None = None,
-    project: str | None = None,
-    release: str | None = None,
-    link_template: str | None = None,
-    examples: Path | None = None,
-    collection_name: str | None = None,
-    rate_limit: int | None = None,
-    forwarded_allow_ips: str | None = None,
-    max_tokens: int | None = None,
-    workers: int | None = None,
-    context_tokens: int | None = None,
-    allow_origins: Sequence[str] = (),
+    overrides: Mapping[str, Any],
     listening: socket.socket | None = None,
 ) -> None:
-    """What ``citeline serve`` does, and ``citeline demo`` after its ingest: ``listening``
-    is the socket the caller bound before it printed anything (else it is bound here,
-    first)."""
+    """What ``citeline serve`` does, and ``citeline demo`` after its ingest: ``overrides``
+    are ``ServerSettings.from_env``'s (a None leaves the ``CITELINE_*`` variable or the
+    default); ``listening`` is the socket the caller bound before it printed anything (else
+    it is bound here, first)."""
     from citeline.cli.port import bind_listening_socket
     from citeline.server import ServerSettings
 
     database = index_location(db)
-    settings = ServerSettings.from_env(
-        database_url=database,
-        host=host,
-        port=port,
-        model=model,
-        open=True if open_mode else None,
-        wire=wire,
-        project=project,
-        release=release,
-        link_template=link_template,
-        examples=examples,
-        collection_name=collection_name,
-        rate_limit=rate_limit,
-        forwarded_allow_ips=forwarded_allow_ips,
-        max_tokens=max_tokens,
-        workers=workers,
-        context_tokens=context_tokens,
-        allow_origins=list(allow_origins),
-    )
+    settings = ServerSettings.from_env(database_url=database, **overrides)
     if listening is None:
         listening = bind_listening_socket(settings.host, settings.port)
     try:
-        _serve_on(settings, database, listening, tables_only=project is not None)
+        _serve_on(settings, database, listening, tables_only=overrides.get("project") is not None)
     finally:
         listening.close()
 

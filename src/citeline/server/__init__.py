@@ -10,7 +10,9 @@ second), which ``citeline serve --help`` and ``citeline token`` never need.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from citeline.lazy import attributes
 
 if TYPE_CHECKING:
     from citeline.server.answer_engine import AnswerEngine, CorpusAnswerEngine
@@ -39,13 +41,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'citeline.server' has no attribute {name!r}")
-
+__getattr__ = attributes(__name__, _LAZY)
 
 __all__ = [
     "AnswerEngine",
