@@ -51,7 +51,7 @@ MODEL_SOURCES = REPOSITORY / "src" / "citeline" / "models" / "embedded"
 # The files whose change can change a feature (the weights file cannot).
 FEATURE_SOURCES = ("terms.py", "ranking.py", "passages.py", "model.py")
 # Bump when the records below change shape: a cache of another shape is extracted again.
-RECORD_VERSION = "3"
+RECORD_VERSION = "4"
 
 
 @dataclass(slots=True)
@@ -88,6 +88,8 @@ class QuestionRecord:
     terms: int
     missing: int
     sections: list[SectionRecord]
+    passing: int = 0
+    names: int = 0
 
 
 def feature_version(tuning: Tuning, meaning: bool) -> str:
@@ -190,6 +192,8 @@ async def _question_record(
         reading.terms,
         reading.missing,
         sections,
+        reading.passing,
+        reading.names,
     )
 
 

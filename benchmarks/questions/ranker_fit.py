@@ -327,6 +327,8 @@ def choice_of(record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> Choice:
         found=record.found,
         terms=record.terms,
         missing=record.missing,
+        passing=record.passing,
+        names=record.names,
         scales=tuning.scales,
     )
 

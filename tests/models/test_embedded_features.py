@@ -20,8 +20,11 @@ from citeline.models.embedded.features import (
     READ_FEATURES,
     SECTION_FEATURES,
 )
+from citeline.models.embedded.model import Reading, SourceText, read_sections
 from citeline.models.embedded.passages import read_features, run_features, runs_of, units_of
 from citeline.models.embedded.ranking import Candidate, asked, section_features
+from citeline.models.embedded.terms import names as name_terms
+from citeline.models.embedded.terms import subject_terms
 from citeline.models.embedded.tuning import (
     Fitted,
     LinearModel,
@@ -132,6 +135,55 @@ def test_an_earlier_questions_words_count_less_than_the_follow_ups_own() -> None
     found = _sections("Which one is faster?", candidates, earlier=["What is a tuple?"])
     assert found[1]["own_coverage"] == 1.0 and found[0]["own_coverage"] == 0.0
     assert 0 < found[0]["coverage"] < found[1]["coverage"]
+
+
+def test_a_section_holding_the_earlier_questions_words_covers_the_history() -> None:
+    candidates = [Candidate("Tuples", "tuples are faster"), Candidate("Speed", "faster code")]
+    found = _sections("Which one is faster?", candidates, earlier=["What is a tuple?"])
+    assert found[0]["history_coverage"] == pytest.approx(1.0)
+    assert found[1]["history_coverage"] == 0.0
+    # A question that opens a conversation has no history to cover.
+    assert all(f["history_coverage"] == 0.0 for f in _sections("Is a tuple faster?", candidates))
+
+
+def _reading(question: str, candidates: list[Candidate]) -> Reading:
+    sources = [
+        SourceText(f"https://example.org/{i}", c.title, (c.passage,))
+        for i, c in enumerate(candidates)
+    ]
+    return read_sections(question, (), sources, None, TUNING)
+
+
+def test_a_name_the_question_writes_is_only_its_capitalised_words_past_a_sentence_start() -> None:
+    assert name_terms("How do I test a component with Jest?") == {"jest"}
+    assert name_terms("Sorting lists. Which key does Python use?") == {"python"}
+    assert name_terms("What does baseURL do in the GIL? I ask.") == {"baseurl", "gil"}
+    assert name_terms("how do i sort a list?") == set()
+
+
+@given(
+    st.lists(
+        st.sampled_from(["Alpha", "beta", "Gamma", "I", "x.", "Delta?", "epsilon"]), max_size=12
+    )
+)
+def test_names_are_always_subject_terms_of_the_question(parts: list[str]) -> None:
+    question = " ".join(parts)
+    assert name_terms(question) <= subject_terms(question)
+
+
+def test_a_name_no_result_holds_or_one_holds_in_passing_is_counted() -> None:
+    results = [
+        Candidate("Fixtures: Using fixtures", "A fixture sets up a component for a test."),
+        Candidate("Comparisons", "Unlike Jest, this tool collects tests by name."),
+        Candidate("Writing tests", "A test is a function whose name starts with test."),
+    ]
+    once = _reading("How do I test a component with Jest?", results)
+    assert once.names == 1 and once.missing == 0 and once.passing >= 1
+    nowhere = _reading("How do I test a React component?", results)
+    assert nowhere.names == 1 and nowhere.missing == 1
+    # A name a result's title holds is the collection's own subject, however few hold it.
+    titled = _reading("How do I use Fixtures?", results)
+    assert titled.names == 0 and titled.passing == 0
 
 
 def _similarity(by_word: dict[str, float]) -> object:

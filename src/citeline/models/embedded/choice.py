@@ -94,13 +94,17 @@ def choose(
     found: float,
     terms: int,
     missing: int = 0,
+    passing: int = 0,
+    names: int = 0,
     ablated: frozenset[str] = frozenset(),
     scales: Scales = Scales(),
 ) -> Choice:
     """The answer among the ``read`` best sections (their runs in ``run_rows`` and their own
     features in ``read_rows``, by section index), and whether it answers. ``found`` is the
     share of the question's own weight that some result holds, ``terms`` how many subject
-    terms it has, ``missing`` how many of them no result holds."""
+    terms it has, ``missing`` how many of them no result holds, ``passing`` how many only one
+    result holds and in no title, ``names`` how many of the names it writes are held nowhere
+    or in passing."""
     scores = section_scores(fitted, section_rows, ablated)
     order = section_order(scores)
     read_weights = fitted.read.aligned(READ_FEATURES, ablated)
@@ -136,6 +140,8 @@ def choose(
         run_rows[index][number][_P["run_meaning"]],
         min(terms, scales.terms) / scales.terms,
         min(missing, scales.missing) / scales.missing,
+        min(passing, scales.missing) / scales.missing,
+        min(names, scales.missing) / scales.missing,
     ]
     probability = confidence(fitted, values, ablated)
     sure = probability >= fitted.threshold

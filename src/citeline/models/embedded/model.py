@@ -47,7 +47,7 @@ from citeline.models.embedded.ranking import (
     section_features,
     split_title,
 )
-from citeline.models.embedded.terms import content_terms, subject_terms, title_terms
+from citeline.models.embedded.terms import content_terms, names, subject_terms, title_terms
 from citeline.models.embedded.tuning import TextRules, Tuning, current_tuning
 from citeline.models.turn import Similarity
 
@@ -270,13 +270,17 @@ def sources_of(outcomes: Sequence[ToolOutcome]) -> list[SourceText]:
 class Reading:
     """The sections the search returned, read for the question: its analysis, each
     section's features (``ranking.SECTION_FEATURES``), the share of the question's own weight
-    some result holds, how many subject terms it has and how many of them no result holds."""
+    some result holds, how many subject terms it has, how many of them no result holds, how
+    many one result holds in no title (in passing), and how many of the names it writes no
+    result holds but in passing."""
 
     asked: Asked
     rows: tuple[tuple[float, ...], ...]
     found: float
     terms: int
     missing: int
+    passing: int = 0
+    names: int = 0
 
 
 def read_sections(
@@ -293,14 +297,31 @@ def read_sections(
     rows = section_features(question_read, candidates, similarity, tuning)
     own = question_read.question.own
     weights = question_read.weights
-    held = set().union(*(title_terms(c.title) | content_terms(c.passage) for c in candidates))
+    each = [title_terms(c.title) | content_terms(c.passage) for c in candidates]
+    held = set().union(*each)
+    titled = set().union(*(title_terms(c.title) for c in candidates))
     own_total = sum(w for t, w in weights.items() if t in own) or 1.0
     found = sum(w for t, w in weights.items() if t in own and t in held) / own_total
     subjects = subject_terms(question)
     # A subject word no result holds: the search would have found a text holding it, so the
     # collection seldom does (another product's or language's name, for one).
     missing = len(subjects - held)
-    return Reading(question_read, tuple(tuple(row) for row in rows), found, len(subjects), missing)
+    # One that a single result holds, in no title: the collection mentions it in passing
+    # (a comparison with another tool, a word of another sense).
+    once = {t for t in subjects - titled if sum(1 for terms in each if t in terms) == 1}
+    # A name the question writes (its product, language, tool) held nowhere or in passing.
+    unheld = {
+        t for t in names(question) & subjects if t not in titled and (t not in held or t in once)
+    }
+    return Reading(
+        question_read,
+        tuple(tuple(row) for row in rows),
+        found,
+        len(subjects),
+        missing,
+        len(once),
+        len(unheld),
+    )
 
 
 def best_sections(reading: Reading, *, meaning: bool, tuning: Tuning) -> tuple[int, ...]:
@@ -418,6 +439,8 @@ def answer_choice(
         found=reading.found,
         terms=reading.terms,
         missing=reading.missing,
+        passing=reading.passing,
+        names=reading.names,
         ablated=tuning.ablated,
         scales=tuning.scales,
     )

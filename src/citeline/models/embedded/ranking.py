@@ -104,6 +104,7 @@ SECTION_FEATURES = (
     "code_how",
     "meaning",
     "meaning_title",
+    "history_coverage",
 )
 # The features of the next read section, for whether it answers beside the best: how far
 # behind the best it is (read scores) and how many subject terms the question has.
@@ -124,6 +125,8 @@ CONFIDENCE_FEATURES = (
     "answer_run_meaning",
     "answer_terms",
     "answer_missing",
+    "answer_passing",
+    "answer_names",
 )
 
 
@@ -226,6 +229,8 @@ def section_features(
     total = sum(weights.values()) or 1.0
     own = question.question.own
     own_total = sum(w for t, w in weights.items() if t in own) or 1.0
+    # A follow-up's earlier questions' words: the subject its own words ("it", "that") lean on.
+    history_total = sum(w for t, w in weights.items() if t not in own)
     meaning = _meaning(candidates, question.meaning_query, similarity, tuning)
     titled = _title_meaning(candidates, question.meaning_query, similarity)
     asks_changes = question.question.asks_versions
@@ -268,6 +273,7 @@ def section_features(
                 float(question.question.wants_code and shows_code(candidate.passage, tuning.text)),
                 meaning[index],
                 titled[index],
+                (held - held_own) / history_total if history_total else 0.0,
             ]
         )
     return rows

@@ -117,6 +117,28 @@ def subject_terms(text: str) -> set[str]:
     return {_stem(w) for w in words(text) if w not in _FRAME_WORDS}
 
 
+# Where a sentence starts: a capital there says nothing of a name.
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)\W*$")
+
+
+def names(text: str) -> set[str]:
+    """The stemmed subject terms of ``text`` that it writes as names: a word with a capital
+    letter anywhere but at a sentence's start ("Jekyll", "LaTeX", "baseURL", "GIL"), and not
+    "I". A question names its product, language or tool so; one that the collection holds
+    nowhere, or only in passing, is another product's (``answer_names``)."""
+    found: set[str] = set()
+    for match in _WORD.finditer(text):
+        word = match.group()
+        if word.islower() or word == "I" or not any(c.isupper() for c in word):
+            continue
+        if word[0].isupper() and _SENTENCE_START.search(text[: match.start()]):
+            continue
+        lowered = word.lower()
+        if lowered not in _STOP_WORDS and lowered not in _FRAME_WORDS and len(lowered) > 1:
+            found.add(_stem(lowered))
+    return found
+
+
 def term_counts(text: str) -> dict[str, int]:
     """How often each content term occurs in ``text``."""
     return dict(_term_counts(text))
