@@ -124,11 +124,7 @@ def choose(
     # The best read section answers; ties go to the one ranked first before reading.
     answers.sort(key=lambda found: -found[0])
     score, index, number, run_score = answers[0]
-    second = None
-    if len(answers) > 1:
-        values = second_values(score - answers[1][0], terms, scales)
-        if _probability(fitted.second, SECOND_FEATURES, values, ablated) >= fitted.second_threshold:
-            second = (answers[1][1], answers[1][2])
+    second = _second(fitted, answers, terms, ablated, scales)
     values = [
         score,
         scores[index],
@@ -146,6 +142,23 @@ def choose(
     probability = confidence(fitted, values, ablated)
     sure = probability >= fitted.threshold
     return Choice(order, index, number, score, probability, sure, tuple(values), second)
+
+
+def _second(
+    fitted: Fitted,
+    answers: Sequence[tuple[float, int, int, float]],
+    terms: int,
+    ablated: frozenset[str],
+    scales: Scales,
+) -> tuple[int, int] | None:
+    """The runner-up read section and its run, when the second-citation model says it is
+    worth citing beside the best (``answers`` sorted best first)."""
+    if len(answers) < 2:
+        return None
+    values = second_values(answers[0][0] - answers[1][0], terms, scales)
+    if _probability(fitted.second, SECOND_FEATURES, values, ablated) < fitted.second_threshold:
+        return None
+    return answers[1][1], answers[1][2]
 
 
 def _answer_values(
