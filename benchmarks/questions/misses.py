@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crossval
 import dev_collections
-from ranker_fit import _choice, fit
+from ranker_fit import choice_of, fit
 
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.meaning import MEANING_ENV
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                 if record.kind not in {"followup", "off_topic"}:
                     continue
                 question = questions[record.id]
-                choice = _choice(record, fitted, tuning)
+                choice = choice_of(record, fitted, tuning)
                 answered = choice.answers and choice.section is not None
                 if record.kind == "followup":
                     if not record.has_gold:
