@@ -76,12 +76,14 @@ def test_a_taken_port_is_one_sentence_naming_port_and_status_2(
 
 
 @contextmanager
-def running_demo(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
+def running_demo(
+    tmp_path: Path, *flags: str
+) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
     port = free_port()
     log = tmp_path / "demo.err"
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            [*COMMAND, "demo", "--port", str(port), "--db", str(tmp_path / "demo.sqlite")],
+            [*COMMAND, "demo", "--port", str(port), "--db", str(tmp_path / "demo.sqlite"), *flags],
             stdout=subprocess.DEVNULL,
             stderr=sink,
             env=environment(tmp_path),
@@ -145,7 +147,9 @@ def alive(pid: int) -> bool:
 def test_ctrl_c_ends_the_demo_with_a_data_question_in_flight_in_one_line_and_status_0(
     tmp_path: Path,
 ) -> None:
-    with running_demo(tmp_path) as (process, base, log):
+    # Four readers without a pause pass the default 30 answers a window in well under a
+    # second when answers are quick, and each refusal is a log line of its own.
+    with running_demo(tmp_path, "--rate-limit", "1000000") as (process, base, log):
         answered = httpx.post(
             f"{base}/v1/answer", json={"question": DATA_QUESTION, "caller_token": ""}, timeout=30
         )
