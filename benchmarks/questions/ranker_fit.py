@@ -8,7 +8,8 @@
 2. the passage model, the same way over the runs of one section, a run holding an expected
    term against one that does not;
 3. the read model, the same way over the sections the section model would read, on their
-   score before reading, their best run's and their whole text's features, gold against not;
+   score before reading, their best run's score, their whole text's features and what their
+   best run holds, gold against not;
 4. the confidence model, by logistic regression of answerable questions (the questions and
    follow-ups) against off-topic ones on the features of the best run, and the threshold:
    the probability below which no more than ``LOST_ANSWERABLE`` of the training collections'
@@ -35,15 +36,16 @@ from scipy.optimize import minimize
 from sklearn.linear_model import LogisticRegression
 
 from citeline.models.embedded.choice import (
+    READ_MODEL_FEATURES,
     Choice,
+    best_run,
     choose,
     read_values,
-    run_scores,
     second_values,
     section_order,
     section_scores,
 )
-from citeline.models.embedded.passages import PASSAGE_FEATURES, READ_FEATURES
+from citeline.models.embedded.passages import PASSAGE_FEATURES
 from citeline.models.embedded.ranking import (
     CONFIDENCE_FEATURES,
     SECOND_FEATURES,
@@ -219,12 +221,12 @@ def fit(
             found = record.sections[index]
             if not found.runs:
                 continue
-            best = max(run_scores(fitted, [run.features for run in found.runs]))
-            rows.append(read_values(scores[index], best, found.read))
+            number, best = best_run(fitted, [run.features for run in found.runs])
+            rows.append(read_values(scores[index], best, found.read, found.runs[number].features))
             grades.append(float(found.gold) + READ_TERM_GRADE * any(u.has_term for u in found.runs))
         if len(rows) > 1:
             read_groups.append((np.array(rows, dtype=np.float64), grades))
-    read = _ranking_model(read_groups, READ_FEATURES, dropped)
+    read = _ranking_model(read_groups, READ_MODEL_FEATURES, dropped)
     fitted = Fitted(section=section, passage=passage, read=read, threshold=float("-inf"))
     values: list[tuple[float, ...]] = []
     labels: list[int] = []
@@ -264,12 +266,12 @@ def _read_answers(
     best first, as ``choose`` ranks them."""
     scores = section_scores(fitted, [s.features for s in record.sections])
     found: list[tuple[float, int]] = []
-    weights = fitted.read.aligned(READ_FEATURES)
+    weights = fitted.read.aligned(READ_MODEL_FEATURES)
     for index in section_order(scores)[: tuning.documents_to_read]:
         section = record.sections[index]
         if section.runs:
-            best = max(run_scores(fitted, [run.features for run in section.runs]))
-            values = read_values(scores[index], best, section.read)
+            number, best = best_run(fitted, [run.features for run in section.runs])
+            values = read_values(scores[index], best, section.read, section.runs[number].features)
             found.append((fitted.read.bias + float(np.dot(weights, values)), index))
     found.sort(key=lambda item: -item[0])
     return found

@@ -12,7 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeline.models.embedded.choice import choose, section_order, section_scores
+from citeline.models.embedded.choice import (
+    READ_MODEL_FEATURES,
+    best_run,
+    choose,
+    read_values,
+    section_order,
+    section_scores,
+)
 from citeline.models.embedded.features import (
     CONFIDENCE_FEATURES,
     FEATURES,
@@ -288,7 +295,7 @@ def test_the_shipped_weights_load_with_both_sets_and_only_known_features() -> No
         for model, names in (
             (fitted.section, SECTION_FEATURES),
             (fitted.passage, PASSAGE_FEATURES),
-            (fitted.read, READ_FEATURES),
+            (fitted.read, READ_MODEL_FEATURES),
             (fitted.confidence, CONFIDENCE_FEATURES),
         ):
             assert model.weights, "a fitted model has weights"
@@ -349,6 +356,49 @@ def test_the_models_choose_as_their_weights_say() -> None:
         {"heading": 1.0, "body": 2.0}, {"run_coverage": 1.0}, {"read_section": 1.0}
     )
     assert choose(body_first, sections, runs, READ, read=1, found=1.0, terms=2).section == 1
+
+
+def test_the_read_model_weighs_what_each_sections_best_run_holds() -> None:
+    # Two sections alike before reading: the first's best run (by the passage model) holds
+    # less of the question and is less alike in meaning than the second's.
+    sections = [_row(SECTION_FEATURES, heading=1.0), _row(SECTION_FEATURES, heading=1.0)]
+    runs = {
+        0: [_row(PASSAGE_FEATURES, run_length=1.0, run_coverage=0.3, run_meaning_max=0.2)],
+        1: [
+            _row(PASSAGE_FEATURES, run_coverage=0.1),
+            _row(PASSAGE_FEATURES, run_length=1.0, run_coverage=0.8, run_meaning_max=0.7),
+        ],
+    }
+    for feature in ("read_run_coverage", "read_run_meaning"):
+        fitted = _by_hand({"heading": 1.0}, {"run_length": 1.0}, {feature: 1.0})
+        choice = choose(fitted, sections, runs, READ, read=2, found=1.0, terms=2)
+        assert (choice.section, choice.run) == (1, 1)
+        # Switched off, the two read sections tie and the one ranked first answers.
+        ablated = frozenset({feature})
+        off = choose(fitted, sections, runs, READ, read=2, found=1.0, terms=2, ablated=ablated)
+        assert off.section == 0
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.floats(min_value=0, max_value=1), min_size=2, max_size=2),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_a_sections_best_run_features_are_those_of_the_run_the_passage_model_picks(
+    values: list[list[float]],
+) -> None:
+    rows = [_row(PASSAGE_FEATURES, run_coverage=c, run_meaning_max=m) for c, m in values]
+    fitted = _by_hand({}, {"run_coverage": 1.0, "run_meaning_max": -0.5}, {})
+    number, score = best_run(fitted, rows)
+    scores = [c - 0.5 * m for c, m in values]
+    assert score == max(scores) and number == scores.index(max(scores))
+    values_read = read_values(0.0, score, READ[0], rows[number])
+    found = dict(zip(READ_MODEL_FEATURES, values_read, strict=True))
+    assert found["read_run_coverage"] == values[number][0]
+    assert found["read_run_meaning"] == values[number][1]
 
 
 def test_the_confidence_below_its_threshold_is_nothing_found() -> None:

@@ -163,6 +163,23 @@ def test_after_searching_it_reads_the_sections_its_section_model_ranks_best() ->
     assert reads({"rank": 1.0}) == {"303", "202"}  # the search's first two
 
 
+def test_of_the_sections_read_the_one_whose_best_passage_holds_the_question_answers() -> None:
+    # The section model reads in the search's order; the read model weighs only what each
+    # read section's best passage holds, wherever it is in the section.
+    fitted = dataclasses.replace(
+        TUNING.words_only,
+        section=LinearModel({"rank": 1.0}),
+        read=LinearModel({"read_run_coverage": 1.0}),
+    )
+    tuning = dataclasses.replace(TUNING, words_only=fitted, documents_to_read=3)
+    ids = ["303", "202", "101"]
+    with use_tuning(tuning):
+        step = next_step(TurnView(QUESTION, outcomes=(_search(ids),)))
+        assert isinstance(step, tuple) and {r.args["id"] for r in step} == set(ids)
+        answer = _answer(TurnView(QUESTION, outcomes=_searched_and_read(ids)))
+    assert "cite:101" in answer.split("## Sources")[0]
+
+
 def test_the_answer_is_one_verbatim_passage_whose_opening_words_carry_the_link() -> None:
     view = TurnView(QUESTION, outcomes=_searched_and_read(["101", "202"]))
     text = _answer(view)

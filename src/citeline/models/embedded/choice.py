@@ -29,6 +29,14 @@ _S = {name: at for at, name in enumerate(SECTION_FEATURES)}
 _P = {name: at for at, name in enumerate(PASSAGE_FEATURES)}
 _R = {name: at for at, name in enumerate(READ_FEATURES)}
 
+# What a read section's best run (by the passage model) holds, beside the section's own
+# features once read: the share of the question's weight in it and its likest paragraph in
+# meaning. The best passage anywhere in the section, not its opening, is what answers; the
+# read model weighs it to choose among the sections read.
+BEST_RUN_FEATURES = ("read_run_coverage", "read_run_meaning")
+# The read model's features, in the order ``read_values`` gives them.
+READ_MODEL_FEATURES = (*READ_FEATURES, *BEST_RUN_FEATURES)
+
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -78,10 +86,23 @@ def section_order(scores: Sequence[float]) -> tuple[int, ...]:
     return tuple(sorted(range(len(scores)), key=lambda i: (-scores[i], i)))
 
 
-def read_values(section: float, best_run: float, read: Sequence[float]) -> list[float]:
-    """A read section's features (``READ_FEATURES``): its score before reading, its best
-    run's score and its own (``passages.read_features``)."""
-    return [section, best_run, *read]
+def best_run(
+    fitted: Fitted, runs: Sequence[Sequence[float]], ablated: frozenset[str] = frozenset()
+) -> tuple[int, float]:
+    """The number and score of a section's best run by the passage model (the first of
+    equals), of a section with at least one run."""
+    ranked = run_scores(fitted, runs, ablated)
+    number = max(range(len(ranked)), key=lambda n: (ranked[n], -n))
+    return number, ranked[number]
+
+
+def read_values(
+    section: float, best: float, read: Sequence[float], run: Sequence[float]
+) -> list[float]:
+    """A read section's features (``READ_MODEL_FEATURES``): its score before reading, its
+    best run's score, its own (``passages.read_features``) and what its best run (``run``,
+    that run's ``PASSAGE_FEATURES``) holds."""
+    return [section, best, *read, run[_P["run_coverage"]], run[_P["run_meaning_max"]]]
 
 
 def choose(
@@ -107,18 +128,15 @@ def choose(
     or in passing."""
     scores = section_scores(fitted, section_rows, ablated)
     order = section_order(scores)
-    read_weights = fitted.read.aligned(READ_FEATURES, ablated)
+    read_weights = fitted.read.aligned(READ_MODEL_FEATURES, ablated)
     answers: list[tuple[float, int, int, float]] = []
     for index in order[:read]:
         runs = run_rows.get(index, ())
         if not runs:
             continue
-        ranked = run_scores(fitted, runs, ablated)
-        number = max(range(len(ranked)), key=lambda n: (ranked[n], -n))
-        values = read_values(scores[index], ranked[number], read_rows[index])
-        answers.append(
-            (fitted.read.bias + dot(read_weights, values), index, number, ranked[number])
-        )
+        number, run_score = best_run(fitted, runs, ablated)
+        values = read_values(scores[index], run_score, read_rows[index], runs[number])
+        answers.append((fitted.read.bias + dot(read_weights, values), index, number, run_score))
     if not answers:
         return Choice(order, None, None, float("-inf"), 0.0, False)
     # The best read section answers; ties go to the one ranked first before reading.

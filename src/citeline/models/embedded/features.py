@@ -4,6 +4,7 @@ the answer's, ``passages`` for a run's); docs/models.md says what each one measu
 
 from __future__ import annotations
 
+from citeline.models.embedded.choice import BEST_RUN_FEATURES
 from citeline.models.embedded.passages import PASSAGE_FEATURES, READ_FEATURES
 from citeline.models.embedded.ranking import (
     CONFIDENCE_FEATURES,
@@ -15,11 +16,13 @@ FEATURES: tuple[str, ...] = (
     *SECTION_FEATURES,
     *PASSAGE_FEATURES,
     *READ_FEATURES,
+    *BEST_RUN_FEATURES,
     *CONFIDENCE_FEATURES,
     *SECOND_FEATURES,
 )
 
 __all__ = [
+    "BEST_RUN_FEATURES",
     "CONFIDENCE_FEATURES",
     "FEATURES",
     "PASSAGE_FEATURES",

@@ -178,9 +178,14 @@ class Tuning:
     history_weight: float = 0.5
     history_questions: int = 2
     # -- reading ---------------------------------------------------------------------
-    # Sections read after the search: the best by the section model; the passage is chosen
-    # among their runs.
-    documents_to_read: int = 2
+    # Sections read after the search: the best by the section model; the read model then
+    # chooses among them by what each holds once read (its best passage anywhere in it, not
+    # its opening), and the passage is chosen among their runs. The right section was among
+    # the search's results but past the two read for the largest class of misses (126 gold
+    # citations of 550 questions, leave one collection out); read five, the read model
+    # finds it (docs/benchmarks.md, "The read model chooses among five"). Each more costs
+    # a read and its runs' features.
+    documents_to_read: int = 5
     # Of one section, read page by page, at most this many characters: the longest sections
     # of the development collections are 60 to 90 KB (an API reference page's one section),
     # and choosing among the runs of one costs time linear in its length.
