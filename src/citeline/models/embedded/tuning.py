@@ -184,7 +184,8 @@ class Tuning:
     # the search's results but past the two read for the largest class of misses (126 gold
     # citations of 550 questions, leave one collection out); read five, the read model
     # finds it (docs/benchmarks.md, "The read model chooses among five"). Each more costs
-    # a read and its runs' features.
+    # a read and its runs' features. weights.json pins two, what its models were fitted
+    # for, until a refit at five that keeps off-topic questions unanswered.
     documents_to_read: int = 5
     # Of one section, read page by page, at most this many characters: the longest sections
     # of the development collections are 60 to 90 KB (an API reference page's one section),
