@@ -32,6 +32,7 @@ import gold_ids  # noqa: E402  (the script beside this one, not a package)
 from filelock import FileLock  # noqa: E402
 
 from citeline.corpus import Corpus  # noqa: E402
+from citeline.corpus.embedding import dense_installed  # noqa: E402
 from citeline.evaluation.collections import (  # noqa: E402
     MANIFEST,
     Collection,
@@ -151,6 +152,9 @@ def _site_identity(collection: Collection, folder: Path) -> str:
 def built_index(collection: Collection, *, retrieval: str = "", log: bool = True) -> Path:
     """The collection's index, ingested now unless this version of the ingest code built it;
     ``retrieval`` is ingest's ``--retrieval`` (its default when empty)."""
+    # Named, so that an index built for ingest's default and one asked for by that name are
+    # one index, not two built an hour apart.
+    retrieval = retrieval or ("hybrid" if dense_installed() else "lexical")
     folder = site_folder(collection)
     identity = f"{ingest_version()}|{_site_identity(collection, folder)}|{retrieval}"
     key = hashlib.sha256(identity.encode()).hexdigest()[:12]
