@@ -50,8 +50,8 @@ from citeline.corpus.judged_queries import load_beir_queries, ndcg_at, rank_docu
 from citeline.corpus.minilm import DIMENSION, MODEL_ID
 from citeline.corpus.retrieval import Retrieval
 from citeline.corpus.stores.sqlite import SQLiteStore
-from citeline.corpus.vectors import to_bytes
 from citeline.evaluation.percentiles import percentile
+from citeline.text.vector_bytes import passage_bytes as to_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FOLDER = ROOT.parent / "shared" / "data" / "beir-scifact"

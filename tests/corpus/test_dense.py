@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citeline.corpus import Corpus, DenseUnavailableError, EmbeddingModelError
-from citeline.corpus.analysis import terms
 from citeline.corpus.retrieval import Retrieval
+from citeline.text.index_terms import INDEX
 
 pytest.importorskip("onnxruntime", reason="dense retrieval needs pip install 'citeline[dense]'")
 
@@ -154,7 +154,7 @@ def test_hybrid_search_finds_a_passage_that_shares_no_word_with_the_query(
     corpus.ingest(MEANING, retrieval="hybrid")
     answer = corpus.get("sleep")
     assert answer is not None
-    assert not set(terms(QUERY)) & set(terms(f"{answer.title} {answer.text}"))
+    assert not set(INDEX.terms(QUERY)) & set(INDEX.terms(f"{answer.title} {answer.text}"))
     assert corpus.retrieval is Retrieval.HYBRID
     assert corpus.search(QUERY, k=3)[0].doc_id == "sleep"
     assert corpus._index.lexical(QUERY, 3) == []
