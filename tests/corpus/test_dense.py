@@ -207,6 +207,7 @@ def test_past_its_size_bound_the_vector_index_searches_approximately_and_still_f
     from citeline.corpus.documents import Document
     from citeline.corpus.passages import split_passages
     from citeline.corpus.stores.sqlite import SQLiteStore
+    from citeline.text.vector_bytes import passage_bytes
 
     store = SQLiteStore(tmp_path / "index.sqlite")
     for n in range(400):
@@ -216,7 +217,7 @@ def test_past_its_size_bound_the_vector_index_searches_approximately_and_still_f
     rows = store.unembedded(1000)
     matrix = rng.standard_normal((len(rows), 384)).astype(np.float32)
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
-    store.put_vectors([(p, vectors.to_bytes(v)) for (p, _), v in zip(rows, matrix, strict=True)])
+    store.put_vectors([(p, passage_bytes(v)) for (p, _), v in zip(rows, matrix, strict=True)])
     monkeypatch.setattr(vectors, "APPROXIMATE_FROM", 100)
     index = vectors.VectorIndex(store, 384)
     assert index.approximate
