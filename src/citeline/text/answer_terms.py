@@ -68,7 +68,8 @@ _TEXTS_KEPT = 512
 def content_words(text: str) -> list[str]:
     """The words of ``text`` that carry content, lower-cased and unstemmed, in order; a
     camel-case name is followed by its parts."""
-    return [word for word in _tokens(text) if ANSWER.is_content(word)]
+    # A content word is one whose term is not "": the memo's lookup filters in C.
+    return list(filter(ANSWER.term, _tokens(text)))
 
 
 def compounds(text: str) -> set[str]:
