@@ -70,6 +70,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from benchmarks.serving import cpu_seconds, serve
 from tests.support.openai_stub import ScriptedOpenAIServer
 
 from citeline.corpus.formats.limits import MAX_PAGE_BYTES
@@ -84,6 +85,9 @@ LARGE_POSTS, LARGE_POST_MB = 10, 20
 _PIECE = 1 << 20
 TARGET_OVER_LIMIT_S = 1.0
 SERVER_ANSWER_TIMEOUT_S = 5.0
+# CPU a query worker may use in the second after its answer ended and still count as stopped:
+# a killed one uses none (NaN: gone), an idle one a few ms waking for its socket.
+STILL_RUNNING_CPU_S = 0.1
 
 # The worst queries found by attack: one huge scalar (4.2 GB and 32.8 s before the bounds), a
 # query that never ends, a join and a sort that outgrow memory, and huge aggregates.
@@ -178,24 +182,30 @@ def sql_direct() -> list[Row]:
     return rows
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _children(pid: int) -> set[int]:
-    found: set[int] = set()
+def _query_workers(pid: int) -> set[int]:
+    """The query workers (``citeline.data.worker``) below process ``pid``: ``serve`` runs its
+    answers in worker processes of its own, so they are grandchildren, not children."""
+    parents: dict[int, int] = {}
+    commands: dict[int, bytes] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 stat = (entry / "stat").read_text()
+                commands[int(entry.name)] = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.add(int(entry.name))
-    return found
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+
+    def below(child: int) -> bool:
+        while child in parents and child != pid:
+            child = parents[child]
+        return child == pid
+
+    return {
+        child
+        for child, command in commands.items()
+        if child != pid and b"citeline.data.worker" in command and below(child)
+    }
 
 
 def _answer(client: httpx.Client, url: str, question: str) -> tuple[dict[str, object], float]:
@@ -239,12 +249,17 @@ def sql_server() -> list[Row]:
                     {"text": ["The query did not give a figure."]},
                 ]
                 before = _status_kb(server.pid, "VmRSS") or 0
-                with PeakSampler(lambda: _children(server.pid)) as sampler:
+                with PeakSampler(lambda: _query_workers(server.pid)) as sampler:
                     done, seconds = _answer(client, url, "Count everything, forever.")
-                    workers_at_end = _children(server.pid)
-                    busy = {pid for pid in workers_at_end if pid in sampler.peak_kb}
+                    # A worker still running the query after its answer ended burns CPU;
+                    # an idle one the pool keeps for the next query does not.
+                    at_end = {pid: cpu_seconds(pid) for pid in _query_workers(server.pid)}
                     time.sleep(1.0)
-                    remaining = {pid for pid in _children(server.pid) if pid in busy}
+                    remaining = {
+                        pid
+                        for pid, cpu in at_end.items()
+                        if cpu_seconds(pid) - cpu > STILL_RUNNING_CPU_S
+                    }
                 after = _status_kb(server.pid, "VmRSS") or 0
                 peak_mb = max(sampler.peak_kb.values(), default=0) / 1024
                 healthy = client.get(f"{url}/healthz").status_code == 200
@@ -265,7 +280,7 @@ def sql_server() -> list[Row]:
                         "sql_server",
                         case,
                         f"done {state} after {seconds:.1f} s; worker peak {peak_mb:.0f} MB;"
-                        f" its worker alive 1 s later: {len(remaining)}; server RSS"
+                        f" workers still running 1 s later: {len(remaining)}; server RSS"
                         f" {before / 1024:.0f} -> {after / 1024:.0f} MB; healthz"
                         f" {'ok' if healthy else 'down'}; next answer {second.get('state')}",
                         f"{expected} < {bound:g} s, < {TARGET_PEAK_MB:.0f} MB, +< 50 MB",
@@ -287,41 +302,16 @@ def _memory_mb(pid: int, field: str = "VmRSS") -> float:
     return kb / 1024
 
 
-def _cpu_seconds(pid: int) -> float:
-    # Fields 14 and 15 of /proc/PID/stat are utime and stime, in clock ticks; the command
-    # name (field 2) may hold spaces, so count from the closing parenthesis.
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _serve(
     folder: Path, *arguments: list[str], env: dict[str, str]
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """``citeline serve`` with ``arguments`` on a free loopback port, logging to ``folder``,
-    once it answers ``/healthz``; a server that exits or never answers stops the probe with
-    the end of its log."""
-    port = _free_port()
-    log = (folder / "server.log").open("wb")
-    command = [sys.executable, "-m", "citeline", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), *(item for group in arguments for item in group)]
-    process = subprocess.Popen(
-        command, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("citeline serve did not start: " + (folder / "server.log").read_text())
+    """``citeline serve`` with ``arguments``, logging to ``folder``, once it answers."""
+    flat = [item for group in arguments for item in group]
+    return serve(flat, log=folder / "server.log", env=env, seconds=60)
 
 
-def _start_open_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
-    # serve refuses an empty index, so one small page is indexed first.
+def _small_index(folder: Path) -> str:
+    """A one-page index in ``folder`` (serve refuses an empty one); its path."""
     (folder / "docs").mkdir()
     (folder / "docs" / "lists.md").write_text("# Lists\n\nA list is a mutable sequence.\n")
     database = str(folder / "citeline.db")
@@ -330,6 +320,11 @@ def _start_open_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
         check=True,
         capture_output=True,
     )
+    return database
+
+
+def _start_open_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    database = _small_index(folder)
     env = {"CITELINE_OPEN": "1", "CITELINE_RATE_LIMIT": "1000", "CITELINE_LOG_FORMAT": "json"}
     return _serve(folder, ["--db", database], env=env)
 
@@ -383,7 +378,7 @@ def server_posts() -> list[Row]:
         try:
             # One honest answer first, so what it loads is in the baseline, not the growth.
             httpx.post(f"{url}/v1/answer", json={"question": "What is a list?"}, timeout=60)
-            before_mb, before_cpu = _memory_mb(process.pid), _cpu_seconds(process.pid)
+            before_mb, before_cpu = _memory_mb(process.pid), cpu_seconds(process.pid)
             # The peak so far, so that one large body freed afterwards still counts.
             before_peak_mb = _memory_mb(process.pid, "VmHWM")
             statuses: list[int | None] = []
@@ -393,7 +388,7 @@ def server_posts() -> list[Row]:
                 statuses.append(status)
                 written += sent
             time.sleep(0.5)  # let the server finish with the last connection
-            after_mb, after_cpu = _memory_mb(process.pid), _cpu_seconds(process.pid)
+            after_mb, after_cpu = _memory_mb(process.pid), cpu_seconds(process.pid)
             peak_mb = _memory_mb(process.pid, "VmHWM")
             answer = httpx.post(
                 f"{url}/v1/answer", json={"question": "What is a list?"}, timeout=60
@@ -627,14 +622,7 @@ def starvation() -> list[Row]:
     model = ScriptedOpenAIServer(responder=_respond)
     model.start()
     folder = Path(tempfile.mkdtemp(prefix="citeline-hostile-"))
-    (folder / "docs").mkdir()
-    (folder / "docs" / "lists.md").write_text("# Lists\n\nA list is a mutable sequence.\n")
-    database = str(folder / "citeline.db")
-    subprocess.run(
-        [sys.executable, "-m", "citeline", "ingest", str(folder / "docs"), "--db", database],
-        check=True,
-        capture_output=True,
-    )
+    database = _small_index(folder)
     server, url = _serve(
         folder,
         ["--db", database, "--project", "sample", "--open", "--rate-limit", "1000"],

@@ -22,18 +22,11 @@ It deliberately times ingest only: search is ``retrieval.py``'s.
 from __future__ import annotations
 
 import argparse
-import os
-import secrets
-import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from revisions import source_trees  # beside this script, first on sys.path
-from rich.console import Console
-from rich.table import Table
+# Beside this script, first on sys.path.
+from revisions import load_average, revision_table, run_in_tree, scratch_schema, source_trees
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FILE = ROOT.parent / "shared" / "data" / "beir-scifact" / "corpus.jsonl"
@@ -67,76 +60,23 @@ def main() -> None:
         trees = source_trees(Path(scratch), args.against)
         seconds: dict[str, list[float]] = {name: [] for name in trees}
         walls: dict[str, list[float]] = {name: [] for name in trees}
-        load_before = _load()
+        load_before = load_average()
         for _ in range(args.rounds):
             for name, source in trees.items():
-                cpu, wall = _ingest_cpu(source, args.file, args.postgres)
-                seconds[name].append(cpu)
-                walls[name].append(wall)
-        load_after = _load()
+                with scratch_schema(args.postgres, "ingest_cpu") as target:
+                    output = run_in_tree(
+                        source,
+                        _CHILD,
+                        [str(args.file), *([target] if target else [])],
+                        what="the ingest",
+                    )
+                cpu, wall = output.strip().splitlines()[-1].split()
+                seconds[name].append(float(cpu))
+                walls[name].append(float(wall))
+        load_after = load_average()
     into = "PostgreSQL" if args.postgres else "SQLite"
-    table = Table(
-        title=f"Ingest CPU of {args.file.name} into {into} (load {load_before}, then {load_after})"
-    )
-    columns = ["revision", "CPU s per round", "median s", "revision / this tree", "wall s"]
-    for column in columns:
-        table.add_column(column, justify="left" if column == "revision" else "right")
-    ours = statistics.median(seconds["this tree"])
-    for name, values in seconds.items():
-        median = statistics.median(values)
-        table.add_row(
-            name,
-            " ".join(f"{value:.2f}" for value in values),
-            f"{median:.2f}",
-            f"{median / ours:.2f}x",
-            f"{statistics.median(walls[name]):.2f}",
-        )
-    Console(width=160).print(table)
-
-
-def _ingest_cpu(source: Path, file: Path, postgres: str | None) -> tuple[float, float]:
-    """(CPU s, wall s) of one ingest by the ``src`` tree at ``source``."""
-    environment = {**os.environ, "PYTHONPATH": str(source)}
-    target: list[str] = []
-    schema = None
-    if postgres is not None:
-        schema = f"ingest_cpu_{secrets.token_hex(6)}"
-        _admin(postgres, f"CREATE SCHEMA {schema}")
-        target = [_in_schema(postgres, schema)]
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(file), *target],
-            env=environment,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    finally:
-        if postgres is not None:
-            _admin(postgres, f"DROP SCHEMA {schema} CASCADE")
-    if done.returncode != 0:
-        raise SystemExit(f"the ingest from {source} failed:\n{done.stderr.strip()}")
-    cpu, wall = done.stdout.strip().splitlines()[-1].split()
-    return float(cpu), float(wall)
-
-
-def _admin(url: str, statement: str) -> None:
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute(statement)
-
-
-def _in_schema(url: str, schema: str) -> str:
-    """``url`` with every connection's search_path set to ``schema``."""
-    parts = urlsplit(url)
-    query = [(key, value) for key, value in parse_qsl(parts.query) if key != "options"]
-    query.append(("options", f"-csearch_path={schema}"))
-    return urlunsplit(parts._replace(query=urlencode(query)))
-
-
-def _load() -> str:
-    return ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    title = f"Ingest CPU of {args.file.name} into {into} (load {load_before}, then {load_after})"
+    revision_table(title, "s", seconds, walls)
 
 
 if __name__ == "__main__":

@@ -21,18 +21,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import secrets
-import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from ingest_cpu import _admin, _in_schema, _load  # beside this script, first on sys.path
-from revisions import source_trees
-from rich.console import Console
-from rich.table import Table
+# Beside this script, first on sys.path.
+from revisions import load_average, revision_table, run_in_tree, scratch_schema, source_trees
 
 ROOT = Path(__file__).resolve().parents[1]
 SCIFACT = ROOT.parent / "shared" / "data" / "beir-scifact"
@@ -70,17 +63,13 @@ def main() -> None:
         queries = folder / "queries.json"
         lines = (SCIFACT / "queries.jsonl").read_text("utf-8").splitlines()[: args.queries]
         queries.write_text(json.dumps([json.loads(line)["text"] for line in lines]))
-        schema = f"search_cpu_{secrets.token_hex(6)}" if args.postgres else None
-        if args.postgres:
-            _admin(args.postgres, f"CREATE SCHEMA {schema}")
-        target = _in_schema(args.postgres, str(schema)) if args.postgres else str(folder / "c.db")
-        try:
+        with scratch_schema(args.postgres, "search_cpu") as schema:
+            target = schema or str(folder / "c.db")
             _ingest(target, folder / "index")
             cpu, wall = _rounds(trees, target, folder / "index", queries, args.rounds)
-        finally:
-            if args.postgres:
-                _admin(args.postgres, f"DROP SCHEMA {schema} CASCADE")
-    _print(cpu, wall, "PostgreSQL" if args.postgres else "SQLite", args.queries)
+    into = "PostgreSQL" if args.postgres else "SQLite"
+    title = f"Search CPU on SciFact in {into}, {args.queries} queries (load {load_average()})"
+    revision_table(title, "ms a query", cpu, wall, scale=1000, digits=3)
 
 
 def _ingest(target: str, index: Path) -> None:
@@ -97,39 +86,13 @@ def _rounds(
     wall: dict[str, list[float]] = {name: [] for name in trees}
     for _ in range(rounds):
         for name, source in trees.items():
-            done = subprocess.run(
-                [sys.executable, "-c", _CHILD, target, str(index), str(queries)],
-                env={**os.environ, "PYTHONPATH": str(source)},
-                capture_output=True,
-                text=True,
-                check=False,
+            output = run_in_tree(
+                source, _CHILD, [target, str(index), str(queries)], what="the searches"
             )
-            if done.returncode != 0:
-                raise SystemExit(f"the searches by {source} failed:\n{done.stderr.strip()}")
-            seconds, clock = done.stdout.strip().splitlines()[-1].split()
+            seconds, clock = output.strip().splitlines()[-1].split()
             cpu[name].append(float(seconds))
             wall[name].append(float(clock))
     return cpu, wall
-
-
-def _print(
-    cpu: dict[str, list[float]], wall: dict[str, list[float]], into: str, queries: int
-) -> None:
-    table = Table(title=f"Search CPU on SciFact in {into}, {queries} queries (load {_load()})")
-    columns = ["revision", "CPU ms a query, per round", "median ms", "/ this tree", "wall ms"]
-    for column in columns:
-        table.add_column(column, justify="left" if column == "revision" else "right")
-    ours = statistics.median(cpu["this tree"])
-    for name, values in cpu.items():
-        median = statistics.median(values)
-        table.add_row(
-            name,
-            " ".join(f"{value * 1000:.3f}" for value in values),
-            f"{median * 1000:.3f}",
-            f"{median / ours:.2f}x",
-            f"{statistics.median(wall[name]) * 1000:.3f}",
-        )
-    Console(width=160).print(table)
 
 
 if __name__ == "__main__":

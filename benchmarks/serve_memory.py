@@ -32,13 +32,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
 import uvloop
+from serving import cpu_seconds, free_port, sample_index, serve
 
-from citeline.agent.meaning import ingest_reading
-from citeline.corpus import Corpus
-from citeline.sample import RELEASE, sample_path
-from server import QUESTIONS, _free_port, one_answer  # beside this script, first on sys.path
+from server import QUESTIONS, one_answer  # beside this script, first on sys.path
 
 TARGET_IDLE_MB = 160.0
 TARGET_AFTER_MB = 200.0
@@ -56,34 +53,12 @@ def _status_mb(pid: int, field: str) -> float:
     return float("nan")
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _start(db: Path, folder: Path, src: Path | None) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    env = {**os.environ, "CITELINE_RATE_LIMIT": "1000000", "CITELINE_LOG_FORMAT": "json"}
+    env = {"CITELINE_RATE_LIMIT": "1000000", "CITELINE_LOG_FORMAT": "json"}
     if src is not None:
         env["PYTHONPATH"] = str(src)
-    log = (folder / f"server-{port}.log").open("wb")
-    command = [sys.executable, "-m", "citeline", "serve", "--db", str(db), "--port", str(port)]
-    process = subprocess.Popen(
-        [*command, "--open", "--workers", "1"], env=env, stdout=log, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"the server exited at start-up; see {log.name}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    process.terminate()
-    raise SystemExit("the server did not answer /healthz within 300 s")
+    arguments = ["--db", str(db), "--open", "--workers", "1"]
+    return serve(arguments, log=folder / f"server-{free_port()}.log", env=env, seconds=300)
 
 
 async def _ask(url: str, count: int) -> int:
@@ -106,11 +81,11 @@ def measure(db: Path, folder: Path, src: Path | None, answers: int) -> tuple[flo
     try:
         time.sleep(SETTLE_SECONDS)
         idle = _status_mb(process.pid, "VmRSS")
-        startup_cpu = _cpu_seconds(process.pid)
+        startup_cpu = cpu_seconds(process.pid)
         errors = uvloop.run(_ask(url, answers))
         time.sleep(SETTLE_SECONDS)
         after = _status_mb(process.pid, "VmRSS")
-        answer_cpu = (_cpu_seconds(process.pid) - startup_cpu) / max(answers, 1) * 1000
+        answer_cpu = (cpu_seconds(process.pid) - startup_cpu) / max(answers, 1) * 1000
         peak = _status_mb(process.pid, "VmHWM")
     finally:
         process.terminate()
@@ -198,9 +173,7 @@ def main() -> None:
         folder = Path(temporary)
         db = args.db
         if db is None:
-            db = folder / "demo.sqlite"
-            with Corpus.open(db) as corpus:
-                corpus.ingest(sample_path(), release=RELEASE, reading=ingest_reading())
+            db = sample_index(folder / "demo.sqlite")
         arms: list[tuple[str, Path | None]] = [("this checkout", None)]
         if args.against is not None:
             arms.insert(0, (f"against {args.against}", args.against.resolve()))

@@ -37,22 +37,17 @@ import asyncio
 import json
 import math
 import os
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import uvloop
+from serving import cpu_seconds, free_port, sample_index, serve  # beside this script
 
-from citeline.agent.meaning import ingest_reading
-from citeline.corpus import Corpus
 from citeline.evaluation.percentiles import percentile
-from citeline.sample import RELEASE, sample_path
 from citeline.server.tokens import generate_key_pair, mint_token
 
 TARGET_REFUSALS_PER_SECOND = 1000.0
@@ -80,13 +75,6 @@ class Answered:
     state: str
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def start_server(
     folder: Path,
     db: Path,
@@ -97,9 +85,7 @@ def start_server(
 ) -> tuple[subprocess.Popen[bytes], str]:
     """``citeline serve --workers N`` on a free port, logging to a file in ``folder``, all
     its workers ready; ``env`` adds to the environment (a model setting, for example)."""
-    port = _free_port()
     env = {
-        **os.environ,
         "CITELINE_CALLER_KEY_FILE": str(public_key),
         "CITELINE_RATE_LIMIT": "1000000",
         # Every reader here is one loopback address; the default share of one peer (64
@@ -108,26 +94,14 @@ def start_server(
         "CITELINE_LOG_FORMAT": "json",
         **(env or {}),
     }
-    log = (folder / f"server-{port}.log").open("wb")
-    command = [sys.executable, "-m", "citeline", "serve", "--db", str(db), "--port", str(port)]
-    process = subprocess.Popen(
-        [*command, "--workers", str(workers)], env=env, stdout=log, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"the server exited at start-up; see {log.name}")
-        try:
-            healthy = httpx.get(f"{url}/healthz", timeout=1).status_code == 200
-        except httpx.TransportError:
-            healthy = False
+    return serve(
+        ["--db", str(db), "--workers", str(workers)],
+        log=folder / f"server-{free_port()}.log",
+        env=env,
+        seconds=120,
         # Every worker ready: the parent says so once they all are.
-        if healthy and (workers == 1 or " workers answering" in Path(log.name).read_text()):
-            return process, url
-        time.sleep(0.1)
-    process.terminate()
-    raise SystemExit("the server did not answer /healthz within 60 s")
+        ready=lambda log: workers == 1 or " workers answering" in log,
+    )
 
 
 async def _refusal_worker(host: str, port: int, request: bytes, count: int) -> int:
@@ -254,15 +228,6 @@ def _server_pids(pid: int) -> list[int]:
     return [pid, *(int(child) for child in found)]
 
 
-def _cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) the server process has used; NaN where /proc is absent."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return math.nan
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _row(name: str, value: str, target: str, ok: bool | None) -> str:
     verdict = "" if ok is None else ("yes" if ok else "NO")
     return f"| {name} | {value} | {target} | {verdict} |"
@@ -282,11 +247,7 @@ def main() -> None:
         folder = Path(temporary)
         db = args.db
         if db is None:
-            db = folder / "sample.db"
-            # As the demo builds it: hybrid where the extra is installed, with the vectors
-            # of what the embedded model reads for meaning.
-            with Corpus.open(db) as corpus:
-                corpus.ingest(sample_path(), release=RELEASE, reading=ingest_reading())
+            db = sample_index(folder / "sample.db")
         pair = generate_key_pair()
         public_key = folder / "public.pem"
         public_key.write_bytes(pair.public_pem)
@@ -304,11 +265,11 @@ def main() -> None:
             sequential = uvloop.run(
                 answers(urls, args.sequential, pair.private_pem, together=False)
             )
-            cpu_before = sum(_cpu_seconds(pid) for pid in pids)
+            cpu_before = sum(cpu_seconds(pid) for pid in pids)
             client_before = time.process_time()
             together = uvloop.run(answers(urls, args.answers, pair.private_pem, together=True))
             client_cpu = (time.process_time() - client_before) / args.answers
-            server_cpu = (sum(_cpu_seconds(pid) for pid in pids) - cpu_before) / args.answers
+            server_cpu = (sum(cpu_seconds(pid) for pid in pids) - cpu_before) / args.answers
         finally:
             for process, _ in servers:
                 process.terminate()

@@ -14,16 +14,12 @@ the client's.
 from __future__ import annotations
 
 import argparse
-import os
-import secrets
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from ingest_cpu import DEFAULT_FILE, _admin, _in_schema, _load  # beside this script
-from revisions import source_trees
+from ingest_cpu import DEFAULT_FILE  # beside this script
+from revisions import load_average, run_in_tree, scratch_schema, source_trees
 
 STEPS = ("put new", "read back", "3,000 hits", "put replacing")
 
@@ -88,7 +84,7 @@ def main() -> None:
         for _ in range(args.rounds):
             for name, source in trees.items():
                 seconds[name].append(_steps(source, args.postgres))
-    print(f"store alone, {'PostgreSQL' if args.postgres else 'SQLite'}, load {_load()}")
+    print(f"store alone, {'PostgreSQL' if args.postgres else 'SQLite'}, load {load_average()}")
     for name, rounds in seconds.items():
         medians = [statistics.median(steps[i] for steps in rounds) for i in range(len(STEPS))]
         print(
@@ -98,25 +94,10 @@ def main() -> None:
 
 
 def _steps(source: Path, postgres: str | None) -> list[float]:
-    schema = f"store_cpu_{secrets.token_hex(6)}"
-    target: list[str] = []
-    if postgres is not None:
-        _admin(postgres, f"CREATE SCHEMA {schema}")
-        target = [_in_schema(postgres, schema)]
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(DEFAULT_FILE), *target],
-            env={**os.environ, "PYTHONPATH": str(source)},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    finally:
-        if postgres is not None:
-            _admin(postgres, f"DROP SCHEMA {schema} CASCADE")
-    if done.returncode != 0:
-        raise SystemExit(f"the store from {source} failed:\n{done.stderr.strip()}")
-    return [float(value) for value in done.stdout.split()]
+    with scratch_schema(postgres, "store_cpu") as target:
+        arguments = [str(DEFAULT_FILE), *([target] if target else [])]
+        output = run_in_tree(source, _CHILD, arguments, what="the store")
+    return [float(value) for value in output.split()]
 
 
 if __name__ == "__main__":

@@ -71,11 +71,12 @@ from typing import Any
 
 import numpy
 import uvloop
+from serving import free_port
 
 from citeline.corpus import Corpus
 from citeline.sample import RELEASE, sample_path
 from citeline.server.tokens import generate_key_pair, mint_token
-from server import _free_port, start_server  # beside this script, first on sys.path
+from server import start_server  # beside this script, first on sys.path
 
 TARGET_ERRORS = 0
 TARGET_P99_MS = 50.0
@@ -485,7 +486,7 @@ async def memory_by_type(
     from citeline.server import ServerSettings, create_app
     from citeline.server.listen import uvicorn_config
 
-    port = _free_port()
+    port = free_port()
     settings = ServerSettings.from_env(
         db=db,
         port=port,
@@ -711,7 +712,7 @@ def main() -> None:
         pair = generate_key_pair()
         public_key = folder / "public.pem"
         public_key.write_bytes(pair.public_pem)
-        upstream_port = _free_port()
+        upstream_port = free_port()
         argv = [sys.executable, __file__, "--upstream", str(upstream_port)]
         argv += ["--seconds", str(args.seconds), "--rate", str(args.rate)]
         upstream = subprocess.Popen(argv)

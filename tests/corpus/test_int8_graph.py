@@ -150,11 +150,14 @@ def test_the_graph_for_one_text_reads_it_as_the_masked_graph_does(length: int, s
     ids[0, 0] = 101
     mask = np.ones_like(ids)
     before, after = _hidden(masked, ids, mask)[0], _hidden(lone, ids, mask)[0]
-    # The fused attention and GELU round in another order; pooled, the vectors agree.
+    # The fused attention and GELU round in another order, and the next layer's dynamic int8
+    # quantization can round an activation the other way, which the layers after it carry:
+    # over 300 seeded draws of these random ids the pooled vectors' cosine had median 1.0000,
+    # 1st percentile 0.9929 and least 0.9915 (a bound of 0.995 failed at least 8 of them).
     pooled = [
         vector.mean(axis=0) / np.linalg.norm(vector.mean(axis=0)) for vector in (before, after)
     ]
-    assert float(pooled[0] @ pooled[1]) > 0.995
+    assert float(pooled[0] @ pooled[1]) > 0.985
     model = onnx.load_from_string(lone)
     assert [item.name for item in model.graph.input] == ["input_ids"]
     kinds = {node.op_type for node in model.graph.node}
