@@ -43,7 +43,11 @@ import hashlib, json, sys, tempfile
 from pathlib import Path
 import citeline.corpus.search_index as search_index
 from citeline.corpus import Corpus
-from citeline.text.index_terms import INDEX, query_terms
+try:
+    from citeline.text.index_terms import INDEX, query_terms
+    terms = INDEX.terms
+except ImportError:  # a revision before the text package (issue 31)
+    from citeline.corpus.analysis import query_terms, terms
 from citeline.corpus.headings import query_title_keys
 
 corpus_file, queries_file, folder = (Path(a) for a in sys.argv[1:4])
@@ -83,7 +87,7 @@ for name, source in (("SciFact rows", corpus_file), ("folder rows", folder)):
         corpus.close()
     out[name] = f"{len(rows)} {digest(sorted(rows))}"
 out["SciFact hits"] = f"{len(hits)} {digest(hits)}"
-analysed = [(INDEX.terms(q), query_terms(q), query_title_keys(INDEX.terms(q))) for q in queries]
+analysed = [(terms(q), query_terms(q), query_title_keys(terms(q))) for q in queries]
 out["query analysis"] = f"{len(analysed)} {digest(analysed)}"
 print(json.dumps(out))
 """
