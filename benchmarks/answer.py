@@ -51,9 +51,9 @@ from citeline.evaluation.percentiles import percentile
 from citeline.events import Citation, Done, Start, Token, encode_sse
 from citeline.models import Similarity
 from citeline.models.embedded import model as embedded
-from citeline.models.embedded import terms as embedded_terms
 from citeline.models.embedded.session import pieces
 from citeline.stream import Pipeline
+from citeline.text import answer_terms as embedded_terms
 
 REPO = Path(__file__).resolve().parents[1]
 SCIFACT = REPO.parent / "shared" / "data" / "beir-scifact"

@@ -67,7 +67,7 @@ _RAW = """
 import json, sys, time
 from citeline.agent.meaning import reading
 from citeline.corpus.embedding import load_embedder
-from citeline.corpus.meaning import SectionRead
+from citeline.text.meaning import SectionRead
 import sqlite3
 model = load_embedder()
 connection = sqlite3.connect(sys.argv[1])

@@ -43,7 +43,11 @@ import hashlib, json, sys, tempfile
 from pathlib import Path
 import citeline.corpus.search_index as search_index
 from citeline.corpus import Corpus
-from citeline.corpus.analysis import query_terms, terms
+try:
+    from citeline.text.index_terms import INDEX, query_terms
+    terms = INDEX.terms
+except ImportError:  # a revision before the text package (issue 31)
+    from citeline.corpus.analysis import query_terms, terms
 from citeline.corpus.headings import query_title_keys
 
 corpus_file, queries_file, folder = (Path(a) for a in sys.argv[1:4])

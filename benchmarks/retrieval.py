@@ -50,8 +50,8 @@ from citeline.corpus.judged_queries import load_beir_queries, ndcg_at, rank_docu
 from citeline.corpus.minilm import DIMENSION, MODEL_ID
 from citeline.corpus.retrieval import Retrieval
 from citeline.corpus.stores.sqlite import SQLiteStore
-from citeline.corpus.vectors import to_bytes
 from citeline.evaluation.percentiles import percentile
+from citeline.text.vector_bytes import passage_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FOLDER = ROOT.parent / "shared" / "data" / "beir-scifact"
@@ -174,7 +174,7 @@ def _synthetic(table: Table, total: int, db: Path) -> None:
     while batch := store.unembedded(5000):
         vectors = rng.standard_normal((len(batch), DIMENSION)).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        store.put_vectors([(p, to_bytes(v)) for (p, _), v in zip(batch, vectors, strict=True)])
+        store.put_vectors([(p, passage_bytes(v)) for (p, _), v in zip(batch, vectors, strict=True)])
     store.set_setting("retrieval", Retrieval.HYBRID.value)
     store.close()
     for mode in MODES:

@@ -38,8 +38,8 @@ from citeline.agent.meaning import MEANING_ENV
 from citeline.corpus import Corpus
 from citeline.corpus.embedding import dense_installed
 from citeline.models.embedded.model import ToolOutcome, search_request, sources_of
-from citeline.models.embedded.terms import content_terms, subject_terms, title_terms
 from citeline.models.embedded.tuning import shipped_tuning
+from citeline.text.answer_terms import content_terms, subject_terms, title_terms
 
 FOLLOWUP_CLASSES = (
     "nothing found",

@@ -19,9 +19,10 @@ from citeline import answer
 from citeline.agent import meaning
 from citeline.corpus import Corpus
 from citeline.corpus.embedding import Embedder, load_embedder
-from citeline.corpus.meaning import MEANING_DTYPE, SectionRead, meaning_text
 from citeline.events import Done, Event, encode_sse
 from citeline.models import quotable
+from citeline.text.meaning import SectionRead, meaning_text
+from citeline.text.vector_bytes import MEANING_DTYPE
 
 pytestmark = pytest.mark.usefixtures("searched_as_built")
 

@@ -67,6 +67,18 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "SqliteUrl",
         "parse_database_url",
     ),
+    "citeline.text": (
+        "ANALYSIS_VERSION",
+        "ANSWER",
+        "INDEX",
+        "Analysis",
+        "MeaningReader",
+        "SectionRead",
+        "fold",
+        "meaning_key",
+        "meaning_text",
+        "section_meanings",
+    ),
     "citeline.corpus": (
         "Corpus",
         "CorpusError",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citeline.corpus import Corpus
-from citeline.corpus.analysis import query_terms
+from citeline.text.index_terms import query_terms
 
 
 def test_question_words_are_dropped_from_a_query_but_not_when_they_are_all_it_has() -> None:

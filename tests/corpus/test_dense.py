@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citeline.corpus import Corpus, DenseUnavailableError, EmbeddingModelError
-from citeline.corpus.analysis import terms
 from citeline.corpus.retrieval import Retrieval
+from citeline.text.index_terms import INDEX
 
 pytest.importorskip("onnxruntime", reason="dense retrieval needs pip install 'citeline[dense]'")
 
@@ -154,7 +154,7 @@ def test_hybrid_search_finds_a_passage_that_shares_no_word_with_the_query(
     corpus.ingest(MEANING, retrieval="hybrid")
     answer = corpus.get("sleep")
     assert answer is not None
-    assert not set(terms(QUERY)) & set(terms(f"{answer.title} {answer.text}"))
+    assert not set(INDEX.terms(QUERY)) & set(INDEX.terms(f"{answer.title} {answer.text}"))
     assert corpus.retrieval is Retrieval.HYBRID
     assert corpus.search(QUERY, k=3)[0].doc_id == "sleep"
     assert corpus._index.lexical(QUERY, 3) == []
@@ -207,6 +207,7 @@ def test_past_its_size_bound_the_vector_index_searches_approximately_and_still_f
     from citeline.corpus.documents import Document
     from citeline.corpus.passages import split_passages
     from citeline.corpus.stores.sqlite import SQLiteStore
+    from citeline.text.vector_bytes import passage_bytes
 
     store = SQLiteStore(tmp_path / "index.sqlite")
     for n in range(400):
@@ -216,7 +217,7 @@ def test_past_its_size_bound_the_vector_index_searches_approximately_and_still_f
     rows = store.unembedded(1000)
     matrix = rng.standard_normal((len(rows), 384)).astype(np.float32)
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
-    store.put_vectors([(p, vectors.to_bytes(v)) for (p, _), v in zip(rows, matrix, strict=True)])
+    store.put_vectors([(p, passage_bytes(v)) for (p, _), v in zip(rows, matrix, strict=True)])
     monkeypatch.setattr(vectors, "APPROXIMATE_FROM", 100)
     index = vectors.VectorIndex(store, 384)
     assert index.approximate

@@ -1,5 +1,5 @@
 """Meaning vectors: what an ingest with the extra stores of each document for the embedded
-model's reading (``citeline.corpus.meaning``), kept in step with the documents, in each store."""
+model's reading (``citeline.text.meaning``), kept in step with the documents, in each store."""
 
 from __future__ import annotations
 
@@ -13,15 +13,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citeline.corpus import Corpus
-from citeline.corpus.meaning import (
+from citeline.text.meaning import (
     MEANING_CHARS,
-    MEANING_DTYPE,
     MEANING_TITLE_CHARS,
     SectionRead,
     meaning_key,
     meaning_text,
     section_meanings,
 )
+from citeline.text.vector_bytes import MEANING_DTYPE
 
 pytest.importorskip("onnxruntime", reason="meaning vectors need pip install 'citeline[dense]'")
 

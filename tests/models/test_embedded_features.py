@@ -30,8 +30,6 @@ from citeline.models.embedded.features import (
 from citeline.models.embedded.model import Reading, SourceText, read_sections
 from citeline.models.embedded.passages import read_features, run_features, runs_of, units_of
 from citeline.models.embedded.ranking import Candidate, asked, section_features
-from citeline.models.embedded.terms import names as name_terms
-from citeline.models.embedded.terms import subject_terms
 from citeline.models.embedded.tuning import (
     Fitted,
     LinearModel,
@@ -43,6 +41,8 @@ from citeline.models.embedded.tuning import (
     tuning_to_json,
     use_tuning,
 )
+from citeline.text.answer_terms import names as name_terms
+from citeline.text.answer_terms import subject_terms
 
 TUNING = Tuning()
 

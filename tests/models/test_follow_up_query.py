@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citeline.models.embedded.ranking import follow_up_query as _follow_up_query
-from citeline.models.embedded.terms import content_terms, subject_terms
 from citeline.models.embedded.tuning import Tuning
+from citeline.text.answer_terms import content_terms, subject_terms
 
 TUNING = Tuning()
 HISTORY_QUESTIONS = TUNING.history_questions

@@ -11,7 +11,7 @@ wording, and works for any provider.
 
 Support is words and meaning:
 
-- words: the share of the sentence's terms (``corpus.analysis``: folded, stemmed, stop
+- words: the share of the sentence's terms (``citeline.text.index_terms``: folded, stemmed, stop
   words out) that the passage holds, each term weighted by how few of the turn's passages
   hold it (a word every passage has says nothing about which one it came from);
 - meaning, with the ``citeline[dense]`` extra: the cosine similarity of the sentence and
@@ -45,11 +45,11 @@ from typing import Final
 import regex
 
 from citeline.agent.citations import CitationResolver
-from citeline.corpus.analysis import terms
 from citeline.events import Citation
 from citeline.models import Similarity
 from citeline.stream.code_fences import CodeFences
 from citeline.stream.quotes import TrustedText
+from citeline.text.index_terms import INDEX
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +263,7 @@ class Attributor:
         if index is None:
             return []
         text = text[:MAX_SENTENCE_CHARS]
-        wanted = set(terms(text))
+        wanted = set(INDEX.terms(text))
         if len(wanted) < self._settings.min_terms:
             return []
         words = _best_per_source(index.ids, index.word_support(wanted))
@@ -284,7 +284,7 @@ class Attributor:
             if self._similarity is not None:
                 values = [max(v, 0.0) for v in self._similarity(self._question, index.texts)]
             else:
-                asked = set(terms(self._question))
+                asked = set(INDEX.terms(self._question))
                 values = index.word_support(asked) if asked else [0.0] * index.size
             self._relevance = dict(_best_per_source(index.ids, values))
         return self._relevance
@@ -314,7 +314,7 @@ class _PassageIndex:
         self.size = len(passages)
         self.ids = [p.id for p in passages]
         self.texts = [p.text[:MAX_PASSAGE_CHARS] for p in passages]
-        self._terms = [frozenset(terms(text)) for text in self.texts]
+        self._terms = [frozenset(INDEX.terms(text)) for text in self.texts]
         counts: dict[str, int] = {}
         for held in self._terms:
             for term in held:

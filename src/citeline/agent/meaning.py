@@ -5,7 +5,7 @@ the question, and words mislead where the answer uses others (a question about s
 records by a key shares every word with a section on dictionaries, none of its point with
 one titled "Key Functions"). With the ``citeline[dense]`` extra installed, this module gives it the
 cosine similarity of the question and each text it reads a section by (its title and
-opening, ``citeline.corpus.meaning``, and its paragraphs), from the same model that dense
+opening, ``citeline.text.meaning``, and its paragraphs), from the same model that dense
 retrieval uses, loaded once per process. Without the extra the model reads by words, and
 ``words_only_note`` says so.
 
@@ -35,15 +35,10 @@ from typing import TYPE_CHECKING
 
 from citeline.agent.corpus_tools import READ_CHARS
 from citeline.corpus.embedding import Embedder, dense_installed, load_embedder
-from citeline.corpus.meaning import (
-    MEANING_DTYPE,
-    MEANING_TITLE_CHARS,
-    MeaningReader,
-    SectionRead,
-    section_meanings,
-)
 from citeline.corpus.retrieval import words_only_note
 from citeline.models import Similarity, quotable, texts_read_for_meaning
+from citeline.text.meaning import MeaningReader, SectionRead, section_meanings, title_text
+from citeline.text.vector_bytes import meaning_vector
 
 if TYPE_CHECKING:
     import numpy as np
@@ -113,7 +108,7 @@ def reading(section: SectionRead) -> list[str]:
         # and 240 s a MB at ingest on an AVX2 core. An answer that meets one among its
         # search results embeds the rest then, the same bytes (every text is embedded
         # alone), so no answer changes; only where the cost falls.
-        return [title[:MEANING_TITLE_CHARS]]
+        return [title_text(title)]
     return [
         *section_meanings(section),
         *texts_read_for_meaning(title, section.text[:READ_CHARS]),
@@ -156,10 +151,10 @@ class _Meanings:
         missing = [text for text in dict.fromkeys(texts) if text not in have]
         if missing and corpus is not None:
             for text, raw in corpus.meaning_vectors(missing, self._embedder.model_id).items():
-                vector = np.frombuffer(raw, dtype=MEANING_DTYPE)
+                vector = meaning_vector(raw, self._embedder.dimension)
                 # A row of another length is damage, not a vector: embed that text here.
-                if vector.shape == (self._embedder.dimension,):
-                    have[text] = vector.astype(np.float32)
+                if vector is not None:
+                    have[text] = vector
         missing = [text for text in missing if text not in have]
         if missing:
             for text, row in zip(missing, self._embedder.embed(missing), strict=True):

@@ -18,7 +18,6 @@ from types import TracebackType
 from citeline.corpus.documents import Document, Hit
 from citeline.corpus.embedding import Embedder, EmbedProgressCallback, dense_installed
 from citeline.corpus.ingest_report import IngestReport, ProgressCallback
-from citeline.corpus.meaning import MeaningReader, meaning_key
 from citeline.corpus.retrieval import (
     RETRIEVAL_ENV,
     Retrieval,
@@ -32,6 +31,7 @@ from citeline.corpus.search_index import SearchIndex, search_index_folder
 from citeline.corpus.stores.base import CorpusStore
 from citeline.corpus.stores.sqlite import SQLiteStore
 from citeline.database import PostgresUrl, parse_database_url
+from citeline.text.meaning import MeaningReader, meaning_key
 
 # The store setting that keeps the collection's own name (``citeline.corpus.site_name``).
 SITE_NAME_SETTING = "site_name"
@@ -272,8 +272,9 @@ class Corpus:
 
     def meaning_vectors(self, texts: Sequence[str], model_id: str) -> dict[str, bytes]:
         """The vectors ingest stored for those of ``texts`` that are a passage's meaning text
-        (``citeline.corpus.meaning``), as ``MEANING_DTYPE`` bytes, when ``model_id`` made
-        them; texts without one are left out (none at all for a lexical collection)."""
+        (``citeline.text.meaning``), as ``citeline.text.vector_bytes``'s meaning bytes, when
+        ``model_id`` made them; texts without one are left out (none at all for a lexical
+        collection)."""
         if not texts or self._store.setting("meaning_model") != model_id:
             return {}
         keys = {meaning_key(text): text for text in texts}

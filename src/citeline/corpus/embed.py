@@ -1,5 +1,5 @@
 """Ingest's embedding stages: every passage without a vector gets one, and every document
-whose meaning texts (``citeline.corpus.meaning``) have no vectors gets theirs.
+whose meaning texts (``citeline.text.meaning``) have no vectors gets theirs.
 
 They run after the documents are stored, so they are incremental by construction: a changed
 document's passages were replaced (and their vectors removed) in its own transaction, and
@@ -16,21 +16,21 @@ It deliberately knows nothing about files, formats or ranking.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
 from citeline.corpus.embedding import Embedder, EmbedProgressCallback
-from citeline.corpus.meaning import (
-    MEANING_DTYPE,
-    MeaningReader,
-    SectionRead,
-    meaning_key,
-    section_meanings,
-)
-from citeline.corpus.stores.base import CorpusStore
+from citeline.corpus.stores.base import CorpusStore, IndexableDocument
+from citeline.text.meaning import MeaningReader, SectionRead, meaning_key, section_meanings
+from citeline.text.vector_bytes import meaning_bytes, passage_bytes
 
 # Passages read, embedded and written per transaction: small enough that an interrupted
 # stage loses under a minute of work, large enough that a transaction's cost is spread.
 BATCH_PASSAGES = 256
 # Documents read for meaning per transaction, likewise.
 BATCH_DOCUMENTS = 128
+
+T = TypeVar("T")
 
 
 def embed_missing(
@@ -39,23 +39,16 @@ def embed_missing(
     progress: EmbedProgressCallback | None = None,
 ) -> int:
     """Embed every passage that lacks a vector; returns how many were embedded."""
-    from citeline.corpus.vectors import to_bytes
+    _follow_model(store, "embedding_model", store.clear_vectors, embedder.model_id)
 
-    if store.setting("embedding_model") != embedder.model_id:
-        store.clear_vectors()
-        store.set_setting("embedding_model", embedder.model_id)
-    total = store.count_unembedded()
-    done = 0
-    if progress is not None:
-        progress(done, total)
-    while batch := store.unembedded(BATCH_PASSAGES):
+    def put(batch: Sequence[tuple[int, str]]) -> bool:
         vectors = embedder.embed([text for _, text in batch])
-        rows = [(passage, to_bytes(v)) for (passage, _), v in zip(batch, vectors, strict=True)]
+        rows = [(passage, passage_bytes(v)) for (passage, _), v in zip(batch, vectors, strict=True)]
         store.put_vectors(rows)
-        done += len(batch)
-        if progress is not None:
-            progress(done, max(total, done))
-    return done
+        return True
+
+    total = store.count_unembedded()
+    return _stage(total, lambda: store.unembedded(BATCH_PASSAGES), put, progress)
 
 
 def read_for_meaning(
@@ -67,38 +60,63 @@ def read_for_meaning(
     """Store the vector of every text ``reader`` says a document is read by, for each
     document that has none; returns how many documents were read. A text that one document
     shares with another (a repeated heading, a paragraph quoted twice) is embedded once."""
-    if store.setting("meaning_model") != embedder.model_id:
-        store.clear_meanings()
-        store.set_setting("meaning_model", embedder.model_id)
-    total = store.count_without_meaning()
-    done = 0
+    _follow_model(store, "meaning_model", store.clear_meanings, embedder.model_id)
     seen: set[str] = set()
-    if progress is not None:
-        progress(done, total)
-    while batch := store.without_meaning(BATCH_DOCUMENTS):
+
+    def put(batch: Sequence[IndexableDocument]) -> bool:
         if seen.issuperset(document.doc_id for document in batch):
             # Nothing stuck for them (each was changed under this stage): the next ingest.
-            break
-        read: list[tuple[int, list[str]]] = []
-        for document in batch:
-            seen.add(document.doc_id)
-            section = SectionRead(
-                document.doc_id,
-                document.title,
-                document.text,
-                tuple(document.text[start:end] for _, start, end in document.passages),
-            )
-            # The first passage holds them all, and at least one, so the document is read.
-            texts = list(dict.fromkeys(reader(section))) or section_meanings(section)
-            read.append((document.passages[0][0], texts))
+            return False
+        seen.update(document.doc_id for document in batch)
+        read = [(document.passages[0][0], _texts(document, reader)) for document in batch]
         vectors = _vectors(store, embedder, dict.fromkeys(t for _, texts in read for t in texts))
         store.put_meanings(
             [(first, key, vectors[key]) for first, texts in read for key in map(meaning_key, texts)]
         )
+        return True
+
+    total = store.count_without_meaning()
+    return _stage(total, lambda: store.without_meaning(BATCH_DOCUMENTS), put, progress)
+
+
+def _follow_model(store: CorpusStore, setting: str, clear: Callable[[], None], model: str) -> None:
+    """Clear the vectors another model (or another arithmetic of it) made: they cannot be
+    compared with ``model``'s."""
+    if store.setting(setting) != model:
+        clear()
+        store.set_setting(setting, model)
+
+
+def _stage(
+    total: int,
+    next_batch: Callable[[], Sequence[T]],
+    put: Callable[[Sequence[T]], bool],
+    progress: EmbedProgressCallback | None,
+) -> int:
+    """Put batch after batch until none is left or ``put`` says stop; returns how many items
+    were put, told to ``progress`` as it starts and after each batch."""
+    done = 0
+    if progress is not None:
+        progress(done, total)
+    while batch := next_batch():
+        if not put(batch):
+            break
         done += len(batch)
         if progress is not None:
             progress(done, max(total, done))
     return done
+
+
+def _texts(document: IndexableDocument, reader: MeaningReader) -> list[str]:
+    """The distinct texts ``reader`` reads ``document`` by, stored on its first passage,
+    which holds them all; at least one, so the document counts as read."""
+    section = SectionRead(
+        document.doc_id,
+        document.title,
+        document.text,
+        tuple(document.text[start:end] for _, start, end in document.passages),
+    )
+    return list(dict.fromkeys(reader(section))) or section_meanings(section)
 
 
 def _vectors(store: CorpusStore, embedder: Embedder, texts: dict[str, None]) -> dict[bytes, bytes]:
@@ -107,5 +125,5 @@ def _vectors(store: CorpusStore, embedder: Embedder, texts: dict[str, None]) -> 
     found = store.meanings(list(keys.values()))
     missing = [text for text, key in keys.items() if key not in found]
     for text, vector in zip(missing, embedder.embed(missing), strict=True):
-        found[keys[text]] = vector.astype(MEANING_DTYPE).tobytes()
+        found[keys[text]] = meaning_bytes(vector)
     return found

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from citeline.corpus.analysis import asked_terms, terms
 from citeline.corpus.documents import Passage
+from citeline.text.index_terms import INDEX, asked_terms
 
 _ATX = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
@@ -67,7 +67,7 @@ def passage_headings(text: str, passages: Sequence[Passage]) -> list[str]:
 
 def title_key(text: str) -> str:
     """The distinct index terms of ``text``, sorted: equal keys mean the same words."""
-    return key_of(terms(text))
+    return key_of(INDEX.terms(text))
 
 
 def key_of(found: Iterable[str]) -> str:
@@ -76,7 +76,7 @@ def key_of(found: Iterable[str]) -> str:
 
 
 def query_title_keys(found: list[str]) -> tuple[str, str]:
-    """The keys a query whose terms (``analysis.terms``) are ``found`` names a title by: all
+    """The keys a query whose terms (``INDEX.terms``) are ``found`` names a title by: all
     its words (a FAQ entry is named by the question it is titled with), and its
     words less the question words, as search reads it ("What does X do?" names the
     reference page titled "X")."""

@@ -46,23 +46,17 @@ from typing import Any
 import tantivy
 from filelock import FileLock
 
-from citeline.corpus.analysis import (
-    ANALYSIS_VERSION,
-    asked_terms,
-    compound_terms,
-    indexed_text,
-    terms,
-)
 from citeline.corpus.documents import TITLE_SEPARATOR, Passage
 from citeline.corpus.errors import DiskFullError, IndexUnreadableError
 from citeline.corpus.headings import key_of, passage_headings, query_title_keys, title_key
 from citeline.corpus.stores.base import Candidate, ChangeFeed, IndexableDocument
+from citeline.text.index_terms import ANALYSIS_VERSION, INDEX, asked_terms, indexed_text
 
 # Bump when what is indexed for a passage changes: an index of another format is rebuilt.
 # 2: the passage id is a fast field, read for a search's hits in one call.
 # 3: a section of a page is keyed by its own heading as well as by its whole title path.
 # 4: a passage's document is named by a digest of its id (``_document_key``).
-# 5: a name written as code is indexed by its parts too (``analysis.identifier_parts``); the
+# 5: a name written as code is indexed by its parts too (``citeline.text.identifiers``); the
 # store keeps no terms, so only this derived index is built again, on open.
 INDEX_FORMAT = f"5/{ANALYSIS_VERSION}"
 # Title terms count twice a body term: measured on SciFact's train split, nDCG@10 0.699 at
@@ -372,7 +366,7 @@ class SearchIndex:
         if self._closed:
             raise RuntimeError("this corpus is closed; open it again to use it")
         # Analysed once: the terms searched for and the title keys both come from it.
-        found = terms(query)
+        found = INDEX.terms(query)
         wanted = asked_terms(found)
         if not wanted or k < 1:
             return []
@@ -382,7 +376,7 @@ class SearchIndex:
         # where the index holds it (``startswith``): most joins are no term at all.
         wanted += [
             term
-            for term in compound_terms(query)
+            for term in INDEX.compound_terms(query)
             if term not in wanted and searcher.doc_freq("terms", term)
         ]
         matching = tantivy.Query.boolean_query(
@@ -482,7 +476,7 @@ def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, list[
     The terms text is for the ``whitespace`` tokenizer, so runs of spaces (a stop word's
     place, an empty heading's) count for nothing: no list of terms is built per passage."""
     # The title is analysed once, for its weighted terms and its key both.
-    title_terms = terms(document.title)
+    title_terms = INDEX.terms(document.title)
     weighted_title = " ".join(title_terms * TITLE_WEIGHT)
     key = [key_of(title_terms)]
     own = _SECTION_NUMBER.sub("", _TITLE_PATH.split(document.title)[-1])
@@ -498,7 +492,7 @@ def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, list[
     else:
         headings = [""] * len(spans)
     for (passage_id, start, end), heading in zip(spans, headings, strict=True):
-        heading_terms = " ".join(terms(heading) * HEADING_WEIGHT) if heading else ""
+        heading_terms = " ".join(INDEX.terms(heading) * HEADING_WEIGHT) if heading else ""
         body = indexed_text(text[start:end])
         yield passage_id, f"{weighted_title} {heading_terms} {body}", key
 

@@ -20,10 +20,10 @@ query's nearest eighth searched) scans about an eighth of the vectors; on SciFac
 vectors with 75 lists, searching 16 of them found 0.95 of the exact top 10 (32 of 303 lists:
 0.95). Building it takes about 6 s of CPU at 100,000 vectors, paid at each reload.
 
-It deliberately knows nothing about models, text or fusion; faiss stays in this module, and
-an install without it can still import the module (issue 29: the ingest imports it for
-``to_bytes`` before it knows whether dense retrieval was asked for, and ended there instead
-of saying what to install).
+It deliberately knows nothing about models, text or fusion; a vector's stored bytes are
+``citeline.text.vector_bytes``'s. faiss stays in this module, and an install without it can
+still import the module (issue 29: an install with part of the dense extra ended at the
+import instead of saying what to install).
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ import numpy as np
 import numpy.typing as npt
 
 from citeline.corpus.stores.base import Candidate
+from citeline.text.vector_bytes import passage_matrix
 
 try:
     import faiss
 except ImportError:  # pragma: no cover - an install with only part of the dense extra
-    # The ingest imports this module for ``to_bytes`` before it knows whether dense
-    # retrieval was asked for; ``embedding`` says what to install before faiss is needed.
+    # ``embedding`` says what to install before faiss is needed.
     faiss = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
@@ -52,15 +52,6 @@ APPROXIMATE_FROM = 20_000
 # The share of the inverted lists a query searches, and the fewest it searches.
 PROBE_SHARE = 8
 MIN_PROBES = 16
-
-# Vectors are kept as float16 bytes: half the file of float32, and the cosine of a
-# float16-rounded unit vector with its original is above 0.9999 for this model's 384 values.
-STORED_DTYPE = np.dtype("<f2")
-
-
-def to_bytes(vector: npt.NDArray[np.float32]) -> bytes:
-    """One vector as the store keeps it."""
-    return vector.astype(STORED_DTYPE).tobytes()
 
 
 class VectorIndex:
@@ -111,8 +102,7 @@ class VectorIndex:
         for passage, blob in self._store.vectors():
             ids.append(passage)
             blobs.append(bytes(blob))
-        raw = np.frombuffer(b"".join(blobs), dtype=STORED_DTYPE)
-        matrix = raw.reshape(len(ids), self._dimension).astype(np.float32)
+        matrix = passage_matrix(blobs, self._dimension)
         self._ids = np.asarray(ids, dtype=np.int64)
         self._approximate = len(ids) >= APPROXIMATE_FROM
         self._index = _inverted_file(matrix) if self._approximate else _exact(matrix)

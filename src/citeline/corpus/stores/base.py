@@ -1,7 +1,7 @@
 """The interfaces of the corpus store, split by who calls them, and the records they pass.
 
 A store keeps documents, their passages and, for dense retrieval, one vector per passage
-(and the vectors of the texts the embedded model reads for meaning, ``citeline.corpus.meaning``);
+(and the vectors of the texts the embedded model reads for meaning, ``citeline.text.meaning``);
 it is the source of truth that the lexical search index (``citeline.corpus.search_index``)
 is derived from, and it hands its vectors to the in-process vector index
 (``citeline.corpus.vectors``). It owns transactions: ``put_many`` changes a batch of

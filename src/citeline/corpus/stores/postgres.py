@@ -18,7 +18,7 @@ migration 4 drops it, because scoring every matching posting before the ``LIMIT`
 
 Vectors (``citeline[dense]``) are ``bytea`` rows of ``corpus_vectors``, searched in each
 server process's memory (``citeline.corpus.vectors``), as for SQLite; meaning vectors
-(migration 6, ``citeline.corpus.meaning``) are rows of ``corpus_meanings``, read a dozen at a
+(migration 6, ``citeline.text.meaning``) are rows of ``corpus_meanings``, read a dozen at a
 time by their text's key as answers need them. pgvector is not used:
 Debian 12's PostgreSQL 15, this project's CI server, has no pgvector package, so a server
 without it must work, and one path for every server is one path to test.
@@ -33,7 +33,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from citeline.corpus.analysis import ANALYSIS_VERSION
 from citeline.corpus.errors import (
     CorpusUnavailableError,
     IndexUnreadableError,
@@ -49,6 +48,7 @@ from citeline.database.postgres import (
     prepare,
     with_retry,
 )
+from citeline.text.index_terms import ANALYSIS_VERSION
 
 if TYPE_CHECKING:
     import psycopg
@@ -146,7 +146,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE corpus_documents DROP COLUMN title_key",
         ),
     ),
-    # Version 5: the vector of each passage's meaning text (``citeline.corpus.meaning``),
+    # Version 5: the vector of each passage's meaning text (``citeline.text.meaning``),
     # found by the text's key, going with its passage. Collections ingested before it have
     # none: an answer embeds on demand, and the next dense or hybrid ingest fills it.
     Migration(

@@ -20,7 +20,7 @@ Vectors (``citeline[dense]``) are rows of ``corpus_vectors``, one per passage, f
 bytes; searching them is ``citeline.corpus.vectors``'s job, in process, because a loadable
 extension such as sqlite-vec cannot be loaded by Pythons built without
 ``enable_load_extension`` (pyenv's default build, this project's CI among them). Meaning
-vectors (``citeline.corpus.meaning``) are rows of ``corpus_meanings``: each text a document
+vectors (``citeline.text.meaning``) are rows of ``corpus_meanings``: each text a document
 is read by for meaning, on the document's first passage so that they go with it, float32
 and indexed by their text's key, since an answer finds them by the text it reads, not by
 passage. Schema 5 keys them by passage and text (schema 4 held one float vector a passage,
@@ -46,7 +46,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from citeline.corpus.analysis import ANALYSIS_VERSION
 from citeline.corpus.errors import DiskFullError, IndexUnreadableError, SchemaVersionError
 from citeline.corpus.stores.sql import (
     Connection,
@@ -57,6 +56,7 @@ from citeline.corpus.stores.sql import (
     Work,
     in_list,
 )
+from citeline.text.index_terms import ANALYSIS_VERSION
 
 _T = TypeVar("_T")
 
@@ -77,7 +77,7 @@ INSERT OR IGNORE INTO corpus_meta(key, value) VALUES ('generation', '1');
 """
 
 # What schema 5 holds beside schema 3: the vectors of the texts each document is read by for
-# meaning, on its first passage, found by the text's key (``citeline.corpus.meaning``) and
+# meaning, on its first passage, found by the text's key (``citeline.text.meaning``) and
 # removed in the same transaction as the passage.
 _MEANINGS = """
 CREATE TABLE IF NOT EXISTS corpus_meanings (

@@ -25,8 +25,8 @@ from citeline.models.embedded.model import (
     write_answer,
 )
 from citeline.models.embedded.ranking import follow_up_query as _follow_up_query
-from citeline.models.embedded.terms import content_terms
 from citeline.models.embedded.tuning import current_tuning
+from citeline.text.answer_terms import content_terms
 
 
 def follow_up_query(question: str, earlier: Sequence[str]) -> str:

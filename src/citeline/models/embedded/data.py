@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from citeline.data.facts import DataFacts, MeasureFacts, QueryShape, Value
 from citeline.models.embedded.data_intent import Intent, read_intent
 from citeline.models.embedded.model import ToolRequest, TurnView, stream_fragments
-from citeline.models.embedded.terms import content_terms
+from citeline.text.answer_terms import content_terms
 
 NO_FIT = (
     "Nothing in this data records that: no measure or column answers it, so I have no figure"

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from citeline.data.facts import ColumnFacts, TableFacts, Value
-from citeline.models.embedded.terms import content_terms
+from citeline.text.answer_terms import content_terms
 
 # Measurement words and the column words they stand for. English, not any one table's: a
 # question says "heavy" where a column says "mass", "long" where it says "length".

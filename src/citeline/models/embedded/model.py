@@ -47,9 +47,9 @@ from citeline.models.embedded.ranking import (
     section_features,
     split_title,
 )
-from citeline.models.embedded.terms import content_terms, names, subject_terms, title_terms
 from citeline.models.embedded.tuning import TextRules, Tuning, current_tuning
 from citeline.models.turn import Similarity
+from citeline.text.answer_terms import content_terms, names, subject_terms, title_terms
 
 __all__ = [
     "FRAGMENT_CHARS",

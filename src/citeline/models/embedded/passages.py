@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
-from citeline.models.embedded.terms import content_terms
 from citeline.models.embedded.tuning import TextRules, Tuning
 from citeline.stream.code_fences import CodeFences
+from citeline.text.answer_terms import content_terms
 
 UnitKind = Literal["sentence", "list", "code"]
 

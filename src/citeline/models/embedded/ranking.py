@@ -23,21 +23,17 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from citeline.models.embedded.passages import Question, shows_code
-from citeline.models.embedded.terms import (
+from citeline.models.embedded.tuning import Tuning
+from citeline.models.turn import Similarity
+from citeline.text.answer_terms import (
     compounds,
     content_terms,
+    content_words,
     subject_terms,
     term_counts,
     title_terms,
-    words,
 )
-from citeline.models.embedded.tuning import Tuning
-from citeline.models.turn import Similarity
-
-# Bounds on the texts handed to the sentence model (it reads 128 word pieces at most): a
-# hostile title or question must not cost the tokenizer megabytes first.
-MEANING_TITLE_CHARS = 300
-MEANING_QUESTION_CHARS = 1_000
+from citeline.text.meaning import MEANING_QUESTION_CHARS, meaning_text, title_text
 
 # "How do I ...", "how to ...", "is there a way to ...", "can I ...", "does it have ...": the
 # reader wants to see it done, so a run's code counts for more (a feature, ``code_how``).
@@ -170,7 +166,7 @@ def follow_up_query(
     for before in reversed(earlier[-tuning.history_questions :]):
         if own_action:
             before = _ASKED_ACTION.sub(" ", before)
-        for word in words(before):
+        for word in content_words(before):
             terms = subject_terms(word)
             if terms and not terms & have:
                 added.append(word)
@@ -322,7 +318,7 @@ def _meaning(
     same text whether or not the section was read since, so it is embedded once)."""
     if similarity is None or not query or not candidates:
         return [0.0] * len(candidates)
-    texts = [meaning_text(c.title, c.passage, tuning) for c in candidates]
+    texts = [meaning_text(c.title, c.passage, tuning.meaning_chars) for c in candidates]
     scores = list(similarity(query, texts))
     if len(scores) != len(candidates):
         return [0.0] * len(candidates)
@@ -336,15 +332,10 @@ def _title_meaning(
     what a section is about where its opening (a man page's option list) may not."""
     if similarity is None or not query or not candidates:
         return [0.0] * len(candidates)
-    scores = list(similarity(query, [c.title[:MEANING_TITLE_CHARS] for c in candidates]))
+    scores = list(similarity(query, [title_text(c.title) for c in candidates]))
     if len(scores) != len(candidates):
         return [0.0] * len(candidates)
     return [float(s) for s in scores]
-
-
-def meaning_text(title: str, passage: str, tuning: Tuning) -> str:
-    """What of a section is read for meaning: its title and its passage's opening."""
-    return f"{title[:MEANING_TITLE_CHARS]}. {passage[: tuning.meaning_chars]}"
 
 
 def _release_notes(title: str) -> bool:

@@ -32,6 +32,7 @@ from importlib.resources import files
 from typing import Any
 
 from citeline.errors import CitelineError
+from citeline.text.meaning import MEANING_CHARS
 
 WEIGHTS_FILE = "weights.json"
 
@@ -193,7 +194,7 @@ class Tuning:
     read_chars: int = 200_000
     # What of a section is read for meaning beside its title, and of a paragraph: a point is
     # made early, more dilutes it, and every character costs model time.
-    meaning_chars: int = 80
+    meaning_chars: int = MEANING_CHARS
     meaning_block_chars: int = 200
     # Paragraphs of one section read for meaning at most (those holding the most of the
     # question's words): a hostile page can cut a section into thousands of paragraphs.

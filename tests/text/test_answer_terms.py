@@ -1,12 +1,13 @@
-"""The embedded model's words: the terms of a text are the same however often it is read,
-and what one caller does with them never reaches the next (they are kept per text)."""
+"""The answerer's terms (the embedded model's words): the terms of a text are the same
+however often it is read, and what one caller does with them never reaches the next (they
+are kept per text)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeline.models.embedded.terms import content_terms, term_counts, title_terms
+from citeline.text.answer_terms import content_terms, term_counts, title_terms
 
 TEXT = "Sorting HOW TO: key functions sort lists by a key, and sorted() sorts any iterable."
 

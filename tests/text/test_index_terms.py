@@ -1,18 +1,23 @@
-"""What a term is does not depend on how the words were found: the ASCII fast path, the
-regular expression and the memo all give the terms of the plain definition."""
+"""The index's terms: what a term is does not depend on how the words were found: the ASCII
+fast path, the regular expression and the memo all give the terms of the plain definition."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-import pytest
 import Stemmer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citeline.corpus import analysis
-from citeline.corpus.analysis import STOP_WORDS, fold, terms, words
 from citeline.corpus.headings import query_title_keys, title_key
+from citeline.text.index_terms import INDEX
+from citeline.text.stemming import Stems
+from citeline.text.stop_words import INDEX_STOP_WORDS as STOP_WORDS
+from citeline.text.words import fold
+from citeline.text.words import folded_words as words
+
+terms = INDEX.terms
 
 _DEFINITION = re.compile(r"\w+")
 _STEMMER = Stemmer.Stemmer("english")
@@ -68,7 +73,7 @@ def test_words_are_the_runs_of_word_characters_of_the_folded_text(text: str) -> 
 
 @given(_TEXT)
 def test_terms_are_the_defined_terms_with_the_memo_cold_or_warm(text: str) -> None:
-    analysis._memo.clear()
+    INDEX.stems.clear()
     assert terms(text) == _defined_terms(text)
     assert terms(text) == _defined_terms(text)
 
@@ -84,14 +89,11 @@ def test_a_query_analysed_once_gives_the_keys_of_its_text() -> None:
     assert asked == title_key("sort list dictionaries key")
 
 
-def test_the_memo_starts_again_past_its_bound_and_the_terms_stay_right(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(analysis, "_MEMO_WORDS", 3)
-    analysis._memo.clear()
+def test_the_memo_starts_again_past_its_bound_and_the_terms_stay_right() -> None:
+    small = dataclasses.replace(INDEX, stems=Stems(STOP_WORDS, shortest=1, bound=3))
     text = "Hostile text brings ever more distinct words: alpha beta gamma delta epsilon."
-    assert terms(text) == _defined_terms(text)
-    assert len(analysis._memo) <= 3
+    assert small.terms(text) == _defined_terms(text)
+    assert len(small.stems) <= 3
 
 
 # Mostly ASCII with a few characters from anywhere in Unicode (the byte path), and text
