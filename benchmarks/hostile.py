@@ -72,6 +72,7 @@ from pathlib import Path
 import httpx
 from benchmarks.serving import cpu_seconds, serve
 from tests.support.openai_stub import ScriptedOpenAIServer
+from tests.support.query_workers import query_workers
 
 from citeline.corpus.formats.limits import MAX_PAGE_BYTES
 from citeline.data import DataCatalog, DataError, QueryLimits, load_project
@@ -182,32 +183,6 @@ def sql_direct() -> list[Row]:
     return rows
 
 
-def _query_workers(pid: int) -> set[int]:
-    """The query workers (``citeline.data.worker``) below process ``pid``: ``serve`` runs its
-    answers in worker processes of its own, so they are grandchildren, not children."""
-    parents: dict[int, int] = {}
-    commands: dict[int, bytes] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-                commands[int(entry.name)] = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-
-    def below(child: int) -> bool:
-        while child in parents and child != pid:
-            child = parents[child]
-        return child == pid
-
-    return {
-        child
-        for child, command in commands.items()
-        if child != pid and b"citeline.data.worker" in command and below(child)
-    }
-
-
 def _answer(client: httpx.Client, url: str, question: str) -> tuple[dict[str, object], float]:
     started = time.perf_counter()
     done: dict[str, object] = {}
@@ -249,11 +224,11 @@ def sql_server() -> list[Row]:
                     {"text": ["The query did not give a figure."]},
                 ]
                 before = _status_kb(server.pid, "VmRSS") or 0
-                with PeakSampler(lambda: _query_workers(server.pid)) as sampler:
+                with PeakSampler(lambda: query_workers(server.pid)) as sampler:
                     done, seconds = _answer(client, url, "Count everything, forever.")
                     # A worker still running the query after its answer ended burns CPU;
                     # an idle one the pool keeps for the next query does not.
-                    at_end = {pid: cpu_seconds(pid) for pid in _query_workers(server.pid)}
+                    at_end = {pid: cpu_seconds(pid) for pid in query_workers(server.pid)}
                     time.sleep(1.0)
                     remaining = {
                         pid

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from tests.support.query_workers import query_workers
 
 COMMAND = [sys.executable, "-m", "citeline"]
 DATA_QUESTION = "What is the average body mass of Gentoo penguins?"
@@ -108,34 +109,6 @@ def running_demo(
             process.wait(timeout=30)
 
 
-def worker_pids(parent: int) -> set[int]:
-    """The data workers ``parent`` started, or its server workers started (they run in
-    sessions of their own)."""
-    parents: dict[int, int] = {}
-    commands: dict[int, bytes] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            status = (entry / "status").read_text()
-            commands[int(entry.name)] = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        ppid = next(line.split()[1] for line in status.splitlines() if line.startswith("PPid:"))
-        parents[int(entry.name)] = int(ppid)
-
-    def descends(pid: int) -> bool:
-        while pid in parents and pid != parent:
-            pid = parents[pid]
-        return pid == parent
-
-    return {
-        pid
-        for pid, command in commands.items()
-        if b"citeline.data.worker" in command and pid != parent and descends(pid)
-    }
-
-
 def alive(pid: int) -> bool:
     try:
         state = (Path("/proc") / str(pid) / "stat").read_text().split()[2]
@@ -154,7 +127,7 @@ def test_ctrl_c_ends_the_demo_with_a_data_question_in_flight_in_one_line_and_sta
             f"{base}/v1/answer", json={"question": DATA_QUESTION, "caller_token": ""}, timeout=30
         )
         assert '"provenance":"verified"' in answered.text
-        workers = worker_pids(process.pid)
+        workers = query_workers(process.pid)
         assert workers, "the demo started no data worker"
         # Readers asking data questions without a pause, so some are in flight at Ctrl+C.
         stop = threading.Event()
