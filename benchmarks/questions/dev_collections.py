@@ -44,7 +44,12 @@ from citeline.evaluation.questions import EvalQuestion, load_questions  # noqa: 
 
 CACHE_ENV = "CITELINE_COLLECTIONS_CACHE"
 # The sources whose change can change an index: every module of the corpus layer.
-INGEST_SOURCES = REPOSITORY / "src" / "citeline" / "corpus"
+# What an index holds is decided by the corpus layer and by the text package it analyses with
+# (the index's terms, the meaning recipe): a change to either builds the index again.
+INGEST_SOURCES = (
+    REPOSITORY / "src" / "citeline" / "corpus",
+    REPOSITORY / "src" / "citeline" / "text",
+)
 
 
 def cache_root() -> Path:
@@ -116,8 +121,9 @@ def code_digest(sources: list[Path]) -> str:
 
 
 def ingest_version() -> str:
-    """A digest of the corpus layer's code: an index built by other code is built again."""
-    return code_digest(sorted(INGEST_SOURCES.rglob("*.py")))
+    """A digest of the code that decides an index's contents: one built by other code is built
+    again."""
+    return code_digest(sorted(path for folder in INGEST_SOURCES for path in folder.rglob("*.py")))
 
 
 def site_folder(collection: Collection) -> Path:
