@@ -48,8 +48,10 @@ from citeline.models.turn import Similarity
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 MODEL_SOURCES = REPOSITORY / "src" / "citeline" / "models" / "embedded"
-# The files whose change can change a feature (the weights file cannot).
-FEATURE_SOURCES = ("terms.py", "ranking.py", "passages.py", "model.py")
+TEXT_SOURCES = REPOSITORY / "src" / "citeline" / "text"
+# The files whose change can change a feature (the weights file and the choice made from the
+# features cannot): the model's and the text package's it compares terms and meaning with.
+FEATURE_SOURCES = ("ranking.py", "passages.py", "model.py", "meaning_texts.py")
 # Bump when the records below change shape: a cache of another shape is extracted again.
 RECORD_VERSION = "4"
 
@@ -95,7 +97,9 @@ class QuestionRecord:
 def feature_version(tuning: Tuning, meaning: bool) -> str:
     """A digest of what the features depend on: the model's sources, the settings."""
     digest = hashlib.sha256(
-        code_digest([MODEL_SOURCES / name for name in FEATURE_SOURCES]).encode()
+        code_digest(
+            [MODEL_SOURCES / name for name in FEATURE_SOURCES] + sorted(TEXT_SOURCES.rglob("*.py"))
+        ).encode()
     )
     # Every setting but those applied to the features afterwards (the fitted models, how
     # many sections are read, what is ablated): the harness reads every section.
