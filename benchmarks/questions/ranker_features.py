@@ -103,7 +103,14 @@ def feature_version(tuning: Tuning, meaning: bool) -> str:
     )
     # Every setting but those applied to the features afterwards (the fitted models, how
     # many sections are read, what is ablated): the harness reads every section.
-    applied = {"with_meaning", "words_only", "ablated", "source", "documents_to_read"}
+    applied = {
+        "with_meaning",
+        "words_only",
+        "ablated",
+        "source",
+        "documents_to_read",
+        "documents_to_judge",
+    }
     settings = {
         f.name: getattr(tuning, f.name) for f in dataclasses.fields(tuning) if f.name not in applied
     }

@@ -326,6 +326,7 @@ def choice_of(record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> Choice:
         {i: [run.features for run in s.runs] for i, s in enumerate(record.sections)},
         {i: s.read for i, s in enumerate(record.sections)},
         read=tuning.documents_to_read,
+        judge=tuning.documents_to_judge,
         found=record.found,
         terms=record.terms,
         missing=record.missing,

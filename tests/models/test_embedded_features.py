@@ -411,6 +411,25 @@ def test_the_confidence_below_its_threshold_is_nothing_found() -> None:
     assert not choose(doubtful, sections, runs, READ, read=1, found=1.0, terms=2).answers
 
 
+def test_whether_it_answers_is_judged_by_the_answer_among_the_first_sections_read() -> None:
+    # The read model prefers the second section, whose run holds the question; the first
+    # section's run holds none of it. Judged among the first one, the answer is doubtful.
+    sections = [_row(SECTION_FEATURES, heading=1.0), _row(SECTION_FEATURES, body=1.0)]
+    runs = {
+        0: [_row(PASSAGE_FEATURES, run_coverage=0.0)],
+        1: [_row(PASSAGE_FEATURES, run_coverage=1.0)],
+    }
+    fitted = dataclasses.replace(
+        _by_hand({"heading": 1.0}, {"run_coverage": 1.0}, {"read_best_run": 1.0}),
+        confidence=LinearModel({"answer_run_coverage": 4.0}, bias=-2.0),
+    )
+    chosen = choose(fitted, sections, runs, READ, read=2, found=1.0, terms=2)
+    assert chosen.section == 1 and chosen.answers
+    judged = choose(fitted, sections, runs, READ, read=2, judge=1, found=1.0, terms=2)
+    assert (judged.section, judged.run) == (1, 0) and not judged.answers
+    assert judged.score == chosen.score
+
+
 def test_an_ablated_feature_counts_nothing() -> None:
     sections = [_row(SECTION_FEATURES, heading=1.0), _row(SECTION_FEATURES, body=1.0)]
     runs = {0: [_row(PASSAGE_FEATURES)], 1: [_row(PASSAGE_FEATURES)]}

@@ -112,6 +112,7 @@ def choose(
     read_rows: Mapping[int, Sequence[float]],
     *,
     read: int,
+    judge: int = 0,
     found: float,
     terms: int,
     missing: int = 0,
@@ -121,7 +122,9 @@ def choose(
     scales: Scales = Scales(),
 ) -> Choice:
     """The answer among the ``read`` best sections (their runs in ``run_rows`` and their own
-    features in ``read_rows``, by section index), and whether it answers. ``found`` is the
+    features in ``read_rows``, by section index), and whether it answers, judged by the
+    answer among the ``judge`` best (the answer itself when 0, or when none of them has a
+    run). ``found`` is the
     share of the question's own weight that some result holds, ``terms`` how many subject
     terms it has, ``missing`` how many of them no result holds, ``passing`` how many only one
     result holds and in no title, ``names`` how many of the names it writes are held nowhere
@@ -141,8 +144,10 @@ def choose(
         return Choice(order, None, None, float("-inf"), 0.0, False)
     # The best read section answers; ties go to the one ranked first before reading.
     answers.sort(key=lambda found: -found[0])
-    score, index, number, run_score = answers[0]
+    chosen = answers[0]
     second = _second(fitted, answers, terms, ablated, scales)
+    judged = order[:judge] if judge else order
+    score, index, number, run_score = next((a for a in answers if a[1] in judged), chosen)
     values = [
         score,
         scores[index],
@@ -159,7 +164,7 @@ def choose(
     ]
     probability = confidence(fitted, values, ablated)
     sure = probability >= fitted.threshold
-    return Choice(order, index, number, score, probability, sure, tuple(values), second)
+    return Choice(order, chosen[1], chosen[2], chosen[0], probability, sure, tuple(values), second)
 
 
 def _second(

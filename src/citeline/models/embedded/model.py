@@ -436,6 +436,7 @@ def answer_choice(
         {index: found.rows for index, found in runs.items()},
         {index: found.read for index, found in runs.items()},
         read=tuning.documents_to_read,
+        judge=tuning.documents_to_judge,
         found=reading.found,
         terms=reading.terms,
         missing=reading.missing,

@@ -184,10 +184,15 @@ class Tuning:
     # its opening), and the passage is chosen among their runs. The right section was among
     # the search's results but past the two read for the largest class of misses (126 gold
     # citations of 550 questions, leave one collection out); read five, the read model
-    # finds it (docs/benchmarks.md, "The read model chooses among five"). Each more costs
-    # a read and its runs' features. weights.json pins two, what its models were fitted
-    # for, until a refit at five that keeps off-topic questions unanswered.
+    # finds it (docs/benchmarks.md, "Five read, judged among two"). Each more costs a read
+    # and its runs' features.
     documents_to_read: int = 5
+    # Whether the answer answers at all is judged by the best answer among this many of
+    # the sections read first (0: by the answer chosen among all read). Among five, some
+    # section holds more of an off-topic question's words than among the first two:
+    # judged on the answer chosen, off-topic "nothing found" fell 0.635 to 0.607 (pytest 4
+    # to 2 of 8), judged among two it did not fall (0.667; docs/benchmarks.md).
+    documents_to_judge: int = 2
     # Of one section, read page by page, at most this many characters: the longest sections
     # of the development collections are 60 to 90 KB (an API reference page's one section),
     # and choosing among the runs of one costs time linear in its length.
