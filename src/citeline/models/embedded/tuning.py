@@ -191,10 +191,10 @@ class Tuning:
     documents_to_read: int = 5
     # Whether the answer answers at all is judged by the best answer among this many of
     # the sections read first (0: by the answer chosen among all read; with two read, as
-    # shipped, it is the answer chosen). Among five, some
-    # section holds more of an off-topic question's words than among the first two:
-    # judged on the answer chosen, off-topic "nothing found" fell 0.635 to 0.607 (pytest 4
-    # to 2 of 8), judged among two it did not fall (0.667; docs/benchmarks.md).
+    # shipped, it is the answer chosen). Among five, some section holds more of an
+    # off-topic question's words than among the first two: five read, nine collections left
+    # out in turn, off-topic "nothing found" fell 0.635 to 0.607 judged on the answer
+    # chosen (pytest 4 to 2 of 8) and rose to 0.667 judged among two (docs/benchmarks.md).
     documents_to_judge: int = 2
     # Of one section, read page by page, at most this many characters: the longest sections
     # of the development collections are 60 to 90 KB (an API reference page's one section),
