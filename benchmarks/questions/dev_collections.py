@@ -43,13 +43,11 @@ from citeline.evaluation.collections import (  # noqa: E402
 from citeline.evaluation.questions import EvalQuestion, load_questions  # noqa: E402
 
 CACHE_ENV = "CITELINE_COLLECTIONS_CACHE"
-# The sources whose change can change an index: every module of the corpus layer.
-# What an index holds is decided by the corpus layer and by the text package it analyses with
-# (the index's terms, the meaning recipe): a change to either builds the index again.
-INGEST_SOURCES = (
-    REPOSITORY / "src" / "citeline" / "corpus",
-    REPOSITORY / "src" / "citeline" / "text",
-)
+# The text package: the index's terms and the meaning recipe (ingest's and the answerer's).
+TEXT_SOURCES = REPOSITORY / "src" / "citeline" / "text"
+# The sources whose change can change an index: every module of the corpus layer and of the
+# text package it analyses with; a change to either builds the index again.
+INGEST_SOURCES = (REPOSITORY / "src" / "citeline" / "corpus", TEXT_SOURCES)
 
 
 def cache_root() -> Path:

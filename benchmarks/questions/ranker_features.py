@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dev_collections import code_digest
+from dev_collections import TEXT_SOURCES, code_digest
 
 from citeline.agent.corpus_tools import corpus_tools
 from citeline.agent.meaning import new_similarity
@@ -48,7 +48,6 @@ from citeline.models.turn import Similarity
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 MODEL_SOURCES = REPOSITORY / "src" / "citeline" / "models" / "embedded"
-TEXT_SOURCES = REPOSITORY / "src" / "citeline" / "text"
 # The files whose change can change a feature (the weights file and the choice made from the
 # features cannot): the model's and the text package's it compares terms and meaning with.
 FEATURE_SOURCES = ("ranking.py", "passages.py", "model.py", "meaning_texts.py")
