@@ -244,6 +244,19 @@ def test_coverage_counts_the_question_words_a_run_holds() -> None:
     assert found[0]["run_coverage"] < 1.0
 
 
+def test_the_run_that_first_writes_a_question_word_is_marked_not_the_ones_that_repeat_it() -> None:
+    text = (
+        "A command can be marked as going away with the parameter deprecated=True.\n\n"
+        "Its help then says the command is deprecated, and so does the list of commands.\n\n"
+        "Check it by asking for the deprecated command's help."
+    )
+    found = _runs("How do I mark a command as deprecated?", text)
+    firsts = [f["run_first_mention"] for f in found]
+    assert firsts[0] == max(firsts) > 0
+    # The last paragraph repeats every word the question shares with the section.
+    assert found[-1]["run_first_mention"] == 0.0 < found[-1]["run_coverage"]
+
+
 def test_a_read_section_counts_what_its_whole_text_holds() -> None:
     candidates = [Candidate("A page: A section", SECTION)]
     stable = asked("Is the sort stable?", (), candidates, TUNING).question

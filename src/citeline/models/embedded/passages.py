@@ -469,6 +469,7 @@ PASSAGE_FEATURES = (
     "run_meaning",
     "run_meaning_max",
     "run_first_coverage",
+    "run_first_mention",
 )
 # The features of a section once read, in the order ``read_features`` gives them, beside its
 # score before it was read and its best run's: what its whole text holds of the question.
@@ -498,6 +499,13 @@ def run_features(
     total = sum(weights.values()) or 1.0
     own_total = sum(w for t, w in weights.items() if t in question.own) or 1.0
     first_start = next((r.start for r in runs), 0)
+    # Where each of the question's terms is first written in the section: a passage that
+    # brings a term in ("You can mark it with deprecated=True") says what the ones after it
+    # lean on ("Check it:", "Now, even though ...").
+    first_seen: dict[str, int] = {}
+    for at, unit in enumerate(units):
+        for term in unit.terms & weights.keys():
+            first_seen.setdefault(term, at)
     rows: list[list[float]] = []
     for run in runs:
         chosen = units[run.start : run.end + 1]
@@ -537,6 +545,8 @@ def run_features(
                 mean_meaning,
                 max(run_meaning, default=0.0),
                 sum(w for t, w in weights.items() if t in first.terms) / total,
+                sum(w for t, w in weights.items() if run.start <= first_seen.get(t, -1) <= run.end)
+                / total,
             ]
         )
     return rows
