@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 import textwrap
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
@@ -499,27 +499,13 @@ def run_features(
     total = sum(weights.values()) or 1.0
     own_total = sum(w for t, w in weights.items() if t in question.own) or 1.0
     first_start = next((r.start for r in runs), 0)
-    # Where each of the question's terms is first written in the section: a passage that
-    # brings a term in ("You can mark it with deprecated=True") says what the ones after it
-    # lean on ("Check it:", "Now, even though ...").
-    first_seen: dict[str, int] = {}
-    for at, unit in enumerate(units):
-        for term in unit.terms & weights.keys():
-            first_seen.setdefault(term, at)
+    first_seen = _first_seen(units, weights.keys())
     rows: list[list[float]] = []
     for run in runs:
         chosen = units[run.start : run.end + 1]
-        held: set[str] = set()
-        prose_held: set[str] = set()
-        for unit in chosen:
-            held |= unit.terms
-            if unit.kind != "code":
-                prose_held |= unit.terms
+        held: set[str] = set().union(*(unit.terms for unit in chosen))
+        prose_held: set[str] = set().union(*(u.terms for u in chosen if u.kind != "code"))
         text = " ".join(unit.text for unit in chosen)
-        coverage = sum(w for t, w in weights.items() if t in held) / total
-        prose_coverage = sum(w for t, w in weights.items() if t in prose_held) / total
-        titled = held | title_terms
-        title_coverage = sum(w for t, w in weights.items() if t in titled) / total
         own = sum(w for t, w in weights.items() if t in held and t in question.own) / own_total
         lead = float(run.start == first_start)
         has_code = float(run.code > 0)
@@ -528,9 +514,9 @@ def run_features(
         first = chosen[0]
         rows.append(
             [
-                coverage,
-                prose_coverage,
-                title_coverage,
+                _share(weights, held, total),
+                _share(weights, prose_held, total),
+                _share(weights, held | title_terms, total),
                 own,
                 has_code,
                 has_code * question.wants_code,
@@ -544,12 +530,31 @@ def run_features(
                 float(bool(question.compounds & held)),
                 mean_meaning,
                 max(run_meaning, default=0.0),
-                sum(w for t, w in weights.items() if t in first.terms) / total,
-                sum(w for t, w in weights.items() if run.start <= first_seen.get(t, -1) <= run.end)
-                / total,
+                _share(weights, first.terms, total),
+                _share(
+                    weights,
+                    {t for t, at in first_seen.items() if run.start <= at <= run.end},
+                    total,
+                ),
             ]
         )
     return rows
+
+
+def _share(weights: Mapping[str, float], held: Set[str], total: float) -> float:
+    """The share of the question's weight (``total``) that the terms ``held`` carry."""
+    return sum(w for t, w in weights.items() if t in held) / total
+
+
+def _first_seen(units: Sequence[Unit], terms: Set[str]) -> dict[str, int]:
+    """Where each of ``terms`` is first written in the section (its unit's index). A passage
+    that brings a term in ("You can mark it with deprecated=True") is what the ones after
+    it lean on ("Check it:", "Now, even though ...")."""
+    found: dict[str, int] = {}
+    for at, unit in enumerate(units):
+        for term in unit.terms & terms:
+            found.setdefault(term, at)
+    return found
 
 
 def read_features(
