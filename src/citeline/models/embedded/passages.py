@@ -506,7 +506,7 @@ def run_features(
         held: set[str] = set().union(*(unit.terms for unit in chosen))
         prose_held: set[str] = set().union(*(u.terms for u in chosen if u.kind != "code"))
         text = " ".join(unit.text for unit in chosen)
-        own = sum(w for t, w in weights.items() if t in held and t in question.own) / own_total
+        own = _share(weights, held & question.own, own_total)
         lead = float(run.start == first_start)
         has_code = float(run.code > 0)
         run_meaning = [meaning[b] for b in run.blocks if b in meaning]
@@ -547,9 +547,9 @@ def _share(weights: Mapping[str, float], held: Set[str], total: float) -> float:
 
 
 def _first_seen(units: Sequence[Unit], terms: Set[str]) -> dict[str, int]:
-    """Where each of ``terms`` is first written in the section (its unit's index). A passage
-    that brings a term in ("You can mark it with deprecated=True") is what the ones after
-    it lean on ("Check it:", "Now, even though ...")."""
+    """Where each of ``terms`` is first written in the section (its unit's index). The
+    passage that brings a term in is the one the passages after it lean on: the output
+    shown after an example, the rest of a paragraph whose first sentence said it."""
     found: dict[str, int] = {}
     for at, unit in enumerate(units):
         for term in unit.terms & terms:
@@ -578,7 +578,7 @@ def read_features(
             counts[term] = counts.get(term, 0) + 1
         words += len(unit.text.split())
     held = set(title_terms) | counts.keys()
-    coverage = sum(w for t, w in weights.items() if t in held) / total
+    coverage = _share(weights, held, total)
     norm = 1 - tuning.b + tuning.b * words / tuning.scales.read_words
     body = 0.0
     for term, weight in weights.items():
