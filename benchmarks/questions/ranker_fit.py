@@ -55,7 +55,11 @@ from citeline.models.embedded.tuning import Fitted, LinearModel, Tuning
 
 # The share of the training collections' answerable questions the threshold may lose to
 # "nothing found": under the 5 % the issue allows, with room for a collection left out.
-LOST_ANSWERABLE = 0.02
+# 1.5 % rather than 2 %: with the two off-topic name features weighted, ten collections
+# left out in turn, 2 % refused two answerable questions more in pytest and moved the
+# second-citation threshold (rust-book's precision -6 questions' worth); 1.5 % kept every
+# collection within one question (docs/benchmarks.md, "Off-topic questions by the names").
+LOST_ANSWERABLE = 0.015
 # Pairs drawn per question and grade pair at most: a question with a thousand runs would
 # otherwise outweigh forty with a hundred.
 PAIRS_PER_QUESTION = 200
