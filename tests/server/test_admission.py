@@ -140,6 +140,22 @@ async def test_a_place_handed_to_a_reader_cancelled_in_that_instant_goes_to_the_
     await asyncio.wait_for(second, 1)
 
 
+async def test_a_reader_cancelled_just_before_a_place_is_given_back_leaves_quietly() -> None:
+    gate = FirstTokenGate(1)
+    await gate.enter()
+    leaving = asyncio.create_task(gate.enter())
+    staying = asyncio.create_task(gate.enter())
+    await asyncio.sleep(0)
+    leaving.cancel()  # its wait is cancelled, but it has not run since ...
+    gate.leave()  # ... when the place is given back past it, to the next in line
+    with pytest.raises(asyncio.CancelledError):
+        await leaving
+    await asyncio.wait_for(staying, 1)
+    assert gate.waiting == 0 and gate.busy
+    gate.leave()
+    assert not gate.busy
+
+
 async def test_an_answer_that_fails_before_its_first_token_frees_its_place() -> None:
     class Failing(StepEngine):
         async def answer(

@@ -72,7 +72,11 @@ class FirstTokenGate:
                 # Handed a slot in the same instant as cancelled: hand it to the next.
                 self.leave()
             else:
-                self._waiting.remove(waiter)
+                # ``leave`` may have run between this wait's cancellation and now, and
+                # dropped the cancelled waiter as it passed it (a demo stopped by Ctrl+C
+                # with an answer waiting raised "not in deque" here).
+                if waiter in self._waiting:
+                    self._waiting.remove(waiter)
                 if not self._waiting and self._free == self._slots:
                     self._idle.set()
             raise
