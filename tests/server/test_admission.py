@@ -156,6 +156,56 @@ async def test_a_reader_cancelled_just_before_a_place_is_given_back_leaves_quiet
     assert not gate.busy
 
 
+_STEPS = st.lists(
+    st.tuples(st.sampled_from(["enter", "cancel", "leave", "step"]), st.integers(0, 9)),
+    max_size=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(slots=st.integers(1, 3), steps=_STEPS)
+def test_no_order_of_arrivals_cancellations_and_departures_breaks_the_gate(
+    slots: int, steps: list[tuple[str, int]]
+) -> None:
+    asyncio.run(_play(slots, steps))
+
+
+async def _play(slots: int, steps: list[tuple[str, int]]) -> None:
+    """Readers arrive, are cancelled and leave in ``steps``' order, with loop steps between:
+    never more than ``slots`` hold a place, no reader's wait ends in anything but a place or
+    its cancellation, and once all are gone the gate is idle."""
+    gate = FirstTokenGate(slots)
+    readers: list[asyncio.Task[None]] = []
+    gone: set[asyncio.Task[None]] = set()
+
+    def holding() -> list[asyncio.Task[None]]:
+        return [r for r in readers if r.done() and not r.cancelled() and r.exception() is None]
+
+    for step, number in steps:
+        if step == "enter":
+            readers.append(asyncio.create_task(gate.enter()))
+        elif step == "cancel":
+            waiting = [r for r in readers if not r.done()]
+            if waiting:
+                waiting[number % len(waiting)].cancel()
+        elif step == "leave":
+            held = [r for r in holding() if r not in gone]
+            if held:
+                gone.add(held[number % len(held)])
+                gate.leave()
+        else:
+            await asyncio.sleep(0)
+        assert len([r for r in holding() if r not in gone]) <= slots
+    for reader in readers:
+        reader.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+    for reader in readers:
+        assert reader.cancelled() or reader.exception() is None
+    for _ in [r for r in holding() if r not in gone]:
+        gate.leave()
+    assert gate.waiting == 0 and not gate.busy
+
+
 async def test_an_answer_that_fails_before_its_first_token_frees_its_place() -> None:
     class Failing(StepEngine):
         async def answer(
