@@ -58,7 +58,8 @@ from citeline.models.embedded.tuning import Fitted, LinearModel, Tuning
 # 1.5 % rather than 2 %: with the two off-topic name features weighted, ten collections
 # left out in turn, 2 % refused two answerable questions more in pytest and moved the
 # second-citation threshold (rust-book's precision -6 questions' worth); 1.5 % kept every
-# collection within one question (docs/benchmarks.md, "Off-topic questions by the names").
+# collection within one question over hybrid indexes, and over lexical ones all but Sphinx's
+# answerable questions lost, +2 (docs/benchmarks.md, "Off-topic questions by the names").
 LOST_ANSWERABLE = 0.015
 # Pairs drawn per question and grade pair at most: a question with a thousand runs would
 # otherwise outweigh forty with a hundred.
