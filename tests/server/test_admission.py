@@ -179,7 +179,12 @@ async def _play(slots: int, steps: list[tuple[str, int]]) -> None:
     gone: set[asyncio.Task[None]] = set()
 
     def holding() -> list[asyncio.Task[None]]:
-        return [r for r in readers if r.done() and not r.cancelled() and r.exception() is None]
+        """The readers that hold a place: their wait ended in one and they have not left."""
+        return [
+            r
+            for r in readers
+            if r.done() and not r.cancelled() and r.exception() is None and r not in gone
+        ]
 
     for step, number in steps:
         if step == "enter":
@@ -189,19 +194,19 @@ async def _play(slots: int, steps: list[tuple[str, int]]) -> None:
             if waiting:
                 waiting[number % len(waiting)].cancel()
         elif step == "leave":
-            held = [r for r in holding() if r not in gone]
+            held = holding()
             if held:
                 gone.add(held[number % len(held)])
                 gate.leave()
         else:
             await asyncio.sleep(0)
-        assert len([r for r in holding() if r not in gone]) <= slots
+        assert len(holding()) <= slots
     for reader in readers:
         reader.cancel()
     await asyncio.gather(*readers, return_exceptions=True)
     for reader in readers:
         assert reader.cancelled() or reader.exception() is None
-    for _ in [r for r in holding() if r not in gone]:
+    for _ in holding():
         gate.leave()
     assert gate.waiting == 0 and not gate.busy
 
