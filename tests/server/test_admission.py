@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from citeline.conversation import Profile
 from citeline.events import Done, Event, Start, Token
 from citeline.server.admission import FirstTokenGate
-from citeline.server.answer_engine import Profile
 from citeline.server.answer_stream import AnswerJob, AnswerRunner, StreamedAnswer
 from citeline.server.metrics import ServerMetrics
 from citeline.server.store import ConversationMessage
