@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from tests.support.app_servers import Served
 from tests.support.scripted_engine import ScriptedEngine
 
@@ -208,3 +208,33 @@ def test_on_a_phone_a_new_chat_reply_is_scrolled_into_view(
         )
         # Its start is on the screen, near the top unless the whole reply fits below.
         assert top >= 0 and (top < 844 * 0.6 or bottom <= 844), (top, bottom)
+
+
+def test_a_follow_up_sent_while_the_answer_it_continues_loads_comes_after_that_answer(
+    serve: Serve, site_db: Path, page: Page
+) -> None:
+    server = serve(db=site_db)
+    page.goto(f"{server.url}/?q={quote(ANSWERED)}")
+    expect(page.locator("#answer")).to_have_attribute("data-state", "answered")
+    # The stored answer is held back until the reader has sent a follow-up, as on a slow
+    # network or a loaded machine.
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/v1/answers/*", hold)
+    page.get_by_role("button", name="Continue in chat").click()
+    page.get_by_role("textbox", name="Your follow-up question").fill(
+        "How do I use my own station data?"
+    )
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(200)
+    assert len(held) == 1
+    held[0].continue_()
+    turns = page.locator("#conversation .turn")
+    expect(turns.last).to_have_attribute("data-state", "answered")
+    expect(turns).to_have_count(4)
+    expect(turns.nth(0)).to_contain_text(ANSWERED)
+    expect(turns.nth(1)).to_have_attribute("data-state", "stored")
+    expect(turns.nth(2)).to_contain_text("How do I use my own station data?")

@@ -74,6 +74,10 @@ const state = {
   chatRun: null,
   conversationId: null,
   chatAnswerId: null,
+  // The chat view's opening (the stored or handed-off answer fetched and shown). A
+  // follow-up sent before it settles waits for it: sent at once, its turns came before the
+  // answer they follow, and a handed-off chat's first follow-up started a new conversation.
+  chatOpening: Promise.resolve(),
 };
 
 let answerView = null;
@@ -515,7 +519,12 @@ function storedReply(stored, linkTemplate) {
 }
 
 /** Open the chat on the stored answer `answerId`, exactly as the server kept it. */
-async function openChat(answerId, mode) {
+function openChat(answerId, mode) {
+  state.chatOpening = showStoredChat(answerId, mode);
+  return state.chatOpening;
+}
+
+async function showStoredChat(answerId, mode) {
   enterChat(answerId);
   const linkTemplate = (await info).link_template ?? null;
   if (mode === "push") {
@@ -549,7 +558,12 @@ async function openChat(answerId, mode) {
  * chat"): the answer is the conversation's first turn, and follow-ups continue from it.
  * An expired link still leaves a working chat, with a note that says so.
  */
-async function openHandoff(handoffId) {
+function openHandoff(handoffId) {
+  state.chatOpening = showHandoff(handoffId);
+  return state.chatOpening;
+}
+
+async function showHandoff(handoffId) {
   enterChat(null);
   ui.chatForm.hidden = false;
   const [handedOff, linkTemplate] = await Promise.all([
@@ -600,9 +614,17 @@ async function sendMessage(message) {
   if (state.chatRun !== null) {
     return;
   }
-  const linkTemplate = (await info).link_template ?? null;
   const run = { controller: new AbortController(), stoppedByReader: false };
   state.chatRun = run;
+  const opening = state.chatOpening;
+  await opening.catch(() => undefined);
+  const linkTemplate = (await info).link_template ?? null;
+  if (run.stoppedByReader || state.chatOpening !== opening || ui.chatForm.hidden) {
+    // Stopped while it waited, another chat opened meanwhile, or this one has nothing to
+    // continue (its note says so): the question belongs to no conversation shown.
+    state.chatRun = null;
+    return;
+  }
   ui.chatNote.textContent = "";
   userTurn(message);
   const { turn, view } = replyTurn(linkTemplate);
