@@ -229,7 +229,10 @@ def test_a_follow_up_sent_while_the_answer_it_continues_loads_comes_after_that_a
         "How do I use my own station data?"
     )
     page.keyboard.press("Enter")
-    page.wait_for_timeout(200)
+    for _ in range(100):  # the page asks for the stored answer as the chat opens
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert len(held) == 1
     held[0].continue_()
     turns = page.locator("#conversation .turn")

@@ -75,8 +75,9 @@ const state = {
   conversationId: null,
   chatAnswerId: null,
   // The chat view's opening (the stored or handed-off answer fetched and shown). A
-  // follow-up sent before it settles waits for it: sent at once, its turns came before the
-  // answer they follow, and a handed-off chat's first follow-up started a new conversation.
+  // follow-up sent before it settles waits for it: sent at once, its turns would come before
+  // the answer they follow, and a handed-off chat's first follow-up would start a new
+  // conversation.
   chatOpening: Promise.resolve(),
 };
 
