@@ -112,12 +112,20 @@ async def test_without_a_gate_answers_run_side_by_side() -> None:
     assert [what for what, _ in engine.log[:3]] == ["start"] * 3
 
 
-async def test_a_reader_who_leaves_while_waiting_gives_the_next_one_its_turn() -> None:
+async def _one_place_held_and_two_waiting() -> tuple[
+    FirstTokenGate, asyncio.Task[None], asyncio.Task[None]
+]:
+    """A gate of one place, held, and two readers waiting for it in turn."""
     gate = FirstTokenGate(1)
     await gate.enter()
-    leaving = asyncio.create_task(gate.enter())
-    staying = asyncio.create_task(gate.enter())
+    first = asyncio.create_task(gate.enter())
+    second = asyncio.create_task(gate.enter())
     await asyncio.sleep(0)
+    return gate, first, second
+
+
+async def test_a_reader_who_leaves_while_waiting_gives_the_next_one_its_turn() -> None:
+    gate, leaving, staying = await _one_place_held_and_two_waiting()
     assert gate.waiting == 2
     leaving.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -128,11 +136,7 @@ async def test_a_reader_who_leaves_while_waiting_gives_the_next_one_its_turn() -
 
 
 async def test_a_place_handed_to_a_reader_cancelled_in_that_instant_goes_to_the_next() -> None:
-    gate = FirstTokenGate(1)
-    await gate.enter()
-    first = asyncio.create_task(gate.enter())
-    second = asyncio.create_task(gate.enter())
-    await asyncio.sleep(0)
+    gate, first, second = await _one_place_held_and_two_waiting()
     gate.leave()  # the place is handed to ``first`` ...
     first.cancel()  # ... which is cancelled before it runs
     with pytest.raises(asyncio.CancelledError):
@@ -141,11 +145,7 @@ async def test_a_place_handed_to_a_reader_cancelled_in_that_instant_goes_to_the_
 
 
 async def test_a_reader_cancelled_just_before_a_place_is_given_back_leaves_quietly() -> None:
-    gate = FirstTokenGate(1)
-    await gate.enter()
-    leaving = asyncio.create_task(gate.enter())
-    staying = asyncio.create_task(gate.enter())
-    await asyncio.sleep(0)
+    gate, leaving, staying = await _one_place_held_and_two_waiting()
     leaving.cancel()  # its wait is cancelled, but it has not run since ...
     gate.leave()  # ... when the place is given back past it, to the next in line
     with pytest.raises(asyncio.CancelledError):
