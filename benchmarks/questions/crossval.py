@@ -378,6 +378,14 @@ def main(argv: list[str] | None = None) -> int:
         f"threshold may lose to nothing found (default {ranker_fit.LOST_ANSWERABLE}).",
     )
     parser.add_argument(
+        "--second-threshold",
+        type=float,
+        help="Hold every fit's second-citation threshold at this probability instead of "
+        "choosing it per fit from ranker_fit.SECOND_THRESHOLDS (above 1: never a second). "
+        "One grid step moves 3 to 5 questions in a collection left out; holding it compares "
+        "two first-choice arms without that step.",
+    )
+    parser.add_argument(
         "--set",
         action="append",
         default=[],
@@ -396,6 +404,10 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= options.lost_answerable < 1:
         raise SystemExit("--lost-answerable is a share: from 0 up to, not including, 1.")
     ranker_fit.LOST_ANSWERABLE = options.lost_answerable
+    if options.second_threshold is not None:
+        if options.second_threshold <= 0:
+            raise SystemExit("--second-threshold is a probability above 0 (above 1: never).")
+        ranker_fit.SECOND_THRESHOLDS = (options.second_threshold,)
     names = options.collections.split(",") if options.collections else None
     collections = dev_collections.load_collections(names)
     TRAIN_EVERY.update(
@@ -462,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
         title = f"Leave one collection out, fitted ranker ({kind})"
         if dropped:
             title += f", without {', '.join(sorted(dropped))}"
-        title += f", threshold losing {options.lost_answerable:.0%} of training answerable"
+        title += f", threshold losing {options.lost_answerable:.1%} of training answerable"
     print(table(rows, title))
     print(
         f"\n{time.perf_counter() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU",

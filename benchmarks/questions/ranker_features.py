@@ -22,6 +22,7 @@ import asyncio
 import dataclasses
 import gzip
 import hashlib
+import os
 import pickle
 import sys
 from collections.abc import Sequence
@@ -244,7 +245,9 @@ def question_records(
         records = asyncio.run(run_all())
         if similarity is not None:
             similarity.save()
-    partial = path.with_suffix(".partial")
+    # Two runs side by side (two arms) may both extract one collection's features: each
+    # writes its own partial file, and the last to finish replaces the other's equal one.
+    partial = path.with_suffix(f".{os.getpid()}.partial")
     with gzip.open(partial, "wb") as handle:
         pickle.dump(records, handle, protocol=pickle.HIGHEST_PROTOCOL)
     partial.replace(path)
