@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import dev_collections
 import ranker_fit
-from ranker_diagnosis import diagnosis, diagnosis_table
+from ranker_diagnosis import diagnosis, diagnosis_table, margins, margins_table
 from ranker_features import QuestionRecord, question_records
 from ranker_fit import fit, simulate
 
@@ -283,12 +283,14 @@ def diagnose(
     """Where each collection's answers miss, by class (``ranker_diagnosis``), every
     collection answered by the models fitted on the others."""
     rows = []
+    found = None
     for name, own in records.items():
         if name in TRAIN_EVERY:
             continue
         fitted = fit(training(records, name), tuning, dropped)
         rows.append((name, *diagnosis(own, fitted, tuning)))
-    return diagnosis_table(rows)
+        found = margins(own, fitted, tuning, found)
+    return diagnosis_table(rows) + (margins_table(found) if found else "")
 
 
 def _means(rows: Sequence[Row]) -> list[float | None]:
@@ -356,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         "--diagnose",
         action="store_true",
         help="Print where each collection's answers miss, by class (retrieval, section, "
-        "passage), leave one out.",
+        "passage), leave one out, and which features put a wrong section first.",
     )
     parser.add_argument(
         "--write-weights",

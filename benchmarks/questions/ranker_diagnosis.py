@@ -14,6 +14,12 @@ expected term and one for its gold citation, from its cached candidates
   ``read, not chosen`` (the read model's);
 - ``passage`` (terms only): a run of the chosen section holds the term, the chosen run not.
 
+For the two section classes of the gold citation it also says which features put the wrong
+section first (``margins``): each feature's weight times its value in the section placed
+first less its value in the gold section placed best, averaged over the misses. A feature
+with a large positive margin is what the model trusts where it is wrong; one near 0 never
+told the two apart.
+
 It fits nothing of its own and changes nothing: it reads what ``simulate`` would score.
 """
 
@@ -21,12 +27,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from ranker_features import QuestionRecord
 from ranker_fit import choice_of
 
-from citeline.models.embedded.choice import section_order, section_scores
-from citeline.models.embedded.tuning import Fitted, Tuning
+from citeline.models.embedded.choice import (
+    READ_MODEL_FEATURES,
+    best_run,
+    read_values,
+    section_order,
+    section_scores,
+)
+from citeline.models.embedded.ranking import SECTION_FEATURES
+from citeline.models.embedded.tuning import Fitted, LinearModel, Tuning
 
 TERM_CLASSES = ("hit", "nothing found", "retrieval", "not read", "read, not chosen", "passage")
 GOLD_CLASSES = ("hit", "nothing found", "retrieval", "not read", "read, not chosen")
@@ -105,4 +119,97 @@ def diagnosis_table(rows: Sequence[tuple[str, Counter[str], Counter[str]]]) -> s
         f"**{all_golds[c]}**" for c in GOLD_CLASSES
     ]
     lines.append("| **all** | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+@dataclass(slots=True)
+class Margins:
+    """Per feature, the weighted margins of the wrong section over the gold one, summed over
+    the misses (``total``), and how many of them favoured the wrong one (``wrong``)."""
+
+    names: Sequence[str]
+    misses: int = 0
+    total: dict[str, float] = field(default_factory=dict)
+    wrong: Counter[str] = field(default_factory=Counter)
+
+    def add(self, model: LinearModel, placed: Sequence[float], gold: Sequence[float]) -> None:
+        self.misses += 1
+        weights = model.aligned(self.names)
+        for name, weight, first, own in zip(self.names, weights, placed, gold, strict=True):
+            margin = weight * (first - own)
+            self.total[name] = self.total.get(name, 0.0) + margin
+            self.wrong[name] += margin > 0
+
+
+def _read_rows(
+    record: QuestionRecord, fitted: Fitted, scores: Sequence[float], read: Sequence[int]
+) -> dict[int, list[float]]:
+    """The read model's features of each read section that has runs, by section index."""
+    rows: dict[int, list[float]] = {}
+    for index in read:
+        section = record.sections[index]
+        if section.runs:
+            number, best = best_run(fitted, [run.features for run in section.runs])
+            rows[index] = read_values(
+                scores[index], best, section.read, section.runs[number].features
+            )
+    return rows
+
+
+def margins(
+    records: Sequence[QuestionRecord],
+    fitted: Fitted,
+    tuning: Tuning,
+    found: tuple[Margins, Margins] | None = None,
+) -> tuple[Margins, Margins]:
+    """The section model's margins where no gold section was read (its first section
+    against the gold one it ranks best), and the read model's where one was read and
+    another chosen (the chosen against the best read gold one), added to ``found``."""
+    not_read, not_chosen = found or (Margins(SECTION_FEATURES), Margins(READ_MODEL_FEATURES))
+    for record in records:
+        if record.kind != "question" or not record.has_gold:
+            continue
+        if gold_class(record, fitted, tuning) not in {"not read", "read, not chosen"}:
+            continue
+        rows = [s.features for s in record.sections]
+        scores = section_scores(fitted, rows)
+        order = section_order(scores)
+        read = order[: tuning.documents_to_read]
+        golds = [i for i in read if record.sections[i].gold]
+        if not golds:
+            best_gold = next(i for i in order if record.sections[i].gold)
+            not_read.add(fitted.section, rows[order[0]], rows[best_gold])
+            continue
+        values = _read_rows(record, fitted, scores, read)
+        weights = fitted.read.aligned(READ_MODEL_FEATURES)
+        read_scores = {
+            i: sum(w * v for w, v in zip(weights, row, strict=True)) for i, row in values.items()
+        }
+        # Ties go to the section ranked first before reading, as the answerer breaks them.
+        chosen = max(read_scores, key=lambda i: (read_scores[i], -order.index(i)))
+        read_gold = max(
+            (i for i in golds if i in read_scores), key=read_scores.__getitem__, default=None
+        )
+        if read_gold is not None:
+            not_chosen.add(fitted.read, values[chosen], values[read_gold])
+    return not_read, not_chosen
+
+
+def margins_table(found: tuple[Margins, Margins]) -> str:
+    """Each model's features by their mean margin in the misses, as Markdown tables."""
+    lines: list[str] = []
+    for title, kept in zip(
+        ("not read: the section model", "read, not chosen: the read model"), found, strict=True
+    ):
+        lines += [
+            "",
+            f"{title} ({kept.misses} misses)",
+            "",
+            "| feature | mean margin of the wrong section | share favouring it |",
+            "|---|---:|---:|",
+        ]
+        for name in sorted(kept.names, key=lambda n: -kept.total.get(n, 0.0)):
+            mean = kept.total.get(name, 0.0) / (kept.misses or 1)
+            share = kept.wrong[name] / (kept.misses or 1)
+            lines.append(f"| {name} | {mean:+.3f} | {share:.2f} |")
     return "\n".join(lines)
