@@ -14,11 +14,11 @@ expected term and one for its gold citation, from its cached candidates
   ``read, not chosen`` (the read model's);
 - ``passage`` (terms only): a run of the chosen section holds the term, the chosen run not.
 
-For the two section classes of the gold citation it also says which features put the wrong
-section first (``margins``): each feature's weight times its value in the section placed
-first less its value in the gold section placed best, averaged over the misses. A feature
-with a large positive margin is what the model trusts where it is wrong; one near 0 never
-told the two apart.
+For the two section classes of the gold citation, and the passage class of the term, it
+also says which features put the wrong candidate first (``margins``): each feature's weight
+times its value in the section (run) placed first less its value in the right one placed
+best, averaged over the misses. A feature with a large positive margin is what the model
+trusts where it is wrong; one near 0 never told the two apart.
 
 It fits nothing of its own and changes nothing: it reads what ``simulate`` would score.
 """
@@ -36,9 +36,11 @@ from citeline.models.embedded.choice import (
     READ_MODEL_FEATURES,
     best_run,
     read_values,
+    run_scores,
     section_order,
     section_scores,
 )
+from citeline.models.embedded.passages import PASSAGE_FEATURES
 from citeline.models.embedded.ranking import SECTION_FEATURES
 from citeline.models.embedded.tuning import Fitted, LinearModel, Tuning
 
@@ -160,14 +162,24 @@ def margins(
     records: Sequence[QuestionRecord],
     fitted: Fitted,
     tuning: Tuning,
-    found: tuple[Margins, Margins] | None = None,
-) -> tuple[Margins, Margins]:
-    """The section model's margins where no gold section was read (its first section
-    against the gold one it ranks best), and the read model's where one was read and
-    another chosen (the chosen against the best read gold one), added to ``found``."""
-    not_read, not_chosen = found or (Margins(SECTION_FEATURES), Margins(READ_MODEL_FEATURES))
+    found: tuple[Margins, Margins, Margins] | None = None,
+) -> tuple[Margins, Margins, Margins]:
+    """Added to ``found``: the section model's margins where no gold section was read (its
+    first section against the gold one it ranks best); the read model's where one was read
+    and another chosen (the chosen against the best read gold one); the passage model's
+    where the chosen section holds the expected term and its chosen run does not (that run
+    against the best run that holds it)."""
+    not_read, not_chosen, passage = found or (
+        Margins(SECTION_FEATURES),
+        Margins(READ_MODEL_FEATURES),
+        Margins(PASSAGE_FEATURES),
+    )
     for record in records:
-        if record.kind != "question" or not record.has_gold:
+        if record.kind != "question":
+            continue
+        if record.has_terms and term_class(record, fitted, tuning) == "passage":
+            _add_passage(passage, record, fitted, tuning)
+        if not record.has_gold:
             continue
         if gold_class(record, fitted, tuning) not in {"not read", "read, not chosen"}:
             continue
@@ -192,20 +204,36 @@ def margins(
         )
         if read_gold is not None:
             not_chosen.add(fitted.read, values[chosen], values[read_gold])
-    return not_read, not_chosen
+    return not_read, not_chosen, passage
 
 
-def margins_table(found: tuple[Margins, Margins]) -> str:
+def _add_passage(passage: Margins, record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> None:
+    choice = choice_of(record, fitted, tuning)
+    if choice.section is None or choice.run is None:
+        return
+    runs = record.sections[choice.section].runs
+    scores = run_scores(fitted, [run.features for run in runs])
+    right = max((n for n, run in enumerate(runs) if run.has_term), key=scores.__getitem__)
+    passage.add(fitted.passage, runs[choice.run].features, runs[right].features)
+
+
+def margins_table(found: tuple[Margins, Margins, Margins]) -> str:
     """Each model's features by their mean margin in the misses, as Markdown tables."""
     lines: list[str] = []
     for title, kept in zip(
-        ("not read: the section model", "read, not chosen: the read model"), found, strict=True
+        (
+            "gold not read: the section model",
+            "gold read, not chosen: the read model",
+            "term in the chosen section, not in its chosen run: the passage model",
+        ),
+        found,
+        strict=True,
     ):
         lines += [
             "",
             f"{title} ({kept.misses} misses)",
             "",
-            "| feature | mean margin of the wrong section | share favouring it |",
+            "| feature | mean margin of the wrong one | share favouring it |",
             "|---|---:|---:|",
         ]
         for name in sorted(kept.names, key=lambda n: -kept.total.get(n, 0.0)):
