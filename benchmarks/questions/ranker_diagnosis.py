@@ -30,12 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ranker_features import QuestionRecord
-from ranker_fit import choice_of
+from ranker_fit import choice_of, read_answers, read_rows
 
 from citeline.models.embedded.choice import (
     READ_MODEL_FEATURES,
-    best_run,
-    read_values,
     run_scores,
     section_order,
     section_scores,
@@ -143,21 +141,6 @@ class Margins:
             self.wrong[name] += margin > 0
 
 
-def _read_rows(
-    record: QuestionRecord, fitted: Fitted, scores: Sequence[float], read: Sequence[int]
-) -> dict[int, list[float]]:
-    """The read model's features of each read section that has runs, by section index."""
-    rows: dict[int, list[float]] = {}
-    for index in read:
-        section = record.sections[index]
-        if section.runs:
-            number, best = best_run(fitted, [run.features for run in section.runs])
-            rows[index] = read_values(
-                scores[index], best, section.read, section.runs[number].features
-            )
-    return rows
-
-
 def margins(
     records: Sequence[QuestionRecord],
     fitted: Fitted,
@@ -192,18 +175,11 @@ def margins(
             best_gold = next(i for i in order if record.sections[i].gold)
             not_read.add(fitted.section, rows[order[0]], rows[best_gold])
             continue
-        values = _read_rows(record, fitted, scores, read)
-        weights = fitted.read.aligned(READ_MODEL_FEATURES)
-        read_scores = {
-            i: sum(w * v for w, v in zip(weights, row, strict=True)) for i, row in values.items()
-        }
-        # Ties go to the section ranked first before reading, as the answerer breaks them.
-        chosen = max(read_scores, key=lambda i: (read_scores[i], -order.index(i)))
-        read_gold = max(
-            (i for i in golds if i in read_scores), key=read_scores.__getitem__, default=None
-        )
+        values = read_rows(record, fitted, scores, read)
+        ranked = [index for _, index in read_answers(record, fitted, tuning)]
+        read_gold = next((i for i in ranked if record.sections[i].gold), None)
         if read_gold is not None:
-            not_chosen.add(fitted.read, values[chosen], values[read_gold])
+            not_chosen.add(fitted.read, values[ranked[0]], values[read_gold])
     return not_read, not_chosen, passage
 
 

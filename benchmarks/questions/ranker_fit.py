@@ -218,19 +218,16 @@ def fit(
         if not record.has_gold:
             continue
         scores = section_scores(fitted, [s.features for s in record.sections])
-        rows: list[list[float]] = []
-        grades: list[float] = []
-        # Every section, not only the few the answerer reads: the read model scores any
-        # section once read, and the few read are too few pairs to learn from.
-        for index in section_order(scores)[: READ_GROUP or tuning.documents_to_read]:
-            found = record.sections[index]
-            if not found.runs:
-                continue
-            number, best = best_run(fitted, [run.features for run in found.runs])
-            rows.append(read_values(scores[index], best, found.read, found.runs[number].features))
-            grades.append(float(found.gold) + READ_TERM_GRADE * any(u.has_term for u in found.runs))
+        # READ_GROUP sections, when set, rather than the few the answerer reads.
+        rows = read_rows(
+            record, fitted, scores, section_order(scores)[: READ_GROUP or tuning.documents_to_read]
+        )
+        grades = [
+            float(found.gold) + READ_TERM_GRADE * any(u.has_term for u in found.runs)
+            for found in (record.sections[index] for index in rows)
+        ]
         if len(rows) > 1:
-            read_groups.append((np.array(rows, dtype=np.float64), grades))
+            read_groups.append((np.array(list(rows.values()), dtype=np.float64), grades))
     read = _ranking_model(read_groups, READ_MODEL_FEATURES, dropped)
     fitted = Fitted(section=section, passage=passage, read=read, threshold=float("-inf"))
     values: list[tuple[float, ...]] = []
@@ -264,20 +261,32 @@ def fit(
     return _with_second(records, fitted, tuning, dropped)
 
 
-def _read_answers(
-    record: QuestionRecord, fitted: Fitted, tuning: Tuning
-) -> list[tuple[float, int]]:
-    """(read score, section index) of the sections the answerer reads that have runs,
-    best first, as ``choose`` ranks them."""
-    scores = section_scores(fitted, [s.features for s in record.sections])
-    found: list[tuple[float, int]] = []
-    weights = fitted.read.aligned(READ_MODEL_FEATURES)
-    for index in section_order(scores)[: tuning.documents_to_read]:
+def read_rows(
+    record: QuestionRecord, fitted: Fitted, scores: Sequence[float], indices: Sequence[int]
+) -> dict[int, list[float]]:
+    """The read model's features (``READ_MODEL_FEATURES``) of each section of ``indices``
+    that has runs, by section index, in the order of ``indices``; ``scores`` are the
+    section model's."""
+    rows: dict[int, list[float]] = {}
+    for index in indices:
         section = record.sections[index]
         if section.runs:
             number, best = best_run(fitted, [run.features for run in section.runs])
-            values = read_values(scores[index], best, section.read, section.runs[number].features)
-            found.append((fitted.read.bias + float(np.dot(weights, values)), index))
+            rows[index] = read_values(
+                scores[index], best, section.read, section.runs[number].features
+            )
+    return rows
+
+
+def read_answers(record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> list[tuple[float, int]]:
+    """(read score, section index) of the sections the answerer reads that have runs,
+    best first, as ``choose`` ranks them (ties to the one ranked first before reading)."""
+    scores = section_scores(fitted, [s.features for s in record.sections])
+    rows = read_rows(record, fitted, scores, section_order(scores)[: tuning.documents_to_read])
+    weights = fitted.read.aligned(READ_MODEL_FEATURES)
+    found = [
+        (fitted.read.bias + float(np.dot(weights, values)), index) for index, values in rows.items()
+    ]
     found.sort(key=lambda item: -item[0])
     return found
 
@@ -295,7 +304,7 @@ def _with_second(
     for record in records:
         if record.kind == "off_topic" or not record.has_gold:
             continue
-        answers = _read_answers(record, fitted, tuning)
+        answers = read_answers(record, fitted, tuning)
         if len(answers) > 1:
             values.append(second_values(answers[0][0] - answers[1][0], record.terms, tuning.scales))
             labels.append(int(record.sections[answers[1][1]].gold))
