@@ -26,6 +26,7 @@ import asyncio
 import dataclasses
 import json
 import os
+import random
 import sys
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -75,6 +76,14 @@ class Row:
     followup_gold: float | None
     off_topic_nothing: float | None
     answerable_nothing: float | None
+    # How many answers each figure judges, in the order of ``values``.
+    judged: tuple[int, ...] = ()
+
+    def counted(self) -> tuple[float | None, ...]:
+        """Each figure in answers rather than as a share (precision: the sum of shares)."""
+        return tuple(
+            None if v is None else v * n for v, n in zip(self.values(), self.judged, strict=True)
+        )
 
     def values(self) -> tuple[float | None, ...]:
         return (
@@ -122,6 +131,7 @@ def row_of(
         _mean(fu_gold),
         _mean([float(o.nothing_found) for o in off_topic]),
         _mean([float(o.nothing_found) for o in answerable]),
+        (len(terms), len(gold), len(precision), len(fu_gold), len(off_topic), len(answerable)),
     )
 
 
@@ -239,16 +249,28 @@ def training(records: dict[str, list[QuestionRecord]], leave_out: str = "") -> l
     ]
 
 
+def resampled(records: Sequence[QuestionRecord], seed: int) -> list[QuestionRecord]:
+    """A bootstrap resample of ``records``: as many, drawn with replacement by ``seed``. A fit
+    on it is one that other questions of the same kinds could as well have given."""
+    draw = random.Random(seed)
+    return [records[draw.randrange(len(records))] for _ in records]
+
+
 def left_out_rows(
-    records: dict[str, list[QuestionRecord]], tuning: Tuning, dropped: frozenset[str]
+    records: dict[str, list[QuestionRecord]],
+    tuning: Tuning,
+    dropped: frozenset[str],
+    resample: int = 0,
 ) -> list[Row]:
     """Each documentation collection's row, answered by the models fitted on every other
-    collection (claims included)."""
+    collection (claims included), or on a bootstrap resample of them drawn by ``resample``
+    (when not 0)."""
     rows: list[Row] = []
     for name, own in records.items():
         if name in TRAIN_EVERY:
             continue
-        fitted = fit(training(records, name), tuning, dropped)
+        found = training(records, name)
+        fitted = fit(resampled(found, resample) if resample else found, tuning, dropped)
         outcomes = simulate(own, fitted, tuning)
         rows.append(
             row_of(
@@ -291,6 +313,49 @@ def diagnose(
         rows.append((name, *diagnosis(own, fitted, tuning)))
         found = margins(own, fitted, tuning, found)
     return diagnosis_table(rows) + (margins_table(found) if found else "")
+
+
+def mean_rows(runs: Sequence[Sequence[Row]]) -> list[Row]:
+    """Each collection's row averaged over several runs of ``left_out_rows`` (one row a
+    collection each, in one order)."""
+    rows: list[Row] = []
+    for found in zip(*runs, strict=True):
+        columns = zip(*(row.values() for row in found), strict=True)
+        values = [_mean([v for v in column if v is not None]) for column in columns]
+        term, gold, precision, followup_gold, off_topic, answerable = values
+        rows.append(
+            Row(
+                found[0].name,
+                found[0].questions,
+                term,
+                gold,
+                precision,
+                followup_gold,
+                off_topic,
+                answerable,
+                found[0].judged,
+            )
+        )
+    return rows
+
+
+def spread_table(runs: Sequence[Sequence[Row]]) -> str:
+    """How far each collection's figures move between the runs: the highest less the lowest,
+    in questions (the share times the questions judged; the follow-up and off-topic columns
+    in their own questions), beside the one question the keep rule allows."""
+    lines = [
+        "How far each figure moves between the resampled fits (highest less lowest, in questions)",
+        "",
+        "| collection | " + " | ".join(COLUMNS) + " |",
+        "|---|" + "---:|" * len(COLUMNS),
+    ]
+    for found in zip(*runs, strict=True):
+        cells = []
+        for column in zip(*(row.counted() for row in found), strict=True):
+            judged = [v for v in column if v is not None]
+            cells.append(f"{max(judged) - min(judged):.1f}" if judged else "-")
+        lines.append(f"| {found[0].name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def _means(rows: Sequence[Row]) -> list[float | None]:
@@ -395,6 +460,15 @@ def main(argv: list[str] | None = None) -> int:
         help="Answer with a Tuning setting changed (a number), e.g. documents_to_read=3; "
         "repeatable. A setting the features depend on extracts them again.",
     )
+    parser.add_argument(
+        "--resamples",
+        type=int,
+        default=0,
+        metavar="K",
+        help="Fit each fold K times, on bootstrap resamples of its training questions (seeds "
+        "1 to K), and print the figures averaged over the K fits with how far each moves "
+        "between them: the noise a change's figures must clear. About two CPU minutes a fit.",
+    )
     parser.add_argument("--out", type=Path, help="Write the rows as JSON.")
     options = parser.parse_args(argv)
     global RETRIEVAL
@@ -403,6 +477,10 @@ def main(argv: list[str] | None = None) -> int:
     RETRIEVAL = options.retrieval or (
         "hybrid" if dense_installed() and not options.words else "lexical"
     )
+    if options.resamples < 0:
+        raise SystemExit(
+            "--resamples is a count of fits: 0 (the training questions as they are) or more."
+        )
     if not 0 <= options.lost_answerable < 1:
         raise SystemExit("--lost-answerable is a share: from 0 up to, not including, 1.")
     ranker_fit.LOST_ANSWERABLE = options.lost_answerable
@@ -469,7 +547,15 @@ def main(argv: list[str] | None = None) -> int:
         if options.diagnose:
             print(diagnose(records, tuning, dropped))
             return 0
-        rows = left_out_rows(records, tuning, dropped)
+        if options.resamples > 0:
+            runs = []
+            for seed in range(1, options.resamples + 1):
+                runs.append(left_out_rows(records, tuning, dropped, resample=seed))
+                print(f"resample {seed}: done", file=sys.stderr, flush=True)
+            rows = mean_rows(runs)
+            print(spread_table(runs) + "\n")
+        else:
+            rows = left_out_rows(records, tuning, dropped)
         for name in TRAIN_EVERY.keys() & records.keys():
             print(claims_line(name, records, tuning, dropped), file=sys.stderr)
         kind = "with meaning" if meaning else "words only"
@@ -477,6 +563,8 @@ def main(argv: list[str] | None = None) -> int:
         if dropped:
             title += f", without {', '.join(sorted(dropped))}"
         title += f", threshold losing {options.lost_answerable:.1%} of training answerable"
+        if options.resamples > 0:
+            title += f", the mean of {options.resamples} fits on resampled training questions"
     print(table(rows, title))
     print(
         f"\n{time.perf_counter() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU",
