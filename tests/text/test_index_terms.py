@@ -29,27 +29,39 @@ _CAMEL_NAME = re.compile(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b|\b[A-Z]+[A-Z][a-z][A
 _CAMEL_JOIN = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
+def _camel_words(name: str) -> list[str]:
+    """A camel-case name's words, an acronym's plural ("RNAs") kept whole, when every one has
+    three letters or more."""
+    found = _CAMEL_JOIN.split(name)
+    if len(found) > 1 and re.fullmatch("[A-Z]s", found[-1]):
+        found = [*found[:-2], found[-2] + found[-1]]
+    return found if len(found) > 1 and min(map(len, found)) >= 3 else []
+
+
 def _defined_terms(text: str) -> list[str]:
     """The definition, word by word: \\w runs of the folded text, then the parts of its names
-    (an underscored word's, a camel-case name's, two characters or more), stop words out,
-    stemmed."""
+    (an underscored word's of two characters or more, a camel-case name's words), stop words
+    out, stemmed."""
     found = _DEFINITION.findall(fold(text))
     found += [
         part for word in list(found) if "_" in word for part in word.split("_") if len(part) > 1
     ]
-    found += [
-        fold(part)
-        for name in _CAMEL_NAME.findall(text)
-        for part in _CAMEL_JOIN.split(name)
-        if len(part) > 1
-    ]
+    found += [fold(part) for name in _CAMEL_NAME.findall(text) for part in _camel_words(name)]
     return [_STEMMER.stemWord(word) for word in found if word not in STOP_WORDS]
 
 
 def test_a_name_written_as_code_is_also_its_words() -> None:
     assert terms("find_or_insert") == ["find_or_insert", "find", "insert"]
     assert terms("HtmlResponse") == ["htmlrespons", "html", "respons"]
-    assert terms("IPv6 and mRNA") == ["ipv6", "mrna", "rna"]
+    assert terms("parseHTTPHeader") == ["parsehttphead", "pars", "http", "header"]
+
+
+def test_a_name_prose_writes_in_camel_case_is_one_word() -> None:
+    # A prefix on an acronym, an acronym's plural, a digit: names, not words.
+    assert terms("IPv6, mRNA, siRNAs and URLs") == ["ipv6", "mrna", "sirna", "url"]
+    assert terms("getURLs") == ["geturl", "get", "url"]
+    # The cost, for a code name with a two-letter word: only its whole.
+    assert terms("toString") == ["tostr"]
 
 
 # ASCII punctuation and digits beside letters, and characters that decompose or are words
