@@ -342,7 +342,7 @@ def mean_rows(runs: Sequence[Sequence[Row]]) -> list[Row]:
 def spread_table(runs: Sequence[Sequence[Row]]) -> str:
     """How far each collection's figures move between the runs: the highest less the lowest,
     in questions (the share times the questions judged; the follow-up and off-topic columns
-    in their own questions), beside the one question the keep rule allows."""
+    in their own questions), the unit of the keep rule."""
     lines = [
         "How far each figure moves between the resampled fits (highest less lowest, in questions)",
         "",
