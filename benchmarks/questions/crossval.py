@@ -320,9 +320,7 @@ def mean_rows(runs: Sequence[Sequence[Row]]) -> list[Row]:
     collection each, in one order)."""
     rows: list[Row] = []
     for found in zip(*runs, strict=True):
-        columns = zip(*(row.values() for row in found), strict=True)
-        values = [_mean([v for v in column if v is not None]) for column in columns]
-        term, gold, precision, followup_gold, off_topic, answerable = values
+        term, gold, precision, followup_gold, off_topic, answerable = _means(found)
         rows.append(
             Row(
                 found[0].name,
