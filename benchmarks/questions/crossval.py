@@ -443,6 +443,14 @@ def main(argv: list[str] | None = None) -> int:
         f"threshold may lose to nothing found (default {ranker_fit.LOST_ANSWERABLE}).",
     )
     parser.add_argument(
+        "--regularisation",
+        type=float,
+        default=ranker_fit.C,
+        metavar="C",
+        help="Every model's inverse regularisation strength, on standardised features "
+        f"(default {ranker_fit.C}; smaller is stronger).",
+    )
+    parser.add_argument(
         "--second-threshold",
         type=float,
         help="Hold every fit's second-citation threshold at this probability instead of "
@@ -482,6 +490,9 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= options.lost_answerable < 1:
         raise SystemExit("--lost-answerable is a share: from 0 up to, not including, 1.")
     ranker_fit.LOST_ANSWERABLE = options.lost_answerable
+    if not options.regularisation > 0:
+        raise SystemExit("--regularisation is an inverse strength: a number above 0.")
+    ranker_fit.C = options.regularisation
     if options.second_threshold is not None:
         if options.second_threshold <= 0:
             raise SystemExit("--second-threshold is a probability above 0 (above 1: never).")
