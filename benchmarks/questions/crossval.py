@@ -572,6 +572,7 @@ def main(argv: list[str] | None = None) -> int:
         if dropped:
             title += f", without {', '.join(sorted(dropped))}"
         title += f", threshold losing {options.lost_answerable:.1%} of training answerable"
+        title += f", regularisation C {options.regularisation:g}"
         if options.resamples > 0:
             title += f", the mean of {options.resamples} fits on resampled training questions"
     print(table(rows, title))
