@@ -447,8 +447,9 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=ranker_fit.C,
         metavar="C",
-        help="Every model's inverse regularisation strength, on standardised features "
-        f"(default {ranker_fit.C}; smaller is stronger).",
+        help="Every model's inverse regularisation strength (the ranking and confidence "
+        "models' on standardised features, the second citation's on its raw values; "
+        f"default {ranker_fit.C}; smaller is stronger).",
     )
     parser.add_argument(
         "--second-threshold",

@@ -64,8 +64,9 @@ LOST_ANSWERABLE = 0.015
 # Pairs drawn per question and grade pair at most: a question with a thousand runs would
 # otherwise outweigh forty with a hundred.
 PAIRS_PER_QUESTION = 200
-# Inverse regularisation strength of every model, on standardised features
-# (``crossval.py --regularisation``). Ten collections left out in turn, each fold fitted on
+# Inverse regularisation strength of every model (the ranking and confidence models' on
+# standardised features, the second citation's on its two raw values;
+# ``crossval.py --regularisation``). Ten collections left out in turn, each fold fitted on
 # the same four resamples: 0.05 against 1.0 refuses 2.5 more of 123 off-topic questions and
 # 3.5 fewer of 886 answerable ones, precision +0.008, gold +0.004, term the same, follow-ups
 # gold -0.018, no collection past one question; 3, 0.1, 0.03 and 0.01 each had some
