@@ -121,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         "--collections", help="Comma-separated names (default: every collection found)."
     )
     options = parser.parse_args(argv)
-    weights = tuple(float(w) for w in options.weights.split(",") if w)
+    # Each weight once: the places are kept by weight, and a weight named twice would
+    # append its searches twice to one list.
+    weights = tuple(dict.fromkeys(float(w) for w in options.weights.split(",") if w))
     if not weights or any(not 0 <= w <= 1 for w in weights):
         raise SystemExit("--weights are lexical weights between 0 and 1, comma-separated.")
     shipped = fusion.LEXICAL_WEIGHT
