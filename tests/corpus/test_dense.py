@@ -268,3 +268,17 @@ def test_a_long_text_is_cut_to_the_word_pieces_the_whole_text_gives(words: list[
     assert isinstance(model, MiniLM)
     text = " ".join(words)
     assert model.word_pieces(text) == model._tokenizer.encode(text).ids
+
+
+def test_texts_embedded_together_on_several_threads_keep_their_order_and_their_own_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ingest spreads a batch over the cores; each vector must be the one its text gets alone.
+    from citeline.corpus import minilm
+
+    model = embedding.load_embedder()
+    texts = [f"passage {n}: {'sleep ' * (n % 7)}volcano {n * 31}" for n in range(24)]
+    monkeypatch.setattr(minilm, "usable_cores", lambda: 4)
+    together = model.embed(texts)
+    alone = [model.embed([text])[0] for text in texts]
+    assert [row.tobytes() for row in together] == [vector.tobytes() for vector in alone]

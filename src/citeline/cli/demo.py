@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
@@ -179,7 +180,12 @@ def _index_sample(db: Path | None) -> Path:
             corpus = Corpus.open(path)
         with corpus:
             report = corpus.ingest(
-                sample_path(), prune=True, release=RELEASE, reading=ingest_reading()
+                sample_path(),
+                prune=True,
+                release=RELEASE,
+                reading=ingest_reading(),
+                embed_progress=_told("passages embedded"),
+                meaning_progress=_told("sections read for meaning"),
             )
             documents = len(corpus)
     except (CorpusError, OSError) as error:
@@ -192,3 +198,15 @@ def _index_sample(db: Path | None) -> Path:
         f"({report.summary()}; {seconds:.1f} s)."
     )
     return path
+
+
+def _told(what: str) -> Callable[[int, int], None]:
+    """A progress line per batch of an embedding stage: on a slow machine the first run
+    embeds the sample for minutes (241 s on 2 AVX2 cores without VNNI), and a page that is
+    not up yet should not look like a hang. A run with nothing left to embed says nothing."""
+
+    def tell(done: int, total: int) -> None:
+        if total:
+            typer.echo(f"  {done:,} of {total:,} {what}")
+
+    return tell

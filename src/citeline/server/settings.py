@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from citeline.cores import usable_cores
 from citeline.database import (
     DEFAULT_DATABASE,
     DatabaseError,
@@ -501,8 +502,7 @@ class ServerSettings:
         """``workers``, else one process per core this process may run on."""
         if self.workers is not None:
             return self.workers
-        cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-        return max(1, len(cores) if cores else (os.cpu_count() or 1))
+        return usable_cores()
 
     @property
     def database(self) -> DatabaseUrl:
