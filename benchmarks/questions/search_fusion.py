@@ -6,6 +6,7 @@ Run from the repository root (the dense extra installed; the indexes are the one
 
     .venv/bin/python benchmarks/questions/search_fusion.py
     .venv/bin/python benchmarks/questions/search_fusion.py --weights 0.4,0.5,0.6 --collections git
+    .venv/bin/python benchmarks/questions/search_fusion.py --weights 0.6,1 --title-weight 3
 
 For each documentation collection, every question and follow-up with a gold section is
 searched as the embedded model first searches (``search_request``: the question, or a
@@ -19,7 +20,13 @@ a ten-document search, as ``benchmarks/retrieval.py`` measures it.
 The last row chooses the weight by leaving one collection out: each collection is read at the
 weight with the best mean reciprocal rank over the other collections, the way a weight fitted
 here meets a site nobody measured. Every weight is searched with the same query vectors (one
-embedding a question, cached), so the arms differ only in the fusion.
+embedding a question, cached), so the arms differ only in the fusion. A weight of 1 is the
+words alone (BM25 over the search index), as a plain install without the dense extra searches.
+
+``--title-weight`` and ``--heading-weight`` set how many times the search index writes a
+passage's title and heading terms (``citeline.corpus.search_index``); other than the shipped
+ones, the index is built for them in its own folder beside each collection's (one to two
+minutes for all of them), so each pair is one run and the shipped indexes stay as they are.
 """
 
 from __future__ import annotations
@@ -37,12 +44,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dev_collections
 
 from citeline.agent.corpus_tools import corpus_tools
-from citeline.corpus import Corpus, fusion
+from citeline.corpus import Corpus, fusion, search_index
 from citeline.corpus.judged_queries import load_beir_queries, ndcg_at, rank_documents
 from citeline.models.embedded.model import ToolOutcome, search_request, sources_of
 from citeline.models.embedded.tuning import shipped_tuning
 
 WEIGHTS = (0.4, 0.5, 0.55, 0.6, 0.7)
+SHIPPED_TERM_WEIGHTS = (search_index.TITLE_WEIGHT, search_index.HEADING_WEIGHT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +86,7 @@ def collection_places(
     questions = [q for q in (*sets.questions, *sets.followups) if q.gold_ids]
     tuning = shipped_tuning()
     found: dict[float, list[int | None]] = {w: [] for w in weights}
-    with Corpus.open(index) as corpus:
+    with Corpus.open(index, search_index=arm_folder(index)) as corpus:
         search = next(t for t in corpus_tools(corpus, in_thread=False) if t.name == "search")
 
         async def run_all() -> None:
@@ -101,13 +109,22 @@ def scifact_ndcg(collection: dev_collections.Collection, weights: Sequence[float
     index = dev_collections.built_index(collection, retrieval="hybrid", log=False)
     queries = load_beir_queries(dev_collections.shared_data() / "beir-scifact", "train")
     scores: dict[float, list[float]] = {w: [] for w in weights}
-    with Corpus.open(index) as corpus:
+    with Corpus.open(index, search_index=arm_folder(index)) as corpus:
         for query in queries:
             for weight in weights:
                 fusion.LEXICAL_WEIGHT = weight
                 ranked = rank_documents(corpus, query.text, 10)
                 scores[weight].append(ndcg_at(ranked, query.relevant, 10))
     return [statistics.fmean(scores[w]) for w in weights]
+
+
+def arm_folder(index: Path) -> Path | None:
+    """The search index folder for the title and heading weights in force: ``None`` (the
+    collection's own) for the shipped ones, else one of their own beside it."""
+    weights = (search_index.TITLE_WEIGHT, search_index.HEADING_WEIGHT)
+    if weights == SHIPPED_TERM_WEIGHTS:
+        return None
+    return index.with_name(f"{index.name}.search-index-title{weights[0]}-heading{weights[1]}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,7 +137,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--collections", help="Comma-separated names (default: every collection found)."
     )
+    parser.add_argument(
+        "--title-weight",
+        type=int,
+        default=search_index.TITLE_WEIGHT,
+        help="Times the index writes a title's terms (default: %(default)s, shipped).",
+    )
+    parser.add_argument(
+        "--heading-weight",
+        type=int,
+        default=search_index.HEADING_WEIGHT,
+        help="Times the index writes a heading's terms (default: %(default)s, shipped).",
+    )
     options = parser.parse_args(argv)
+    if options.title_weight < 1 or options.heading_weight < 1:
+        raise SystemExit("--title-weight and --heading-weight are whole numbers from 1.")
+    search_index.TITLE_WEIGHT = options.title_weight
+    search_index.HEADING_WEIGHT = options.heading_weight
     # Each weight once: the places are kept by weight, and a weight named twice would
     # append its searches twice to one list.
     weights = tuple(dict.fromkeys(float(w) for w in options.weights.split(",") if w))
@@ -140,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "Gold section first / in the first three / anywhere in the results, and the mean "
         "reciprocal rank, at each lexical weight of the fusion (shipped: "
-        f"{shipped:g})\n"
+        f"{shipped:g}); title terms written {options.title_weight} times, heading terms "
+        f"{options.heading_weight} times\n"
     )
     print("| collection | questions | " + " | ".join(f"{w:g}" for w in weights) + " |")
     print("|---|---:|" + "---|" * len(weights))

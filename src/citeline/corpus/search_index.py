@@ -61,9 +61,14 @@ from citeline.text.index_terms import ANALYSIS_VERSION, INDEX, asked_terms, inde
 INDEX_FORMAT = f"5/{ANALYSIS_VERSION}"
 # Title terms count twice a body term: measured on SciFact's train split, nDCG@10 0.699 at
 # 1:1, 0.703 at 2:1, 0.705 at 3:1; 2:1 keeps most of the gain without leaning on titles.
+# Over ten documentation collections, searched by words alone, 2 puts the gold section in
+# the first three for 0.022 more of the questions than 1; 3 and 4 are flat against 2
+# (``benchmarks/questions/search_fusion.py --title-weight``, docs/benchmarks.md).
 TITLE_WEIGHT = 2
 # The headings in force over a passage (``headings.passage_headings``) count as a title does:
 # they are the section's name where a page is not split into one document per section.
+# The ten documentation collections, split per section, barely have such passages: 1 to 4
+# move a gold section's place for at most two questions of a collection.
 HEADING_WEIGHT = 2
 # A query that names a section's title puts that section first when it is among this many
 # best BM25 passages: measured on the bundled Python sample, every one of its 618 titles
