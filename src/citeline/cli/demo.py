@@ -202,8 +202,9 @@ def _index_sample(db: Path | None) -> Path:
 
 def _told(what: str) -> Callable[[int, int], None]:
     """A progress line per batch of an embedding stage: on a slow machine the first run
-    embeds the sample for minutes (241 s on 2 AVX2 cores without VNNI), and a page that is
-    not up yet should not look like a hang. A run with nothing left to embed says nothing."""
+    embeds the sample for minutes (94 s on both cores of an AMD EPYC with AVX2 and no VNNI,
+    241 s on one), and a page that is not up yet should not look like a hang. A run with
+    nothing left to embed says nothing."""
 
     def tell(done: int, total: int) -> None:
         if total:
