@@ -21,8 +21,9 @@ import onnx
 import onnxruntime
 from onnx import helper, numpy_helper
 
+from citeline.corpus import minilm
 from citeline.corpus.errors import EmbeddingModelError
-from citeline.corpus.int8_graph import int8_graph
+from citeline.corpus.int8_graph import int8_graph, signed_products_exact
 
 
 def _model(
@@ -104,6 +105,24 @@ def test_the_rewritten_graph_multiplies_in_int8_with_the_stored_weights(tmp_path
     assert np.all(stored[zero] == 128) and stored[zero].dtype == np.uint8
 
 
+def test_signed_weights_are_the_files_own_bytes_with_a_zero_point_of_zero(
+    tmp_path: Path,
+) -> None:
+    weights = np.arange(-6, 6, dtype=np.int8).reshape(3, 4)
+    path = _model(tmp_path / "m.onnx", weights, np.full(4, 0.5, np.float32), False)
+    rewritten = onnx.load_from_string(int8_graph(path, expected=1, signed=True))
+    node = rewritten.graph.node[0]
+    stored = {t.name: numpy_helper.to_array(t) for t in rewritten.graph.initializer}
+    assert node.op_type == "DynamicQuantizeMatMul" and node.input[1] == "w_q"
+    assert np.array_equal(stored["w_q"], weights) and stored["w_q"].dtype == np.int8
+    assert np.all(stored[node.input[3]] == 0) and stored[node.input[3]].dtype == np.int8
+    x = np.random.default_rng(3).normal(size=(2, 3)).astype(np.float32)
+    if signed_products_exact():
+        assert np.array_equal(
+            _run(rewritten.SerializeToString(), x), _run(int8_graph(path, expected=1), x)
+        )
+
+
 def test_a_model_with_another_number_of_products_is_refused_with_the_reinstall_command(
     tmp_path: Path,
 ) -> None:
@@ -171,3 +190,55 @@ def _graphs(path: Path) -> tuple[bytes, bytes]:
     if path not in _GRAPHS:
         _GRAPHS[path] = (int8_graph(path, lone=False), int8_graph(path))
     return _GRAPHS[path]
+
+
+@settings(max_examples=8, deadline=None)
+@given(length=st.integers(1, 128), seed=st.integers(0, 2**32 - 1))
+def test_where_signed_products_are_exact_the_signed_graph_gives_the_unsigned_ones_bytes(
+    length: int, seed: int
+) -> None:
+    """Exact integer sums are the same integers: a machine that multiplies signed weights
+    exactly (VNNI, AMX) computes every hidden state the unsigned graph does, bit for bit."""
+    if not signed_products_exact():
+        pytest.skip("this machine's signed int8 products saturate: only the unsigned graph runs")
+    path = _shipped_model()
+    unsigned, signed = _lone_graphs(path)
+    rng = np.random.default_rng(seed)
+    ids = rng.integers(1000, 30000, size=(1, length), dtype=np.int64)
+    ids[0, 0] = 101
+    mask = np.ones_like(ids)
+    assert np.array_equal(_hidden(unsigned, ids, mask), _hidden(signed, ids, mask))
+
+
+_LONE: dict[Path, tuple[bytes, bytes]] = {}
+
+
+def _lone_graphs(path: Path) -> tuple[bytes, bytes]:
+    if path not in _LONE:
+        _LONE[path] = (int8_graph(path), int8_graph(path, signed=True))
+    return _LONE[path]
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_the_model_runs_signed_weights_only_where_this_machine_multiplies_them_exactly(
+    exact: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _shipped_model()
+    monkeypatch.setattr("citeline.corpus.int8_graph.signed_products_exact", lambda: exact)
+    made = minilm._graph(path)
+    graph = onnx.load(made) if isinstance(made, str) else onnx.load_from_string(made)
+    names = {tensor.name for tensor in graph.graph.initializer}
+    assert any(name.endswith("_unsigned") for name in names) is not exact
+
+
+def test_a_graph_made_for_one_processor_is_not_read_on_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = _shipped_model()
+    minilm._graph(path)
+    first = minilm._graph(path)
+    assert isinstance(first, str)  # the same machine reads back the file it cached
+    monkeypatch.setattr(minilm, "_processor", lambda: "another processor's flags")
+    assert isinstance(minilm._graph(path), bytes)  # made again, not read from the other's
+    second = minilm._graph(path)
+    assert isinstance(second, str) and second != first

@@ -6,15 +6,25 @@ before every ``MatMul``: onnxruntime folds those into float32 weights at load, s
 small while the arithmetic is float. This module replaces each such
 ``MatMul(x, Mul(Cast(W_int8), scale))`` by onnxruntime's ``DynamicQuantizeMatMul(x, W_int8,
 scale, 0)``, which quantizes ``x`` per call and multiplies in int8 (VNNI where the CPU has it)
-with the same int8 weights and scales, none re-quantized. The weights go in as unsigned bytes
-with a zero point of 128 (``w + 128``, the same integers): onnxruntime multiplies unsigned
-inputs by signed weights on AVX2 and AVX-512 without VNNI with ``vpmaddubsw``, whose pairwise
-16-bit sums saturate (an AMD EPYC with AVX2: outputs off by up to 0.06 of 0.33, vectors at
-cosine 0.985 of the exact ones), while unsigned by unsigned is widened first and exact on
-every x86-64 kernel, so a text's vector no longer depends on the machine's instruction set.
-SciFact train nDCG@10 (hybrid) moved little with it there: 0.7277 saturating, 0.7268
-exact. It costs 5 to 8 % more CPU a text on that AVX2 machine (150 SciFact abstracts,
-interleaved, load 12). Measured on this project's 2-core
+with the same int8 weights and scales, none re-quantized. Where it is not known to be exact,
+the weights go in as unsigned bytes with a zero point of 128 (``w + 128``, the same integers):
+onnxruntime multiplies unsigned inputs by signed weights on AVX2 and AVX-512 without VNNI
+with ``vpmaddubsw``, whose pairwise 16-bit sums saturate (an AMD EPYC with AVX2: outputs off
+by up to 0.06 of 0.33, vectors at cosine 0.985 of the exact ones), while unsigned by unsigned
+is widened first and exact on every x86-64 kernel, so the products do not depend on the
+machine's instruction set. SciFact train nDCG@10 (hybrid) moved little with it there: 0.7277
+saturating, 0.7268 exact. It costs 5 to 8 % more CPU a text on that AVX2 machine (150
+SciFact abstracts, interleaved, load 12).
+
+Where the CPU has VNNI (or AMX), onnxruntime multiplies unsigned by signed bytes with
+``vpdpbusd`` (or tiles), which sums into 32 bits and never saturates, and that kernel is much
+faster than the widening unsigned one. ``signed_products_exact`` asks onnxruntime itself, on
+a product built to saturate, whether this machine multiplies exactly; only then do the
+weights go in as the file's signed bytes (``signed``). Exact integer sums are the same
+integers however they are summed, so the vectors are the same bytes either way (200 SciFact
+abstracts, every hidden state equal), at a fraction of the CPU: on an Intel Xeon with
+AVX-512 VNNI and AMX, 12.0 ms a 128-piece abstract signed against 28.1 ms unsigned (one
+thread, interleaved, load 4.6). Measured on this project's 2-core
 machine (CPU time, one thread, SciFact claims of ~21 word pieces): 9.1 ms a query before,
 4.4 ms after; 64 SciFact abstracts 8.1 s before, 4.7 s after; cosine of each new vector with
 the float one: mean 0.994, least 0.990 (queries), least 0.992 (abstracts).
@@ -46,7 +56,8 @@ vectors to cosine 0.991 for no measurable gain).
 It runs on the bytes of a file whose sha256 ``minilm`` has already checked, so the graph's
 shape is known; finding a different number of products than that file holds is refused,
 and a rewrite that does not find all six layers in the exported pattern is not made.
-It deliberately knows nothing about tokens, pooling or the session that runs the graph.
+It deliberately knows nothing about tokens, pooling or the session that runs the graph; the
+one product it runs itself is the probe of this machine's arithmetic.
 """
 
 from __future__ import annotations
@@ -79,14 +90,17 @@ def int8_graph(
     *,
     simplify: bool = True,
     lone: bool = True,
+    signed: bool = False,
 ) -> bytes:
     """The model at ``model_path`` with its ``expected`` weight products in int8 (with
     ``simplify``, its attention's redundant nodes removed; with ``lone`` too, made for one
-    unpadded text: fused attention and GELU, no mask input), serialised for a session."""
+    unpadded text: fused attention and GELU, no mask input), serialised for a session. With
+    ``signed``, the weights are the file's signed bytes, for a machine where
+    ``signed_products_exact`` holds; else unsigned, exact everywhere."""
     model = onnx.load(str(model_path))
     graph = model.graph
     weights = {tensor.name: tensor for tensor in graph.initializer}
-    nodes, products, added = _int8_products(graph, weights)
+    nodes, products, added = _int8_products(graph, weights, signed)
     if products != expected:
         raise EmbeddingModelError(
             f"the embedding model {model_path} holds {products} int8 weight products, "
@@ -105,8 +119,50 @@ def int8_graph(
     return serialised
 
 
+def signed_products_exact() -> bool:
+    """Whether onnxruntime, on this machine, multiplies unsigned activations by signed int8
+    weights exactly: a product whose every pair of terms saturates a 16-bit sum (255 x 127,
+    twice) is run at a lone text's row count and at a long text's, and must give the exact
+    sum."""
+    depth, columns = 384, 64
+    graph = onnx.helper.make_graph(
+        [
+            onnx.helper.make_node(
+                "DynamicQuantizeMatMul", ["x", "w", "scale", "zero"], ["y"], domain=_CONTRIB
+            )
+        ],
+        "probe",
+        [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["rows", depth])],
+        [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ["rows", columns])],
+        [
+            numpy_helper.from_array(np.full((depth, columns), 127, np.int8), "w"),
+            numpy_helper.from_array(np.ones(columns, np.float32), "scale"),
+            numpy_helper.from_array(np.zeros(columns, np.int8), "zero"),
+        ],
+    )
+    model = onnx.helper.make_model(
+        graph,
+        opset_imports=[onnx.helper.make_opsetid("", 17), onnx.helper.make_opsetid(_CONTRIB, 1)],
+    )
+    model.ir_version = 8
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.log_severity_level = 3
+    session = onnxruntime.InferenceSession(
+        model.SerializeToString(), sess_options=options, providers=["CPUExecutionProvider"]
+    )
+    for rows in (1, 128):
+        # Ones quantize to 255 (scale 1/255, zero point 0): each output is 127 x depth.
+        product = session.run(None, {"x": np.ones((rows, depth), np.float32)})[0]
+        if not np.allclose(product, 127.0 * depth, rtol=1e-5, atol=0.0):
+            return False
+    return True
+
+
 def _int8_products(
-    graph: onnx.GraphProto, weights: dict[str, onnx.TensorProto]
+    graph: onnx.GraphProto, weights: dict[str, onnx.TensorProto], signed: bool = False
 ) -> tuple[list[onnx.NodeProto], int, list[onnx.TensorProto]]:
     """The graph's nodes with each float product of an int8 weight as one
     ``DynamicQuantizeMatMul`` and the nodes that fed only it gone, how many products were
@@ -127,12 +183,17 @@ def _int8_products(
         cast, scale_node, quantized, scale = found
         column_scale = numpy_helper.to_array(weights[scale]).reshape(-1).astype(np.float32)
         scale_name, zero_name = f"{scale}_column", f"{scale}_zero"
-        unsigned_name = f"{quantized}_unsigned"
-        signed = numpy_helper.to_array(weights[quantized]).astype(np.int16)
-        added.append(numpy_helper.from_array((signed + 128).astype(np.uint8), unsigned_name))
+        stored = numpy_helper.to_array(weights[quantized])
+        if signed:
+            weight_name, zero = quantized, np.zeros(column_scale.shape, np.int8)
+        else:
+            weight_name = f"{quantized}_unsigned"
+            unsigned = (stored.astype(np.int16) + 128).astype(np.uint8)
+            added.append(numpy_helper.from_array(unsigned, weight_name))
+            zero = np.full(column_scale.shape, 128, np.uint8)
         added.append(numpy_helper.from_array(column_scale, scale_name))
-        added.append(numpy_helper.from_array(np.full(column_scale.shape, 128, np.uint8), zero_name))
-        inputs, outputs = [node.input[0], unsigned_name, scale_name, zero_name], list(node.output)
+        added.append(numpy_helper.from_array(zero, zero_name))
+        inputs, outputs = [node.input[0], weight_name, scale_name, zero_name], list(node.output)
         # The bias that follows each product is the operator's fifth input: one node less
         # per product, which at a query's ~20 positions is a measurable share of the time.
         bias = _bias(node, readers, weights, column_scale.shape[0])

@@ -39,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import os
+import platform
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -143,7 +144,7 @@ class MiniLM:
         workers = min(len(texts), usable_cores())
         if workers <= 1:
             for row, text in enumerate(texts):
-                result[row] = self._run(self.word_pieces(text))
+                result[row] = self._embed_one(text)
             return result
         # onnxruntime lets go of the GIL while a graph runs, and one session may run on many
         # threads at once.
@@ -161,7 +162,7 @@ class MiniLM:
             if kept is not None:
                 self._queries.move_to_end(text)
                 return kept
-        vector = self._run(self.word_pieces(text))
+        vector = self._embed_one(text)
         # Shared by every caller: nobody may change it in place.
         vector.flags.writeable = False
         with self._lock:
@@ -207,9 +208,13 @@ class MiniLM:
 def _graph(model_path: Path) -> str | bytes:
     """The int8 graph for one text (``int8_graph``): the cached file's path when it is there
     and whole, else the graph made here, then cached for the next process when it can be."""
-    # Named by what makes it: the model file, the rewrite's own source and onnx's version.
+    # Named by what makes it: the model file, the rewrite's own source, onnx's version, and
+    # what decides whether its weights are signed (onnxruntime's version and the CPU's
+    # features): a cache folder shared by machines, a home directory on a network, must not
+    # hand one CPU the signed graph another multiplies exactly.
     rewrite = Path(__file__).with_name("int8_graph.py").read_bytes()
-    made_by = f"{MODEL_SHA256}/{_sha256(rewrite)}/{importlib.metadata.version('onnx')}"
+    versions = "/".join(importlib.metadata.version(name) for name in ("onnx", "onnxruntime"))
+    made_by = f"{MODEL_SHA256}/{_sha256(rewrite)}/{versions}/{_processor()}"
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / GRAPH_CACHE
     path = cache / f"all-MiniLM-L6-v2-int8-{_sha256(made_by.encode())[:24]}.onnx"
     checksum = path.with_suffix(".sha256")
@@ -218,9 +223,9 @@ def _graph(model_path: Path) -> str | bytes:
             return str(path)
     except OSError:
         pass
-    from citeline.corpus.int8_graph import int8_graph
+    from citeline.corpus.int8_graph import int8_graph, signed_products_exact
 
-    graph = int8_graph(model_path)
+    graph = int8_graph(model_path, signed=signed_products_exact())
     try:
         cache.mkdir(parents=True, exist_ok=True)
         # Written aside and renamed: another process never reads half a file.
@@ -231,6 +236,19 @@ def _graph(model_path: Path) -> str | bytes:
     except OSError:
         pass
     return graph
+
+
+def _processor() -> str:
+    """The CPU's feature flags, which choose onnxruntime's int8 kernels (Linux), else the
+    processor's name."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            for line in info:
+                if line.startswith(("flags", "Features")):
+                    return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return f"{platform.machine()} {platform.processor()}"
 
 
 def _sha256(data: bytes) -> str:
