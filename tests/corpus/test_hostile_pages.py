@@ -1,8 +1,9 @@
 """One hostile page costs only its own file, and time and memory bounded by its size: a
-page nested deeper than browsers build, or larger than a page may be, is skipped with its
-reason before it is parsed; thousands of headings sharing one id or of glossary terms are
-read in one pass; any exception the parser raises is that file's reason; a file swapped
-for a named pipe is refused, never waited on."""
+page nested deeper than browsers build (an SVG's self-closed tags counted flat, as parsed, and
+nowhere else), or larger than a page may be, is skipped with its reason before it is parsed;
+thousands of headings sharing one id or of glossary terms are read in one pass; any exception
+the parser raises is that file's reason; a file swapped for a named pipe is refused, never
+waited on."""
 
 from __future__ import annotations
 
@@ -39,8 +40,22 @@ def _read(source: str) -> list[Document | Rejected]:
         "<div>" * 1_000_000 + "x" + "</div>" * 1_000_000,
         "<main>" + "".join(f"<section id=s{i}><h2>H{i}</h2><p>t</p>" for i in range(20_000)),
         "</div>" * 30_000 + "<div>" * 30_000 + "x",
+        # In HTML ``/>`` closes nothing: after an SVG, inside one's HTML break-out, and in an
+        # integration point whose content is HTML, these nest as deep as they are written.
+        "<svg></svg>" + "<foo/>" * 20_000 + "x",
+        "<svg><g><div>" + "<foo/>" * 20_000 + "x",
+        "<svg><desc>" + "<foo/>" * 20_000 + "x",
+        "<svg>" + "<g>" * 20_000 + "x",
     ],
-    ids=["a-million-nested-divs", "twenty-thousand-nested-sections", "stray-end-tags-first"],
+    ids=[
+        "a-million-nested-divs",
+        "twenty-thousand-nested-sections",
+        "stray-end-tags-first",
+        "self-closed-tags-in-html-after-an-svg",
+        "self-closed-tags-after-an-html-tag-breaks-out-of-svg",
+        "self-closed-tags-in-an-svg-description",
+        "twenty-thousand-nested-svg-groups",
+    ],
 )
 def test_a_page_nested_deeper_than_browsers_build_is_skipped_with_its_reason(
     corpus: Corpus, tmp_path: Path, page: str
@@ -50,6 +65,15 @@ def test_a_page_nested_deeper_than_browsers_build_is_skipped_with_its_reason(
     assert problem.path.endswith("hostile.html")
     assert f"deeper than {html.MAX_DEPTH} levels" in problem.reason
     assert [document.id for document in corpus.documents()] == ["good"]
+
+
+def test_a_page_of_thousands_of_self_closed_svg_paths_is_read_not_refused() -> None:
+    # SQLite's SELECT page draws its syntax diagrams as 7,608 ``<path .../>``: flat, as the
+    # parser's foreign-content rules build them, and the page's text must be read.
+    diagram = "<svg><g>" + '<path d="M0 0 L1 1"/><polygon points="0,0 1,1"/>' * 8_000 + "</g></svg>"
+    page = f"<main><h1>SELECT</h1>{diagram}<p>The result rows of a compound query.</p></main>"
+    [document] = [item for item in _read(page) if isinstance(item, Document)]
+    assert "compound query" in document.text
 
 
 def test_twenty_thousand_headings_sharing_one_id_are_twenty_thousand_sections() -> None:

@@ -21,7 +21,8 @@ the page's canonical link.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
-square of the depth: 100,000 nested ``div`` took 24 s), and every walk up the tree is
+square of the depth: 100,000 nested ``div`` took 24 s), counting an inline SVG's
+self-closed ``<path/>`` flat as the parser builds it, and every walk up the tree is
 bounded. It deliberately does not render CSS, so text hidden by a style sheet is still
 text.
 """
@@ -139,6 +140,72 @@ MAX_DEPTH = 512
 # of CPU, the 9 above 20,000 0.18 s, every page 0.74 s.
 _SCAN_ABOVE_TAGS = 10_000
 _TAG = re.compile(r"<(/?[A-Za-z][A-Za-z0-9-]*)")
+# A tag to its end, to see whether it closes itself (``/>``); quotes are not read, so a ``>``
+# inside an attribute ends the tag early and the tag counts as open: the scan errs deep.
+_WHOLE_TAG = re.compile(r"<(/?[A-Za-z][A-Za-z0-9-]*)([^>]*)>")
+_FOREIGN = re.compile(r"<(?:svg|math)\b", re.IGNORECASE)
+_FOREIGN_ROOTS = frozenset(["svg", "math"])
+# The HTML parser's foreign-content rules: these start tags leave SVG and MathML for HTML
+# (WHATWG HTML, "The rules for parsing tokens in foreign content"), and these elements'
+# content is HTML (its integration points); ``font`` is counted whatever its attributes.
+_BREAKS_OUT = frozenset(
+    [
+        "b",
+        "big",
+        "blockquote",
+        "body",
+        "br",
+        "center",
+        "code",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "em",
+        "embed",
+        "font",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "head",
+        "hr",
+        "i",
+        "img",
+        "li",
+        "listing",
+        "menu",
+        "meta",
+        "nobr",
+        "ol",
+        "p",
+        "pre",
+        "ruby",
+        "s",
+        "small",
+        "span",
+        "strong",
+        "strike",
+        "sub",
+        "sup",
+        "table",
+        "tt",
+        "u",
+        "ul",
+        "var",
+        "foreignobject",
+        "desc",
+        "title",
+        "mi",
+        "mo",
+        "mn",
+        "ms",
+        "mtext",
+        "annotation-xml",
+    ]
+)
 # Elements that never nest (void) or close themselves when a sibling opens.
 _FLAT_TAGS = frozenset(
     [
@@ -251,6 +318,8 @@ def _too_deep(source: str) -> bool:
     (clamped at zero, so stray end tags first hide nothing)."""
     if source.count("<") <= _SCAN_ABOVE_TAGS:
         return False
+    if _FOREIGN.search(source):
+        return _foreign_depth(source) > MAX_DEPTH
     tags = _TAG.findall(source)
     weights = {tag: _weight(tag) for tag in set(tags)}
     # The deepest a walk clamped at zero gets is the largest rise of the running sum over
@@ -258,6 +327,35 @@ def _too_deep(source: str) -> bool:
     running, again = tee(accumulate(map(weights.__getitem__, tags), initial=0))
     deepest: int = max(map(sub, running, accumulate(again, min)))
     return deepest > MAX_DEPTH
+
+
+def _foreign_depth(source: str) -> int:
+    """The deepest nesting of a page with inline SVG or MathML, where ``<path .../>`` closes
+    itself as the parser's foreign-content rules say (SQLite's syntax diagrams: 7,608 such
+    paths on one page, 11 levels deep as parsed). Only inside ``svg`` or ``math``: in HTML a
+    tag's ``/>`` closes nothing, and an HTML tag that breaks out of foreign content (``div``,
+    ``p``, ...) or an integration point whose content is HTML (``desc``, ``mtext``, ...)
+    ends the foreign part here as the parser ends it, so ``<foo/>`` nested in HTML is still
+    counted."""
+    run = deepest = foreign = 0
+    for match in _WHOLE_TAG.finditer(source):
+        tag, closes_itself = match.group(1), match.group(2).endswith("/")
+        name = tag.lstrip("/").lower()
+        if foreign and tag.startswith("/"):
+            step, foreign = -1, foreign - 1
+        elif foreign and name in _BREAKS_OUT:
+            step, foreign = _weight(tag), 0
+        elif foreign:
+            step = 0 if closes_itself else 1
+            foreign += step
+        elif name in _FOREIGN_ROOTS and not tag.startswith("/"):
+            step = 0 if closes_itself else 1
+            foreign = step
+        else:
+            step = _weight(tag)
+        run = max(run + step, 0)
+        deepest = max(deepest, run)
+    return deepest
 
 
 def _weight(tag: str) -> int:
