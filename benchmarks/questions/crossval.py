@@ -5,6 +5,7 @@ Run from the repository root (the dev extra installed; scikit-learn for the fitt
 
     .venv/bin/python benchmarks/questions/crossval.py            # fitted ranker, leave one out
     .venv/bin/python benchmarks/questions/crossval.py --engine   # the answerer as it ships
+    .venv/bin/python benchmarks/questions/crossval.py --held-out # the same, on held-out sites
 
 It discovers every ``benchmarks/questions/*/collection.toml`` (``dev_collections.py``), builds
 each collection's index once per version of the ingest code, and prints, per collection and
@@ -394,6 +395,13 @@ def main(argv: list[str] | None = None) -> int:
         help="Ask the real answer engine, with the tuning it ships.",
     )
     parser.add_argument(
+        "--held-out",
+        action="store_true",
+        help="Ask the answer engine as it ships over the held-out collections "
+        "(benchmarks/held-out/*/collection.toml), which nothing is fitted or tuned on: what "
+        "a site nobody measured gets, beside this command's leave-one-out mean.",
+    )
+    parser.add_argument(
         "--folds",
         action="store_true",
         help="With --engine: answer each collection with the models fitted on the others "
@@ -499,7 +507,13 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("--second-threshold is a probability above 0 (above 1: never).")
         ranker_fit.SECOND_THRESHOLDS = (options.second_threshold,)
     names = options.collections.split(",") if options.collections else None
-    collections = dev_collections.load_collections(names)
+    if options.held_out:
+        if options.folds or options.write_weights:
+            raise SystemExit(
+                "--held-out asks the engine as it ships: no --folds or --write-weights."
+            )
+        options.engine = True
+    collections = dev_collections.load_collections(names, held_out=options.held_out)
     TRAIN_EVERY.update(
         {c.name: c.train_every for c in dev_collections.load_collections() if c.kind == "claims"}
     )
@@ -549,6 +563,8 @@ def main(argv: list[str] | None = None) -> int:
         title = "The answer engine " + (
             "with each collection's models fitted on the others" if options.folds else "as it ships"
         )
+        if options.held_out:
+            title += ", over the held-out collections"
     else:
         records = {c.name: collection_records(c, tuning, meaning) for c in collections}
         if options.worth:

@@ -26,6 +26,8 @@ from pathlib import Path
 
 QUESTIONS = Path(__file__).resolve().parent
 REPOSITORY = QUESTIONS.parents[1]
+# Collections nobody fits or tunes on: only the answer engine as it ships is asked over them.
+HELD_OUT = REPOSITORY / "benchmarks" / "held-out"
 sys.path.insert(0, str(QUESTIONS))
 
 import gold_ids  # noqa: E402  (the script beside this one, not a package)
@@ -56,13 +58,18 @@ def cache_root() -> Path:
     return Path(chosen) if chosen else Path.home() / ".cache" / "citeline-collections"
 
 
-def load_collections(names: list[str] | None = None) -> list[Collection]:
-    """Every collection whose manifest is under ``benchmarks/questions/``
-    (``citeline.evaluation.collections``, the reader the tests use too), in name order; only
-    ``names`` when given (an unknown name stops the run). A claims collection's claims and
-    corpus are made its ``questions`` and ``site``, under the shared data folder."""
+def load_collections(names: list[str] | None = None, *, held_out: bool = False) -> list[Collection]:
+    """Every collection whose manifest is under ``benchmarks/questions/`` (``held_out``:
+    ``benchmarks/held-out/``) (``citeline.evaluation.collections``, the reader the tests use
+    too), in name order; only ``names`` when given (an unknown name stops the run). A claims
+    collection's claims and corpus are made its ``questions`` and ``site``, under the shared
+    data folder."""
     try:
-        known = find_collections(QUESTIONS)
+        known = find_collections(HELD_OUT if held_out else QUESTIONS)
+        if held_out and known.keys() & find_collections(QUESTIONS).keys():
+            # Indexes are cached by name: one name for two sites would answer from the other.
+            shared = ", ".join(sorted(known.keys() & find_collections(QUESTIONS).keys()))
+            raise SystemExit(f"Held-out collections named as development ones: {shared}.")
     except ManifestError as error:
         raise SystemExit(str(error)) from None
     if names:

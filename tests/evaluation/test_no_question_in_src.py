@@ -1,6 +1,6 @@
 """No evaluation question is written in the package: a rule chosen for, or a comment quoting,
-a question of ``benchmarks/questions/`` makes the figures measured on it say more than they
-know. Comments describe kinds of questions instead."""
+a question of ``benchmarks/questions/`` or ``benchmarks/held-out/`` makes the figures measured
+on it say more than they know. Comments describe kinds of questions instead."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 ROOT = Path(__file__).parents[2]
 QUESTIONS = ROOT / "benchmarks" / "questions"
+HELD_OUT = ROOT / "benchmarks" / "held-out"
 SOURCES = ROOT / "src" / "citeline"
 # The bundled samples' own files (the documents and the demo's example questions, the data
 # project and its comments) are data, not code: the demo offers the README's examples, which
@@ -30,9 +31,10 @@ def _plain(text: str) -> str:
 
 def evaluation_questions() -> dict[str, str]:
     """Every question (and earlier question of a conversation) of every question file under
-    ``benchmarks/questions/``, plain, by the file and id it comes from."""
+    ``benchmarks/questions/`` and ``benchmarks/held-out/``, plain, by the file and id it comes
+    from."""
     found: dict[str, str] = {}
-    for path in sorted(QUESTIONS.rglob("*.jsonl")):
+    for path in sorted([*QUESTIONS.rglob("*.jsonl"), *HELD_OUT.rglob("*.jsonl")]):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
