@@ -1,5 +1,6 @@
 """A long document is read a page at a time: each read says where the next page starts, and
-a read from there gives the rest, so a model can read a section whole, to a bound it keeps."""
+a read from there gives the rest, so a model can read a section whole, to a bound it keeps;
+the embedded model stops in time to answer within the turn's requests."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from citeline import answer
 from citeline.agent.corpus_tools import READ_CHARS, corpus_tools
 from citeline.corpus import Corpus
+from citeline.events import Done
+from citeline.models import resolve_model
 
 
 async def test_a_long_documents_pages_join_into_its_whole_text(tmp_path: Path) -> None:
@@ -40,3 +44,25 @@ async def test_a_read_from_a_negative_offset_is_refused(tmp_path: Path) -> None:
             await read.run({"id": "a", "offset": -1})
         past = (await read.run({"id": "a", "offset": 10_000})).value
         assert isinstance(past, dict) and past["text"] == "" and not past["truncated"]
+
+
+async def test_a_section_longer_than_the_turns_requests_can_page_through_is_still_answered(
+    tmp_path: Path,
+) -> None:
+    # Thirty pages of one section: more than the tool loop lets one turn request, so the
+    # embedded model must stop reading in time and answer from the pages it has.
+    filler = " ".join(f"Requirement {n} of the storage engine holds." for n in range(9_000))
+    (tmp_path / "long.md").write_text(f"# Requirements\n\n{filler}\n", "utf-8")
+    with Corpus.open(tmp_path / "index.db") as corpus:
+        corpus.ingest(tmp_path / "long.md")
+        assert len(corpus.get("long").text) > 25 * READ_CHARS  # type: ignore[union-attr]
+        events = [
+            event
+            async for event in answer(
+                "Which requirement does the storage engine hold?",
+                corpus=corpus,
+                model=resolve_model("embedded"),
+            )
+        ]
+    done = events[-1]
+    assert isinstance(done, Done) and done.state == "answered"

@@ -48,6 +48,7 @@ from citeline.models.embedded.ranking import (
     split_title,
 )
 from citeline.models.embedded.tuning import TextRules, Tuning, current_tuning
+from citeline.models.tool_loop import MAX_MODEL_REQUESTS
 from citeline.models.turn import Similarity
 from citeline.text.answer_terms import content_terms, names, subject_terms, title_terms
 
@@ -200,6 +201,13 @@ def _reads(
         )
         best = best_sections(reading, meaning=view.similarity is not None, tuning=tuning)
         return tuple(ToolRequest("read", {"id": sources[i].id}) for i in best if sources[i].id)
+    # Each further page of the sections read is one more request of the turn, which the tool
+    # loop bounds (``MAX_MODEL_REQUESTS``): the search, the first pages, the pages read so far,
+    # this round and the answer must fit, or a section longer than about ten pages (SQLite's
+    # 120 KB list of requirements) ended its answer failed instead of answered.
+    rounds = 1 + max(len(source.pages) for source in sources)
+    if rounds + 2 > MAX_MODEL_REQUESTS:
+        return ()
     return tuple(
         ToolRequest("read", {"id": source.id, "offset": source.next_offset})
         for source in sources
