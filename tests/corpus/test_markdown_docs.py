@@ -213,3 +213,18 @@ def test_sections_are_linked_at_the_anchors_mkdocs_publishes(
         BASE + "options/#short-names_1",
     }
     assert documents[BASE + "options/#short-names_1"].text.endswith("see First Steps.")
+
+
+def test_a_heading_that_is_a_reference_link_is_named_by_its_text_as_mkdocs_names_it(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "schemas.md").write_text(
+        "# Schemas\n\nHow to build them.\n\n#### [apispec plugin][apispec]\n\nA plugin.\n\n"
+        "[apispec]: https://example.org/apispec\n",
+        "utf-8",
+    )
+    corpus.ingest(docs, base_url=BASE)
+    plugin = next(d for d in corpus.documents() if d.url == BASE + "schemas/#apispec-plugin")
+    assert plugin.title.endswith("apispec plugin") and "[" not in plugin.title

@@ -97,8 +97,10 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         for problem in expansion.problems:
             yield Rejected(problem)
     lines, includes = _plain_markdown(body)
-    tokens = _PARSER.parse("\n".join(lines))
-    sections = _sections(tokens)
+    # The page's link reference definitions, which a heading's own parse reads too.
+    env: dict[str, Any] = {}
+    tokens = _PARSER.parse("\n".join(lines), env)
+    sections = _sections(tokens, env)
     first = next((token for token in tokens if token.type == "heading_open"), None)
     if first is not None and first.tag != "h1" and sections[0].headings:
         # A page that opens with a subheading ("## The simplest example") has no title
@@ -137,9 +139,10 @@ def _front_matter_url(url: object, origin: SourceFile) -> str | None:
     return urljoin(origin.url, written)
 
 
-def plain_text(markdown: str) -> str:
-    """One line of Markdown (a title, say) as the text a reader sees."""
-    tokens = _PARSER.parseInline(markdown.strip())
+def plain_text(markdown: str, env: dict[str, Any] | None = None) -> str:
+    """One line of Markdown (a title, say) as the text a reader sees; ``env`` holds the
+    page's link reference definitions, so ``[text][label]`` reads as its text."""
+    tokens = _PARSER.parseInline(markdown.strip(), {} if env is None else env)
     return " ".join(_inline_text(tokens[0].children or []).split()) if tokens else ""
 
 
@@ -199,7 +202,7 @@ def _dedented(line: str, dedent: int | None) -> str:
     return line[min(dedent, _indent(line)) :]
 
 
-def _sections(tokens: Sequence[Token]) -> list[Section]:
+def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
     sections: list[Section] = []
     path: list[tuple[int, str]] = []
     anchor: str | None = None
@@ -218,7 +221,7 @@ def _sections(tokens: Sequence[Token]) -> list[Section]:
         if token.type == "heading_open":
             close()
             level = int(token.tag[1])
-            heading, named = _heading(tokens[index + 1].content)
+            heading, named = _heading(tokens[index + 1].content, env)
             anchor = named or _unique_slug(slug(heading), used_anchors)
             if named:
                 used_anchors.setdefault(named, 0)
@@ -252,8 +255,10 @@ def _opens_list_item(tokens: Sequence[Token], index: int) -> bool:
     return index >= 2 and tokens[index - 2].type == "list_item_open"
 
 
-def _heading(markdown: str) -> tuple[str, str | None]:
-    """A heading's plain text, and the anchor its attribute list names."""
+def _heading(markdown: str, env: dict[str, Any]) -> tuple[str, str | None]:
+    """A heading's plain text (its reference links read through ``env``'s definitions, as
+    Python-Markdown renders it before its toc makes the anchor), and the anchor its attribute
+    list names."""
     anchor: str | None = None
     attributes = _HEADING_ATTRIBUTES.search(markdown)
     if attributes and all(_ATTRIBUTE.fullmatch(item) for item in attributes.group(1).split()):
@@ -262,7 +267,7 @@ def _heading(markdown: str) -> tuple[str, str | None]:
             if named is not None and named.group(1):
                 anchor = named.group(1)
         markdown = markdown[: attributes.start()]
-    return plain_text(markdown), anchor
+    return plain_text(markdown, env), anchor
 
 
 def _unique_slug(candidate: str, used: dict[str, int]) -> str | None:
