@@ -215,6 +215,26 @@ def test_sections_are_linked_at_the_anchors_mkdocs_publishes(
     assert documents[BASE + "options/#short-names_1"].text.endswith("see First Steps.")
 
 
+def test_the_theme_overrides_mkdocs_yml_names_are_no_pages_whatever_they_open_with(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Demo\ntheme:\n  name: material\n  custom_dir: docs/overrides\n", "utf-8"
+    )
+    docs = tmp_path / "docs"
+    (docs / "overrides" / "partials").mkdir(parents=True)
+    (docs / "index.md").write_text("# Demo\n\nThe project's front page.\n", "utf-8")
+    # A partial opens with a comment and writes Jinja inside HTML: no template marker first.
+    (docs / "overrides" / "partials" / "toc-item.html").write_text(
+        "<!-- Copied from the theme's issue tracker -->\n<li class=md-nav__item>"
+        '<a href="{{ toc_item.url }}">{{ toc_item.title }}</a></li>\n',
+        "utf-8",
+    )
+    report = corpus.ingest(docs, base_url=BASE)
+    assert report.ok and "dropped 1 theme templates" in report.summary()
+    assert [d.url for d in corpus.documents()] == [BASE]
+
+
 def test_a_heading_that_is_a_reference_link_is_named_by_its_text_as_mkdocs_names_it(
     corpus: Corpus, tmp_path: Path
 ) -> None:

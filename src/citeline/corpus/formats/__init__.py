@@ -18,7 +18,7 @@ from pathlib import Path
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats import html, jsonl, markdown, text
-from citeline.corpus.formats.includes import default_include_root
+from citeline.corpus.formats.includes import default_include_root, mkdocs_theme_folder
 from citeline.corpus.formats.limits import MAX_PAGE_BYTES, RefusedFileError, read_bytes
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
@@ -91,6 +91,9 @@ def _folder_files(path: Path, base_url: str | None) -> list[SourceFile]:
     # so the tree is walked once.
     site = bool(base_url)
     pages_seen = False
+    # An MkDocs project's theme overrides may lie among its pages (docs/overrides): their
+    # partials are HTML with Jinja in it that no template marker opens (a comment first).
+    theme = mkdocs_theme_folder(path)
     found: list[tuple[bool, SourceFile]] = []
     for folder, folder_names, file_names in os.walk(path, followlinks=False):
         folder_path = Path(folder)
@@ -104,8 +107,9 @@ def _folder_files(path: Path, base_url: str | None) -> list[SourceFile]:
             found.append((generated or name.startswith("_"), refused))
         pages = {Path(n).stem for n in file_names if Path(n).suffix.lower() in _PAGE_SUFFIXES}
         pages_seen = pages_seen or (bool(pages) and not generated)
+        themed = theme is not None and folder_path.resolve().is_relative_to(theme)
         for source in _folder_sources(folder_path, file_names, pages, path, root, base_url):
-            found.append((generated, source))
+            found.append((generated, replace(source, theme=True) if themed else source))
     files = [source for generated, source in found if not (generated and pages_seen)]
     files.sort(key=lambda source: source.relative)
     return files
@@ -153,7 +157,9 @@ def _in_one_site(files: list[SourceFile], root_of_includes: Path) -> list[Source
     site_pages = [
         source.path
         for source in files
-        if source.refused is None and source.path.suffix.lower() in _PAGE_SUFFIXES
+        if source.refused is None
+        and not source.theme
+        and source.path.suffix.lower() in _PAGE_SUFFIXES
     ]
     built = Site(site_pages) if site_pages else None
     in_site = set(site_pages)

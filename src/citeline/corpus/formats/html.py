@@ -257,9 +257,10 @@ _OWN_PARAGRAPH_WORDS = 8
 
 
 def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omitted | SiteName]:
-    if _TEMPLATE.match(source):
+    if origin.theme or _TEMPLATE.match(source):
         # A theme's template beside Markdown sources (MkDocs' ``overrides/main.html``,
-        # ``{% extends "base.html" %}``): no page the site serves at that address.
+        # ``{% extends "base.html" %}``, or any file in the ``custom_dir`` its mkdocs.yml
+        # names): no page the site serves at that address.
         yield Omitted(TEMPLATES, 1)
         return
     deeper = _too_deep(source)

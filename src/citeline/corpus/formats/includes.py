@@ -409,9 +409,28 @@ _CONFIG_BYTES = 256 * 1024
 _CONFIG_LEVELS = 8
 
 
+def mkdocs_theme_folder(folder: Path) -> Path | None:
+    """The folder of theme overrides (``theme: custom_dir``) that the ``mkdocs.yml`` governing
+    ``folder`` names, resolved: templates and partials of the theme, which MkDocs never
+    publishes as pages; None without one."""
+    config = _mkdocs_config(folder.resolve())
+    if config is None:
+        return None
+    try:
+        stamp = config.stat().st_mtime_ns
+    except OSError:
+        return None
+    theme = _read_settings(str(config), stamp).get("theme")
+    custom = theme.get("custom_dir") if isinstance(theme, dict) else None
+    if not isinstance(custom, str) or not custom.strip():
+        return None
+    # MkDocs reads it relative to the configuration file's folder.
+    return (config.parent / custom.strip()).resolve()
+
+
 @functools.lru_cache(maxsize=32)
-def _read_base_paths(config: str, stamp: int) -> tuple[str, ...]:
-    """The ``base_path`` folders the snippets and markdown-include settings name."""
+def _read_settings(config: str, stamp: int) -> dict[Any, Any]:
+    """An ``mkdocs.yml``'s settings, read bounded; empty when they cannot be read."""
     try:
         loader = _ConfigLoader(read_bytes(Path(config), _CONFIG_BYTES).decode("utf-8-sig"))
         try:
@@ -419,8 +438,14 @@ def _read_base_paths(config: str, stamp: int) -> tuple[str, ...]:
         finally:
             loader.dispose()
     except (RefusedFileError, UnicodeDecodeError, yaml.YAMLError, FrontMatterError, RecursionError):
-        return ()
-    extensions = settings.get("markdown_extensions") if isinstance(settings, dict) else None
+        return {}
+    return settings if isinstance(settings, dict) else {}
+
+
+def _read_base_paths(config: str, stamp: int) -> tuple[str, ...]:
+    """The ``base_path`` folders the snippets and markdown-include settings name."""
+    settings = _read_settings(config, stamp)
+    extensions = settings.get("markdown_extensions")
     found: list[str] = []
     entries = extensions if isinstance(extensions, list) else [extensions or {}]
     for entry in entries:

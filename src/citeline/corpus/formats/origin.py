@@ -16,7 +16,8 @@ class SourceFile:
     its path under the ingest root (``guide/install.md``), the address the published site
     gives it when ingest was given a base URL, and, for a file that must not be read, why.
     ``site`` is the built site the file is a page of (its pages compared to learn what they
-    share), and ``include_root`` the folder no include directive may reach outside of.
+    share), ``include_root`` the folder no include directive may reach outside of, and
+    ``theme`` whether it lies in the theme overrides its ``mkdocs.yml`` names (no page).
     """
 
     path: Path
@@ -26,3 +27,4 @@ class SourceFile:
     refused: str | None = None
     site: Site | None = None
     include_root: Path | None = None
+    theme: bool = False
