@@ -442,3 +442,25 @@ def test_an_mkdocs_sites_code_and_console_sessions_stay_code(tmp_path: Path) -> 
     for document in documents.values():
         assert not document.title.endswith("MkDocs") or document.title.startswith("MkDocs")
         assert "Edit on GitHub" not in document.text
+
+
+def test_a_banner_every_page_repeats_above_its_title_is_no_section_of_it(tmp_path: Path) -> None:
+    # A theme's notice inside the element marked as the content, above each page's title.
+    site = tmp_path / "site"
+    site.mkdir()
+    topics = ["tasks", "workers", "routing", "beat", "canvas", "signals"]
+    for topic in topics:
+        (site / f"{topic}.html").write_text(
+            f"<html><head><title>{topic} — Demo 5.2</title></head><body>"
+            '<div class="body" role="main"><div class="deck"><p>This document describes the '
+            f'current stable version of Demo (5.2). For development docs, <a href="x/{topic}">'
+            f'go here</a>.</p></div><section id="{topic}"><h1>{topic.title()}</h1>'
+            f"<p>How {topic} work in this project, in words of its own.</p></section></div>"
+            "</body></html>",
+            "utf-8",
+        )
+    with Corpus.open(tmp_path / "site.sqlite") as corpus:
+        corpus.ingest(site, base_url="https://docs.example.org/")
+        documents = list(corpus.documents())
+    assert sorted(d.id for d in documents) == sorted(topics)  # one section a page, its own
+    assert not any("stable version" in d.text for d in documents)

@@ -289,9 +289,17 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     # the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
     # content found without such a marker is cleared of the site's repeated lines.
     sections = _sections(content, linked, boxed, profile.lines if not marked else frozenset())
-    if not marked and len(sections) > 1 and not sections[0].headings and _opens_with_h1(content):
-        # Found without a marker, what comes before the page's own title is a banner's
-        # (a version badge, a breadcrumb), not the page's text.
+    if (
+        len(sections) > 1
+        and not sections[0].headings
+        and _opens_with_h1(content)
+        and (not marked or _repeated_only(sections[0].text, profile.lines))
+    ):
+        # Found without a marker, what comes before the page's own title is a banner's (a
+        # version badge, a breadcrumb), not the page's text; inside a marker, when it is
+        # nothing but lines the site repeats (a theme's "This document describes the
+        # current stable version" above every page's title, which made a 98-character
+        # section at each of Celery's 215 pages).
         sections.pop(0)
     page_title = sections[0].headings[0] if sections and sections[0].headings else ""
     if not sections[0].headings and title_tag:
@@ -307,6 +315,12 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _repeated_only(text: str, repeated: frozenset[str]) -> bool:
+    """Whether every line of ``text`` is one the site repeats (compared as ``chrome_key``)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return bool(lines) and all(chrome_key(line) in repeated for line in lines)
 
 
 def _opens_with_h1(content: LexborNode) -> bool:
