@@ -46,6 +46,11 @@ def _read(source: str) -> list[Document | Rejected]:
         "<svg><g><div>" + "<foo/>" * 20_000 + "x",
         "<svg><desc>" + "<foo/>" * 20_000 + "x",
         "<svg>" + "<g>" * 20_000 + "x",
+        # An end tag the parser ignores (nothing of its name open) closes nothing; one that
+        # leaves an SVG for HTML leaves its self-closed tags counted as HTML's.
+        "<div></x>" * 20_000 + "x",
+        "<svg>" + "<g></p>" * 20_000 + "x",
+        "<div><svg><g></div>" + "<foo/>" * 20_000 + "x",
     ],
     ids=[
         "a-million-nested-divs",
@@ -55,6 +60,9 @@ def _read(source: str) -> list[Document | Rejected]:
         "self-closed-tags-after-an-html-tag-breaks-out-of-svg",
         "self-closed-tags-in-an-svg-description",
         "twenty-thousand-nested-svg-groups",
+        "an-ignored-end-tag-after-every-div",
+        "svg-groups-each-followed-by-an-end-tag-that-breaks-out",
+        "self-closed-tags-after-an-end-tag-closes-the-svg",
     ],
 )
 def test_a_page_nested_deeper_than_browsers_build_is_skipped_with_its_reason(

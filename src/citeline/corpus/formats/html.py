@@ -21,8 +21,9 @@ the page's canonical link.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
-square of the depth: 100,000 nested ``div`` took 24 s), counting an inline SVG's
-self-closed ``<path/>`` flat as the parser builds it, and every walk up the tree is
+square of the depth: 100,000 nested ``div`` took 24 s), counted by the scan ``_depth``,
+which errs deep, never shallow: end tags close only what is open, and an inline SVG's
+self-closed ``<path/>`` is flat as the parser builds it. Every walk up the tree is
 bounded. It deliberately does not render CSS, so text hidden by a style sheet is still
 text.
 """
@@ -30,9 +31,8 @@ text.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
-from itertools import accumulate, tee
-from operator import sub
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -135,15 +135,14 @@ _TEMPLATE = re.compile(r"\A\s*\{[%#]")
 # (MkDocs' plugin guide, its inline diagram).
 MAX_DEPTH = 512
 # A page with fewer tags than this cannot nest deep enough to cost the parser much (10,000
-# nested div, 50 KB: 0.06 s; 20,000: 0.44 s), so it is not scanned. Measured over
-# python3.11-doc (530 pages, 2.1 million tags): scanning the 44 pages above it costs 0.31 s
-# of CPU, the 9 above 20,000 0.18 s, every page 0.74 s.
+# nested div, 50 KB: 0.06 s; 20,000: 0.44 s), so it is not scanned. Measured over the 66
+# pages above it of python3.11-doc, postgresql-doc-15, sqlite3-doc, python-celery-doc and
+# sphinx-doc (1.2 million tags): 0.75 s of CPU for the scan by names (``_depth``), 0.88 s
+# for the count it replaced, which any unmatched end tag could fool; deepest 17.
 _SCAN_ABOVE_TAGS = 10_000
-_TAG = re.compile(r"<(/?[A-Za-z][A-Za-z0-9-]*)")
 # A tag to its end, to see whether it closes itself (``/>``); quotes are not read, so a ``>``
 # inside an attribute ends the tag early and the tag counts as open: the scan errs deep.
 _WHOLE_TAG = re.compile(r"<(/?[A-Za-z][A-Za-z0-9-]*)([^>]*)>")
-_FOREIGN = re.compile(r"<(?:svg|math)\b", re.IGNORECASE)
 _FOREIGN_ROOTS = frozenset(["svg", "math"])
 # The HTML parser's foreign-content rules: these start tags leave SVG and MathML for HTML
 # (WHATWG HTML, "The rules for parsing tokens in foreign content"), and these elements'
@@ -329,54 +328,61 @@ def _opens_with_h1(content: LexborNode) -> bool:
 
 
 def _too_deep(source: str) -> bool:
-    """Whether the page nests elements deeper than ``MAX_DEPTH``, counted over its tags
-    (clamped at zero, so stray end tags first hide nothing)."""
+    """Whether the page nests elements deeper than ``MAX_DEPTH``, counted over its tags."""
     if source.count("<") <= _SCAN_ABOVE_TAGS:
         return False
-    if _FOREIGN.search(source):
-        return _foreign_depth(source) > MAX_DEPTH
-    tags = _TAG.findall(source)
-    weights = {tag: _weight(tag) for tag in set(tags)}
-    # The deepest a walk clamped at zero gets is the largest rise of the running sum over
-    # its lowest point before it, every step in C rather than a Python step per tag.
-    running, again = tee(accumulate(map(weights.__getitem__, tags), initial=0))
-    deepest: int = max(map(sub, running, accumulate(again, min)))
-    return deepest > MAX_DEPTH
+    return _depth(source) > MAX_DEPTH
 
 
-def _foreign_depth(source: str) -> int:
-    """The deepest nesting of a page with inline SVG or MathML, where ``<path .../>`` closes
-    itself as the parser's foreign-content rules say (SQLite's syntax diagrams: 7,608 such
-    paths on one page, 11 levels deep as parsed). Only inside ``svg`` or ``math``: in HTML a
-    tag's ``/>`` closes nothing, and an HTML tag that breaks out of foreign content (``div``,
-    ``p``, ...) or an integration point whose content is HTML (``desc``, ``mtext``, ...)
-    ends the foreign part here as the parser ends it, so ``<foo/>`` nested in HTML is still
-    counted."""
-    run = deepest = foreign = 0
+def _depth(source: str) -> int:
+    """The deepest nesting of the page's elements as the HTML parser builds it, or deeper:
+    never shallower. Elements that close themselves or on a sibling (``_FLAT_TAGS``) are
+    flat; an end tag closes one element only when one of its name is open (the parser
+    ignores it otherwise, so ``<div></x>`` repeated nests, and stray end tags first hide
+    nothing). Inside ``svg`` or ``math`` a tag's ``/>`` closes it, as the parser's
+    foreign-content rules say (SQLite's syntax diagrams: 7,608 ``<path .../>`` on one page,
+    11 deep as parsed); an HTML tag that breaks out of foreign content (``div``, ``p``, ...),
+    an integration point whose content is HTML (``desc``, ``mtext``, ...) or an end tag that
+    is not the innermost foreign element's leaves it, as the parser leaves it, so ``<foo/>``
+    in HTML still counts."""
+    run = deepest = 0
+    open_names: Counter[str] = Counter()
+    foreign: list[str] = []
     for match in _WHOLE_TAG.finditer(source):
-        tag, closes_itself = match.group(1), match.group(2).endswith("/")
-        name = tag.lstrip("/").lower()
-        if foreign and tag.startswith("/"):
-            step, foreign = -1, foreign - 1
-        elif foreign and name in _BREAKS_OUT:
-            step, foreign = _weight(tag), 0
-        elif foreign:
-            step = 0 if closes_itself else 1
-            foreign += step
-        elif name in _FOREIGN_ROOTS and not tag.startswith("/"):
-            step = 0 if closes_itself else 1
-            foreign = step
-        else:
-            step = _weight(tag)
-        run = max(run + step, 0)
-        deepest = max(deepest, run)
+        tag, rest = match.group(1), match.group(2)
+        closing = tag[0] == "/"
+        name = (tag[1:] if closing else tag).lower()
+        if foreign:
+            if closing and name == foreign[-1]:
+                foreign.pop()
+                open_names[name] -= 1
+                run -= 1
+                continue
+            if closing or name in _BREAKS_OUT:
+                # The parser is back in HTML; the foreign elements may stay counted (deeper).
+                foreign.clear()
+            else:
+                if not rest.endswith("/"):
+                    foreign.append(name)
+                    open_names[name] += 1
+                    run += 1
+                    deepest = max(deepest, run)
+                continue
+        if closing:
+            if name not in _FLAT_TAGS and open_names[name] > 0:
+                open_names[name] -= 1
+                run -= 1
+        elif name in _FOREIGN_ROOTS:
+            if not rest.endswith("/"):
+                foreign.append(name)
+                open_names[name] += 1
+                run += 1
+                deepest = max(deepest, run)
+        elif name not in _FLAT_TAGS:
+            open_names[name] += 1
+            run += 1
+            deepest = max(deepest, run)
     return deepest
-
-
-def _weight(tag: str) -> int:
-    closing = tag.startswith("/")
-    name = tag[1:].lower() if closing else tag.lower()
-    return 0 if name in _FLAT_TAGS else -1 if closing else 1
 
 
 def _sample(path: Path) -> PageSample | None:
