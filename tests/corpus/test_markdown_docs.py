@@ -235,6 +235,18 @@ def test_the_theme_overrides_mkdocs_yml_names_are_no_pages_whatever_they_open_wi
     assert [d.url for d in corpus.documents()] == [BASE]
 
 
+def test_a_custom_dir_naming_the_pages_own_folder_takes_no_page_away(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    (tmp_path / "mkdocs.yml").write_text("site_name: Demo\ntheme:\n  custom_dir: docs\n", "utf-8")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Demo\n\nThe project's front page.\n", "utf-8")
+    (docs / "page.html").write_text("<main><h1>Page</h1><p>A page of its own.</p></main>", "utf-8")
+    corpus.ingest(docs, base_url=BASE)
+    assert sorted(d.url for d in corpus.documents()) == [BASE, BASE + "page.html"]
+
+
 def test_a_heading_that_is_a_reference_link_is_named_by_its_text_as_mkdocs_names_it(
     corpus: Corpus, tmp_path: Path
 ) -> None:

@@ -94,6 +94,9 @@ def _folder_files(path: Path, base_url: str | None) -> list[SourceFile]:
     # An MkDocs project's theme overrides may lie among its pages (docs/overrides): their
     # partials are HTML with Jinja in it that no template marker opens (a comment first).
     theme = mkdocs_theme_folder(path)
+    if theme is not None and root.is_relative_to(theme):
+        # A custom_dir naming the pages' own folder (or one above it) would leave no page.
+        theme = None
     found: list[tuple[bool, SourceFile]] = []
     for folder, folder_names, file_names in os.walk(path, followlinks=False):
         folder_path = Path(folder)
