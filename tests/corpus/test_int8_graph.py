@@ -164,10 +164,7 @@ def test_the_simplified_attention_computes_the_shipped_model_bit_for_bit() -> No
 def test_the_graph_for_one_text_reads_it_as_the_masked_graph_does(length: int, seed: int) -> None:
     path = _shipped_model()
     masked, lone = _graphs(path)
-    rng = np.random.default_rng(seed)
-    ids = rng.integers(1000, 30000, size=(1, length), dtype=np.int64)
-    ids[0, 0] = 101
-    mask = np.ones_like(ids)
+    ids, mask = _one_text(length, seed)
     before, after = _hidden(masked, ids, mask)[0], _hidden(lone, ids, mask)[0]
     # The fused attention and GELU round in another order, and the next layer's dynamic int8
     # quantization can round an activation the other way, which the layers after it carry:
@@ -181,6 +178,13 @@ def test_the_graph_for_one_text_reads_it_as_the_masked_graph_does(length: int, s
     assert [item.name for item in model.graph.input] == ["input_ids"]
     kinds = {node.op_type for node in model.graph.node}
     assert {"MultiHeadAttention", "Gelu"} <= kinds and not {"Softmax", "Erf"} & kinds
+
+
+def _one_text(length: int, seed: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Random word pieces of one text, opening with [CLS], and its mask (nothing masked)."""
+    ids = np.random.default_rng(seed).integers(1000, 30000, size=(1, length), dtype=np.int64)
+    ids[0, 0] = 101
+    return ids, np.ones_like(ids)
 
 
 _GRAPHS: dict[Path, tuple[bytes, bytes]] = {}
@@ -203,10 +207,7 @@ def test_where_signed_products_are_exact_the_signed_graph_gives_the_unsigned_one
         pytest.skip("this machine's signed int8 products saturate: only the unsigned graph runs")
     path = _shipped_model()
     unsigned, signed = _lone_graphs(path)
-    rng = np.random.default_rng(seed)
-    ids = rng.integers(1000, 30000, size=(1, length), dtype=np.int64)
-    ids[0, 0] = 101
-    mask = np.ones_like(ids)
+    ids, mask = _one_text(length, seed)
     assert np.array_equal(_hidden(unsigned, ids, mask), _hidden(signed, ids, mask))
 
 
