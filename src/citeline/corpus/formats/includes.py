@@ -385,12 +385,14 @@ def _mkdocs_config(folder: Path) -> Path | None:
     return None
 
 
-def _base_paths(config: Path) -> tuple[str, ...]:
+def _settings(config: Path) -> dict[Any, Any]:
+    """``config``'s settings, read once for each time it is written (cached by its mtime);
+    empty when it cannot be read."""
     try:
         stamp = config.stat().st_mtime_ns
     except OSError:
-        return ()
-    return _read_base_paths(str(config), stamp)
+        return {}
+    return _read_settings(str(config), stamp)
 
 
 class _ConfigLoader(_BoundedLoader):
@@ -416,11 +418,7 @@ def mkdocs_theme_folder(folder: Path) -> Path | None:
     config = _mkdocs_config(folder.resolve())
     if config is None:
         return None
-    try:
-        stamp = config.stat().st_mtime_ns
-    except OSError:
-        return None
-    theme = _read_settings(str(config), stamp).get("theme")
+    theme = _settings(config).get("theme")
     custom = theme.get("custom_dir") if isinstance(theme, dict) else None
     if not isinstance(custom, str) or not custom.strip():
         return None
@@ -442,10 +440,9 @@ def _read_settings(config: str, stamp: int) -> dict[Any, Any]:
     return settings if isinstance(settings, dict) else {}
 
 
-def _read_base_paths(config: str, stamp: int) -> tuple[str, ...]:
+def _base_paths(config: Path) -> tuple[str, ...]:
     """The ``base_path`` folders the snippets and markdown-include settings name."""
-    settings = _read_settings(config, stamp)
-    extensions = settings.get("markdown_extensions")
+    extensions = _settings(config).get("markdown_extensions")
     found: list[str] = []
     entries = extensions if isinstance(extensions, list) else [extensions or {}]
     for entry in entries:
