@@ -24,7 +24,10 @@ from tests.support.question_sets.checks import (
     unread_gold,
 )
 from tests.support.question_sets.html_pages import LAYOUTS, site_sections
-from tests.support.question_sets.manifest import Collection, every_collection, prepared_folder
+from tests.support.question_sets.manifest import (
+    every_collection,
+    folder_or_reason,
+)
 from tests.support.question_sets.markdown_pages import published_sections
 
 from citeline.corpus import Corpus
@@ -74,23 +77,12 @@ class Built:
 
     def folder(self, name: str) -> Path:
         if name not in self._folders:
-            self._folders[name] = self._prepared(COLLECTIONS[name])
+            cache = self._factory.mktemp("collections")
+            self._folders[name] = folder_or_reason(COLLECTIONS[name], cache)
         folder = self._folders[name]
         if isinstance(folder, str):
             pytest.skip(folder)
         return folder
-
-    def _prepared(self, collection: Collection) -> Path | str:
-        if collection.site is not None and not collection.site.is_dir():
-            return f"Debian's {collection.debian_package} is not installed"
-        if not collection.fetched:
-            return prepared_folder(collection, self._factory.mktemp("collections"))
-        try:
-            return prepared_folder(collection, None)
-        except subprocess.TimeoutExpired:
-            return f"{collection.prepare} took too long: PyPI is out of reach"
-        except subprocess.CalledProcessError as error:
-            return f"{collection.prepare} could not fetch the sources: {error.stderr.strip()}"
 
     def index(self, name: str) -> Path:
         """The folder ingested as run.sh ingests it, at the base URL; nothing skipped."""

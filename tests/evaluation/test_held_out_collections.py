@@ -11,16 +11,15 @@ the set's prepare.sh where PyPI cannot be reached.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 from tests.support.gold_addresses import unheld_gold
 from tests.support.question_sets.checks import Least, shape_problems
-from tests.support.question_sets.manifest import every_collection, prepared_folder
+from tests.support.question_sets.manifest import every_collection, folder_or_reason
 
 from citeline.corpus import Corpus
-from citeline.evaluation.collections import Collection, find_collections
+from citeline.evaluation.collections import find_collections
 
 HELD_OUT = Path(__file__).parents[2] / "benchmarks" / "held-out"
 # Smaller than the development sets' 45 / 12 / 6: a held-out set measures, it trains nothing.
@@ -56,21 +55,10 @@ def test_every_held_out_gold_address_is_an_indexed_section_that_holds_an_expecte
     name: str, tmp_path: Path
 ) -> None:
     collection = COLLECTIONS[name]
-    site = _installed_site(collection)
+    site = folder_or_reason(collection, tmp_path / "prepared")
+    if isinstance(site, str):
+        pytest.skip(site)
     db = tmp_path / "index.sqlite"
     with Corpus.open(db) as corpus:
         corpus.ingest(site, base_url=collection.base_url)
     assert unheld_gold(db, collection.answerable()) == []
-
-
-def _installed_site(collection: Collection) -> Path:
-    if collection.fetched:
-        try:
-            return prepared_folder(collection, None)
-        except subprocess.TimeoutExpired:
-            pytest.skip(f"{collection.prepare} took too long: PyPI is out of reach")
-        except subprocess.CalledProcessError as error:
-            pytest.skip(f"{collection.prepare} could not fetch the sources: {error.stderr.strip()}")
-    if collection.site is None or not collection.site.is_dir():
-        pytest.skip(f"Debian's {collection.debian_package} is not installed")
-    return collection.site
