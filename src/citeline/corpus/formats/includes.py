@@ -411,6 +411,13 @@ _CONFIG_BYTES = 256 * 1024
 _CONFIG_LEVELS = 8
 
 
+def mkdocs_settings(folder: Path) -> tuple[Path, dict[Any, Any]] | None:
+    """The ``mkdocs.yml`` governing ``folder`` (the nearest above it) and its settings, read
+    bounded; None without one."""
+    config = _mkdocs_config(folder.resolve())
+    return None if config is None else (config, _settings(config))
+
+
 def mkdocs_theme_folder(folder: Path) -> Path | None:
     """The folder of theme overrides (``theme: custom_dir``) that the ``mkdocs.yml`` governing
     ``folder`` names, resolved: templates and partials of the theme, which MkDocs never

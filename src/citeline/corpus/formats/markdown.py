@@ -11,8 +11,10 @@ becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``
 (``{* file *}``, ``{! file !}``, ``--8<-- "file"``, ``{% include "file" %}``,
 ```` ```{literalinclude} ````) are replaced by the file they name, code as code
 (``includes``), and one that cannot be resolved is dropped, counted (``Omitted``) and
-named with its reason. Each heading starts a section (``sections``). It deliberately does
-not run a generator's plugins or macros.
+named with its reason. mkdocstrings' ``::: package.module`` directives become the API
+reference they publish, read statically from the project's source (``api_docs``). Each
+heading starts a section (``sections``). It deliberately does not run a generator's plugins
+or macros.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from markdown_it.token import Token
 from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.documents import Document
+from citeline.corpus.formats.api_docs import expand_api_docs
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import expand
 from citeline.corpus.formats.jsonable import jsonable
@@ -36,6 +39,7 @@ from citeline.corpus.formats.rejected import Omitted, Rejected
 from citeline.corpus.formats.sections import Section, section_documents, slug
 
 INCLUDES = "include directives"
+API_DIRECTIVES = "API reference directives"
 
 _FRONT_MATTER = re.compile(
     r"\A---[ \t]*\r?\n(.*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL
@@ -96,6 +100,12 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         body, dropped = expansion.text, expansion.dropped
         for problem in expansion.problems:
             yield Rejected(problem)
+        reference = expand_api_docs(body, origin.path, include_root=origin.include_root)
+        body, api_dropped = reference.text, reference.dropped
+        for problem in reference.problems:
+            yield Rejected(problem)
+        if api_dropped:
+            yield Omitted(API_DIRECTIVES, api_dropped)
     lines, includes = _plain_markdown(body)
     # The page's link reference definitions, which a heading's own parse reads too.
     env: dict[str, Any] = {}

@@ -1,0 +1,209 @@
+"""A Python project's MkDocs API reference (``::: pkg.mod`` directives of mkdocstrings),
+ingested as the published site shows it: each object's heading at its dotted-path anchor,
+its signature and docstring, its public members a level deeper, read from the source
+without running it; a directive that names nothing readable (no such module, a syntax
+error, a path out of the include root) is left out with its reason, never indexed as text,
+and a huge module stays within the bounds."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from citeline.corpus import Corpus, Document
+from citeline.corpus.formats.api_docs import MAX_OBJECTS, expand_api_docs
+
+BASE = "https://pkg.example/"
+MODULE = '''\
+"""Tools to shape widgets.
+
+Widgets are shaped in place.
+"""
+
+import os
+
+os.makedirs("ran-at-import", exist_ok=True)
+raise RuntimeError("importing this module runs it")
+
+__all__ = ["Shaper", "shape", "_helper"]
+
+
+class Shaper:
+    """Shapes one widget at a time."""
+
+    def __init__(self, width: int = 3) -> None:
+        self.width = width
+
+    def stretch(self, factor: float) -> "Shaper":
+        """Stretch the widget by ``factor``."""
+        return self
+
+    def _secret(self) -> None:
+        """A private helper."""
+
+
+def shape(widget: str, *, round_corners: bool = False) -> str:
+    """Shape a widget.
+
+    Args:
+        widget: The widget's name.
+        round_corners: Whether corners are rounded.
+
+    Returns:
+        The shaped widget.
+    """
+    return widget
+
+
+def _helper() -> None:
+    """Never shown."""
+
+
+def undocumented():
+    pass
+'''
+PAGE = """\
+# Reference
+
+::: pkg.mod
+    options:
+      show_root_heading: true
+      heading_level: 2
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "docs").mkdir(parents=True)
+    (root / "src" / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'pkg'\n", "utf-8")
+    (root / "mkdocs.yml").write_text(
+        "site_name: Pkg\nplugins:\n  - search\n  - mkdocstrings:\n      handlers:\n"
+        "        python:\n          paths: [src]\n          options:\n"
+        "            members_order: source\n",
+        "utf-8",
+    )
+    (root / "src" / "pkg" / "__init__.py").write_text('"""The pkg."""\n', "utf-8")
+    (root / "src" / "pkg" / "mod.py").write_text(MODULE, "utf-8")
+    (root / "docs" / "reference.md").write_text(PAGE, "utf-8")
+    return root
+
+
+def _documents(corpus: Corpus) -> dict[str, Document]:
+    return {document.id: document for document in corpus.documents()}
+
+
+def test_a_module_directive_becomes_its_docstrings_and_signatures_at_dotted_anchors(
+    corpus: Corpus, project: Path
+) -> None:
+    report = corpus.ingest(project / "docs", base_url=BASE)
+    assert report.ok, report.skipped
+    documents = _documents(corpus)
+    module = documents["reference#pkg.mod"]
+    assert module.url == BASE + "reference/#pkg.mod"
+    assert "Tools to shape widgets." in module.text
+    shaper = documents["reference#pkg.mod.Shaper"]
+    assert "Shaper(width: int = 3)" in shaper.text
+    assert "Shapes one widget at a time." in shaper.text
+    stretch = documents["reference#pkg.mod.Shaper.stretch"]
+    assert "stretch(factor: float) -> Shaper" in stretch.text
+    assert stretch.title.endswith("stretch")
+    shape = documents["reference#pkg.mod.shape"].text
+    assert "shape(widget: str, *, round_corners: bool = False) -> str" in shape
+    assert "round_corners: Whether corners are rounded." in shape
+    assert "The shaped widget." in shape
+    # Private members and undocumented ones are not published; nor is the directive.
+    every = "\n".join(document.text for document in documents.values())
+    for absent in ("_secret", "_helper", "Never shown", "undocumented", ":::", "options"):
+        assert absent not in every, absent
+    # Reading the source ran none of it.
+    assert not (project / "ran-at-import").exists()
+    assert not Path("ran-at-import").exists()
+
+
+def test_the_members_option_lists_what_is_shown(corpus: Corpus, project: Path) -> None:
+    (project / "docs" / "reference.md").write_text(
+        "# Reference\n\n::: pkg.mod\n    options:\n      show_root_heading: true\n"
+        "      members: [shape, _helper]\n",
+        "utf-8",
+    )
+    corpus.ingest(project / "docs", base_url=BASE)
+    ids = set(_documents(corpus))
+    assert {"reference#pkg.mod.shape", "reference#pkg.mod._helper"} <= ids
+    assert "reference#pkg.mod.Shaper" not in ids
+
+
+def test_without_a_root_heading_members_take_the_heading_level(project: Path) -> None:
+    page = project / "docs" / "reference.md"
+    text = expand_api_docs("::: pkg.mod.Shaper\n", page, include_root=project).text
+    assert "# `Shaper`" not in text and "Shapes one widget at a time." in text
+    assert "## `stretch` { #pkg.mod.Shaper.stretch }" in text
+
+
+def test_a_page_without_mkdocstrings_keeps_its_colons(tmp_path: Path) -> None:
+    (tmp_path / "mkdocs.yml").write_text("site_name: Plain\n", "utf-8")
+    page = tmp_path / "page.md"
+    text = "::: note\n    Docusaurus-style.\n"
+    assert expand_api_docs(text, page, include_root=tmp_path).text == text
+
+
+def _problems(corpus: Corpus, project: Path, page: str) -> list[str]:
+    (project / "docs" / "hostile.md").write_text(f"# Hostile\n\nText of its own.\n\n{page}\n")
+    report = corpus.ingest(project / "docs", base_url=BASE)
+    hostile = [d for d in corpus.documents() if d.id.startswith("hostile")]
+    assert "Text of its own." in hostile[0].text
+    for document in hostile:
+        assert ":::" not in document.text and "options" not in document.text
+    return [p.reason for p in report.skipped if p.path.endswith("hostile.md")]
+
+
+def test_an_unknown_module_and_a_syntax_error_are_left_out_with_their_reasons(
+    corpus: Corpus, project: Path
+) -> None:
+    (project / "src" / "pkg" / "broken.py").write_text('"""Half."""\ndef oops(:\n', "utf-8")
+    problems = _problems(
+        corpus,
+        project,
+        "::: pkg.nothing_here\n    options:\n      members: [x]\n\n::: pkg.broken\n\n"
+        "::: pkg.mod.NoSuchClass",
+    )
+    assert len(problems) == 3
+    assert any("pkg.nothing_here" in p and "no member 'nothing_here'" in p for p in problems)
+    assert any("pkg.broken" in p and "SyntaxError" in p for p in problems)
+    assert any("no member 'NoSuchClass'" in p for p in problems)
+
+
+def test_a_path_out_of_the_include_root_is_never_read(
+    corpus: Corpus, project: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    (outside / "secret").mkdir(parents=True)
+    (outside / "secret" / "__init__.py").write_text('"""PASSWORD hunter2."""\n', "utf-8")
+    (project / "src" / "escape").symlink_to(outside / "secret")
+    problems = _problems(corpus, project, "::: ..\n\n::: ../../outside/secret\n\n::: escape")
+    assert len(problems) == 3
+    assert "hunter2" not in "\n".join(d.text for d in corpus.documents())
+    # paths: set outside the root reads nothing there either.
+    (project / "mkdocs.yml").write_text(
+        "plugins:\n  - mkdocstrings:\n      handlers:\n        python:\n"
+        "          paths: [../outside]\n",
+        "utf-8",
+    )
+    page = project / "docs" / "reference.md"
+    expansion = expand_api_docs("::: secret\n", page, include_root=project)
+    assert "hunter2" not in expansion.text and expansion.dropped == 1
+    assert "outside the include root" in expansion.problems[0]
+
+
+def test_a_module_of_fifty_thousand_functions_stays_within_the_bound(project: Path) -> None:
+    functions = "".join(f'def f{i}():"D"\n' for i in range(50_000))  # 860 KB
+    (project / "src" / "pkg" / "huge.py").write_text(functions, "utf-8")
+    page = project / "docs" / "reference.md"
+    started = time.process_time()
+    text = expand_api_docs("::: pkg.huge\n", page, include_root=project).text
+    assert time.process_time() - started < 15
+    assert text.count("```python") == MAX_OBJECTS - 1  # the module itself has no signature
+    assert len(text) < 200_000
