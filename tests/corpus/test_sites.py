@@ -464,3 +464,53 @@ def test_a_banner_every_page_repeats_above_its_title_is_no_section_of_it(tmp_pat
         documents = list(corpus.documents())
     assert sorted(d.id for d in documents) == sorted(topics)  # one section a page, its own
     assert not any("stable version" in d.text for d in documents)
+
+
+_BOXED_EXAMPLE = """<html><head><title>mod_proxy - Apache HTTP Server</title></head><body>
+<div id="page-content"><h1>Apache Module mod_proxy</h1>
+<p>Multi-protocol proxy and gateway.</p>
+<div class="directive-section"><h2><a name="proxypass" id="proxypass">ProxyPass</a> Directive</h2>
+<p>This directive maps remote servers into the space of the local server.</p>
+<div class="example"><h3>Example</h3><pre>ProxyPass "/mirror/foo/" "http://backend.example.com/"</pre></div>
+<p>Setting <code>retry</code> to 0 retries a failed worker at once.</p>
+<h3>Ordering ProxyPass directives</h3>
+<p>The configured rules are checked in the order of configuration.</p>
+</div>
+<div class="directive-section"><h2><a name="proxyvia" id="proxyvia">ProxyVia</a> Directive</h2>
+<p>This directive controls the use of the Via header.</p></div>
+</div></body></html>"""
+
+
+def test_a_boxs_heading_of_any_class_leaves_the_text_after_the_box_to_its_section() -> None:
+    documents = _read_page(_BOXED_EXAMPLE, "mod_proxy")
+    proxypass = documents["mod_proxy#proxypass"]
+    # The example's code and the paragraph after its box are the directive's.
+    assert 'ProxyPass "/mirror/foo/"' in proxypass.text
+    assert "retries a failed worker" in proxypass.text
+    assert not any(d.title.endswith("› Example") for d in documents.values())
+
+
+def test_a_heading_without_an_id_is_cited_at_the_section_around_it() -> None:
+    url = "https://httpd.apache.org/docs/2.4/mod/mod_proxy.html"
+    origin = SourceFile(Path("mod_proxy.html"), "mod_proxy", "mod_proxy.html", url)
+    documents = [d for d in html.read(_BOXED_EXAMPLE, origin) if isinstance(d, Document)]
+    ordering = next(d for d in documents if d.title.endswith("› Ordering ProxyPass directives"))
+    assert "order of configuration" in ordering.text
+    # No id names its place: a link reaches it through ProxyPass's.
+    assert ordering.url == f"{url}#proxypass"
+    assert {d.url for d in documents} == {url, f"{url}#proxypass", f"{url}#proxyvia"}
+
+
+_SECTIONS_WITHOUT_IDS = """<html><head><title>Guide</title></head><body><main><h1>Guide</h1>
+<p>What this guide covers.</p>
+<div class="part"><h2>Installing</h2><p>Run the installer.</p></div>
+<div class="part"><h2>Upgrading</h2><p>Stop the server first.</p></div>
+</main></body></html>"""
+
+
+def test_sections_wrapped_without_ids_stay_sections() -> None:
+    documents = _read_page(_SECTIONS_WITHOUT_IDS, "guide")
+    titles = {d.title: d for d in documents.values()}
+    assert "Run the installer." in titles["Guide › Installing"].text
+    assert "Stop the server first." in titles["Guide › Upgrading"].text
+    assert "Stop the server" not in titles["Guide › Installing"].text

@@ -105,6 +105,9 @@ _GLOSSARY_TERM_LEVEL = 7
 _ASIDES = ".tip, .note, .warning, .caution, .important, .admonition, .sidebar"
 # (lexbor reads ``:is(a, b) c`` wrongly past a child, and ``c:is(a *, b *)`` rightly)
 _BOXED_HEADINGS = f"{_ANY_HEADING}:is({', '.join(f'{box} *' for box in _ASIDES.split(', '))})"
+# What, after a box of any class, is the text of the section around it: text, not a
+# wrapper of further sections or the page's chrome.
+_RESUMING_BLOCKS = {"-text", "p", "ul", "ol", "dl", "pre", "table", "blockquote"}
 _NOT_SECTION = "".join(f":not({part} *)" for part in ("pre", *_CHROME_PARTS))
 _BLOCKS = (
     "address, article, aside, blockquote, br, dd, div, dl, dt, figcaption, figure, h1, h2, "
@@ -540,7 +543,7 @@ def _sections(
     raw = str(content.text(separator="", strip=False))
     parts = _SECTION_MARK.split(raw)
     sections = [Section((), None, _clean(parts[0], codes, chrome, prose_lines))]
-    path: list[tuple[int, str]] = []
+    path: list[tuple[int, str, str | None]] = []
     for index in range(1, len(parts), 2):
         level, heading_text, anchor = headings[int(parts[index])]
         if path:
@@ -549,9 +552,14 @@ def _sections(
             level = max(level, path[0][0] + 1)
         while path and path[-1][0] >= level:
             path.pop()
-        path.append((level, heading_text))
+        if anchor is None:
+            # A heading the page gives no id: a link reaches it only through the section
+            # around it, so that section's address is its address too; below the page's
+            # title alone (DocBook's reference pages' "Synopsis") it is the page's own.
+            anchor = next((a for _, _, a in reversed(path[1:]) if a is not None), None)
+        path.append((level, heading_text, anchor))
         text = _clean(parts[index + 1], codes, chrome, prose_lines)
-        sections.append(Section(tuple(text for _, text in path), anchor, text))
+        sections.append(Section(tuple(text for _, text, _ in path), anchor, text))
     if len(sections) > 1 and not sections[0].text:
         sections.pop(0)
     return sections
@@ -563,11 +571,46 @@ def _boxed_headings(content: LexborNode) -> set[int]:
     theme's sidebar). A heading with an id of its own inside a box (MkDocs's "block" boxes
     of nested settings) is a section a link can reach, and an ``h1`` is a page's title
     whatever wraps it."""
-    return {
+    boxed = {
         heading.mem_id
         for heading in content.css(_BOXED_HEADINGS)
         if heading.tag != "h1" and not heading.id and heading.css_first("[id], a[name]") is None
     }
+    for heading in content.css(f"{_ANY_HEADING}:not(h1)"):
+        if heading.mem_id not in boxed and _titles_a_box(heading):
+            boxed.add(heading.mem_id)
+    return boxed
+
+
+def _titles_a_box(heading: LexborNode) -> bool:
+    """Whether ``heading`` titles a box of any class (Apache's ``div.example``): no id
+    names its place (``_anchor_candidates``), it opens elements that hold no other
+    heading, and the text after the outermost of them, before any heading, is a
+    paragraph, list, table or code block of the section around the box. Read as a
+    section, the box's heading took that text too: most of a directive's description
+    cited as its "Example"."""
+    if _anchor_candidates(heading):
+        return False  # a place a link reaches: a section (DocBook's titlepage in its sect1)
+    box = None
+    node = heading
+    for _ in range(_WALK):
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"} or not _opens(node) or parent.id:
+            break
+        if sum(1 for _ in parent.css(_ANY_HEADING)) > 1:
+            break
+        box = node = parent
+    if box is None:
+        return False
+    sibling = box.next
+    for _ in range(_WALK):
+        if sibling is None:
+            return False
+        if sibling.tag == "-comment" or not str(sibling.text(deep=True)).strip():
+            sibling = sibling.next
+            continue
+        return sibling.tag in _RESUMING_BLOCKS and sibling.css_first(_ANY_HEADING) is None
+    return False
 
 
 def _term_anchor(term: LexborNode) -> str | None:
