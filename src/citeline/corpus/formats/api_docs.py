@@ -6,9 +6,11 @@ fills at build time with the object's docstring and its members' signatures and
 docstrings. Indexed as written, such a page is a remnant ("options: summary: ...") that no
 question can be answered from. So, on a page under an ``mkdocs.yml`` that configures the
 mkdocstrings plugin, each directive is replaced by the Markdown mkdocstrings publishes in
-substance: a heading per object at its dotted-path anchor (``#markdown.util.AtomicString``,
-autorefs' address), its signature in a code block, its docstring as written, and the
-public members of a module or class one level deeper. The options that decide what a
+substance: the object's signature in a code block and its docstring as written, then the
+public members of a module or class, each under its dotted path (``markdown.util.AtomicString``)
+with its own. Only the object a directive names is a heading (with ``show_root_heading``, at
+its dotted-path anchor, autorefs' address); its members are text of that section, as a
+Sphinx API page's entries are text of the heading around them. The options that decide what a
 reader sees are honoured (``heading_level``, ``show_root_heading``, ``members``,
 ``filters``, ``show_if_no_docstring``, ``merge_init_into_class``, ``members_order``,
 ``show_root_full_path``, ``show_object_full_path``), globally and per directive.
@@ -357,8 +359,13 @@ class _Renderer:
         # A re-export is documented where it is re-exported (`markdown.Markdown`, not
         # `markdown.core.Markdown`): its anchor is that path, as autorefs publishes it.
         self.objects += 1
-        heading = f"{'#' * min(level, 6)} `{title}` {{ #{path} }}"
-        return [heading, "", *self._body(obj), *self._members(obj, path, level + 1, root=root)]
+        # Only the object the directive names is a heading: its members are text of its
+        # section, each under its dotted path, as a Sphinx API page's entries are text of
+        # the heading around them. As sections of their own, a method's two-line docstring
+        # out-ranked the guide pages for user questions that share its words (Python-
+        # Markdown's sublists answered from ListIndentProcessor.create_item).
+        title_line = f"{'#' * min(level, 6)} `{title}` {{ #{path} }}" if root else f"`{path}`"
+        return [title_line, "", *self._body(obj), *self._members(obj, path, level + 1, root=root)]
 
     def _body(self, obj: griffe.Object) -> list[str]:
         out: list[str] = []
