@@ -43,6 +43,7 @@ import griffe
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import MAX_INCLUDE_BYTES, Expansion, mkdocs_settings
 from citeline.corpus.formats.limits import RefusedFileError, read_bytes
+from citeline.errors import CitelineError
 
 # A module file is read whole and parsed: the bound of any file a directive names. The
 # largest real modules measured parse fast (fastapi/applications.py, 198 KB of docstrings:
@@ -155,8 +156,9 @@ class _Context:
         return []
 
 
-class _Unresolved(Exception):
-    """A directive, or a re-export it renders, that names nothing that can be read."""
+class _UnresolvedError(CitelineError):
+    """A directive, or a re-export it renders, that names nothing that can be read: caught
+    here, it becomes the directive's line of the ingest report."""
 
 
 def _handler(folder: Path) -> tuple[Path, dict[Any, Any]] | None:
@@ -220,7 +222,7 @@ def _directive(match: re.Match[str], block: list[str], context: _Context) -> lis
     try:
         found = _object(name, context, 0)
         rendered = _Renderer(context, options).root(found, name)
-    except _Unresolved as error:
+    except _UnresolvedError as error:
         return context.refuse(name, str(error))
     text_size = sum(len(line) + 1 for line in rendered)
     if context.chars + text_size > MAX_RENDERED_CHARS:
@@ -257,10 +259,10 @@ def _object(path: str, context: _Context, hops: int) -> griffe.Object:
         for part in parts[length:]:
             member = current.members.get(part)
             if member is None:
-                raise _Unresolved(f"{current.path} has no member {part!r}")
+                raise _UnresolvedError(f"{current.path} has no member {part!r}")
             current = _definition(member, context, hops)
         return current
-    raise _Unresolved(
+    raise _UnresolvedError(
         f"no module of it was found under the mkdocstrings paths "
         f"({', '.join(str(p) for p in context.search_paths)})"
     )
@@ -272,7 +274,7 @@ def _definition(
     if not isinstance(member, griffe.Alias):
         return member
     if hops >= MAX_ALIAS_HOPS:
-        raise _Unresolved(f"{member.path} re-exports past {MAX_ALIAS_HOPS} modules")
+        raise _UnresolvedError(f"{member.path} re-exports past {MAX_ALIAS_HOPS} modules")
     return _object(member.target_path, context, hops + 1)
 
 
@@ -295,17 +297,17 @@ def _module_file(parts: list[str], context: _Context) -> Path | None:
 
 def _parsed(name: str, path: Path, context: _Context) -> griffe.Module:
     if context.modules >= MAX_MODULES:
-        raise _Unresolved(f"the page's directives read over {MAX_MODULES} modules")
+        raise _UnresolvedError(f"the page's directives read over {MAX_MODULES} modules")
     if time.monotonic() > context.deadline:
-        raise _Unresolved(f"the page's API directives took over {MAX_SECONDS:.0f} s")
+        raise _UnresolvedError(f"the page's API directives took over {MAX_SECONDS:.0f} s")
     context.modules += 1
     try:
         stat = path.stat()
     except OSError as error:
-        raise _Unresolved(f"{path} cannot be read ({error.strerror})") from error
+        raise _UnresolvedError(f"{path} cannot be read ({error.strerror})") from error
     parsed = _parse(name, str(path), stat.st_mtime_ns, stat.st_size)
     if isinstance(parsed, str):
-        raise _Unresolved(parsed)
+        raise _UnresolvedError(parsed)
     return parsed
 
 
@@ -423,7 +425,7 @@ class _Renderer:
                     continue
                 try:
                     target = _definition(member, self.context, 0)
-                except _Unresolved:
+                except _UnresolvedError:
                     continue
             else:
                 target = member
