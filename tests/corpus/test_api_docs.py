@@ -207,3 +207,12 @@ def test_a_module_of_fifty_thousand_functions_stays_within_the_bound(project: Pa
     assert time.process_time() - started < 15
     assert text.count("```python") == MAX_OBJECTS - 1  # the module itself has no signature
     assert len(text) < 200_000
+
+
+def test_a_directive_inside_a_longer_fence_stays_code(project: Path) -> None:
+    page = project / "docs" / "reference.md"
+    text = "````markdown\n```\n::: pkg.mod\n```\n````\n\n::: pkg.mod.Shaper\n"
+    expanded = expand_api_docs(text, page, include_root=project).text
+    # The four-backtick block is closed only by its own fence: the three inside are text.
+    assert expanded.startswith("````markdown\n```\n::: pkg.mod\n```\n````\n")
+    assert "Shapes one widget at a time." in expanded

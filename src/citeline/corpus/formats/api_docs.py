@@ -119,9 +119,11 @@ def expand_api_docs(text: str, page: Path, *, include_root: Path) -> Expansion:
         line = lines[index]
         opener = _FENCE.match(line)
         if fence is not None or opener:
+            # A ::: line inside a code block is code. CommonMark's fences: a block closes at
+            # a fence of its own character at least as long, with nothing after it.
             if fence is None and opener:
-                fence = opener.group(1)[:3]
-            elif opener and opener.group(1).startswith(fence or ""):
+                fence = opener.group(1)
+            elif opener and _closes(opener, line, fence):
                 fence = None
             out.append(line)
             index += 1
@@ -137,6 +139,16 @@ def expand_api_docs(text: str, page: Path, *, include_root: Path) -> Expansion:
         out.extend(_directive(directive, lines[index + 1 : end], context))
         index = end
     return Expansion("\n".join(out), context.dropped, context.problems)
+
+
+def _closes(opener: re.Match[str], line: str, fence: str | None) -> bool:
+    run = opener.group(1)
+    return (
+        fence is not None
+        and run[0] == fence[0]
+        and len(run) >= len(fence)
+        and not line[opener.end() :].strip()
+    )
 
 
 @dataclass
@@ -509,6 +521,6 @@ def _docstring_lines(docstring: str) -> list[str]:
             continue
         if fence is None:
             fence = opener.group(1)
-        elif opener.group(1).startswith(fence[:3]) and len(opener.group(1)) >= len(fence):
+        elif _closes(opener, line, fence):
             fence = None
     return [*lines, fence] if fence is not None else lines
