@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from citeline.corpus import Corpus, Document
-from citeline.corpus.formats.api_docs import MAX_OBJECTS, expand_api_docs
+from citeline.corpus.formats import api_docs
+from citeline.corpus.formats.api_docs import MAX_OBJECTS, ParseBudget, expand_api_docs
 
 BASE = "https://pkg.example/"
 MODULE = '''\
@@ -216,3 +217,18 @@ def test_a_directive_inside_a_longer_fence_stays_code(project: Path) -> None:
     # The four-backtick block is closed only by its own fence: the three inside are text.
     assert expanded.startswith("````markdown\n```\n::: pkg.mod\n```\n````\n")
     assert "Shapes one widget at a time." in expanded
+
+
+def test_the_ingests_parse_budget_is_shared_and_a_spent_one_drops_the_directive(
+    project: Path,
+) -> None:
+    page = project / "docs" / "reference.md"
+    api_docs._parse.cache_clear()  # a parse another test left cached would cost nothing
+    budget = ParseBudget()
+    expanded = expand_api_docs("::: pkg.mod\n", page, include_root=project, budget=budget)
+    assert "Tools to shape widgets." in expanded.text
+    assert budget.seconds < ParseBudget().seconds  # the module's parse was charged
+    spent = ParseBudget(seconds=0.0)
+    refused = expand_api_docs("::: pkg.mod.Shaper\n", page, include_root=project, budget=spent)
+    assert refused.dropped == 1 and "Shapes one widget" not in refused.text
+    assert "ingest's API directives took over" in refused.problems[0]

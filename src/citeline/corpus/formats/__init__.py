@@ -18,6 +18,7 @@ from pathlib import Path
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats import html, jsonl, markdown, text
+from citeline.corpus.formats.api_docs import ParseBudget
 from citeline.corpus.formats.includes import default_include_root, mkdocs_theme_folder
 from citeline.corpus.formats.limits import MAX_PAGE_BYTES, RefusedFileError, read_bytes
 from citeline.corpus.formats.origin import SourceFile
@@ -166,11 +167,13 @@ def _in_one_site(files: list[SourceFile], root_of_includes: Path) -> list[Source
     ]
     built = Site(site_pages) if site_pages else None
     in_site = set(site_pages)
+    budget = ParseBudget()
     return [
         replace(
             source,
             site=built if source.path in in_site else None,
             include_root=root_of_includes,
+            parse_budget=budget,
         )
         for source in files
     ]

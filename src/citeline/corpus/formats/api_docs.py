@@ -61,6 +61,11 @@ MAX_MODULES = 64
 # Wall time for one page's directives, checked between module parses and objects: a module
 # within MAX_SOURCE_BYTES parses in under 2 s, so a page takes at most about 12 s.
 MAX_SECONDS = 10.0
+# Seconds of module parsing one ingest may spend on every page's directives together
+# (``ParseBudget``): the page bound alone let a tree of many tiny pages, each naming more
+# costly modules than the parse cache holds, cost 10 s a page. Python-Markdown's whole
+# reference takes 0.2 s; a thousand reference pages of a 50 KB module each about 50 s.
+MAX_INGEST_SECONDS = 120.0
 # An option block is a few lines; a larger one is not YAML a site would write.
 MAX_OPTIONS_CHARS = 16 * 1024
 # Re-exports followed to their definition: `from .core import Markdown` is one.
@@ -96,9 +101,21 @@ def might_document(text: str) -> bool:
     return ":::" in text
 
 
-def expand_api_docs(text: str, page: Path, *, include_root: Path) -> Expansion:
+@dataclass
+class ParseBudget:
+    """What one ingest's pages may spend parsing modules for their directives, together
+    (one object shared by the ingest's files, ``SourceFile.parse_budget``)."""
+
+    seconds: float = MAX_INGEST_SECONDS
+
+
+def expand_api_docs(
+    text: str, page: Path, *, include_root: Path, budget: ParseBudget | None = None
+) -> Expansion:
     """``text`` (the Markdown of the page at ``page``) with its mkdocstrings directives
-    rendered; unchanged where no ``mkdocs.yml`` above the page configures mkdocstrings."""
+    rendered; unchanged where no ``mkdocs.yml`` above the page configures mkdocstrings.
+    ``budget`` is the ingest's, charged for every module parsed (none for one page alone,
+    which the page's own bounds hold)."""
     if not might_document(text):
         return Expansion(text)
     handler = _handler(page.parent)
@@ -110,6 +127,7 @@ def expand_api_docs(text: str, page: Path, *, include_root: Path) -> Expansion:
         search_paths=_search_paths(config_folder, settings, include_root.resolve()),
         defaults={**_DEFAULTS, **_mapping(settings.get("options"))},
         deadline=time.monotonic() + MAX_SECONDS,
+        budget=budget,
     )
     out: list[str] = []
     lines = text.splitlines()
@@ -157,6 +175,7 @@ class _Context:
     search_paths: list[Path]
     defaults: dict[str, Any]
     deadline: float
+    budget: ParseBudget | None = None
     chars: int = 0
     modules: int = 0
     dropped: int = 0
@@ -312,12 +331,19 @@ def _parsed(name: str, path: Path, context: _Context) -> griffe.Module:
         raise _UnresolvedError(f"the page's directives read over {MAX_MODULES} modules")
     if time.monotonic() > context.deadline:
         raise _UnresolvedError(f"the page's API directives took over {MAX_SECONDS:.0f} s")
+    if context.budget is not None and context.budget.seconds <= 0:
+        raise _UnresolvedError(
+            f"the ingest's API directives took over {MAX_INGEST_SECONDS:.0f} s of parsing"
+        )
     context.modules += 1
     try:
         stat = path.stat()
     except OSError as error:
         raise _UnresolvedError(f"{path} cannot be read ({error.strerror})") from error
+    started = time.monotonic()
     parsed = _parse(name, str(path), stat.st_mtime_ns, stat.st_size)
+    if context.budget is not None:
+        context.budget.seconds -= time.monotonic() - started
     if isinstance(parsed, str):
         raise _UnresolvedError(parsed)
     return parsed

@@ -100,7 +100,9 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         body, dropped = expansion.text, expansion.dropped
         for problem in expansion.problems:
             yield Rejected(problem)
-        reference = expand_api_docs(body, origin.path, include_root=origin.include_root)
+        reference = expand_api_docs(
+            body, origin.path, include_root=origin.include_root, budget=origin.parse_budget
+        )
         body, api_dropped = reference.text, reference.dropped
         for problem in reference.problems:
             yield Rejected(problem)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from citeline.corpus.formats.api_docs import ParseBudget
     from citeline.corpus.formats.site import Site
 
 
@@ -17,7 +18,9 @@ class SourceFile:
     gives it when ingest was given a base URL, and, for a file that must not be read, why.
     ``site`` is the built site the file is a page of (its pages compared to learn what they
     share), ``include_root`` the folder no include directive may reach outside of, and
-    ``theme`` whether it lies in the theme overrides its ``mkdocs.yml`` names (no page).
+    ``theme`` whether it lies in the theme overrides its ``mkdocs.yml`` names (no page),
+    and ``parse_budget`` what the ingest's API directives may still spend parsing, shared by
+    its files.
     """
 
     path: Path
@@ -28,3 +31,4 @@ class SourceFile:
     site: Site | None = None
     include_root: Path | None = None
     theme: bool = False
+    parse_budget: ParseBudget | None = None
