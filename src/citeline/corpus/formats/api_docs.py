@@ -41,7 +41,13 @@ from typing import Any
 import griffe
 
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
-from citeline.corpus.formats.includes import MAX_INCLUDE_BYTES, Expansion, mkdocs_settings
+from citeline.corpus.formats.includes import (
+    FENCE,
+    MAX_INCLUDE_BYTES,
+    Expansion,
+    closes_fence,
+    mkdocs_settings,
+)
 from citeline.corpus.formats.limits import RefusedFileError, read_bytes
 from citeline.errors import CitelineError
 
@@ -74,7 +80,6 @@ MAX_ALIAS_HOPS = 5
 MAX_VALUE_CHARS = 200
 
 _DIRECTIVE = re.compile(r"^(?P<heading>#{1,6} *|)::: ?(?P<name>.+?) *$")
-_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
 _IDENTIFIER_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # autorefs' cross-references in docstrings, "[text][package.Object]" and "[package.Object][]":
 # read as their text, as the published page shows them.
@@ -135,13 +140,12 @@ def expand_api_docs(
     index = 0
     while index < len(lines):
         line = lines[index]
-        opener = _FENCE.match(line)
+        opener = FENCE.match(line)
         if fence is not None or opener:
-            # A ::: line inside a code block is code. CommonMark's fences: a block closes at
-            # a fence of its own character at least as long, with nothing after it.
-            if fence is None and opener:
-                fence = opener.group(1)
-            elif opener and _closes(opener, line, fence):
+            # A ::: line inside a code block is code.
+            if fence is None:
+                fence = opener.group(2) if opener else None
+            elif opener and closes_fence(opener, fence):
                 fence = None
             out.append(line)
             index += 1
@@ -157,16 +161,6 @@ def expand_api_docs(
         out.extend(_directive(directive, lines[index + 1 : end], context))
         index = end
     return Expansion("\n".join(out), context.dropped, context.problems)
-
-
-def _closes(opener: re.Match[str], line: str, fence: str | None) -> bool:
-    run = opener.group(1)
-    return (
-        fence is not None
-        and run[0] == fence[0]
-        and len(run) >= len(fence)
-        and not line[opener.end() :].strip()
-    )
 
 
 @dataclass
@@ -542,11 +536,11 @@ def _docstring_lines(docstring: str) -> list[str]:
     lines = _CROSS_REFERENCE.sub(r"\1", docstring).splitlines()
     fence: str | None = None
     for line in lines:
-        opener = _FENCE.match(line)
+        opener = FENCE.match(line)
         if opener is None:
             continue
         if fence is None:
-            fence = opener.group(1)
-        elif _closes(opener, line, fence):
+            fence = opener.group(2)
+        elif closes_fence(opener, fence):
             fence = None
     return [*lines, fence] if fence is not None else lines

@@ -50,7 +50,7 @@ _LANGUAGES = {
     ".rs": "rust", ".go": "go", ".sql": "sql", ".ini": "ini", ".txt": "",
 }  # fmt: skip
 
-_FENCE = re.compile(r"^([ ]{0,3})(`{3,}|~{3,})(.*)$")
+FENCE = re.compile(r"^([ ]{0,3})(`{3,}|~{3,})(.*)$")
 _QUOTED = r"(?:\"([^\"]+)\"|'([^']+)')"
 # One directive in a line, its path in a group of its own form.
 _DIRECTIVE = re.compile(
@@ -108,6 +108,12 @@ def _might_include(text: str) -> bool:
     return any(mark in text for mark in ("{*", "{!", "--8<--", "include", "{literalinclude}"))
 
 
+def closes_fence(line: re.Match[str], fence: str) -> bool:
+    """Whether the ``FENCE`` line ``line`` closes a code block opened by ``fence``:
+    CommonMark's rule, a run of the opening character at least as long, nothing after it."""
+    return line.group(2).startswith(fence) and not line.group(3).strip()
+
+
 def _expand(text: str, page: Path, context: _Context, chain: tuple[Path, ...]) -> str:
     out: list[str] = []
     lines = text.splitlines()
@@ -115,9 +121,9 @@ def _expand(text: str, page: Path, context: _Context, chain: tuple[Path, ...]) -
     index = 0
     while index < len(lines):
         line = lines[index]
-        opener = _FENCE.match(line)
+        opener = FENCE.match(line)
         if fence is not None:
-            if opener and opener.group(2).startswith(fence) and not opener.group(3).strip():
+            if opener and closes_fence(opener, fence):
                 fence = None
                 out.append(line)
             else:
@@ -199,8 +205,8 @@ def _literalinclude(
     options: dict[str, str] = {}
     end = index + 1
     while end < len(lines):
-        closing = _FENCE.match(lines[end])
-        if closing and closing.group(2).startswith(fence) and not closing.group(3).strip():
+        closing = FENCE.match(lines[end])
+        if closing and closes_fence(closing, fence):
             break
         option = _OPTION.match(lines[end])
         if option:
