@@ -368,7 +368,13 @@ def _markdown_sections(text: str) -> list[tuple[str, list[str]]]:
     sections: list[tuple[str, list[str]]] = [("", [])]
     fence: str | None = None
     hidden_fence = False
+    in_directive = False
     for line in text.splitlines():
+        # A ``:::`` directive's indented options block (mkdocstrings' ``options:``) configures
+        # what the build renders there; the site shows none of its words.
+        if in_directive and line.strip() and line[:1] in {" ", "\t"}:
+            continue
+        in_directive = False
         opened = _MD_FENCE.match(line)
         if fence is not None:
             if opened and opened.group(1).startswith(fence) and not opened.group(2):
@@ -386,6 +392,7 @@ def _markdown_sections(text: str) -> list[tuple[str, list[str]]]:
             )
             continue
         if _MD_LINK_DEF.match(line) or line.strip().startswith((":::", "///")):
+            in_directive = line.startswith(":::")
             continue
         if re.match(r"^\s*:[\w-]+:", line):
             continue  # a MyST directive's option
