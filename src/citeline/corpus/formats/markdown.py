@@ -65,6 +65,11 @@ _ATTRIBUTE_LINE = re.compile(r"^\s*\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*
 _HEADING_ATTRIBUTES = re.compile(r"\s*\{:?\s*([^{}]*)\}\s*$")
 _LINK_ATTRIBUTES = re.compile(r"\A\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}")
 _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
+# A heading's closing sequence, as CommonMark reads it: a run of "#"s after a space, alone at
+# the line's end. An attribute list after it ("## Name (*required*) ## {: #name }", 116
+# headings of Hatch's docs) hides it from the parser, so it is taken off with the list.
+# Python-Markdown's attr_list strips any trailing "#"s there, "C#" too; a word keeps its own.
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
 
@@ -278,7 +283,7 @@ def _heading(markdown: str, env: dict[str, Any]) -> tuple[str, str | None]:
             named = _ATTRIBUTE.fullmatch(item)
             if named is not None and named.group(1):
                 anchor = named.group(1)
-        markdown = markdown[: attributes.start()]
+        markdown = _CLOSING_HASHES.sub("", markdown[: attributes.start()])
     return plain_text(markdown, env), anchor
 
 
