@@ -4,7 +4,11 @@ consume is gone and the text they show is kept."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from citeline.corpus import Document
 from citeline.corpus.formats.markdown import read
@@ -38,3 +42,106 @@ def test_a_hash_that_ends_a_word_of_the_title_is_kept() -> None:
     # A heading of hashes alone is empty, as CommonMark reads "### ###".
     empty = _sections("# A\n\nx\n\n## ## {: #empty }\n\nBody.\n")["page#empty"]
     assert "#" not in empty.title and empty.text.endswith("Body.")
+
+
+NESTED_TABS = """\
+# Metadata
+
+## Readme
+
+=== ":octicons-file-code-16: pyproject.toml"
+
+    === "Simple"
+        The file extension must be `.md`.
+
+        ```toml
+        readme = "README.md"
+        ```
+
+    === "Complex"
+        The `content-type` field must be set.
+
+        ===+ "File"
+            A `charset` field may also be set.
+
+            ```toml
+            readme = {"file" = "README.md"}
+            ```
+        ===! "Text"
+            | key | value |
+            |-----|-------|
+            | `text` | the description |
+
+!!! note
+    Always included in source distributions.
+"""
+
+
+def test_content_tabs_read_as_their_labels_and_their_bodies_as_markdown() -> None:
+    text = _sections(NESTED_TABS)["page#readme"].text
+    assert text == (
+        "Readme\n\n:octicons-file-code-16: pyproject.toml\n\nSimple\n\n"
+        'The file extension must be .md.\n\nreadme = "README.md"\n\nComplex\n\n'
+        "The content-type field must be set.\n\nFile\n\nA charset field may also be set.\n\n"
+        'readme = {"file" = "README.md"}\n\nText\n\nkey\n\nvalue\n\ntext\n\n'
+        "the description\n\nNote\n\nAlways included in source distributions."
+    )
+
+
+def test_an_admonition_inside_a_list_item_stays_in_the_item() -> None:
+    text = _text("# A\n\n1. Install it.\n\n    !!! tip\n        Use pipx.\n\n2. Run it.\n")
+    assert "• Install it.\n\nTip\n\nUse pipx.\n\n• Run it." in text
+
+
+def test_near_misses_of_a_tab_stay_text_and_a_tab_in_code_stays_code() -> None:
+    text = _text(
+        '# A\n\n=== Unquoted\n    indented code\n\n```\n=== "In code"\n    kept\n```\n\n'
+        '=== "Tab"\n    Body.\nNot in the tab.\n'
+    )
+    assert "=== Unquoted" in text and "indented code" in text
+    assert '=== "In code"\n    kept' in text
+    # A line indented less than the tab's body ends the tab: it is a paragraph of its own.
+    assert text.endswith("Tab\n\nBody.\nNot in the tab.")
+
+
+def test_a_fence_left_open_in_a_tab_ends_with_the_tab() -> None:
+    text = _text('# A\n\n=== "Tab"\n    ```\n    open(\n\nAfter the tab, *prose*.\n')
+    assert text.endswith("open(\n\nAfter the tab, prose.")
+
+
+def test_a_shorter_fence_does_not_close_a_longer_one() -> None:
+    # CommonMark: a closing fence is at least as long as the opening one.
+    text = _text('# A\n\n````\n```\n=== "Not a tab"\n```\n````\n\n=== "Tab"\n    Body.\n')
+    assert '```\n=== "Not a tab"\n```' in text and text.endswith("Tab\n\nBody.")
+
+
+_PIECES = ['=== "T"', "!!! note", '??? tip "Title"', "```", "- item", "", "word"]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_PIECES), st.integers(min_value=0, max_value=12)),
+        max_size=40,
+    )
+)
+def test_every_word_written_outside_the_markup_is_kept_whatever_the_nesting(
+    lines: list[tuple[str, int]],
+) -> None:
+    numbered = [
+        " " * indent + (f"{piece} w{number}" if piece in {"- item", "word"} else piece)
+        for number, (piece, indent) in enumerate(lines)
+    ]
+    text = _text("# Page\n\n" + "\n".join(numbered) + "\n")
+    for number, (piece, _) in enumerate(lines):
+        if piece in {"- item", "word"}:
+            assert f"w{number}" in text
+
+
+def test_thousands_of_nested_tabs_read_in_linear_time() -> None:
+    depth = 3000
+    page = "# Deep\n\n" + "".join(f'{" " * 4 * level}=== "T{level}"\n' for level in range(depth))
+    page += " " * 4 * depth + "The bottom.\n"
+    started = time.perf_counter()
+    text = _text(page)
+    assert time.perf_counter() - started < 10
+    assert "T2999" in text and "The bottom." in text

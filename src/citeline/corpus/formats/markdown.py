@@ -7,7 +7,8 @@ The Markdown is rendered to plain text by markdown-it-py: emphasis, code spans, 
 inline HTML become their text, code blocks keep their lines. The docs generators'
 conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .class }``)
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
-``/// warning``, ``:::info``) become plain paragraphs under their title; include directives
+``/// warning``, ``:::info``) and content tabs (``=== "Label"``) become plain paragraphs
+under their title or label, nested ones too; include directives
 (``{* file *}``, ``{! file !}``, ``--8<-- "file"``, ``{% include "file" %}``,
 ```` ```{literalinclude} ````) are replaced by the file they name, code as code
 (``includes``), and one that cannot be resolved is dropped, counted (``Omitted``) and
@@ -32,7 +33,7 @@ from selectolax.lexbor import LexborHTMLParser
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.api_docs import expand_api_docs
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
-from citeline.corpus.formats.includes import expand
+from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.jsonable import jsonable
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected
@@ -44,7 +45,6 @@ API_DIRECTIVES = "API reference directives"
 _FRONT_MATTER = re.compile(
     r"\A---[ \t]*\r?\n(.*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL
 )
-_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
 _INCLUDE = re.compile(
     r"\{\*.*?\*\}"  # FastAPI's docs: {* ../../docs_src/app.py hl[3] *}
     r"|\{!.*?!\}"  # markdown-include: {!../README.md!}
@@ -53,8 +53,15 @@ _INCLUDE = re.compile(
     r"|\{%-?\s*include(?:_relative)?\b.*?-?%\}"  # Jinja and mkdocs-macros
     r"|\{\{[<%]\s*(?:readfile|include)\b.*?[>%]\}\}"  # Hugo shortcodes
 )
-# "!!! note", "??? tip "Title"", "???+ warning": Python-Markdown's and Material's.
-_BANG_ADMONITION = re.compile(r"^(\s*)(?:!!!|\?\?\?\+?)\s*([\w-]+)?(?:\s+\"(.*)\")?\s*$")
+# "!!! note", "??? tip "Title"", "???+ warning", "!!! tip inline end": Python-Markdown's
+# admonitions and pymdownx.details' collapsible ones; the first class names the kind.
+_BANG_ADMONITION = re.compile(
+    r"^(\s*)(?:!!!|\?\?\?\+?)\s*([\w-]+)?(?:[ ]+[\w-]+)*(?:\s+\"(.*)\")?\s*$"
+)
+# '=== "Label"' opens a content tab (pymdownx.tabbed; "===+" selects it, "===!" starts a new
+# set of tabs): on Material sites each tab's body holds a variant of one example (Typer's
+# docs show 115 tab sets, one per supported Python, Hatch's 41, nested three deep).
+_CONTENT_TAB = re.compile(r"^(\s*)===[+!]{0,2}[ ]+\"(.*)\"[ ]*$")
 # "/// note | Title" opens a pymdownx block, a lone "///" closes it; ":::note Title" and
 # ":::" are Docusaurus's.
 _BLOCK_OPEN = re.compile(r"^\s*(?:/{3,}|:{3,})\s*([\w-]+)(?:\s*\|?\s*(.*?))?\s*$")
@@ -164,33 +171,52 @@ def plain_text(markdown: str, env: dict[str, Any] | None = None) -> str:
 
 
 def _plain_markdown(body: str) -> tuple[list[str], int]:
-    """``body``'s lines with admonitions opened out and include directives dropped, and
-    how many directives were dropped. Lines inside fenced code are left exactly as written."""
+    """``body``'s lines with admonitions and content tabs opened out and include directives
+    dropped, and how many directives were dropped. Lines inside fenced code are left as
+    written, less the indentation of the containers they lie in.
+
+    A container (``!!! note``, ``??? tip``, ``=== "Tab"``) is Python-Markdown's: its body is
+    the lines indented 4 spaces past its opening line (blank lines between them included), and
+    the first line indented less ends it. Its title becomes a paragraph of its own at the
+    opening line's place and its body moves out by those 4 spaces, so what the body holds
+    (fences, lists, tables, the next container) is read as Markdown, as the site renders it.
+    """
     lines: list[str] = []
     includes = 0
-    fence: str | None = None
-    dedent: int | None = None
-    for line in body.splitlines():
-        opener = _FENCE.match(line)
+    fence: str | None = None  # the open code block's fence, its indentation first
+    # The indentation (columns, as written) each open container's body lines have at least.
+    containers: list[int] = []
+    for written in body.splitlines():
+        if written.strip() and containers and _indent(written) < containers[-1]:
+            while containers and _indent(written) < containers[-1]:
+                containers.pop()
+            if fence is not None:
+                # CommonMark closes a code block with the container holding it; once the
+                # container's lines are moved out, only a closing fence can.
+                lines.append(fence)
+                fence = None
+        line = _dedented(written, 4 * len(containers))
+        opener = FENCE.match(line)
         if fence is not None:
-            lines.append(_dedented(line, dedent))
-            if opener and opener.group(1).startswith(fence):
+            lines.append(line)
+            if opener and closes_fence(opener, fence.lstrip(" \t")):
                 fence = None
             continue
-        if dedent is not None and line.strip() and _indent(line) < dedent:
-            dedent = None
-        if opener:
-            fence = opener.group(1)[:3]
-            lines.append(_dedented(line, dedent))
+        if opener and opens_fence(opener):
+            fence = opener.group(1) + opener.group(2)
+            lines.append(line)
             continue
         line, found = _INCLUDE.subn("", line)
         includes += found
         if found and not line.strip():
             continue
-        bang = _BANG_ADMONITION.match(line)
-        if bang:
-            lines.extend([bang.group(1) + _admonition_title(bang.group(2), bang.group(3)), ""])
-            dedent = len(bang.group(1)) + 4
+        container = _BANG_ADMONITION.match(line) or _CONTENT_TAB.match(line)
+        if container:
+            title = _container_title(container)
+            if lines and lines[-1].strip():
+                lines.append("")  # a container starts a block of its own
+            lines.extend([container.group(1) + title, ""] if title else [""])
+            containers.append(_indent(written) + 4)
             continue
         if _BLOCK_CLOSE.match(line) or _ATTRIBUTE_LINE.match(line):
             lines.append("")
@@ -199,8 +225,18 @@ def _plain_markdown(body: str) -> tuple[list[str], int]:
         if block:
             lines.extend([_admonition_title(block.group(1), block.group(2)), ""])
             continue
-        lines.append(_dedented(line, dedent))
+        lines.append(line)
     return lines, includes
+
+
+def _container_title(opened: re.Match[str]) -> str:
+    """The title a container shows: a tab's label; an admonition's quoted title, none when
+    it is quoted empty (``!!! note ""``), else its first class capitalized."""
+    if opened.re is _CONTENT_TAB:
+        return opened.group(2).strip()
+    if opened.group(3) is not None and not opened.group(3).strip():
+        return ""
+    return _admonition_title(opened.group(2), opened.group(3))
 
 
 def _admonition_title(kind: str | None, title: str | None) -> str:
@@ -210,13 +246,19 @@ def _admonition_title(kind: str | None, title: str | None) -> str:
 
 
 def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
+    """``line``'s indentation in columns, a tab to the next multiple of 4 (Python-Markdown
+    expands tabs so before it reads a line)."""
+    stripped = line.lstrip(" \t")
+    return len(line[: len(line) - len(stripped)].expandtabs(4))
 
 
-def _dedented(line: str, dedent: int | None) -> str:
-    if dedent is None:
+def _dedented(line: str, columns: int) -> str:
+    """``line`` less up to ``columns`` columns of its indentation."""
+    if columns == 0:
         return line
-    return line[min(dedent, _indent(line)) :]
+    stripped = line.lstrip(" \t")
+    indentation = line[: len(line) - len(stripped)].expandtabs(4)
+    return indentation[columns:] + stripped
 
 
 def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
