@@ -145,3 +145,52 @@ def test_thousands_of_nested_tabs_read_in_linear_time() -> None:
     text = _text(page)
     assert time.perf_counter() - started < 10
     assert "T2999" in text and "The bottom." in text
+
+
+FOOTNOTES = """\
+# Notes
+
+A claim[^1] and another[^note]. An undefined[^x] stays, and so does `code [^1]`.
+
+[^1]: The first source.
+    Its second line.
+
+    A second paragraph of it.
+
+[^note]:
+    Body on the lines below.
+
+After the notes.
+"""
+
+
+def test_footnote_markers_show_no_word_and_their_definitions_keep_their_text() -> None:
+    assert _text(FOOTNOTES) == (
+        "Notes\n\nA claim and another. An undefined[^x] stays, and so does code [^1].\n\n"
+        "The first source.\nIts second line.\n\nA second paragraph of it.\n\n"
+        "Body on the lines below.\n\nAfter the notes."
+    )
+
+
+def test_a_footnote_marker_in_a_title_is_not_part_of_it() -> None:
+    documents = _sections("# Page\n\nx\n\n## Origins[^1]\n\nOld.\n\n[^1]: Since 2004.\n")
+    assert documents["page#origins"].title == "Page › Origins"
+
+
+def test_abbreviation_definitions_show_nothing() -> None:
+    text = _text(
+        "# Glossary\n\nUpload to PyPI.\n\n*[PyPI]: Python Package Index\n*[CSS]:\n"
+        "    Cascading Style Sheets\n\n*Emphasis* [in brackets]: stays.\n"
+    )
+    assert text == "Glossary\n\nUpload to PyPI.\n\nEmphasis [in brackets]: stays."
+
+
+@given(
+    st.lists(
+        st.sampled_from(["[^1]", "[^1]: ", "[^a b]", "    ", "\n", "\n\n", "`", "word", "!"]),
+        max_size=30,
+    )
+)
+def test_footnote_markup_in_any_arrangement_keeps_every_word(parts: list[str]) -> None:
+    text = _text("# Page\n\n" + "".join(parts))
+    assert text.count("word") == parts.count("word")

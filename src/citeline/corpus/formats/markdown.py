@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urljoin
@@ -62,6 +63,13 @@ _BANG_ADMONITION = re.compile(
 # set of tabs): on Material sites each tab's body holds a variant of one example (Typer's
 # docs show 115 tab sets, one per supported Python, Hatch's 41, nested three deep).
 _CONTENT_TAB = re.compile(r"^(\s*)===[+!]{0,2}[ ]+\"(.*)\"[ ]*$")
+# Python-Markdown's footnotes: a definition "[^label]: text" starts a line (up to 3 spaces
+# in), and a marker "[^label]" whose label is defined shows as the footnote's number.
+_FOOTNOTE = re.compile(r"^([ ]{0,3})\[\^([^\]]+)\]:[ ]*(.*)$")
+_FOOTNOTE_MARKER = re.compile(r"(?<!!)\[\^([^\]]+)\](?!\s*:)")
+_FOOTNOTES = "citeline_footnotes"  # where the page's footnote labels are kept in the env
+# Python-Markdown's abbreviations: "*[HTML]: Hyper Text Markup Language" defines a tooltip.
+_ABBREVIATION = re.compile(r"^\*\[[^\]\\]+\][ ]?:[ ]*(.*)$")
 # "/// note | Title" opens a pymdownx block, a lone "///" closes it; ":::note Title" and
 # ":::" are Docusaurus's.
 _BLOCK_OPEN = re.compile(r"^\s*(?:/{3,}|:{3,})\s*([\w-]+)(?:\s*\|?\s*(.*?))?\s*$")
@@ -120,10 +128,12 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
             yield Rejected(problem)
         if api_dropped:
             yield Omitted(API_DIRECTIVES, api_dropped)
-    lines, includes = _plain_markdown(body)
-    # The page's link reference definitions, which a heading's own parse reads too.
-    env: dict[str, Any] = {}
-    tokens = _PARSER.parse("\n".join(lines), env)
+    opened = _plain_markdown(body)
+    includes = opened.includes
+    # The page's link reference definitions, which a heading's own parse reads too, and the
+    # labels of its footnotes.
+    env: dict[str, Any] = {_FOOTNOTES: opened.footnotes}
+    tokens = _PARSER.parse("\n".join(opened.lines), env)
     sections = _sections(tokens, env)
     first = next((token for token in tokens if token.type == "heading_open"), None)
     if first is not None and first.tag != "h1" and sections[0].headings:
@@ -167,12 +177,22 @@ def plain_text(markdown: str, env: dict[str, Any] | None = None) -> str:
     """One line of Markdown (a title, say) as the text a reader sees; ``env`` holds the
     page's link reference definitions, so ``[text][label]`` reads as its text."""
     tokens = _PARSER.parseInline(markdown.strip(), {} if env is None else env)
-    return " ".join(_inline_text(tokens[0].children or []).split()) if tokens else ""
+    return " ".join(_inline_text(tokens[0].children or [], env).split()) if tokens else ""
 
 
-def _plain_markdown(body: str) -> tuple[list[str], int]:
-    """``body``'s lines with admonitions and content tabs opened out and include directives
-    dropped, and how many directives were dropped. Lines inside fenced code are left as
+@dataclass
+class _OpenedOut:
+    """A page's lines with its containers opened out (``_plain_markdown``), how many include
+    directives were dropped from them, and the labels its footnotes are defined under."""
+
+    lines: list[str] = field(default_factory=list)
+    includes: int = 0
+    footnotes: set[str] = field(default_factory=set)
+
+
+def _plain_markdown(body: str) -> _OpenedOut:
+    """``body``'s lines with admonitions, content tabs and footnotes opened out and include
+    directives and abbreviation definitions dropped. Lines inside fenced code are left as
     written, less the indentation of the containers they lie in.
 
     A container (``!!! note``, ``??? tip``, ``=== "Tab"``) is Python-Markdown's: its body is
@@ -180,9 +200,13 @@ def _plain_markdown(body: str) -> tuple[list[str], int]:
     the first line indented less ends it. Its title becomes a paragraph of its own at the
     opening line's place and its body moves out by those 4 spaces, so what the body holds
     (fences, lists, tables, the next container) is read as Markdown, as the site renders it.
+    A footnote's definition (``[^1]: text``, its body indented 4 below) is one too, without a
+    title: Python-Markdown moves it to the page's foot, its text is kept here where written.
+    An abbreviation's definition (``*[HTML]: Hyper Text...``) shows nothing on the page.
     """
-    lines: list[str] = []
-    includes = 0
+    opened = _OpenedOut()
+    lines = opened.lines
+    abbreviation_title_next = False
     fence: str | None = None  # the open code block's fence, its indentation first
     # The indentation (columns, as written) each open container's body lines have at least.
     containers: list[int] = []
@@ -206,9 +230,26 @@ def _plain_markdown(body: str) -> tuple[list[str], int]:
             fence = opener.group(1) + opener.group(2)
             lines.append(line)
             continue
+        if abbreviation_title_next:
+            abbreviation_title_next = False
+            if line.strip():
+                continue
         line, found = _INCLUDE.subn("", line)
-        includes += found
+        opened.includes += found
         if found and not line.strip():
+            continue
+        abbreviation = _ABBREVIATION.match(line)
+        if abbreviation:
+            # Its title may be the next line: Python-Markdown's "[ ]*\n?[ ]*(?P<title>.*)$".
+            abbreviation_title_next = not abbreviation.group(1).strip()
+            continue
+        footnote = _FOOTNOTE.match(line)
+        if footnote:
+            opened.footnotes.add(footnote.group(2))
+            if lines and lines[-1].strip():
+                lines.append("")
+            lines.append(footnote.group(1) + footnote.group(3))
+            containers.append(_indent(written) + 4)
             continue
         container = _BANG_ADMONITION.match(line) or _CONTENT_TAB.match(line)
         if container:
@@ -226,7 +267,7 @@ def _plain_markdown(body: str) -> tuple[list[str], int]:
             lines.extend([_admonition_title(block.group(1), block.group(2)), ""])
             continue
         lines.append(line)
-    return lines, includes
+    return opened
 
 
 def _container_title(opened: re.Match[str]) -> str:
@@ -295,7 +336,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
         elif token.type in {"bullet_list_close", "ordered_list_close"}:
             list_depth -= 1
         elif token.type == "inline":
-            text = _inline_text(token.children or [])
+            text = _inline_text(token.children or [], env)
             if tokens[index - 1].type == "paragraph_open" and _opens_list_item(tokens, index):
                 text = "• " + text
             parts.append(text)
@@ -348,23 +389,38 @@ def _unique_slug(candidate: str, used: dict[str, int]) -> str | None:
             return chosen
 
 
-def _inline_text(children: Sequence[Token]) -> str:
+def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -> str:
+    """The text a reader sees of an inline run; ``env`` holds the page's footnote labels."""
     out: list[str] = []
     previous = ""
+    footnotes: set[str] = (env or {}).get(_FOOTNOTES) or set()
     for child in children:
         if child.type == "text" and previous in {"link_close", "image"}:
             # attr_list after a link or image: "[First Steps](x.md){.internal-link}"
-            out.append(_LINK_ATTRIBUTES.sub("", child.content))
-        elif child.type in {"text", "code_inline"}:
+            out.append(_footnotes_out(_LINK_ATTRIBUTES.sub("", child.content), footnotes))
+        elif child.type == "text":
+            out.append(_footnotes_out(child.content, footnotes))
+        elif child.type == "code_inline":
             out.append(child.content)
         elif child.type in {"softbreak", "hardbreak"}:
             out.append("\n")
         elif child.type == "image":
-            out.append(_inline_text(child.children or []))
+            out.append(_inline_text(child.children or [], env))
         elif child.type == "html_inline" and child.content.lower().startswith("<br"):
             out.append("\n")
         previous = child.type
     return "".join(out).strip()
+
+
+def _footnotes_out(text: str, footnotes: set[str]) -> str:
+    """``text`` without its markers of defined footnotes: the superscript number they show
+    is no word of the sentence (kept, "word[^1]" would be indexed as "word1"). A marker of
+    no definition stays as written, as Python-Markdown leaves it."""
+    if not footnotes or "[^" not in text:
+        return text
+    return _FOOTNOTE_MARKER.sub(
+        lambda marker: "" if marker.group(1) in footnotes else marker.group(0), text
+    )
 
 
 def _html_text(html: str) -> str:
