@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citeline.corpus import Document
+from citeline.corpus.formats.includes import MAX_AUTO_APPENDED, expand
 from citeline.corpus.formats.markdown import read
 from citeline.corpus.formats.origin import SourceFile
 
@@ -194,3 +195,72 @@ def test_abbreviation_definitions_show_nothing() -> None:
 def test_footnote_markup_in_any_arrangement_keeps_every_word(parts: list[str]) -> None:
     text = _text("# Page\n\n" + "".join(parts))
     assert text.count("word") == parts.count("word")
+
+
+def _project(tmp_path: Path, snippets: str) -> Path:
+    """A project whose mkdocs.yml gives pymdownx.snippets ``snippets`` (YAML lines)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n", "utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Demo\nmarkdown_extensions:\n  - pymdownx.snippets:\n" + snippets, "utf-8"
+    )
+    (tmp_path / "docs" / ".snippets").mkdir(parents=True)
+    return tmp_path / "docs"
+
+
+def _page(docs: Path, markdown: str) -> dict[str, Document]:
+    (docs / "page.md").write_text(markdown, "utf-8")
+    origin = SourceFile(
+        docs / "page.md", "page", "page.md", BASE + "page/", include_root=docs.parent
+    )
+    return _sections(markdown, origin=origin)
+
+
+def test_the_files_snippets_appends_to_every_page_define_its_links(tmp_path: Path) -> None:
+    docs = _project(
+        tmp_path,
+        "      base_path: [docs/.snippets]\n      auto_append: [links.txt, abbrs.txt]\n",
+    )
+    (docs / ".snippets" / "links.txt").write_text(
+        "[PEP 508]: https://peps.python.org/pep-0508/\n", "utf-8"
+    )
+    (docs / ".snippets" / "abbrs.txt").write_text("*[PyPI]: Python Package Index\n", "utf-8")
+    # A shortcut reference is a link only where a definition names it.
+    [page] = _page(docs, "# Dependencies\n\nWritten as [PEP 508] strings, from PyPI.\n").values()
+    assert page.text == "Dependencies\n\nWritten as PEP 508 strings, from PyPI."
+
+
+def test_an_appended_file_outside_the_include_root_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / "secret.txt").write_text("OUTSIDE-SECRET\n", "utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    many = ", ".join(f"missing{number}.txt" for number in range(10_000))
+    docs = _project(project, f"      auto_append: [../secret.txt, {many}]\n")
+    (docs / "page.md").write_text("# Page\n\nText.\n", "utf-8")
+    started = time.perf_counter()
+    expanded = expand(
+        "# Page\n\nText.\n", docs / "page.md", include_root=project, ingest_folder=docs
+    )
+    assert time.perf_counter() - started < 5
+    assert "OUTSIDE-SECRET" not in expanded.text
+    assert expanded.dropped == MAX_AUTO_APPENDED and "outside the include root" in " ".join(
+        expanded.problems
+    )
+
+
+def test_a_reference_defined_elsewhere_reads_as_its_text_as_autorefs_shows_it() -> None:
+    text = _text(
+        "# API\n\nSee [PEP 517][] and [the standard][project metadata standard], "
+        "[`Extension`][markdown.extensions.Extension] and [defined][d].\n\n[d]: /d/\n"
+    )
+    assert text == "API\n\nSee PEP 517 and the standard, Extension and defined."
+
+
+def test_brackets_that_name_no_reference_stay_as_written() -> None:
+    text = _text(
+        "# Arrays\n\nIndex it as matrix[0][1], mark a note[^1][^2], write `[code][ref]` "
+        "and [a shortcut].\n"
+    )
+    assert text == (
+        "Arrays\n\nIndex it as matrix[0][1], mark a note[^1][^2], write [code][ref] "
+        "and [a shortcut]."
+    )

@@ -28,6 +28,8 @@ from typing import Any
 from urllib.parse import urljoin
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from selectolax.lexbor import LexborHTMLParser
 
@@ -86,7 +88,36 @@ _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)
 # Python-Markdown's attr_list strips any trailing "#"s there, "C#" too; a word keeps its own.
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 
+# A full reference "[text][label]" or a collapsed one "[label][]". mkdocs-autorefs resolves
+# a label that no definition on the page names to a heading or an API object of the whole
+# site: Python-Markdown's docs link "[`Extension`][markdown.extensions.Extension]" so, and
+# 117 such references stayed in its indexed text as brackets (Hatch's, 12, their definitions
+# in a file its snippets append). Its label holds a letter: "matrix[0][1]" is no reference.
+_FULL_REFERENCE = re.compile(r"\]\[((?:[^\[\]\\]|\\.){1,999})\]")
+_COLLAPSED_REFERENCE = re.compile(r"\[((?:[^\[\]\\]|\\.){1,999})\]\[\]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _references_elsewhere(state: StateCore) -> None:
+    """Define, as a link to nowhere, each full or collapsed reference's label that the page
+    leaves undefined, so that it reads as its text, as a site built with autorefs shows it.
+    Runs between the block parse (which collects the page's definitions) and the inline one."""
+    references = state.env.setdefault("references", {})
+    for token in state.tokens:
+        if token.type != "inline" or "][" not in token.content:
+            continue
+        labels = [found.group(1) for found in _FULL_REFERENCE.finditer(token.content)]
+        labels += [found.group(1) for found in _COLLAPSED_REFERENCE.finditer(token.content)]
+        for label in labels:
+            if label.startswith("^") or not _LETTER.search(label):
+                continue  # a footnote's marker, or brackets of numbers
+            key = normalizeReference(label)
+            if key and key not in references:
+                references[key] = {"title": "", "href": ""}
+
+
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
+_PARSER.core.ruler.before("inline", "references_elsewhere", _references_elsewhere)
 
 
 def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omitted]:
