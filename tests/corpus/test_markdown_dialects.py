@@ -264,3 +264,14 @@ def test_brackets_that_name_no_reference_stay_as_written() -> None:
         "Arrays\n\nIndex it as matrix[0][1], mark a note[^1][^2], write [code][ref] "
         "and [a shortcut]."
     )
+
+
+def test_inline_highlighted_code_shows_without_its_language_prefix() -> None:
+    text = _text(
+        '# Build\n\nSet `#!toml packages = ["src/foo"]`, run `:::python import os` and '
+        "keep `#!<EXE_PATH>`, `#!/bin/sh`, `#!` and `:::`.\n"
+    )
+    assert text == (
+        'Build\n\nSet packages = ["src/foo"], run import os and '
+        "keep #!<EXE_PATH>, #!/bin/sh, #! and :::."
+    )

@@ -116,6 +116,11 @@ def _references_elsewhere(state: StateCore) -> None:
                 references[key] = {"title": "", "href": ""}
 
 
+# pymdownx.inlinehilite: "`#!python import os`" (or ":::python") is code highlighted as that
+# language, shown without the prefix (Hatch's docs write 17). A prefix naming no language,
+# "`#!/bin/sh`" or "`#!<EXE_PATH>`", is a shebang shown as written.
+_INLINE_HIGHLIGHT = re.compile(r"\A(?:#!|:{3,})[\w#.+-]+\s+(?=\S)")
+
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
 _PARSER.core.ruler.before("inline", "references_elsewhere", _references_elsewhere)
 
@@ -432,7 +437,7 @@ def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -
         elif child.type == "text":
             out.append(_footnotes_out(child.content, footnotes))
         elif child.type == "code_inline":
-            out.append(child.content)
+            out.append(_INLINE_HIGHLIGHT.sub("", child.content, count=1))
         elif child.type in {"softbreak", "hardbreak"}:
             out.append("\n")
         elif child.type == "image":
