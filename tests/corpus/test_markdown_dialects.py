@@ -275,3 +275,26 @@ def test_inline_highlighted_code_shows_without_its_language_prefix() -> None:
         'Build\n\nSet packages = ["src/foo"], run import os and '
         "keep #!<EXE_PATH>, #!/bin/sh, #! and :::."
     )
+
+
+def test_attribute_lists_attr_list_takes_off_inline_elements_and_cells_show_nothing() -> None:
+    text = _text(
+        "# Labels\n\nLabeled `release`{ .label .release }, **`linenums`**{ #linenums }: "
+        "*em*{.x} and [a link](x.md){: target=_blank }.\n\n"
+        "-   :material-clock:{ .lg .middle } __Set up in 5 minutes__\n\n"
+        "| *a* { .foo } | *b*{ .foo } |\n|---|---|\n| 1 | 2 |\n"
+    )
+    assert text == (
+        "Labels\n\nLabeled release, linenums: em and a link.\n\n"
+        "• :material-clock: Set up in 5 minutes\n\na\n\nb\n\n1\n\n2"
+    )
+
+
+def test_braces_attr_list_would_not_take_stay_as_written() -> None:
+    # In a paragraph attr_list reads a list only on a line of its own; after an element,
+    # only with no space between; in a cell, only at its end.
+    text = _text(
+        "# Braces\n\nText { #id } stays, `code` {.spaced} stays.\n\n"
+        "| {not} | { .x } y |\n|---|---|\n"
+    )
+    assert text == ("Braces\n\nText { #id } stays, code {.spaced} stays.\n\n{not}\n\n{ .x } y")

@@ -80,7 +80,17 @@ _BLOCK_CLOSE = re.compile(r"^\s*(?:/{3,}|:{3,})\s*$")
 _ATTRIBUTE_LINE = re.compile(r"^\s*\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}\s*$")
 # An attribute list at a heading's end: "Query Parameters { #query-parameters }".
 _HEADING_ATTRIBUTES = re.compile(r"\s*\{:?\s*([^{}]*)\}\s*$")
-_LINK_ATTRIBUTES = re.compile(r"\A\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}")
+# attr_list's list after an inline element ("[First Steps](x.md){.internal-link}",
+# "**`linenums`**{ #linenums }", "`bug`{ .label .bug }": 33 in Python-Markdown's docs), which
+# it takes off the text that follows; only written right after the element, with no space.
+_INLINE_ATTRIBUTES = re.compile(r"\A\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}")
+# The inline elements Python-Markdown makes, after which attr_list looks for a list.
+_INLINE_ELEMENT_ENDS = {"link_close", "image", "code_inline", "strong_close", "em_close", "s_close"}
+# An icon or emoji shortcode (pymdownx.emoji: ":material-clock:") is an inline element too;
+# Material's grid cards write ":material-clock:{ .lg .middle }" (10 in Hatch's docs).
+_SHORTCODE_ATTRIBUTES = re.compile(r"(:[+\w-]+:)\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}")
+# attr_list's list at the end of a table cell, after a space: "| *a* { .foo } |".
+_CELL_ATTRIBUTES = re.compile(r"[ ]+\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}[ ]*\Z")
 _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
 # A heading's closing sequence, as CommonMark reads it: a run of "#"s after a space, alone at
 # the line's end. An attribute list after it ("## Name (*required*) ## {: #name }", 116
@@ -373,6 +383,8 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
             list_depth -= 1
         elif token.type == "inline":
             text = _inline_text(token.children or [], env)
+            if tokens[index - 1].type in {"th_open", "td_open"}:
+                text = _CELL_ATTRIBUTES.sub("", text)
             if tokens[index - 1].type == "paragraph_open" and _opens_list_item(tokens, index):
                 text = "• " + text
             parts.append(text)
@@ -431,11 +443,13 @@ def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -
     previous = ""
     footnotes: set[str] = (env or {}).get(_FOOTNOTES) or set()
     for child in children:
-        if child.type == "text" and previous in {"link_close", "image"}:
-            # attr_list after a link or image: "[First Steps](x.md){.internal-link}"
-            out.append(_footnotes_out(_LINK_ATTRIBUTES.sub("", child.content), footnotes))
-        elif child.type == "text":
-            out.append(_footnotes_out(child.content, footnotes))
+        if child.type == "text":
+            text = child.content
+            if previous in _INLINE_ELEMENT_ENDS:
+                text = _INLINE_ATTRIBUTES.sub("", text)
+            if ":{" in text:
+                text = _SHORTCODE_ATTRIBUTES.sub(r"\1", text)
+            out.append(_footnotes_out(text, footnotes))
         elif child.type == "code_inline":
             out.append(_INLINE_HIGHLIGHT.sub("", child.content, count=1))
         elif child.type in {"softbreak", "hardbreak"}:
