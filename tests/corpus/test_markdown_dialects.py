@@ -298,3 +298,19 @@ def test_braces_attr_list_would_not_take_stay_as_written() -> None:
         "| {not} | { .x } y |\n|---|---|\n"
     )
     assert text == ("Braces\n\nText { #id } stays, code {.spaced} stays.\n\n{not}\n\n{ .x } y")
+
+
+def test_markdown_inside_a_block_tag_marked_markdown_is_read_as_markdown() -> None:
+    text = _text(
+        "# Figures\n\n<figure markdown>\n  ![Installation example](demo.gif){ loading=lazy }\n"
+        '</figure>\n\n<div class="grid cards" markdown>\n-   __Environments__\n</div>\n'
+    )
+    assert text == "Figures\n\nInstallation example\n\n• Environments"
+
+
+def test_a_block_tag_without_the_markdown_attribute_keeps_its_text_raw() -> None:
+    text = _text(
+        '# Raw\n\n<div data-markdown="1">\n*not emphasis*\n</div>\n\n<div markdownish>\n'
+        "__nor strong__\n</div>\n"
+    )
+    assert text == "Raw\n\n*not emphasis*\n\n__nor strong__"

@@ -70,6 +70,12 @@ _CONTENT_TAB = re.compile(r"^(\s*)===[+!]{0,2}[ ]+\"(.*)\"[ ]*$")
 _FOOTNOTE = re.compile(r"^([ ]{0,3})\[\^([^\]]+)\]:[ ]*(.*)$")
 _FOOTNOTE_MARKER = re.compile(r"(?<!!)\[\^([^\]]+)\](?!\s*:)")
 _FOOTNOTES = "citeline_footnotes"  # where the page's footnote labels are kept in the env
+# md_in_html: a block tag with a "markdown" attribute, alone on its line ('<figure markdown>',
+# Material's '<div class="grid cards" markdown>'), holds Markdown, which CommonMark would
+# read as the HTML block's raw text up to the next blank line (5 of Hatch's 9 such tags).
+_MARKDOWN_IN_HTML = re.compile(
+    r"^\s*<[A-Za-z][\w-]*(?:\s+[^>]*)?\smarkdown(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?(?:\s[^>]*)?>\s*$"
+)
 # Python-Markdown's abbreviations: "*[HTML]: Hyper Text Markup Language" defines a tooltip.
 _ABBREVIATION = re.compile(r"^\*\[[^\]\\]+\][ ]?:[ ]*(.*)$")
 # "/// note | Title" opens a pymdownx block, a lone "///" closes it; ":::note Title" and
@@ -304,6 +310,9 @@ def _plain_markdown(body: str) -> _OpenedOut:
                 lines.append("")  # a container starts a block of its own
             lines.extend([container.group(1) + title, ""] if title else [""])
             containers.append(_indent(written) + 4)
+            continue
+        if _MARKDOWN_IN_HTML.match(line):
+            lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
             continue
         if _BLOCK_CLOSE.match(line) or _ATTRIBUTE_LINE.match(line):
             lines.append("")
