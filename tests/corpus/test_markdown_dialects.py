@@ -188,7 +188,7 @@ def test_abbreviation_definitions_show_nothing() -> None:
 
 @given(
     st.lists(
-        st.sampled_from(["[^1]", "[^1]: ", "[^a b]", "    ", "\n", "\n\n", "`", "word", "!"]),
+        st.sampled_from(["[^1]", "[^1]: ", "[^a b]", "    ", "\n", "\n\n", "`[^1]`", "word", "!"]),
         max_size=30,
     )
 )
@@ -314,3 +314,22 @@ def test_a_block_tag_without_the_markdown_attribute_keeps_its_text_raw() -> None
         "__nor strong__\n</div>\n"
     )
     assert text == "Raw\n\n*not emphasis*\n\n__nor strong__"
+
+
+def test_long_lines_of_near_miss_markup_read_in_linear_time() -> None:
+    # Each line took seconds while two parts of a pattern could match the same spaces.
+    run = " " * 20_000
+    page = "\n\n".join(
+        [
+            f"# a{{{run}}}x",
+            f"!!!{run}x!",
+            "<div " + "markdown " * 20_000,
+            f"`code`:a:{{.x {run}{{",
+            f"| a {{.x{run} |\n|---|\n| b |",
+            f"## a{run}#x {{: #x }}",
+        ]
+    )
+    started = time.perf_counter()
+    text = _text(page)
+    assert time.perf_counter() - started < 5
+    assert text.endswith("b")

@@ -8,7 +8,11 @@ inline HTML become their text, code blocks keep their lines. The docs generators
 conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .class }``)
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
 ``/// warning``, ``:::info``) and content tabs (``=== "Label"``) become plain paragraphs
-under their title or label, nested ones too; include directives
+under their title or label, nested ones too; footnote markers show no word and their
+definitions keep their text; a full or collapsed reference link whose definition is
+elsewhere (mkdocs-autorefs', or a file the snippets settings append) reads as its text;
+attr_list's lists, inline-highlight prefixes (```` `#!python x` ````), abbreviation
+definitions and the tags of md_in_html leave no text; include directives
 (``{* file *}``, ``{! file !}``, ``--8<-- "file"``, ``{% include "file" %}``,
 ```` ```{literalinclude} ````) are replaced by the file they name, code as code
 (``includes``), and one that cannot be resolved is dropped, counted (``Omitted``) and
@@ -57,14 +61,15 @@ _INCLUDE = re.compile(
     r"|\{\{[<%]\s*(?:readfile|include)\b.*?[>%]\}\}"  # Hugo shortcodes
 )
 # "!!! note", "??? tip "Title"", "???+ warning", "!!! tip inline end": Python-Markdown's
-# admonitions and pymdownx.details' collapsible ones; the first class names the kind.
+# admonitions and pymdownx.details' collapsible ones; the first class names the kind. (No two
+# parts may match the same spaces: "!!!" and 20,000 spaces took 12 s when they could.)
 _BANG_ADMONITION = re.compile(
-    r"^(\s*)(?:!!!|\?\?\?\+?)\s*([\w-]+)?(?:[ ]+[\w-]+)*(?:\s+\"(.*)\")?\s*$"
+    r"^([ \t]*)(?:!!!|\?\?\?\+?)[ ]?([\w-]+)?(?:[ ]+[\w-]+)*(?:[ ]+\"(.*)\")?[ \t]*$"
 )
 # '=== "Label"' opens a content tab (pymdownx.tabbed; "===+" selects it, "===!" starts a new
 # set of tabs): on Material sites each tab's body holds a variant of one example (Typer's
-# docs show 115 tab sets, one per supported Python, Hatch's 41, nested three deep).
-_CONTENT_TAB = re.compile(r"^(\s*)===[+!]{0,2}[ ]+\"(.*)\"[ ]*$")
+# docs hold 155 tabs, one per supported Python, Hatch's 39, nested three deep).
+_CONTENT_TAB = re.compile(r"^([ \t]*)===[+!]{0,2}[ ]+\"(.*)\"[ ]*$")
 # Python-Markdown's footnotes: a definition "[^label]: text" starts a line (up to 3 spaces
 # in), and a marker "[^label]" whose label is defined shows as the footnote's number.
 _FOOTNOTE = re.compile(r"^([ ]{0,3})\[\^([^\]]+)\]:[ ]*(.*)$")
@@ -73,36 +78,40 @@ _FOOTNOTES = "citeline_footnotes"  # where the page's footnote labels are kept i
 # md_in_html: a block tag with a "markdown" attribute, alone on its line ('<figure markdown>',
 # Material's '<div class="grid cards" markdown>'), holds Markdown, which CommonMark would
 # read as the HTML block's raw text up to the next blank line (5 of Hatch's 9 such tags).
-_MARKDOWN_IN_HTML = re.compile(
-    r"^\s*<[A-Za-z][\w-]*(?:\s+[^>]*)?\smarkdown(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?(?:\s[^>]*)?>\s*$"
+_BLOCK_TAG = re.compile(
+    r"^[ \t]*<[A-Za-z][\w-]*((?:\s+[^\s>=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*)\s*>\s*$"
 )
+_TAG_ATTRIBUTE_NAME = re.compile(r"\s+([^\s>=]+)(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?")
 # Python-Markdown's abbreviations: "*[HTML]: Hyper Text Markup Language" defines a tooltip.
 _ABBREVIATION = re.compile(r"^\*\[[^\]\\]+\][ ]?:[ ]*(.*)$")
 # "/// note | Title" opens a pymdownx block, a lone "///" closes it; ":::note Title" and
 # ":::" are Docusaurus's.
 _BLOCK_OPEN = re.compile(r"^\s*(?:/{3,}|:{3,})\s*([\w-]+)(?:\s*\|?\s*(.*?))?\s*$")
 _BLOCK_CLOSE = re.compile(r"^\s*(?:/{3,}|:{3,})\s*$")
+# An attribute list as attr_list reads one: "{: #id .class key=value }". (Its parts never
+# match the same spaces: "(?:\s+[^{}]*)" did, and 20,000 spaces took 5 s.)
+_ATTRIBUTE_LIST = r"\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s[^{}]*)?\}"
 # A whole line that is only an attribute list, as Python-Markdown writes after a block.
-_ATTRIBUTE_LINE = re.compile(r"^\s*\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}\s*$")
+_ATTRIBUTE_LINE = re.compile(rf"^\s*{_ATTRIBUTE_LIST}\s*$")
 # An attribute list at a heading's end: "Query Parameters { #query-parameters }".
-_HEADING_ATTRIBUTES = re.compile(r"\s*\{:?\s*([^{}]*)\}\s*$")
+_HEADING_ATTRIBUTES = re.compile(r"(?<!\s)\s*\{:?([^{}]*)\}\s*$")
 # attr_list's list after an inline element ("[First Steps](x.md){.internal-link}",
 # "**`linenums`**{ #linenums }", "`bug`{ .label .bug }": 33 in Python-Markdown's docs), which
 # it takes off the text that follows; only written right after the element, with no space.
-_INLINE_ATTRIBUTES = re.compile(r"\A\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}")
+_INLINE_ATTRIBUTES = re.compile(rf"\A{_ATTRIBUTE_LIST}")
 # The inline elements Python-Markdown makes, after which attr_list looks for a list.
 _INLINE_ELEMENT_ENDS = {"link_close", "image", "code_inline", "strong_close", "em_close", "s_close"}
 # An icon or emoji shortcode (pymdownx.emoji: ":material-clock:") is an inline element too;
 # Material's grid cards write ":material-clock:{ .lg .middle }" (10 in Hatch's docs).
-_SHORTCODE_ATTRIBUTES = re.compile(r"(:[+\w-]+:)\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}")
+_SHORTCODE_ATTRIBUTES = re.compile(rf"(:[+\w-]+:){_ATTRIBUTE_LIST}")
 # attr_list's list at the end of a table cell, after a space: "| *a* { .foo } |".
-_CELL_ATTRIBUTES = re.compile(r"[ ]+\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}[ ]*\Z")
+_CELL_ATTRIBUTES = re.compile(rf"(?<![ ])[ ]+{_ATTRIBUTE_LIST}[ ]*\Z")
 _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
 # A heading's closing sequence, as CommonMark reads it: a run of "#"s after a space, alone at
 # the line's end. An attribute list after it ("## Name (*required*) ## {: #name }", 116
 # headings of Hatch's docs) hides it from the parser, so it is taken off with the list.
 # Python-Markdown's attr_list strips any trailing "#"s there, "C#" too; a word keeps its own.
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_CLOSING_HASHES = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
 
 # A full reference "[text][label]" or a collapsed one "[label][]". mkdocs-autorefs resolves
 # a label that no definition on the page names to a heading or an API object of the whole
@@ -298,9 +307,13 @@ def _plain_markdown(body: str) -> _OpenedOut:
         footnote = _FOOTNOTE.match(line)
         if footnote:
             opened.footnotes.add(footnote.group(2))
+            text = footnote.group(3)
+            while again := _FOOTNOTE.match(text):  # "[^1]: [^2]: text" defines both
+                opened.footnotes.add(again.group(2))
+                text = again.group(3)
             if lines and lines[-1].strip():
                 lines.append("")
-            lines.append(footnote.group(1) + footnote.group(3))
+            lines.append(footnote.group(1) + text)
             containers.append(_indent(written) + 4)
             continue
         container = _BANG_ADMONITION.match(line) or _CONTENT_TAB.match(line)
@@ -311,7 +324,7 @@ def _plain_markdown(body: str) -> _OpenedOut:
             lines.extend([container.group(1) + title, ""] if title else [""])
             containers.append(_indent(written) + 4)
             continue
-        if _MARKDOWN_IN_HTML.match(line):
+        if _opens_markdown_in_html(line):
             lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
             continue
         if _BLOCK_CLOSE.match(line) or _ATTRIBUTE_LINE.match(line):
@@ -323,6 +336,16 @@ def _plain_markdown(body: str) -> _OpenedOut:
             continue
         lines.append(line)
     return opened
+
+
+def _opens_markdown_in_html(line: str) -> bool:
+    """Whether ``line`` is a block tag alone on its line with md_in_html's ``markdown``."""
+    if "markdown" not in line:
+        return False
+    tag = _BLOCK_TAG.match(line)
+    return tag is not None and any(
+        name.group(1) == "markdown" for name in _TAG_ATTRIBUTE_NAME.finditer(tag.group(1))
+    )
 
 
 def _container_title(opened: re.Match[str]) -> str:
