@@ -9,8 +9,9 @@ conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
 ``/// warning``, ``:::info``) and content tabs (``=== "Label"``) become plain paragraphs
 under their title or label, nested ones too; footnote markers show no word and their
-definitions keep their text; a full or collapsed reference link whose definition is
-elsewhere (mkdocs-autorefs', or a file the snippets settings append) reads as its text;
+definitions keep their text; the files the snippets settings append to every page are
+appended, and a full or collapsed reference link no definition names (one mkdocs-autorefs
+resolves across the site) reads as its text;
 attr_list's lists, inline-highlight prefixes (```` `#!python x` ````), abbreviation
 definitions and the tags of md_in_html leave no text; include directives
 (``{* file *}``, ``{! file !}``, ``--8<-- "file"``, ``{% include "file" %}``,
