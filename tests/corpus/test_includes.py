@@ -216,3 +216,26 @@ def test_any_markdown_expands_within_the_include_root_and_never_raises(
     expanded = expand(text, root / "page.md", include_root=root, ingest_folder=root)
     assert "OUTSIDE-SECRET" not in expanded.text
     assert expanded.dropped == len(expanded.problems)
+
+
+def test_a_directive_in_a_fence_nested_in_a_tab_puts_the_code_in_that_fence(
+    tmp_path: Path,
+) -> None:
+    # Typer's tabs: the fence sits 4 spaces in, where superfences still reads it as one.
+    (tmp_path / "app.py").write_text("import typer\n", "utf-8")
+    page = '=== "Python 3.6+"\n\n    ```Python hl_lines="5"\n    {!> app.py!}\n    ```\n'
+    expanded = expand(page, tmp_path / "page.md", include_root=tmp_path, ingest_folder=tmp_path)
+    assert expanded.text.splitlines()[2:] == [
+        '    ```Python hl_lines="5"',
+        "    import typer",
+        "    ```",
+    ]
+
+
+def test_code_in_a_line_opening_with_three_backticks_opens_no_fence(tmp_path: Path) -> None:
+    # CommonMark: a backtick fence's info string holds no backtick, so this line is a
+    # paragraph, and the file named after it is code of its own, not a code block's text.
+    (tmp_path / "run.py").write_text("print(1)\n", "utf-8")
+    page = '```x``` is inline code.\n\n--8<-- "run.py"\n'
+    expanded = expand(page, tmp_path / "page.md", include_root=tmp_path, ingest_folder=tmp_path)
+    assert expanded.text.endswith("```python\nprint(1)\n```")

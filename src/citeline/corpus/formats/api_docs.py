@@ -47,6 +47,7 @@ from citeline.corpus.formats.includes import (
     Expansion,
     closes_fence,
     mkdocs_settings,
+    opens_fence,
 )
 from citeline.corpus.formats.limits import RefusedFileError, read_bytes
 from citeline.errors import CitelineError
@@ -141,6 +142,8 @@ def expand_api_docs(
     while index < len(lines):
         line = lines[index]
         opener = FENCE.match(line)
+        if opener and fence is None and not opens_fence(opener):
+            opener = None
         if fence is not None or opener:
             # A ::: line inside a code block is code.
             if fence is None:
@@ -540,7 +543,8 @@ def _docstring_lines(docstring: str) -> list[str]:
         if opener is None:
             continue
         if fence is None:
-            fence = opener.group(2)
+            if opens_fence(opener):
+                fence = opener.group(2)
         elif closes_fence(opener, fence):
             fence = None
     return [*lines, fence] if fence is not None else lines

@@ -9,7 +9,8 @@ included as Markdown (its own directives resolved in turn); any other file is co
 a fenced code block, unless the directive already sits inside one, where the file's text
 is the block's. A path is tried where the generators look: beside the including file, in
 the folder that holds the project's ``mkdocs.yml`` (and in the ``base_path`` its
-snippets or markdown-include settings name), then in the ingested folder.
+snippets or markdown-include settings name), then in the ingested folder. The files the
+snippets settings append to every page (``auto_append``) are read the same way, as Markdown.
 
 Every include is bounded: only a regular file whose real path (links followed) lies under
 the include root is read (by default the nearest ancestor of the ingested folder that is
@@ -42,6 +43,9 @@ MAX_INCLUDE_BYTES = 1024 * 1024
 MAX_EXPANDED_CHARS = 32 * 1024 * 1024
 # Includes within includes: snippets of snippets are two deep in the sites measured.
 MAX_INCLUDE_DEPTH = 8
+# Files appended to every page by the snippets settings: Hatch, the one site measured that
+# appends any, appends two (links.txt, abbrs.txt); a list of thousands costs every page.
+MAX_AUTO_APPENDED = 16
 _MARKDOWN = {".md", ".markdown", ".mdx"}
 _LAST_LINE = 1 << 30  # "to the end" in a line range
 _LANGUAGES = {
@@ -50,7 +54,11 @@ _LANGUAGES = {
     ".rs": "rust", ".go": "go", ".sql": "sql", ".ini": "ini", ".txt": "",
 }  # fmt: skip
 
-FENCE = re.compile(r"^([ ]{0,3})(`{3,}|~{3,})(.*)$")
+# A fence line, at any indentation: pymdownx.superfences (which the Material sites measured
+# all enable) reads fences nested in admonitions, content tabs and list items, 4 to 12
+# spaces in (Typer's docs hold 318 such fence lines, Hatch's 84); where CommonMark would
+# read one as an indented code block instead, its lines are code either way.
+FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})(.*)$")
 _QUOTED = r"(?:\"([^\"]+)\"|'([^']+)')"
 # One directive in a line, its path in a group of its own form.
 _DIRECTIVE = re.compile(
@@ -96,16 +104,32 @@ class _Context:
 
 
 def expand(text: str, page: Path, *, include_root: Path, ingest_folder: Path) -> Expansion:
-    """``text`` (the Markdown of the file at ``page``) with its include directives resolved."""
+    """``text`` (the Markdown of the file at ``page``) with its include directives resolved,
+    and the files the snippets settings append to every page (``auto_append``) after it."""
     context = _Context(include_root.resolve(), ingest_folder)
-    if not _might_include(text):
+    appended = _auto_appended(page)
+    if not appended and not _might_include(text):
         return Expansion(text)
-    expanded = _expand(text, page, context, (page.resolve(),))
+    chain = (page.resolve(),)
+    expanded = _expand(text, page, context, chain) if _might_include(text) else text
+    for name in appended:
+        # pymdownx.snippets reads an appended file as the page's own Markdown, whatever its
+        # name ends with (Hatch appends links.txt, its link reference definitions).
+        included = _include(name, page, context, chain, None)
+        if included is not None:
+            path, snippet = included
+            expanded += "\n\n" + _expand(snippet, path, context, (*chain, path))
     return Expansion(expanded, context.dropped, context.problems)
 
 
 def _might_include(text: str) -> bool:
     return any(mark in text for mark in ("{*", "{!", "--8<--", "include", "{literalinclude}"))
+
+
+def opens_fence(line: re.Match[str]) -> bool:
+    """Whether the ``FENCE`` line ``line`` opens a code block: CommonMark's rule, the info
+    string of a backtick fence holds no backtick (```` ```code``` ```` is code in a line)."""
+    return line.group(2)[0] != "`" or "`" not in line.group(3)
 
 
 def closes_fence(line: re.Match[str], fence: str) -> bool:
@@ -131,7 +155,7 @@ def _expand(text: str, page: Path, context: _Context, chain: tuple[Path, ...]) -
                 out.extend(_directive_lines(line, page, context, chain, in_code=True))
             index += 1
             continue
-        if opener:
+        if opener and opens_fence(opener):
             literal = _LITERALINCLUDE.match(opener.group(3))
             if literal:
                 index = _literalinclude(lines, index, opener, literal.group(1), page, context, out)
@@ -455,17 +479,35 @@ def _read_settings(config: str, stamp: int) -> dict[Any, Any]:
 
 def _base_paths(config: Path) -> tuple[str, ...]:
     """The ``base_path`` folders the snippets and markdown-include settings name."""
-    extensions = _settings(config).get("markdown_extensions")
     found: list[str] = []
+    for extension in ("pymdownx.snippets", "markdown_include.include"):
+        found.extend(_names(_extension_options(config, extension).get("base_path")))
+    return tuple(found)
+
+
+def _auto_appended(page: Path) -> tuple[str, ...]:
+    """The files pymdownx.snippets appends to every page (its ``auto_append`` setting in the
+    ``mkdocs.yml`` governing ``page``), at most ``MAX_AUTO_APPENDED``."""
+    config = _mkdocs_config(page.parent.resolve())
+    if config is None:
+        return ()
+    names = _names(_extension_options(config, "pymdownx.snippets").get("auto_append"))
+    return tuple(names[:MAX_AUTO_APPENDED])
+
+
+def _extension_options(config: Path, extension: str) -> dict[Any, Any]:
+    """The options ``config`` gives the Markdown extension named ``extension``."""
+    extensions = _settings(config).get("markdown_extensions")
     entries = extensions if isinstance(extensions, list) else [extensions or {}]
     for entry in entries:
-        if not isinstance(entry, dict):
-            continue
-        for name, options in entry.items():
-            if str(name) in {"pymdownx.snippets", "markdown_include.include"} and isinstance(
-                options, dict
-            ):
-                base = options.get("base_path")
-                bases = base if isinstance(base, list) else [base]
-                found.extend(str(b) for b in bases if isinstance(b, str | int) and str(b))
-    return tuple(found)
+        if isinstance(entry, dict):
+            for name, options in entry.items():
+                if str(name) == extension and isinstance(options, dict):
+                    return options
+    return {}
+
+
+def _names(setting: object) -> list[str]:
+    """A setting that names one file or folder, or a list of them, as its names."""
+    values = setting if isinstance(setting, list) else [setting]
+    return [str(value) for value in values if isinstance(value, str | int) and str(value)]

@@ -7,7 +7,13 @@ The Markdown is rendered to plain text by markdown-it-py: emphasis, code spans, 
 inline HTML become their text, code blocks keep their lines. The docs generators'
 conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .class }``)
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
-``/// warning``, ``:::info``) become plain paragraphs under their title; include directives
+``/// warning``, ``:::info``) and content tabs (``=== "Label"``) become plain paragraphs
+under their title or label, nested ones too; footnote markers show no word and their
+definitions keep their text; the files the snippets settings append to every page are
+appended, and a full or collapsed reference link no definition names (one mkdocs-autorefs
+resolves across the site) reads as its text;
+attr_list's lists, inline-highlight prefixes (```` `#!python x` ````), abbreviation
+definitions and the tags of md_in_html leave no text; include directives
 (``{* file *}``, ``{! file !}``, ``--8<-- "file"``, ``{% include "file" %}``,
 ```` ```{literalinclude} ````) are replaced by the file they name, code as code
 (``includes``), and one that cannot be resolved is dropped, counted (``Omitted``) and
@@ -21,18 +27,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urljoin
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.api_docs import expand_api_docs
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
-from citeline.corpus.formats.includes import expand
+from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.jsonable import jsonable
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected
@@ -44,7 +53,6 @@ API_DIRECTIVES = "API reference directives"
 _FRONT_MATTER = re.compile(
     r"\A---[ \t]*\r?\n(.*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL
 )
-_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
 _INCLUDE = re.compile(
     r"\{\*.*?\*\}"  # FastAPI's docs: {* ../../docs_src/app.py hl[3] *}
     r"|\{!.*?!\}"  # markdown-include: {!../README.md!}
@@ -53,20 +61,94 @@ _INCLUDE = re.compile(
     r"|\{%-?\s*include(?:_relative)?\b.*?-?%\}"  # Jinja and mkdocs-macros
     r"|\{\{[<%]\s*(?:readfile|include)\b.*?[>%]\}\}"  # Hugo shortcodes
 )
-# "!!! note", "??? tip "Title"", "???+ warning": Python-Markdown's and Material's.
-_BANG_ADMONITION = re.compile(r"^(\s*)(?:!!!|\?\?\?\+?)\s*([\w-]+)?(?:\s+\"(.*)\")?\s*$")
+# "!!! note", "??? tip "Title"", "???+ warning", "!!! tip inline end": Python-Markdown's
+# admonitions and pymdownx.details' collapsible ones; the first class names the kind. (No two
+# parts may match the same spaces: "!!!" and 20,000 spaces took 12 s when they could.)
+_BANG_ADMONITION = re.compile(
+    r"^([ \t]*)(?:!!!|\?\?\?\+?)[ ]?([\w-]+)?(?:[ ]+[\w-]+)*(?:[ ]+\"(.*)\")?[ \t]*$"
+)
+# '=== "Label"' opens a content tab (pymdownx.tabbed; "===+" selects it, "===!" starts a new
+# set of tabs): on Material sites each tab's body holds a variant of one example (Typer's
+# docs hold 155 tabs, one per supported Python, Hatch's 39, nested three deep).
+_CONTENT_TAB = re.compile(r"^([ \t]*)===[+!]{0,2}[ ]+\"(.*)\"[ ]*$")
+# Python-Markdown's footnotes: a definition "[^label]: text" starts a line (up to 3 spaces
+# in), and a marker "[^label]" whose label is defined shows as the footnote's number.
+_FOOTNOTE = re.compile(r"^([ ]{0,3})\[\^([^\]]+)\]:[ ]*(.*)$")
+_FOOTNOTE_MARKER = re.compile(r"(?<!!)\[\^([^\]]+)\](?!\s*:)")
+_FOOTNOTES = "citeline_footnotes"  # where the page's footnote labels are kept in the env
+# md_in_html: a block tag with a "markdown" attribute, alone on its line ('<figure markdown>',
+# Material's '<div class="grid cards" markdown>'), holds Markdown, which CommonMark would
+# read as the HTML block's raw text up to the next blank line (5 of Hatch's 9 such tags).
+_BLOCK_TAG = re.compile(
+    r"^[ \t]*<[A-Za-z][\w-]*((?:\s+[^\s>=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*)\s*>\s*$"
+)
+_TAG_ATTRIBUTE_NAME = re.compile(r"\s+([^\s>=]+)(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?")
+# Python-Markdown's abbreviations: "*[HTML]: Hyper Text Markup Language" defines a tooltip.
+_ABBREVIATION = re.compile(r"^\*\[[^\]\\]+\][ ]?:[ ]*(.*)$")
 # "/// note | Title" opens a pymdownx block, a lone "///" closes it; ":::note Title" and
 # ":::" are Docusaurus's.
 _BLOCK_OPEN = re.compile(r"^\s*(?:/{3,}|:{3,})\s*([\w-]+)(?:\s*\|?\s*(.*?))?\s*$")
 _BLOCK_CLOSE = re.compile(r"^\s*(?:/{3,}|:{3,})\s*$")
+# An attribute list as attr_list reads one: "{: #id .class key=value }". (Its parts never
+# match the same spaces: "(?:\s+[^{}]*)" did, and 20,000 spaces took 5 s.)
+_ATTRIBUTE_LIST = r"\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s[^{}]*)?\}"
 # A whole line that is only an attribute list, as Python-Markdown writes after a block.
-_ATTRIBUTE_LINE = re.compile(r"^\s*\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}\s*$")
+_ATTRIBUTE_LINE = re.compile(rf"^\s*{_ATTRIBUTE_LIST}\s*$")
 # An attribute list at a heading's end: "Query Parameters { #query-parameters }".
-_HEADING_ATTRIBUTES = re.compile(r"\s*\{:?\s*([^{}]*)\}\s*$")
-_LINK_ATTRIBUTES = re.compile(r"\A\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s+[^{}]*)?\}")
+_HEADING_ATTRIBUTES = re.compile(r"(?<!\s)\s*\{:?([^{}]*)\}\s*$")
+# attr_list's list after an inline element ("[First Steps](x.md){.internal-link}",
+# "**`linenums`**{ #linenums }", "`bug`{ .label .bug }": 33 in Python-Markdown's docs), which
+# it takes off the text that follows; only written right after the element, with no space.
+_INLINE_ATTRIBUTES = re.compile(rf"\A{_ATTRIBUTE_LIST}")
+# The inline elements Python-Markdown makes, after which attr_list looks for a list.
+_INLINE_ELEMENT_ENDS = {"link_close", "image", "code_inline", "strong_close", "em_close", "s_close"}
+# An icon or emoji shortcode (pymdownx.emoji: ":material-clock:") is an inline element too;
+# Material's grid cards write ":material-clock:{ .lg .middle }" (10 in Hatch's docs).
+_SHORTCODE_ATTRIBUTES = re.compile(rf"(:[+\w-]+:){_ATTRIBUTE_LIST}")
+# attr_list's list at the end of a table cell, after a space: "| *a* { .foo } |".
+_CELL_ATTRIBUTES = re.compile(rf"(?<![ ])[ ]+{_ATTRIBUTE_LIST}[ ]*\Z")
 _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
+# A heading's closing sequence, as CommonMark reads it: a run of "#"s after a space, alone at
+# the line's end. An attribute list after it ("## Name (*required*) ## {: #name }", 116
+# headings of Hatch's docs) hides it from the parser, so it is taken off with the list.
+# Python-Markdown's attr_list strips any trailing "#"s there, "C#" too; a word keeps its own.
+_CLOSING_HASHES = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
+
+# A full reference "[text][label]" or a collapsed one "[label][]". mkdocs-autorefs resolves
+# a label that no definition on the page names to a heading or an API object of the whole
+# site: Python-Markdown's docs link "[`Extension`][markdown.extensions.Extension]" so, and
+# 117 such references stayed in its indexed text as brackets (Hatch's, 12, their definitions
+# in a file its snippets append). Its label holds a letter: "matrix[0][1]" is no reference.
+_FULL_REFERENCE = re.compile(r"\]\[((?:[^\[\]\\]|\\.){1,999})\]")
+_COLLAPSED_REFERENCE = re.compile(r"\[((?:[^\[\]\\]|\\.){1,999})\]\[\]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _references_elsewhere(state: StateCore) -> None:
+    """Define, as a link to nowhere, each full or collapsed reference's label that the page
+    leaves undefined, so that it reads as its text, as a site built with autorefs shows it.
+    Runs between the block parse (which collects the page's definitions) and the inline one."""
+    references = state.env.setdefault("references", {})
+    for token in state.tokens:
+        if token.type != "inline" or "][" not in token.content:
+            continue
+        labels = [found.group(1) for found in _FULL_REFERENCE.finditer(token.content)]
+        labels += [found.group(1) for found in _COLLAPSED_REFERENCE.finditer(token.content)]
+        for label in labels:
+            if label.startswith("^") or not _LETTER.search(label):
+                continue  # a footnote's marker, or brackets of numbers
+            key = normalizeReference(label)
+            if key and key not in references:
+                references[key] = {"title": "", "href": ""}
+
+
+# pymdownx.inlinehilite: "`#!python import os`" (or ":::python") is code highlighted as that
+# language, shown without the prefix (Hatch's docs write 17). A prefix naming no language,
+# "`#!/bin/sh`" or "`#!<EXE_PATH>`", is a shebang shown as written.
+_INLINE_HIGHLIGHT = re.compile(r"\A(?:#!|:{3,})[\w#.+-]+\s+(?=\S)")
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
+_PARSER.core.ruler.before("inline", "references_elsewhere", _references_elsewhere)
 
 
 def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omitted]:
@@ -108,10 +190,12 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
             yield Rejected(problem)
         if api_dropped:
             yield Omitted(API_DIRECTIVES, api_dropped)
-    lines, includes = _plain_markdown(body)
-    # The page's link reference definitions, which a heading's own parse reads too.
-    env: dict[str, Any] = {}
-    tokens = _PARSER.parse("\n".join(lines), env)
+    opened = _plain_markdown(body)
+    includes = opened.includes
+    # The page's link reference definitions, which a heading's own parse reads too, and the
+    # labels of its footnotes.
+    env: dict[str, Any] = {_FOOTNOTES: opened.footnotes}
+    tokens = _PARSER.parse("\n".join(opened.lines), env)
     sections = _sections(tokens, env)
     first = next((token for token in tokens if token.type == "heading_open"), None)
     if first is not None and first.tag != "h1" and sections[0].headings:
@@ -155,37 +239,94 @@ def plain_text(markdown: str, env: dict[str, Any] | None = None) -> str:
     """One line of Markdown (a title, say) as the text a reader sees; ``env`` holds the
     page's link reference definitions, so ``[text][label]`` reads as its text."""
     tokens = _PARSER.parseInline(markdown.strip(), {} if env is None else env)
-    return " ".join(_inline_text(tokens[0].children or []).split()) if tokens else ""
+    return " ".join(_inline_text(tokens[0].children or [], env).split()) if tokens else ""
 
 
-def _plain_markdown(body: str) -> tuple[list[str], int]:
-    """``body``'s lines with admonitions opened out and include directives dropped, and
-    how many directives were dropped. Lines inside fenced code are left exactly as written."""
-    lines: list[str] = []
-    includes = 0
-    fence: str | None = None
-    dedent: int | None = None
-    for line in body.splitlines():
-        opener = _FENCE.match(line)
+@dataclass
+class _OpenedOut:
+    """A page's lines with its containers opened out (``_plain_markdown``), how many include
+    directives were dropped from them, and the labels its footnotes are defined under."""
+
+    lines: list[str] = field(default_factory=list)
+    includes: int = 0
+    footnotes: set[str] = field(default_factory=set)
+
+
+def _plain_markdown(body: str) -> _OpenedOut:
+    """``body``'s lines with admonitions, content tabs and footnotes opened out and include
+    directives and abbreviation definitions dropped. Lines inside fenced code are left as
+    written, less the indentation of the containers they lie in.
+
+    A container (``!!! note``, ``??? tip``, ``=== "Tab"``) is Python-Markdown's: its body is
+    the lines indented 4 spaces past its opening line (blank lines between them included), and
+    the first line indented less ends it. Its title becomes a paragraph of its own at the
+    opening line's place and its body moves out by those 4 spaces, so what the body holds
+    (fences, lists, tables, the next container) is read as Markdown, as the site renders it.
+    A footnote's definition (``[^1]: text``, its body indented 4 below) is one too, without a
+    title: Python-Markdown moves it to the page's foot, its text is kept here where written.
+    An abbreviation's definition (``*[HTML]: Hyper Text...``) shows nothing on the page.
+    """
+    opened = _OpenedOut()
+    lines = opened.lines
+    abbreviation_title_next = False
+    fence: str | None = None  # the open code block's fence, its indentation first
+    # The indentation (columns, as written) each open container's body lines have at least.
+    containers: list[int] = []
+    for written in body.splitlines():
+        if written.strip() and containers and _indent(written) < containers[-1]:
+            while containers and _indent(written) < containers[-1]:
+                containers.pop()
+            if fence is not None:
+                # CommonMark closes a code block with the container holding it; once the
+                # container's lines are moved out, only a closing fence can.
+                lines.append(fence)
+                fence = None
+        line = _dedented(written, 4 * len(containers))
+        opener = FENCE.match(line)
         if fence is not None:
-            lines.append(_dedented(line, dedent))
-            if opener and opener.group(1).startswith(fence):
+            lines.append(line)
+            if opener and closes_fence(opener, fence.lstrip(" \t")):
                 fence = None
             continue
-        if dedent is not None and line.strip() and _indent(line) < dedent:
-            dedent = None
-        if opener:
-            fence = opener.group(1)[:3]
-            lines.append(_dedented(line, dedent))
+        if opener and opens_fence(opener):
+            fence = opener.group(1) + opener.group(2)
+            lines.append(line)
             continue
+        if abbreviation_title_next:
+            abbreviation_title_next = False
+            if line.strip():
+                continue
         line, found = _INCLUDE.subn("", line)
-        includes += found
+        opened.includes += found
         if found and not line.strip():
             continue
-        bang = _BANG_ADMONITION.match(line)
-        if bang:
-            lines.extend([bang.group(1) + _admonition_title(bang.group(2), bang.group(3)), ""])
-            dedent = len(bang.group(1)) + 4
+        abbreviation = _ABBREVIATION.match(line)
+        if abbreviation:
+            # Its title may be the next line: Python-Markdown's "[ ]*\n?[ ]*(?P<title>.*)$".
+            abbreviation_title_next = not abbreviation.group(1).strip()
+            continue
+        footnote = _FOOTNOTE.match(line)
+        if footnote:
+            opened.footnotes.add(footnote.group(2))
+            text = footnote.group(3)
+            while again := _FOOTNOTE.match(text):  # "[^1]: [^2]: text" defines both
+                opened.footnotes.add(again.group(2))
+                text = again.group(3)
+            if lines and lines[-1].strip():
+                lines.append("")
+            lines.append(footnote.group(1) + text)
+            containers.append(_indent(written) + 4)
+            continue
+        container = _BANG_ADMONITION.match(line) or _CONTENT_TAB.match(line)
+        if container:
+            title = _container_title(container)
+            if lines and lines[-1].strip():
+                lines.append("")  # a container starts a block of its own
+            lines.extend([container.group(1) + title, ""] if title else [""])
+            containers.append(_indent(written) + 4)
+            continue
+        if _opens_markdown_in_html(line):
+            lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
             continue
         if _BLOCK_CLOSE.match(line) or _ATTRIBUTE_LINE.match(line):
             lines.append("")
@@ -194,8 +335,28 @@ def _plain_markdown(body: str) -> tuple[list[str], int]:
         if block:
             lines.extend([_admonition_title(block.group(1), block.group(2)), ""])
             continue
-        lines.append(_dedented(line, dedent))
-    return lines, includes
+        lines.append(line)
+    return opened
+
+
+def _opens_markdown_in_html(line: str) -> bool:
+    """Whether ``line`` is a block tag alone on its line with md_in_html's ``markdown``."""
+    if "markdown" not in line:
+        return False
+    tag = _BLOCK_TAG.match(line)
+    return tag is not None and any(
+        name.group(1) == "markdown" for name in _TAG_ATTRIBUTE_NAME.finditer(tag.group(1))
+    )
+
+
+def _container_title(opened: re.Match[str]) -> str:
+    """The title a container shows: a tab's label; an admonition's quoted title, none when
+    it is quoted empty (``!!! note ""``), else its first class capitalized."""
+    if opened.re is _CONTENT_TAB:
+        return opened.group(2).strip()
+    if opened.group(3) is not None and not opened.group(3).strip():
+        return ""
+    return _admonition_title(opened.group(2), opened.group(3))
 
 
 def _admonition_title(kind: str | None, title: str | None) -> str:
@@ -205,13 +366,19 @@ def _admonition_title(kind: str | None, title: str | None) -> str:
 
 
 def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
+    """``line``'s indentation in columns, a tab to the next multiple of 4 (Python-Markdown
+    expands tabs so before it reads a line)."""
+    stripped = line.lstrip(" \t")
+    return len(line[: len(line) - len(stripped)].expandtabs(4))
 
 
-def _dedented(line: str, dedent: int | None) -> str:
-    if dedent is None:
+def _dedented(line: str, columns: int) -> str:
+    """``line`` less up to ``columns`` columns of its indentation."""
+    if columns == 0:
         return line
-    return line[min(dedent, _indent(line)) :]
+    stripped = line.lstrip(" \t")
+    indentation = line[: len(line) - len(stripped)].expandtabs(4)
+    return indentation[columns:] + stripped
 
 
 def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
@@ -248,7 +415,9 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
         elif token.type in {"bullet_list_close", "ordered_list_close"}:
             list_depth -= 1
         elif token.type == "inline":
-            text = _inline_text(token.children or [])
+            text = _inline_text(token.children or [], env)
+            if tokens[index - 1].type in {"th_open", "td_open"}:
+                text = _CELL_ATTRIBUTES.sub("", text)
             if tokens[index - 1].type == "paragraph_open" and _opens_list_item(tokens, index):
                 text = "• " + text
             parts.append(text)
@@ -278,7 +447,7 @@ def _heading(markdown: str, env: dict[str, Any]) -> tuple[str, str | None]:
             named = _ATTRIBUTE.fullmatch(item)
             if named is not None and named.group(1):
                 anchor = named.group(1)
-        markdown = markdown[: attributes.start()]
+        markdown = _CLOSING_HASHES.sub("", markdown[: attributes.start()])
     return plain_text(markdown, env), anchor
 
 
@@ -301,23 +470,40 @@ def _unique_slug(candidate: str, used: dict[str, int]) -> str | None:
             return chosen
 
 
-def _inline_text(children: Sequence[Token]) -> str:
+def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -> str:
+    """The text a reader sees of an inline run; ``env`` holds the page's footnote labels."""
     out: list[str] = []
     previous = ""
+    footnotes: set[str] = (env or {}).get(_FOOTNOTES) or set()
     for child in children:
-        if child.type == "text" and previous in {"link_close", "image"}:
-            # attr_list after a link or image: "[First Steps](x.md){.internal-link}"
-            out.append(_LINK_ATTRIBUTES.sub("", child.content))
-        elif child.type in {"text", "code_inline"}:
-            out.append(child.content)
+        if child.type == "text":
+            text = child.content
+            if previous in _INLINE_ELEMENT_ENDS:
+                text = _INLINE_ATTRIBUTES.sub("", text)
+            if ":{" in text:
+                text = _SHORTCODE_ATTRIBUTES.sub(r"\1", text)
+            out.append(_footnotes_out(text, footnotes))
+        elif child.type == "code_inline":
+            out.append(_INLINE_HIGHLIGHT.sub("", child.content, count=1))
         elif child.type in {"softbreak", "hardbreak"}:
             out.append("\n")
         elif child.type == "image":
-            out.append(_inline_text(child.children or []))
+            out.append(_inline_text(child.children or [], env))
         elif child.type == "html_inline" and child.content.lower().startswith("<br"):
             out.append("\n")
         previous = child.type
     return "".join(out).strip()
+
+
+def _footnotes_out(text: str, footnotes: set[str]) -> str:
+    """``text`` without its markers of defined footnotes: the superscript number they show
+    is no word of the sentence (kept, "word[^1]" would be indexed as "word1"). A marker of
+    no definition stays as written, as Python-Markdown leaves it."""
+    if not footnotes or "[^" not in text:
+        return text
+    return _FOOTNOTE_MARKER.sub(
+        lambda marker: "" if marker.group(1) in footnotes else marker.group(0), text
+    )
 
 
 def _html_text(html: str) -> str:

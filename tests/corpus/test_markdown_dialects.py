@@ -1,0 +1,335 @@
+"""What Python-Markdown and pymdown-extensions make of a page (as MkDocs, Material and
+Zensical build it) is what a section's title and text hold: the markup those dialects
+consume is gone and the text they show is kept."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from citeline.corpus import Document
+from citeline.corpus.formats.includes import MAX_AUTO_APPENDED, expand
+from citeline.corpus.formats.markdown import read
+from citeline.corpus.formats.origin import SourceFile
+
+BASE = "https://docs.example.org/"
+
+
+def _sections(markdown: str, *, origin: SourceFile | None = None) -> dict[str, Document]:
+    """The documents of ``markdown`` read as the page ``page.md``, by id."""
+    origin = origin or SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
+    return {item.id: item for item in read(markdown, origin) if isinstance(item, Document)}
+
+
+def _text(markdown: str) -> str:
+    return "\n\n".join(document.text for document in _sections(markdown).values())
+
+
+def test_a_closing_sequence_before_an_attribute_list_leaves_the_title() -> None:
+    documents = _sections(
+        "# Metadata\n\nIntro.\n\n## Name (*required*) ## {: #name }\n\nThe name.\n\n"
+        "## 1.18.2 - 2026-10-27 ## {: #hatch-v1.18.2 }\n\nFixed.\n"
+    )
+    assert documents["page#name"].title == "Metadata › Name (required)"
+    assert documents["page#hatch-v1.18.2"].title == "Metadata › 1.18.2 - 2026-10-27"
+
+
+def test_a_hash_that_ends_a_word_of_the_title_is_kept() -> None:
+    documents = _sections("# Languages\n\nIntro.\n\n## C# {: #csharp }\n\nA language.\n")
+    assert documents["page#csharp"].title == "Languages › C#"
+    # A heading of hashes alone is empty, as CommonMark reads "### ###".
+    empty = _sections("# A\n\nx\n\n## ## {: #empty }\n\nBody.\n")["page#empty"]
+    assert "#" not in empty.title and empty.text.endswith("Body.")
+
+
+NESTED_TABS = """\
+# Metadata
+
+## Readme
+
+=== ":octicons-file-code-16: pyproject.toml"
+
+    === "Simple"
+        The file extension must be `.md`.
+
+        ```toml
+        readme = "README.md"
+        ```
+
+    === "Complex"
+        The `content-type` field must be set.
+
+        ===+ "File"
+            A `charset` field may also be set.
+
+            ```toml
+            readme = {"file" = "README.md"}
+            ```
+        ===! "Text"
+            | key | value |
+            |-----|-------|
+            | `text` | the description |
+
+!!! note
+    Always included in source distributions.
+"""
+
+
+def test_content_tabs_read_as_their_labels_and_their_bodies_as_markdown() -> None:
+    text = _sections(NESTED_TABS)["page#readme"].text
+    assert text == (
+        "Readme\n\n:octicons-file-code-16: pyproject.toml\n\nSimple\n\n"
+        'The file extension must be .md.\n\nreadme = "README.md"\n\nComplex\n\n'
+        "The content-type field must be set.\n\nFile\n\nA charset field may also be set.\n\n"
+        'readme = {"file" = "README.md"}\n\nText\n\nkey\n\nvalue\n\ntext\n\n'
+        "the description\n\nNote\n\nAlways included in source distributions."
+    )
+
+
+def test_an_admonition_inside_a_list_item_stays_in_the_item() -> None:
+    text = _text("# A\n\n1. Install it.\n\n    !!! tip\n        Use pipx.\n\n2. Run it.\n")
+    assert "• Install it.\n\nTip\n\nUse pipx.\n\n• Run it." in text
+
+
+def test_near_misses_of_a_tab_stay_text_and_a_tab_in_code_stays_code() -> None:
+    text = _text(
+        '# A\n\n=== Unquoted\n    indented code\n\n```\n=== "In code"\n    kept\n```\n\n'
+        '=== "Tab"\n    Body.\nNot in the tab.\n'
+    )
+    assert "=== Unquoted" in text and "indented code" in text
+    assert '=== "In code"\n    kept' in text
+    # A line indented less than the tab's body ends the tab: it is a paragraph of its own.
+    assert text.endswith("Tab\n\nBody.\nNot in the tab.")
+
+
+def test_a_fence_left_open_in_a_tab_ends_with_the_tab() -> None:
+    text = _text('# A\n\n=== "Tab"\n    ```\n    open(\n\nAfter the tab, *prose*.\n')
+    assert text.endswith("open(\n\nAfter the tab, prose.")
+
+
+def test_a_shorter_fence_does_not_close_a_longer_one() -> None:
+    # CommonMark: a closing fence is at least as long as the opening one.
+    text = _text('# A\n\n````\n```\n=== "Not a tab"\n```\n````\n\n=== "Tab"\n    Body.\n')
+    assert '```\n=== "Not a tab"\n```' in text and text.endswith("Tab\n\nBody.")
+
+
+_PIECES = ['=== "T"', "!!! note", '??? tip "Title"', "```", "- item", "", "word"]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_PIECES), st.integers(min_value=0, max_value=12)),
+        max_size=40,
+    )
+)
+def test_every_word_written_outside_the_markup_is_kept_whatever_the_nesting(
+    lines: list[tuple[str, int]],
+) -> None:
+    numbered = [
+        " " * indent + (f"{piece} w{number}" if piece in {"- item", "word"} else piece)
+        for number, (piece, indent) in enumerate(lines)
+    ]
+    text = _text("# Page\n\n" + "\n".join(numbered) + "\n")
+    for number, (piece, _) in enumerate(lines):
+        if piece in {"- item", "word"}:
+            assert f"w{number}" in text
+
+
+def test_thousands_of_nested_tabs_read_in_linear_time() -> None:
+    depth = 3000
+    page = "# Deep\n\n" + "".join(f'{" " * 4 * level}=== "T{level}"\n' for level in range(depth))
+    page += " " * 4 * depth + "The bottom.\n"
+    started = time.perf_counter()
+    text = _text(page)
+    assert time.perf_counter() - started < 10
+    assert "T2999" in text and "The bottom." in text
+
+
+FOOTNOTES = """\
+# Notes
+
+A claim[^1] and another[^note]. An undefined[^x] stays, and so does `code [^1]`.
+
+[^1]: The first source.
+    Its second line.
+
+    A second paragraph of it.
+
+[^note]:
+    Body on the lines below.
+
+After the notes.
+"""
+
+
+def test_footnote_markers_show_no_word_and_their_definitions_keep_their_text() -> None:
+    assert _text(FOOTNOTES) == (
+        "Notes\n\nA claim and another. An undefined[^x] stays, and so does code [^1].\n\n"
+        "The first source.\nIts second line.\n\nA second paragraph of it.\n\n"
+        "Body on the lines below.\n\nAfter the notes."
+    )
+
+
+def test_a_footnote_marker_in_a_title_is_not_part_of_it() -> None:
+    documents = _sections("# Page\n\nx\n\n## Origins[^1]\n\nOld.\n\n[^1]: Since 2004.\n")
+    assert documents["page#origins"].title == "Page › Origins"
+
+
+def test_abbreviation_definitions_show_nothing() -> None:
+    text = _text(
+        "# Glossary\n\nUpload to PyPI.\n\n*[PyPI]: Python Package Index\n*[CSS]:\n"
+        "    Cascading Style Sheets\n\n*Emphasis* [in brackets]: stays.\n"
+    )
+    assert text == "Glossary\n\nUpload to PyPI.\n\nEmphasis [in brackets]: stays."
+
+
+@given(
+    st.lists(
+        st.sampled_from(["[^1]", "[^1]: ", "[^a b]", "    ", "\n", "\n\n", "`[^1]`", "word", "!"]),
+        max_size=30,
+    )
+)
+def test_footnote_markup_in_any_arrangement_keeps_every_word(parts: list[str]) -> None:
+    text = _text("# Page\n\n" + "".join(parts))
+    assert text.count("word") == parts.count("word")
+
+
+def _project(tmp_path: Path, snippets: str) -> Path:
+    """A project whose mkdocs.yml gives pymdownx.snippets ``snippets`` (YAML lines)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n", "utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Demo\nmarkdown_extensions:\n  - pymdownx.snippets:\n" + snippets, "utf-8"
+    )
+    (tmp_path / "docs" / ".snippets").mkdir(parents=True)
+    return tmp_path / "docs"
+
+
+def _page(docs: Path, markdown: str) -> dict[str, Document]:
+    (docs / "page.md").write_text(markdown, "utf-8")
+    origin = SourceFile(
+        docs / "page.md", "page", "page.md", BASE + "page/", include_root=docs.parent
+    )
+    return _sections(markdown, origin=origin)
+
+
+def test_the_files_snippets_appends_to_every_page_define_its_links(tmp_path: Path) -> None:
+    docs = _project(
+        tmp_path,
+        "      base_path: [docs/.snippets]\n      auto_append: [links.txt, abbrs.txt]\n",
+    )
+    (docs / ".snippets" / "links.txt").write_text(
+        "[PEP 508]: https://peps.python.org/pep-0508/\n", "utf-8"
+    )
+    (docs / ".snippets" / "abbrs.txt").write_text("*[PyPI]: Python Package Index\n", "utf-8")
+    # A shortcut reference is a link only where a definition names it.
+    [page] = _page(docs, "# Dependencies\n\nWritten as [PEP 508] strings, from PyPI.\n").values()
+    assert page.text == "Dependencies\n\nWritten as PEP 508 strings, from PyPI."
+
+
+def test_an_appended_file_outside_the_include_root_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / "secret.txt").write_text("OUTSIDE-SECRET\n", "utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    many = ", ".join(f"missing{number}.txt" for number in range(10_000))
+    docs = _project(project, f"      auto_append: [../secret.txt, {many}]\n")
+    (docs / "page.md").write_text("# Page\n\nText.\n", "utf-8")
+    started = time.perf_counter()
+    expanded = expand(
+        "# Page\n\nText.\n", docs / "page.md", include_root=project, ingest_folder=docs
+    )
+    assert time.perf_counter() - started < 5
+    assert "OUTSIDE-SECRET" not in expanded.text
+    assert expanded.dropped == MAX_AUTO_APPENDED and "outside the include root" in " ".join(
+        expanded.problems
+    )
+
+
+def test_a_reference_defined_elsewhere_reads_as_its_text_as_autorefs_shows_it() -> None:
+    text = _text(
+        "# API\n\nSee [PEP 517][] and [the standard][project metadata standard], "
+        "[`Extension`][markdown.extensions.Extension] and [defined][d].\n\n[d]: /d/\n"
+    )
+    assert text == "API\n\nSee PEP 517 and the standard, Extension and defined."
+
+
+def test_brackets_that_name_no_reference_stay_as_written() -> None:
+    text = _text(
+        "# Arrays\n\nIndex it as matrix[0][1], mark a note[^1][^2], write `[code][ref]` "
+        "and [a shortcut].\n"
+    )
+    assert text == (
+        "Arrays\n\nIndex it as matrix[0][1], mark a note[^1][^2], write [code][ref] "
+        "and [a shortcut]."
+    )
+
+
+def test_inline_highlighted_code_shows_without_its_language_prefix() -> None:
+    text = _text(
+        '# Build\n\nSet `#!toml packages = ["src/foo"]`, run `:::python import os` and '
+        "keep `#!<EXE_PATH>`, `#!/bin/sh`, `#!` and `:::`.\n"
+    )
+    assert text == (
+        'Build\n\nSet packages = ["src/foo"], run import os and '
+        "keep #!<EXE_PATH>, #!/bin/sh, #! and :::."
+    )
+
+
+def test_attribute_lists_attr_list_takes_off_inline_elements_and_cells_show_nothing() -> None:
+    text = _text(
+        "# Labels\n\nLabeled `release`{ .label .release }, **`linenums`**{ #linenums }: "
+        "*em*{.x} and [a link](x.md){: target=_blank }.\n\n"
+        "-   :material-clock:{ .lg .middle } __Set up in 5 minutes__\n\n"
+        "| *a* { .foo } | *b*{ .foo } |\n|---|---|\n| 1 | 2 |\n"
+    )
+    assert text == (
+        "Labels\n\nLabeled release, linenums: em and a link.\n\n"
+        "• :material-clock: Set up in 5 minutes\n\na\n\nb\n\n1\n\n2"
+    )
+
+
+def test_braces_attr_list_would_not_take_stay_as_written() -> None:
+    # In a paragraph attr_list reads a list only on a line of its own; after an element,
+    # only with no space between; in a cell, only at its end.
+    text = _text(
+        "# Braces\n\nText { #id } stays, `code` {.spaced} stays.\n\n"
+        "| {not} | { .x } y |\n|---|---|\n"
+    )
+    assert text == ("Braces\n\nText { #id } stays, code {.spaced} stays.\n\n{not}\n\n{ .x } y")
+
+
+def test_markdown_inside_a_block_tag_marked_markdown_is_read_as_markdown() -> None:
+    text = _text(
+        "# Figures\n\n<figure markdown>\n  ![Installation example](demo.gif){ loading=lazy }\n"
+        '</figure>\n\n<div class="grid cards" markdown>\n-   __Environments__\n</div>\n'
+    )
+    assert text == "Figures\n\nInstallation example\n\n• Environments"
+
+
+def test_a_block_tag_without_the_markdown_attribute_keeps_its_text_raw() -> None:
+    text = _text(
+        '# Raw\n\n<div data-markdown="1">\n*not emphasis*\n</div>\n\n<div markdownish>\n'
+        "__nor strong__\n</div>\n"
+    )
+    assert text == "Raw\n\n*not emphasis*\n\n__nor strong__"
+
+
+def test_long_lines_of_near_miss_markup_read_in_linear_time() -> None:
+    # Each line took seconds while two parts of a pattern could match the same spaces.
+    run = " " * 20_000
+    page = "\n\n".join(
+        [
+            f"# a{{{run}}}x",
+            f"!!!{run}x!",
+            "<div " + "markdown " * 20_000,
+            f"`code`:a:{{.x {run}{{",
+            f"| a {{.x{run} |\n|---|\n| b |",
+            f"## a{run}#x {{: #x }}",
+        ]
+    )
+    started = time.perf_counter()
+    text = _text(page)
+    assert time.perf_counter() - started < 5
+    assert text.endswith("b")
