@@ -109,10 +109,47 @@ _BOXED_HEADINGS = f"{_ANY_HEADING}:is({', '.join(f'{box} *' for box in _ASIDES.s
 # wrapper of further sections or the page's chrome.
 _RESUMING_BLOCKS = {"-text", "p", "ul", "ol", "dl", "pre", "table", "blockquote"}
 _NOT_SECTION = "".join(f":not({part} *)" for part in ("pre", *_CHROME_PARTS))
-_BLOCKS = (
-    "address, article, aside, blockquote, br, dd, div, dl, dt, figcaption, figure, h1, h2, "
-    "h3, h4, h5, h6, header, hr, li, main, ol, p, pre, section, table, td, th, tr, ul"
+# The elements a browser shows as blocks (and ``br``): only their boundaries separate the
+# text around them; inline elements run on ("<code>Box</code>ing" reads "Boxing"). A
+# ``details`` box's ``summary`` is its own line (CMake's tutorial: "show/hide answer" ran
+# into the answer's first word).
+_BLOCK_TAGS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "dd",
+        "details",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "td",
+        "th",
+        "tr",
+        "ul",
+    ]
 )
+_BLOCKS = ", ".join(sorted(_BLOCK_TAGS))
 _PARAGRAPH_BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul"}
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 _WHITESPACE = re.compile(r"[ \t\n\r\f\v\u00a0]+")
@@ -711,9 +748,29 @@ def _opens(node: LexborNode) -> bool:
 
 
 def _text_of(node: LexborNode | None) -> str:
+    """``node``'s text on one line, as a browser shows it: inline elements run on, and
+    only a block's boundaries (``_BLOCK_TAGS``) put a space between words. (Joining every
+    text node with a space titled Rust by Example's page "Box ing errors".) The walk keeps
+    its own stack, so a deep page costs no recursion."""
     if node is None:
         return ""
-    return _WHITESPACE.sub(" ", str(node.text(separator=" ", strip=True))).strip()
+    pieces: list[str] = []
+    stack = [(node, node.iter(include_text=True))]
+    while stack:
+        parent, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if parent.tag in _BLOCK_TAGS:
+                pieces.append(" ")
+            continue
+        if child.tag == "-text":
+            pieces.append(str(child.text_content or ""))
+        elif child.tag != "-comment":
+            if child.tag in _BLOCK_TAGS:
+                pieces.append(" ")
+            stack.append((child, child.iter(include_text=True)))
+    return _WHITESPACE.sub(" ", "".join(pieces)).strip()
 
 
 def _canonical_url(tree: LexborHTMLParser) -> str | None:
