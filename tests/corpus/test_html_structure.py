@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citeline.corpus import Document
+from citeline.corpus import Corpus, Document, IngestReport
 from citeline.corpus.formats import html
 from citeline.corpus.formats.origin import SourceFile
 
@@ -42,3 +42,73 @@ def test_a_details_boxs_summary_is_a_line_of_its_own() -> None:
     (document,) = _read(page)
     assert "TODO 1: Click to show/hide answer\nWe configure the library." in document.text
     assert "answerWe" not in document.text
+
+
+_TEXINFO_REDIRECT = """<!DOCTYPE html><html><!-- Created by GNU Texinfo 6.8 -->
+<head><title>Aliasing (zsh)</title><meta name="Generator" content="texi2any">
+<meta http-equiv="Refresh" content="0; url=Shell-Grammar.html#Aliasing"></head>
+<body lang="en"><p>The node you are looking for is at
+<a href="Shell-Grammar.html#Aliasing">Aliasing</a>.</p></body></html>"""
+
+
+def _ingest(tmp_path: Path, pages: dict[str, str]) -> tuple[dict[str, Document], IngestReport]:
+    site = tmp_path / "site"
+    site.mkdir()
+    for name, page in pages.items():
+        (site / name).write_text(page)
+    with Corpus.open(tmp_path / "site.sqlite") as corpus:
+        report = corpus.ingest(site, base_url="https://docs.example.org/")
+        return {d.id: d for d in corpus.documents()}, report
+
+
+def test_a_page_that_sends_the_reader_elsewhere_at_once_is_omitted_and_counted(
+    tmp_path: Path,
+) -> None:
+    jekyll = """<!DOCTYPE html><html lang="en-US"><meta charset="utf-8"><title>Redirecting…</title>
+    <link rel="canonical" href="https://docs.example.org/new/">
+    <meta http-equiv="refresh" content="0; url=https://docs.example.org/new/">
+    <h1>Redirecting…</h1><a href="https://docs.example.org/new/">Click here if you are not
+    redirected.</a></html>"""
+    quoted = """<html><head><meta http-equiv="refresh" content="0;URL='guide/new.html'">
+    </head><body><p>Redirecting to... <a href="guide/new.html">new</a>.</p></body></html>"""
+    documents, report = _ingest(
+        tmp_path,
+        {
+            "Aliasing.html": _TEXINFO_REDIRECT,
+            "old.html": jekyll,
+            "moved.html": quoted,
+            "Shell-Grammar.html": "<html><body><h1>Shell Grammar</h1><p>Aliases.</p></body></html>",
+        },
+    )
+    assert list(documents) == ["Shell-Grammar"]
+    assert report.omitted[html.REDIRECTS] == 3
+
+
+def test_a_page_that_waits_reloads_or_refreshes_itself_is_read() -> None:
+    for refresh in ("5; url=new.html", "300", "0; url=#top", "0; url=status.html?fresh=1"):
+        page = f"""<html><head><meta http-equiv="refresh" content="{refresh}"></head>
+        <body><h1>Build status</h1><p>Every build of the last day.</p></body></html>"""
+        (document,) = _read(page, "status")
+        assert "Every build of the last day." in document.text, refresh
+
+
+def test_a_site_of_mostly_redirect_pages_learns_the_chrome_of_its_real_pages(
+    tmp_path: Path,
+) -> None:
+    # Texinfo's split manual: beside each page of a chapter, redirect pages for its nodes,
+    # so that most pages a spread sample picks first are redirects.
+    pages = {}
+    topics = "aliases arrays globbing history jobs keymaps modules options prompts quoting "
+    topics += "signals styles traps widgets zle zftp zpty zstyle calendar tcp files limits"
+    for number, topic in enumerate(f"{topics} parameters redirection".split()):
+        pages[f"p{number:02}a.html"] = _TEXINFO_REDIRECT
+        pages[f"p{number:02}b.html"] = f"""<html><head><title>{topic} — Z Shell Manual</title>
+        </head><body><h1>About {topic}</h1><p>How the shell treats {topic}, at length.</p>
+        <p>This document was generated on February 5, 2023 using texi2any.</p></body></html>"""
+    documents, report = _ingest(tmp_path, pages)
+    assert report.omitted[html.REDIRECTS] == 24
+    assert report.site_name == "Z Shell Manual"
+    assert len(documents) == 24
+    for document in documents.values():
+        assert "How the shell treats" in document.text
+        assert "texi2any" not in document.text

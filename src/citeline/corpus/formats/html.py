@@ -17,7 +17,8 @@ marker just before it (``<span id>``); so does each term of a glossary, at its o
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
-the page's canonical link.
+the page's canonical link. A page whose refresh sends the reader on at once (a redirect
+page) is omitted, counted, and left out of the site's sample.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
@@ -166,6 +167,18 @@ _MARKER_CHARACTERS = re.compile(r"[\x00-\x02]")
 # of contents, say): counted, not reported as a bad file.
 HEADINGS_ONLY = "pages with headings only"
 TEMPLATES = "theme templates"
+# A page whose ``<meta http-equiv="refresh">`` sends the reader on to another at once (GNU
+# Texinfo's page per node, a redirect plugin's or Jekyll's page left at an old address):
+# nobody reads it, and its own line ("The node you are looking for is at Aliasing.") was
+# indexed as a document.
+REDIRECTS = "redirect pages"
+# The content of a refresh as browsers read it (WHATWG HTML, "shared declarative refresh
+# steps"): a time (digits, any fraction ignored), a separator, and the address, after an
+# optional ``url=`` and inside optional quotes.
+_REFRESH = re.compile(
+    r"\s*(?P<time>\d+[\d.]*|\.[\d.]*)(?:\s*[;,]\s*|\s+)(?:url\s*=\s*)?(?P<address>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
 # A file that opens with a Jinja statement or comment is a template, not a built page.
 _TEMPLATE = re.compile(r"\A\s*\{[%#]")
 
@@ -309,12 +322,15 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
             "check that it is a page a generator wrote"
         )
         return
-    profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample)
-    if profile.name is not None:
-        yield SiteName(profile.name)
     # The markers below must be the only such characters in the tree; a page's own (never
     # valid HTML, but a hostile page may hold them) are dropped first.
     tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+    if _redirects_elsewhere(tree, origin.relative):
+        yield Omitted(REDIRECTS, 1)
+        return
+    profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample)
+    if profile.name is not None:
+        yield SiteName(profile.name)
     title_tag = profile.page_title(_text_of(tree.css_first("title")))
     url = origin.url or _canonical_url(tree)
     body = tree.body or tree.root
@@ -354,6 +370,33 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _redirects_elsewhere(tree: LexborHTMLParser, relative: str) -> bool:
+    """Whether the page's first refresh (the one a browser obeys) sends the reader to
+    another page at once. Every refresh in Debian's documentation packages (10,458: rust-doc,
+    cargo, zsh-common, mkdocs, sqlite3, apache2-doc) waits 0 seconds; one that waits shows
+    its page first, which may have text of its own to read, so it is no redirect here. Nor
+    is one without an address (a reload), or to the page itself."""
+    refresh = next(
+        (
+            meta
+            for meta in tree.css("meta[http-equiv]")
+            if str(meta.attributes.get("http-equiv") or "").strip().lower() == "refresh"
+        ),
+        None,
+    )
+    if refresh is None:
+        return False
+    found = _REFRESH.match(str(refresh.attributes.get("content") or ""))
+    if found is None or int("0" + found["time"].split(".", 1)[0]) != 0:
+        return False
+    address = found["address"].strip()
+    if address[:1] in {"'", '"'}:
+        address = address[1:].split(address[0], 1)[0].strip()
+    page = re.split(r"[?#]", address, maxsplit=1)[0]
+    name = Path(relative).name
+    return bool(page) and page not in {name, f"./{name}"}
 
 
 def _repeated_only(text: str, repeated: frozenset[str]) -> bool:
@@ -434,8 +477,8 @@ def _sample(path: Path) -> PageSample | None:
     try:
         tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
         body = tree.body or tree.root
-        if body is None:
-            return None
+        if body is None or _redirects_elsewhere(tree, path.name):
+            return None  # a redirect page holds none of the site's chrome
         lines: set[str] = set()
         content, _, boxed = _cleaned_content(tree, body, NO_PROFILE)
         sections = _sections(content, frozenset(), boxed, frozenset(), lines)
