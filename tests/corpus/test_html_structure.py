@@ -112,3 +112,87 @@ def test_a_site_of_mostly_redirect_pages_learns_the_chrome_of_its_real_pages(
     for document in documents.values():
         assert "How the shell treats" in document.text
         assert "texi2any" not in document.text
+
+
+def _bar(up: str) -> str:
+    """texi2html's navigation bar (GNU Texinfo 6.8 as zsh-doc has it), cells of links."""
+    cells = [
+        f'[<a href="#{up}" title="Beginning of this chapter"> &lt;&lt; </a>]',
+        '[<a href="#Opening-descriptors" title="Previous section"> &lt; </a>]',
+        f'[<a href="#{up}" title="Up section"> Up </a>]',
+        '[<a href="#Multios" title="Next section"> &gt; </a>]',
+        " &nbsp; ",
+        '[<a href="index.html" title="Cover (top) of document">Top</a>]',
+        '[<a href="zsh_toc.html#SEC_Contents" title="Table of contents">Contents</a>]',
+        '[<a href="Concept-Index.html" title="Index">Index</a>]',
+    ]
+    row = "".join(f'<td valign="middle" align="left">{cell}</td>' for cell in cells)
+    return f'<table class="header" cellpadding="1"><tr>{row}</tr></table>'
+
+
+_TEXI2HTML_CHAPTER = f"""<!DOCTYPE html><html><!-- Created by GNU Texinfo 6.8 -->
+<head><title>Redirection (zsh)</title></head><body lang="en">
+<div class="chapter" id="Redirection">{_bar("index")}
+<span id="Redirection-1"></span><h1 class="chapter">7 Redirection</h1>
+<p>If a command is followed by &amp; and job control is not active, the default standard
+input for the command is the empty file /dev/null.</p>
+<hr><div class="section" id="Opening-descriptors">{_bar("Redirection")}
+<h2 class="section">7.1 Opening file descriptors using parameters</h2>
+<p>When the shell is parsing arguments to a command, a different form of redirection is
+allowed.</p><hr></div>
+<div class="section" id="Multios">{_bar("Redirection")}
+<h2 class="section">7.2 Multios</h2>
+<p>If the user tries to open a file descriptor for writing more than once, the shell opens
+the file descriptor as a pipe.</p></div></div></body></html>"""
+
+
+def test_a_texinfo_section_is_cited_at_its_nodes_address_without_its_navigation_bar() -> None:
+    documents = {d.id: d for d in _read(_TEXI2HTML_CHAPTER, "Redirection")}
+    assert list(documents) == [
+        "Redirection",
+        "Redirection#Opening-descriptors",
+        "Redirection#Multios",
+    ]
+    multios = documents["Redirection#Multios"]
+    assert multios.title == "7 Redirection › 7.2 Multios"
+    assert "copies" not in multios.text and "pipe." in multios.text
+    for document in documents.values():
+        for cell in ("<<", "[ Up ]", "[Top]", "[Contents]", "[Index]"):
+            assert cell not in document.text, (document.id, cell)
+    assert documents["Redirection"].text.endswith("the empty file /dev/null.")
+
+
+def test_a_texi2any_7_section_is_cited_at_its_nodes_address_without_its_nav_panel() -> None:
+    def panel(following: str) -> str:
+        return f"""<div class="nav-panel"><p>Next: <a href="#{following}" accesskey="n">
+        {following}</a>, Previous: <a href="#Opening" accesskey="p">Opening</a>, Up: <a
+        href="#Redirection" accesskey="u">Redirection</a> &nbsp; [<a
+        href="zsh_toc.html#SEC_Contents" title="Table of contents">Contents</a>]</p></div>"""
+
+    page = f"""<html><head><meta name="Generator" content="texi2any 7.1"></head><body>
+    <div class="chapter-level-extent" id="Redirection">{panel("Multios")}<hr>
+    <h2 class="chapter" id="Redirection-1">7 Redirection</h2>
+    <p>The following may appear anywhere in a simple command.</p>
+    <div class="section-level-extent" id="Multios">{panel("Redirections-with-no-command")}<hr>
+    <h3 class="section" id="Multios-1">7.2 Multios</h3>
+    <p>The shell opens the file descriptor as a pipe.</p></div></div></body></html>"""
+    documents = {d.id: d for d in _read(page, "Redirection")}
+    assert list(documents) == ["Redirection", "Redirection#Multios"]
+    for document in documents.values():
+        assert "Next:" not in document.text and "Contents" not in document.text
+
+
+def test_prose_with_links_before_a_heading_stays_text_and_hides_no_address() -> None:
+    page = """<html><body><main><h1>Shell</h1><p>What the shell does.</p>
+    <div id="see-also"><p>For the options, see <a href="o.html">Options</a> and
+    <a href="p.html">Parameters</a>.</p><h2>Notes</h2><p>Some notes.</p></div>
+    <section id="guide"><h2>Guide</h2><div class="toctree-wrapper"><ul>
+    <li><a href="install.html">Installing</a></li><li><a href="upgrade.html">Upgrading</a></li>
+    </ul></div><section id="first-steps"><h3>First steps</h3><p>Run it.</p></section>
+    </section></main></body></html>"""
+    documents = _read(page, "shell")
+    text = "\n".join(d.text for d in documents)
+    assert "For the options, see Options and Parameters." in text
+    assert [d.id for d in documents] == ["shell", "shell#notes", "shell#guide", "shell#first-steps"]
+    guide = next(d for d in documents if d.title == "Shell › Guide")
+    assert "Installing\nUpgrading" in guide.text  # a list of the pages below, after its heading

@@ -9,11 +9,13 @@ Headings in navigation, banners, footers and sidebars start no section, and what
 page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
 Inside the content, permalink markers (an in-page link with no word of its own, ``¶``),
-"edit this page" buttons and forms are dropped. Each heading starts a section
-(``sections``) whose anchor is the id the page itself links to, wherever it sits: the
-heading's own, a marker inside it (an id, an old ``<a name>``), that of the element the
-heading opens (Sphinx's ``<section id>``, DocBook's ``<div class=sect1>``), or an empty
-marker just before it (``<span id>``); so does each term of a glossary, at its own id.
+"edit this page" buttons, forms and the navigation bar just before a heading (GNU
+Texinfo's) are dropped. Each heading starts a section (``sections``) whose anchor is the
+id the page itself links to, wherever it sits: the heading's own, a marker inside it (an
+id, an old ``<a name>``), that of the element the heading opens, past such a bar
+(Sphinx's ``<section id>``, DocBook's ``<div class=sect1>``, Texinfo's ``<div
+class=section id>``), or an empty marker just before it (``<span id>``); so does each
+term of a glossary, at its own id.
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
@@ -92,6 +94,10 @@ _PERMALINKS = ", ".join(
     )
 )
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
+_HEADING_TAGS = frozenset(_HEADINGS.split(", "))
+# The fewest links a navigation bar holds (``_navigation_only``): texi2any 7's shortest
+# panel, "Up: X [Contents]", has two.
+_BAR_LINKS = 2
 # A glossary's terms with an id a link can reach (Sphinx's ``dl.glossary``, DocBook's
 # ``glossterm``, AsciiDoc's anchored ``[[def_index]]index::``) each start a section, below
 # every heading. Read as one section, the Python manual's glossary (128 terms, 47 KB) was
@@ -503,6 +509,10 @@ def _cleaned_content(
     for link in content.css(_PERMALINKS):
         if not _WORD.search(str(link.text(deep=True))):
             link.decompose()
+    # A heading's navigation bar (``_bars_before``) read as text ended the section before.
+    for heading in content.css(_HEADINGS):
+        for bar in _bars_before(heading) or []:
+            bar.decompose()
     return content, marked, boxed
 
 
@@ -779,15 +789,52 @@ def _anchor_candidates(heading: LexborNode) -> list[str]:
 
 
 def _opens(node: LexborNode) -> bool:
-    """Whether nothing with text comes before ``node`` in its parent."""
+    """Whether nothing with text comes before ``node`` in its parent, but, before a
+    heading, its navigation bars (``_bars_before``)."""
+    return _bars_before(node) is not None
+
+
+def _bars_before(node: LexborNode) -> list[LexborNode] | None:
+    """When nothing with text comes before ``node`` in its parent but navigation bars
+    (``_navigation_only``) just before a heading, those bars; else None. GNU Texinfo
+    opens each section's element (``<div class="section" id="Multios">``) with its bar,
+    then the heading: the bar is chrome, and the element's id the section's address. Only
+    a heading's own bars count: a list of links between a heading and the subsections of
+    its section (git's "Table of contents", a chapter's list of its pages) is its text."""
+    bars: list[LexborNode] = []
     sibling = node.prev
     for _ in range(_WALK):
         if sibling is None:
-            return True
+            return bars
         if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
-            return False
+            if node.tag not in _HEADING_TAGS or not _navigation_only(sibling):
+                return None
+            bars.append(sibling)
         sibling = sibling.prev
-    return False
+    return None
+
+
+def _navigation_only(node: LexborNode) -> bool:
+    """Whether ``node`` is a bar of links with hardly a word outside them: at least
+    ``_BAR_LINKS`` links, and no more words outside them than links (a label each):
+    texi2html's ``table.header`` ("[ << ] [ < ] [ Up ] ... [Index] [ ? ]") holds nine links
+    and no word outside them, texi2any 7's ``nav-panel`` ("Next: X, Previous: Y, Up: Z
+    [Contents]") four links and three labels, YODL's (the zsh FAQ's) list three links and
+    nothing else; a sentence that links two pages says more ("see X and Y for details")."""
+    if node.tag in _HEADING_TAGS or node.tag in {"-text", "-comment", "pre"}:
+        return False
+    links = node.css("a[href]")
+    if len(links) < _BAR_LINKS or node.css_first(_HEADINGS) is not None:
+        return False
+    in_links = sum(_word_count(link) for link in links)
+    return _word_count(node) - in_links <= len(links)
+
+
+def _word_count(node: LexborNode) -> int:
+    """How many words ``node``'s text nodes hold, each counted apart (so that a list's
+    items, or a bar's cells, are not run together)."""
+    text = str(node.text(deep=True, separator=" "))
+    return sum(1 for word in text.split() if _WORD.search(word))
 
 
 def _text_of(node: LexborNode | None) -> str:
