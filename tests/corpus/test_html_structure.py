@@ -196,3 +196,116 @@ def test_prose_with_links_before_a_heading_stays_text_and_hides_no_address() -> 
     assert [d.id for d in documents] == ["shell", "shell#notes", "shell#guide", "shell#first-steps"]
     guide = next(d for d in documents if d.title == "Shell › Guide")
     assert "Installing\nUpgrading" in guide.text  # a list of the pages below, after its heading
+
+
+def test_a_pages_own_table_of_contents_is_no_text_of_its_first_section() -> None:
+    # CMake's command/add_executable.html: docutils' contents directive under the title.
+    page = """<html><body><div class="body" role="main"><section id="add-executable">
+    <h1><a class="toc-backref" href="#id1">add_executable</a></h1>
+    <div class="contents topic" id="contents"><p class="topic-title">Contents</p>
+    <ul class="simple"><li><p><a href="#add-executable" id="id1">add_executable</a></p><ul>
+    <li><p><a href="#normal-executables" id="id2">Normal Executables</a></p></li>
+    <li><p><a href="#imported-executables" id="id3">Imported Executables</a></p></li></ul>
+    </li></ul></div>
+    <p>Add an executable to the project using the specified source files.</p>
+    <section id="normal-executables"><h2>Normal Executables</h2><p>Adds a target.</p></section>
+    <section id="imported-executables"><h2>Imported Executables</h2><p>Imports one.</p>
+    </section></section></div></body></html>"""
+    documents = {d.id: d for d in _read(page, "add_executable")}
+    assert list(documents) == [
+        "add_executable",
+        "add_executable#normal-executables",
+        "add_executable#imported-executables",
+    ]
+    assert documents["add_executable"].text == (
+        "add_executable\n\nAdd an executable to the project using the specified source files."
+    )
+
+
+def test_a_texinfo_menu_of_a_chapters_sections_is_no_text_of_it() -> None:
+    page = f"""<html><body><div class="chapter" id="Options">{_bar("index")}
+    <h1 class="chapter">16 Options</h1><table class="menu" border="0" cellspacing="0">
+    <tr><td><a href="#Specifying-Options">16.1 Specifying Options</a></td><td>&nbsp;</td></tr>
+    <tr><td><a href="#Option-Aliases">16.2 Option Aliases</a></td><td>&nbsp;</td></tr>
+    </table><hr>
+    <div class="section" id="Specifying-Options">{_bar("Options")}<h2>16.1 Specifying
+    Options</h2><p>Options are primarily referred to by name.</p></div>
+    <div class="section" id="Option-Aliases">{_bar("Options")}<h2>16.2 Option Aliases</h2>
+    <p>Some options have alternative names.</p></div></div></body></html>"""
+    documents = {d.id: d for d in _read(page, "Options")}
+    # The chapter's own text was its menu alone: nothing is left of it but its heading.
+    assert list(documents) == ["Options#Specifying-Options", "Options#Option-Aliases"]
+
+
+def test_lists_of_in_page_links_that_are_not_a_table_of_contents_stay_text() -> None:
+    page = """<html><body><main><section id="memory"><h1>Memory</h1>
+    <p>Functions:</p><ul><li><a href="#c.PyMem_Malloc">PyMem_Malloc()</a></li>
+    <li><a href="#c.PyMem_Free">PyMem_Free()</a></li></ul>
+    <dl><dt id="c.PyMem_Malloc">PyMem_Malloc()</dt><dd>Allocates.</dd>
+    <dt id="c.PyMem_Free">PyMem_Free()</dt><dd>Frees.</dd></dl>
+    <div class="admonition seealso"><p>See also</p><ul><li><a href="#debug">Debug hooks</a></li>
+    <li><a href="#tracing">Tracing</a></li></ul></div>
+    <ul><li><a href="#overview">Overview</a>: what the allocator does</li>
+    <li><a href="#debug">Debug hooks</a>: how to find errors</li></ul>
+    <ul><li><a href="#overview">Overview</a></li><li><a href="other.html#x">Elsewhere</a></li></ul>
+    <section id="overview"><h2>Overview</h2><p>How memory is managed.</p></section>
+    <section id="debug"><h2>Debug hooks</h2><p>Hooks.</p></section>
+    <section id="tracing"><h2>Tracing</h2><p>Traces.</p></section>
+    </section></main></body></html>"""
+    top = _read(page, "memory")[0]
+    for kept in (
+        "Functions:\n\nPyMem_Malloc()\nPyMem_Free()",  # links to API entries, not sections
+        "See also\n\nDebug hooks\nTracing",  # to sections further on
+        "Overview: what the allocator does",  # a list that says more than its links
+        "Overview\nElsewhere",  # a link to another page
+    ):
+        assert kept in top.text, kept
+
+
+def test_a_table_of_contents_of_twenty_thousand_sections_is_read_in_one_pass() -> None:
+    contents = "".join(f'<li><a href="#s{i}">Part {i}</a></li>' for i in range(20_000))
+    sections = "".join(
+        f'<section id="s{i}"><h2>Part {i}</h2><p>t</p></section>' for i in range(20_000)
+    )
+    page = f'<main><h1 id="top">Book</h1><p>Intro.</p><ul>{contents}</ul>{sections}</main>'
+    documents = _read(page, "book")
+    assert len(documents) == 20_001
+    assert documents[0].text == "Book\n\nIntro."
+
+
+def test_lists_of_in_page_links_nested_to_the_deepest_a_browser_builds_are_read_once() -> None:
+    # Each list holds the next: read from each, the page would cost its size 500 times.
+    nested = '<ul><li><a href="#s">x</a> word ' * 500 + "</li></ul>" * 500
+    page = f'<main><h1 id="s">T</h1><p>x</p>{nested * 40}<h2 id="t">U</h2><p>y</p></main>'
+    documents = _read(page, "deep")
+    assert [d.id for d in documents] == ["deep", "deep#t"]
+
+
+def test_twenty_thousand_navigation_bars_are_dropped_in_one_pass() -> None:
+    page = "<body>" + "".join(
+        f'<div id="n{i}">{_bar("top")}<h2>Node {i}</h2><p>Text {i}.</p></div>'
+        for i in range(20_000)
+    )
+    documents = _read(page, "nodes")
+    assert len(documents) == 20_000
+    assert documents[-1].text == "Node 19999\n\nText 19999."
+
+
+def test_a_see_also_list_of_the_sections_after_its_own_stays_text() -> None:
+    # Apache's core.html: RLimitCPU's "See also" names the next two directives' sections,
+    # not every one that follows.
+    def directive(name: str, also: list[str]) -> str:
+        links = "".join(f'<li><code><a href="#{a.lower()}">{a}</a></code></li>' for a in also)
+        return f"""<div class="directive-section"><h2 id="{name.lower()}">{name} Directive</h2>
+        <p>Limits what processes launched by httpd children may use.</p>
+        <h3>See also</h3><ul>{links}</ul></div>"""
+
+    page = f"""<html><body><div id="page-content"><h1>Apache Core Features</h1>
+    <p>Core features always available.</p>
+    {directive("RLimitCPU", ["RLimitMEM", "RLimitNPROC"])}
+    {directive("RLimitMEM", ["RLimitCPU", "RLimitNPROC"])}
+    {directive("RLimitNPROC", ["RLimitCPU", "RLimitMEM"])}
+    {directive("ScriptInterpreterSource", ["ScriptAlias", "ScriptLog"])}</div></body></html>"""
+    documents = _read(page, "core")
+    cpu = next(d for d in documents if d.title.endswith("RLimitCPU Directive › See also"))
+    assert cpu.text == "See also\n\nRLimitMEM\nRLimitNPROC"

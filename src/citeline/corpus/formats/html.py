@@ -9,13 +9,14 @@ Headings in navigation, banners, footers and sidebars start no section, and what
 page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
 Inside the content, permalink markers (an in-page link with no word of its own, ``¶``),
-"edit this page" buttons, forms and the navigation bar just before a heading (GNU
-Texinfo's) are dropped. Each heading starts a section (``sections``) whose anchor is the
-id the page itself links to, wherever it sits: the heading's own, a marker inside it (an
-id, an old ``<a name>``), that of the element the heading opens, past such a bar
-(Sphinx's ``<section id>``, DocBook's ``<div class=sect1>``, Texinfo's ``<div
-class=section id>``), or an empty marker just before it (``<span id>``); so does each
-term of a glossary, at its own id.
+"edit this page" buttons, forms, the navigation bar just before a heading (GNU
+Texinfo's) and the page's own table of contents (a list of nothing but links to its
+sections, standing before them) are dropped. Each heading starts a section
+(``sections``) whose anchor is the id the page itself links to, wherever it sits: the
+heading's own, a marker inside it (an id, an old ``<a name>``), that of the element the
+heading opens, past such a bar (Sphinx's ``<section id>``, DocBook's ``<div
+class=sect1>``, Texinfo's ``<div class=section id>``), or an empty marker just before it
+(``<span id>``); so does each term of a glossary, at its own id.
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
@@ -33,9 +34,10 @@ text.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -98,6 +100,15 @@ _HEADING_TAGS = frozenset(_HEADINGS.split(", "))
 # The fewest links a navigation bar holds (``_navigation_only``): texi2any 7's shortest
 # panel, "Up: X [Contents]", has two.
 _BAR_LINKS = 2
+# What holds a page's own table of contents (``_own_contents``): docutils' and Markdown's
+# lists, GNU Texinfo's menu table; the outermost only, so that each is read once (every
+# table of contents of the twelve sites measured is one).
+_CONTENTS_HOLDERS = ", ".join(
+    f"{holder}:not(ul *):not(ol *):not(table *)" for holder in ("ul", "ol", "table")
+)
+# The most words the title of a table of contents holds beside it: docutils' default
+# "Contents" (every one of CMake's 65), "Table of Contents", "On this page".
+_CONTENTS_TITLE_WORDS = 3
 # A glossary's terms with an id a link can reach (Sphinx's ``dl.glossary``, DocBook's
 # ``glossterm``, AsciiDoc's anchored ``[[def_index]]index::``) each start a section, below
 # every heading. Read as one section, the Python manual's glossary (128 terms, 47 KB) was
@@ -513,7 +524,145 @@ def _cleaned_content(
     for heading in content.css(_HEADINGS):
         for bar in _bars_before(heading) or []:
             bar.decompose()
+    for contents in _own_contents(content):
+        contents.decompose()
     return content, marked, boxed
+
+
+def _own_contents(content: LexborNode) -> list[LexborNode]:
+    """The page's own tables of contents inside ``content``: each outermost list (or
+    table) that holds nothing but links, at least ``_BAR_LINKS`` of them, each to a
+    section of the page itself (``#`` and an id a heading's section has), that lists what
+    follows it (``_Outline.contents_at``), with its title when its parent holds nothing
+    else (``_titled``). Read as text, docutils' ``contents`` directive made the first
+    section of 59 CMake pages a list of the headings that follow ("Contents /
+    add_executable / Normal Executables ..."), and Texinfo's menu of a chapter's sections
+    was the text of its opening section. A list of links to the page's API entries
+    (Python's "Functions: PyMem_Malloc() ...", terms, not sections), or to some sections
+    further on (a "See also" box, the "What's New" highlights naming each PEP's section),
+    is text."""
+    sections = {
+        anchor: heading
+        for heading in content.css(_HEADINGS)
+        for anchor in _anchor_candidates(heading)
+    }
+    candidates: list[tuple[LexborNode, list[LexborNode]]] = []
+    for node in content.css(_CONTENTS_HOLDERS):
+        links = node.css("a[href]")
+        hrefs = [str(link.attributes.get("href") or "") for link in links]
+        targets = [sections[href[1:]] for href in hrefs if href[:1] == "#" and href[1:] in sections]
+        if len(links) < _BAR_LINKS or len(targets) < len(links):
+            continue
+        in_links = sum(_word_count(link) for link in links)
+        if _word_count(node) == in_links:
+            candidates.append((node, targets))
+    if not candidates:
+        return []
+    # Document order, read once for a page that has a candidate.
+    order = {node.mem_id: index for index, node in enumerate(content.traverse())}
+    outline = _Outline(
+        sorted((order[h.mem_id], int(str(h.tag)[1])) for h in content.css(_HEADINGS))
+    )
+    found = []
+    parents: dict[int, int | None] = {}
+    for node, targets in candidates:
+        if outline.contents_at(order[node.mem_id], {order[target.mem_id] for target in targets}):
+            found.append(_titled(node, content, parents))
+    return found
+
+
+class _Outline:
+    """A page's headings, as (position in document order, level) in that order, and where
+    each one's section and run of sibling sections end: read in one pass each."""
+
+    def __init__(self, headings: list[tuple[int, int]]) -> None:
+        self.starts = [start for start, _ in headings]
+        self.levels = [level for _, level in headings]
+        # Where each section ends (the next heading of its level or above), and where its
+        # run of siblings does (the next heading above its level): None at the page's end.
+        self.ends = self._next_heading(lambda level, later: later <= level)
+        self.runs = self._next_heading(lambda level, later: later < level)
+        self.by_level: dict[int, list[int]] = {}
+        for start, level in headings:
+            self.by_level.setdefault(level, []).append(start)
+
+    def _next_heading(self, closes: Callable[[int, int], bool]) -> list[int | None]:
+        found: list[int | None] = [None] * len(self.starts)
+        waiting: list[int] = []
+        for index, (start, level) in enumerate(zip(self.starts, self.levels, strict=True)):
+            while waiting and closes(self.levels[waiting[-1]], level):
+                found[waiting.pop()] = start
+            waiting.append(index)
+        return found
+
+    def contents_at(self, at: int, targets: set[int]) -> bool:
+        """Whether a list at position ``at`` whose links lead to the headings at
+        ``targets`` is a table of contents of what follows it: the first it links after
+        itself is the very next heading, it links every section of that one's level from
+        there to the end of their run and none past it, and any it links before itself is
+        a section it stands in (docutils lists the page's own title). A "See also" list of
+        the directives after this one (Apache's RLimitCPU: RLimitMEM, RLimitNPROC, but not
+        the others that follow) is text."""
+        first = bisect.bisect_left(self.starts, at)
+        after = [target for target in targets if target > at]
+        if not after or first == len(self.starts) or min(after) != self.starts[first]:
+            return False
+        level, run_end = self.levels[first], self.runs[first]
+        if run_end is not None and max(after) >= run_end:
+            return False
+        same_level = self.by_level[level]
+        run_stop = len(same_level) if run_end is None else bisect.bisect_left(same_level, run_end)
+        run = run_stop - bisect.bisect_left(same_level, self.starts[first])
+        if sum(1 for target in after if self._level(target) == level) != run:
+            return False
+        return all(self._holds(target, at) for target in targets if target < at)
+
+    def _holds(self, heading: int, at: int) -> bool:
+        end = self.ends[bisect.bisect_left(self.starts, heading)]
+        return end is None or end > at
+
+    def _level(self, heading: int) -> int:
+        return self.levels[bisect.bisect_left(self.starts, heading)]
+
+
+def _titled(contents: LexborNode, content: LexborNode, read: dict[int, int | None]) -> LexborNode:
+    """``contents``, or its parent when that holds only it and, before it, a title of at
+    most ``_CONTENTS_TITLE_WORDS`` words, no heading and no link (docutils' ``div.contents``
+    around its "Contents" and the list). Each parent is read once (``read``, by its
+    ``mem_id``: the one list it may be dropped with, else None), at most ``_WALK`` children
+    of it, and only a title's text."""
+    parent = contents.parent
+    if parent is None or parent.mem_id == content.mem_id or parent.tag in {"body", "html"}:
+        return contents
+    if parent.mem_id not in read:
+        read[parent.mem_id] = _titled_list(parent)
+    return parent if read[parent.mem_id] == contents.mem_id else contents
+
+
+def _titled_list(parent: LexborNode) -> int | None:
+    """The ``mem_id`` of ``parent``'s second child when its first is a title (see
+    ``_titled``) and it has no other, else None (blank text and comments aside)."""
+    children: list[LexborNode] = []
+    iterator = parent.iter(include_text=True)
+    for _ in range(_WALK):
+        child = next(iterator, None)
+        if child is None:
+            break
+        if child.tag != "-comment" and not child.is_empty_text_node:
+            children.append(child)
+    else:
+        return None  # more children than a title and a list
+    if len(children) == 1:
+        return children[0].mem_id  # a wrapper of the list alone
+    if len(children) != 2:
+        return None
+    title, listed = children
+    if title.tag in _HEADING_TAGS or (
+        title.tag != "-text" and title.css_first(f"a[href], {_HEADINGS}") is not None
+    ):
+        return None
+    words = _word_count(title)
+    return listed.mem_id if words <= _CONTENTS_TITLE_WORDS else None
 
 
 def _main_content(
