@@ -9,15 +9,19 @@ Headings in navigation, banners, footers and sidebars start no section, and what
 page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
 Inside the content, permalink markers (an in-page link with no word of its own, ``¶``),
-"edit this page" buttons and forms are dropped. Each heading starts a section
+"edit this page" buttons, forms, the navigation bar just before a heading (GNU
+Texinfo's) and the page's own table of contents (a list of nothing but links to its
+sections, standing before them) are dropped. Each heading starts a section
 (``sections``) whose anchor is the id the page itself links to, wherever it sits: the
 heading's own, a marker inside it (an id, an old ``<a name>``), that of the element the
-heading opens (Sphinx's ``<section id>``, DocBook's ``<div class=sect1>``), or an empty
-marker just before it (``<span id>``); so does each term of a glossary, at its own id.
+heading opens, past such a bar (Sphinx's ``<section id>``, DocBook's ``<div
+class=sect1>``, Texinfo's ``<div class=section id>``), or an empty marker just before it
+(``<span id>``); so does each term of a glossary, at its own id.
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
-the page's canonical link.
+the page's canonical link. A page whose refresh sends the reader on at once (a redirect
+page) is omitted, counted, and left out of the site's sample.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
@@ -30,9 +34,10 @@ text.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -91,6 +96,19 @@ _PERMALINKS = ", ".join(
     )
 )
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
+_HEADING_TAGS = frozenset(_HEADINGS.split(", "))
+# The fewest links a navigation bar holds (``_navigation_only``): texi2any 7's shortest
+# panel, "Up: X [Contents]", has two.
+_BAR_LINKS = 2
+# What holds a page's own table of contents (``_own_contents``): docutils' and Markdown's
+# lists, GNU Texinfo's menu table; the outermost only, so that each is read once (every
+# table of contents of the twelve sites measured is one).
+_CONTENTS_HOLDERS = ", ".join(
+    f"{holder}:not(ul *):not(ol *):not(table *)" for holder in ("ul", "ol", "table")
+)
+# The most words the title of a table of contents holds beside it: docutils' default
+# "Contents" (every one of CMake's 65), "Table of Contents", "On this page".
+_CONTENTS_TITLE_WORDS = 3
 # A glossary's terms with an id a link can reach (Sphinx's ``dl.glossary``, DocBook's
 # ``glossterm``, AsciiDoc's anchored ``[[def_index]]index::``) each start a section, below
 # every heading. Read as one section, the Python manual's glossary (128 terms, 47 KB) was
@@ -109,10 +127,47 @@ _BOXED_HEADINGS = f"{_ANY_HEADING}:is({', '.join(f'{box} *' for box in _ASIDES.s
 # wrapper of further sections or the page's chrome.
 _RESUMING_BLOCKS = {"-text", "p", "ul", "ol", "dl", "pre", "table", "blockquote"}
 _NOT_SECTION = "".join(f":not({part} *)" for part in ("pre", *_CHROME_PARTS))
-_BLOCKS = (
-    "address, article, aside, blockquote, br, dd, div, dl, dt, figcaption, figure, h1, h2, "
-    "h3, h4, h5, h6, header, hr, li, main, ol, p, pre, section, table, td, th, tr, ul"
+# The elements a browser shows as blocks (and ``br``): only their boundaries separate the
+# text around them; inline elements run on ("<code>Box</code>ing" reads "Boxing"). A
+# ``details`` box's ``summary`` is its own line (CMake's tutorial: "show/hide answer" ran
+# into the answer's first word).
+_BLOCK_TAGS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "dd",
+        "details",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "td",
+        "th",
+        "tr",
+        "ul",
+    ]
 )
+_BLOCKS = ", ".join(sorted(_BLOCK_TAGS))
 _PARAGRAPH_BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul"}
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 _WHITESPACE = re.compile(r"[ \t\n\r\f\v\u00a0]+")
@@ -129,6 +184,18 @@ _MARKER_CHARACTERS = re.compile(r"[\x00-\x02]")
 # of contents, say): counted, not reported as a bad file.
 HEADINGS_ONLY = "pages with headings only"
 TEMPLATES = "theme templates"
+# A page whose ``<meta http-equiv="refresh">`` sends the reader on to another at once (GNU
+# Texinfo's page per node, a redirect plugin's or Jekyll's page left at an old address):
+# nobody reads it, and its own line ("The node you are looking for is at Aliasing.") was
+# indexed as a document.
+REDIRECTS = "redirect pages"
+# The content of a refresh as browsers read it (WHATWG HTML, "shared declarative refresh
+# steps"): a time (digits, any fraction ignored), a separator, and the address, after an
+# optional ``url=`` and inside optional quotes.
+_REFRESH = re.compile(
+    r"\s*(?P<time>\d+[\d.]*|\.[\d.]*)(?:\s*[;,]\s*|\s+)(?:url\s*=\s*)?(?P<address>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
 # A file that opens with a Jinja statement or comment is a template, not a built page.
 _TEMPLATE = re.compile(r"\A\s*\{[%#]")
 
@@ -272,12 +339,15 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
             "check that it is a page a generator wrote"
         )
         return
-    profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample)
-    if profile.name is not None:
-        yield SiteName(profile.name)
     # The markers below must be the only such characters in the tree; a page's own (never
     # valid HTML, but a hostile page may hold them) are dropped first.
     tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+    if _redirects_elsewhere(tree, origin.relative):
+        yield Omitted(REDIRECTS, 1)
+        return
+    profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample)
+    if profile.name is not None:
+        yield SiteName(profile.name)
     title_tag = profile.page_title(_text_of(tree.css_first("title")))
     url = origin.url or _canonical_url(tree)
     body = tree.body or tree.root
@@ -317,6 +387,33 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _redirects_elsewhere(tree: LexborHTMLParser, relative: str) -> bool:
+    """Whether the page's first refresh (the one a browser obeys) sends the reader to
+    another page at once. Every refresh in Debian's documentation packages (10,458: rust-doc,
+    cargo, zsh-common, mkdocs, sqlite3, apache2-doc) waits 0 seconds; one that waits shows
+    its page first, which may have text of its own to read, so it is no redirect here. Nor
+    is one without an address (a reload), or to the page itself."""
+    refresh = next(
+        (
+            meta
+            for meta in tree.css("meta[http-equiv]")
+            if str(meta.attributes.get("http-equiv") or "").strip().lower() == "refresh"
+        ),
+        None,
+    )
+    if refresh is None:
+        return False
+    found = _REFRESH.match(str(refresh.attributes.get("content") or ""))
+    if found is None or int("0" + found["time"].split(".", 1)[0]) != 0:
+        return False
+    address = found["address"].strip()
+    if address[:1] in {"'", '"'}:
+        address = address[1:].split(address[0], 1)[0].strip()
+    page = re.split(r"[?#]", address, maxsplit=1)[0]
+    name = Path(relative).name
+    return bool(page) and page not in {name, f"./{name}"}
 
 
 def _repeated_only(text: str, repeated: frozenset[str]) -> bool:
@@ -397,8 +494,8 @@ def _sample(path: Path) -> PageSample | None:
     try:
         tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
         body = tree.body or tree.root
-        if body is None:
-            return None
+        if body is None or _redirects_elsewhere(tree, path.name):
+            return None  # a redirect page holds none of the site's chrome
         lines: set[str] = set()
         content, _, boxed = _cleaned_content(tree, body, NO_PROFILE)
         sections = _sections(content, frozenset(), boxed, frozenset(), lines)
@@ -423,7 +520,149 @@ def _cleaned_content(
     for link in content.css(_PERMALINKS):
         if not _WORD.search(str(link.text(deep=True))):
             link.decompose()
+    # A heading's navigation bar (``_bars_before``) read as text ended the section before.
+    for heading in content.css(_HEADINGS):
+        for bar in _bars_before(heading) or []:
+            bar.decompose()
+    for contents in _own_contents(content):
+        contents.decompose()
     return content, marked, boxed
+
+
+def _own_contents(content: LexborNode) -> list[LexborNode]:
+    """The page's own tables of contents inside ``content``: each outermost list (or
+    table) that holds nothing but links, at least ``_BAR_LINKS`` of them, each to a
+    section of the page itself (``#`` and an id a heading's section has), that lists what
+    follows it (``_Outline.contents_at``), with its title when its parent holds nothing
+    else (``_titled``). Read as text, docutils' ``contents`` directive made the first
+    section of 59 CMake pages a list of the headings that follow ("Contents /
+    add_executable / Normal Executables ..."), and Texinfo's menu of a chapter's sections
+    was the text of its opening section. A list of links to the page's API entries
+    (Python's "Functions: PyMem_Malloc() ...", terms, not sections), or to some sections
+    further on (a "See also" box, the "What's New" highlights naming each PEP's section),
+    is text."""
+    sections = {
+        anchor: heading
+        for heading in content.css(_HEADINGS)
+        for anchor in _anchor_candidates(heading)
+    }
+    candidates: list[tuple[LexborNode, list[LexborNode]]] = []
+    for node in content.css(_CONTENTS_HOLDERS):
+        links = node.css("a[href]")
+        hrefs = [str(link.attributes.get("href") or "") for link in links]
+        targets = [sections[href[1:]] for href in hrefs if href[:1] == "#" and href[1:] in sections]
+        if len(links) < _BAR_LINKS or len(targets) < len(links):
+            continue
+        in_links = sum(_word_count(link) for link in links)
+        if _word_count(node) == in_links:
+            candidates.append((node, targets))
+    if not candidates:
+        return []
+    # Document order, read once for a page that has a candidate.
+    order = {node.mem_id: index for index, node in enumerate(content.traverse())}
+    outline = _Outline(
+        sorted((order[h.mem_id], int(str(h.tag)[1])) for h in content.css(_HEADINGS))
+    )
+    found = []
+    parents: dict[int, int | None] = {}
+    for node, targets in candidates:
+        if outline.contents_at(order[node.mem_id], {order[target.mem_id] for target in targets}):
+            found.append(_titled(node, content, parents))
+    return found
+
+
+class _Outline:
+    """A page's headings, as (position in document order, level) in that order, and where
+    each one's section and run of sibling sections end: read in one pass each."""
+
+    def __init__(self, headings: list[tuple[int, int]]) -> None:
+        self.starts = [start for start, _ in headings]
+        self.levels = [level for _, level in headings]
+        # Where each section ends (the next heading of its level or above), and where its
+        # run of siblings does (the next heading above its level): None at the page's end.
+        self.ends = self._next_heading(lambda level, later: later <= level)
+        self.runs = self._next_heading(lambda level, later: later < level)
+        self.by_level: dict[int, list[int]] = {}
+        for start, level in headings:
+            self.by_level.setdefault(level, []).append(start)
+
+    def _next_heading(self, closes: Callable[[int, int], bool]) -> list[int | None]:
+        found: list[int | None] = [None] * len(self.starts)
+        waiting: list[int] = []
+        for index, (start, level) in enumerate(zip(self.starts, self.levels, strict=True)):
+            while waiting and closes(self.levels[waiting[-1]], level):
+                found[waiting.pop()] = start
+            waiting.append(index)
+        return found
+
+    def contents_at(self, at: int, targets: set[int]) -> bool:
+        """Whether a list at position ``at`` whose links lead to the headings at
+        ``targets`` is a table of contents of what follows it: the first it links after
+        itself is the very next heading, it links every section of that one's level from
+        there to the end of their run and none past it, and any it links before itself is
+        a section it stands in (docutils lists the page's own title). A "See also" list of
+        the directives after this one (Apache's RLimitCPU: RLimitMEM, RLimitNPROC, but not
+        the others that follow) is text."""
+        first = bisect.bisect_left(self.starts, at)
+        after = [target for target in targets if target > at]
+        if not after or first == len(self.starts) or min(after) != self.starts[first]:
+            return False
+        level, run_end = self.levels[first], self.runs[first]
+        if run_end is not None and max(after) >= run_end:
+            return False
+        same_level = self.by_level[level]
+        run_stop = len(same_level) if run_end is None else bisect.bisect_left(same_level, run_end)
+        run = run_stop - bisect.bisect_left(same_level, self.starts[first])
+        if sum(1 for target in after if self._level(target) == level) != run:
+            return False
+        return all(self._holds(target, at) for target in targets if target < at)
+
+    def _holds(self, heading: int, at: int) -> bool:
+        end = self.ends[bisect.bisect_left(self.starts, heading)]
+        return end is None or end > at
+
+    def _level(self, heading: int) -> int:
+        return self.levels[bisect.bisect_left(self.starts, heading)]
+
+
+def _titled(contents: LexborNode, content: LexborNode, read: dict[int, int | None]) -> LexborNode:
+    """``contents``, or its parent when that holds only it and, before it, a title of at
+    most ``_CONTENTS_TITLE_WORDS`` words, no heading and no link (docutils' ``div.contents``
+    around its "Contents" and the list). Each parent is read once (``read``, by its
+    ``mem_id``: the one list it may be dropped with, else None), at most ``_WALK`` children
+    of it, and only a title's text."""
+    parent = contents.parent
+    if parent is None or parent.mem_id == content.mem_id or parent.tag in {"body", "html"}:
+        return contents
+    if parent.mem_id not in read:
+        read[parent.mem_id] = _titled_list(parent)
+    return parent if read[parent.mem_id] == contents.mem_id else contents
+
+
+def _titled_list(parent: LexborNode) -> int | None:
+    """The ``mem_id`` of ``parent``'s second child when its first is a title (see
+    ``_titled``) and it has no other, else None (blank text and comments aside)."""
+    children: list[LexborNode] = []
+    iterator = parent.iter(include_text=True)
+    for _ in range(_WALK):
+        child = next(iterator, None)
+        if child is None:
+            break
+        if child.tag != "-comment" and not child.is_empty_text_node:
+            children.append(child)
+    else:
+        return None  # more children than a title and a list
+    if len(children) == 1:
+        return children[0].mem_id  # a wrapper of the list alone
+    if len(children) != 2:
+        return None
+    title, listed = children
+    if title.tag in _HEADING_TAGS or (
+        title.tag != "-text" and title.css_first(f"a[href], {_HEADINGS}") is not None
+    ):
+        return None
+    words = _word_count(title)
+    return listed.mem_id if words <= _CONTENTS_TITLE_WORDS else None
 
 
 def _main_content(
@@ -699,21 +938,78 @@ def _anchor_candidates(heading: LexborNode) -> list[str]:
 
 
 def _opens(node: LexborNode) -> bool:
-    """Whether nothing with text comes before ``node`` in its parent."""
+    """Whether nothing with text comes before ``node`` in its parent, but, before a
+    heading, its navigation bars (``_bars_before``)."""
+    return _bars_before(node) is not None
+
+
+def _bars_before(node: LexborNode) -> list[LexborNode] | None:
+    """When nothing with text comes before ``node`` in its parent but navigation bars
+    (``_navigation_only``) just before a heading, those bars; else None. GNU Texinfo
+    opens each section's element (``<div class="section" id="Multios">``) with its bar,
+    then the heading: the bar is chrome, and the element's id the section's address. Only
+    a heading's own bars count: a list of links between a heading and the subsections of
+    its section (git's "Table of contents", a chapter's list of its pages) is its text."""
+    bars: list[LexborNode] = []
     sibling = node.prev
     for _ in range(_WALK):
         if sibling is None:
-            return True
+            return bars
         if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
-            return False
+            if node.tag not in _HEADING_TAGS or not _navigation_only(sibling):
+                return None
+            bars.append(sibling)
         sibling = sibling.prev
-    return False
+    return None
+
+
+def _navigation_only(node: LexborNode) -> bool:
+    """Whether ``node`` is a bar of links with hardly a word outside them: at least
+    ``_BAR_LINKS`` links, and no more words outside them than links (a label each):
+    texi2html's ``table.header`` ("[ << ] [ < ] [ Up ] ... [Index] [ ? ]") holds nine links
+    and no word outside them, texi2any 7's ``nav-panel`` ("Next: X, Previous: Y, Up: Z
+    [Contents]") four links and three labels, YODL's (the zsh FAQ's) list three links and
+    nothing else; a sentence that links two pages says more ("see X and Y for details")."""
+    if node.tag in _HEADING_TAGS or node.tag in {"-text", "-comment", "pre"}:
+        return False
+    links = node.css("a[href]")
+    if len(links) < _BAR_LINKS or node.css_first(_HEADINGS) is not None:
+        return False
+    in_links = sum(_word_count(link) for link in links)
+    return _word_count(node) - in_links <= len(links)
+
+
+def _word_count(node: LexborNode) -> int:
+    """How many words ``node``'s text nodes hold, each counted apart (so that a list's
+    items, or a bar's cells, are not run together)."""
+    text = str(node.text(deep=True, separator=" "))
+    return sum(1 for word in text.split() if _WORD.search(word))
 
 
 def _text_of(node: LexborNode | None) -> str:
+    """``node``'s text on one line, as a browser shows it: inline elements run on, and
+    only a block's boundaries (``_BLOCK_TAGS``) put a space between words. (Joining every
+    text node with a space titled Rust by Example's page "Box ing errors".) The walk keeps
+    its own stack, so a deep page costs no recursion."""
     if node is None:
         return ""
-    return _WHITESPACE.sub(" ", str(node.text(separator=" ", strip=True))).strip()
+    pieces: list[str] = []
+    stack = [(node, node.iter(include_text=True))]
+    while stack:
+        parent, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if parent.tag in _BLOCK_TAGS:
+                pieces.append(" ")
+            continue
+        if child.tag == "-text":
+            pieces.append(str(child.text_content or ""))
+        elif child.tag != "-comment":
+            if child.tag in _BLOCK_TAGS:
+                pieces.append(" ")
+            stack.append((child, child.iter(include_text=True)))
+    return _WHITESPACE.sub(" ", "".join(pieces)).strip()
 
 
 def _canonical_url(tree: LexborHTMLParser) -> str | None:

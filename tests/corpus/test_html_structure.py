@@ -1,0 +1,311 @@
+"""Structures generators share, read as a browser shows them: inline elements inside a word,
+``details`` boxes, redirect pages, Texinfo's navigation bars around its sections, and a
+page's own table of contents. The cases are the real pages that broke: Rust by Example,
+CMake's documentation and the Z Shell Manual as Debian installs them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citeline.corpus import Corpus, Document, IngestReport
+from citeline.corpus.formats import html
+from citeline.corpus.formats.origin import SourceFile
+
+
+def _read(source: str, page: str = "page") -> list[Document]:
+    origin = SourceFile(Path(f"{page}.html"), page, f"{page}.html")
+    return [d for d in html.read(source, origin) if isinstance(d, Document)]
+
+
+def test_inline_code_inside_a_word_leaves_the_word_whole() -> None:
+    # Rust by Example's error/multiple_error_types/boxing_errors.html.
+    page = """<html><head><title>Boxing errors</title></head><body><main>
+    <h1 id="boxing-errors"><code>Box</code>ing errors</h1><p>A way to write simple code.</p>
+    <h2 id="results">Iterating over <code>Result</code>s</h2><p>An iteration can fail.</p>
+    </main></body></html>"""
+    titles = [d.title for d in _read(page)]
+    assert titles == ["Boxing errors", "Boxing errors › Iterating over Results"]
+
+
+def test_a_block_or_line_break_inside_a_heading_still_separates_its_words() -> None:
+    page = """<html><body><main><h1>Setup<br>guide</h1><p>Text of the guide.</p>
+    <h2>Install<div>on Linux</div>now</h2><p>Run the installer.</p></main></body></html>"""
+    titles = [d.title for d in _read(page)]
+    assert titles == ["Setup guide", "Setup guide › Install on Linux now"]
+
+
+def test_a_details_boxs_summary_is_a_line_of_its_own() -> None:
+    # CMake's tutorial, "Adding a Library": the answer behind "show/hide answer".
+    page = """<html><body><main><h1>Adding a Library</h1><p>Add the library.</p>
+    <details><summary>TODO 1: Click to show/hide answer</summary><div><p>We configure
+    the library.</p></div></details><p>Next, link it.</p></main></body></html>"""
+    (document,) = _read(page)
+    assert "TODO 1: Click to show/hide answer\nWe configure the library." in document.text
+    assert "answerWe" not in document.text
+
+
+_TEXINFO_REDIRECT = """<!DOCTYPE html><html><!-- Created by GNU Texinfo 6.8 -->
+<head><title>Aliasing (zsh)</title><meta name="Generator" content="texi2any">
+<meta http-equiv="Refresh" content="0; url=Shell-Grammar.html#Aliasing"></head>
+<body lang="en"><p>The node you are looking for is at
+<a href="Shell-Grammar.html#Aliasing">Aliasing</a>.</p></body></html>"""
+
+
+def _ingest(tmp_path: Path, pages: dict[str, str]) -> tuple[dict[str, Document], IngestReport]:
+    site = tmp_path / "site"
+    site.mkdir()
+    for name, page in pages.items():
+        (site / name).write_text(page)
+    with Corpus.open(tmp_path / "site.sqlite") as corpus:
+        report = corpus.ingest(site, base_url="https://docs.example.org/")
+        return {d.id: d for d in corpus.documents()}, report
+
+
+def test_a_page_that_sends_the_reader_elsewhere_at_once_is_omitted_and_counted(
+    tmp_path: Path,
+) -> None:
+    jekyll = """<!DOCTYPE html><html lang="en-US"><meta charset="utf-8"><title>Redirecting…</title>
+    <link rel="canonical" href="https://docs.example.org/new/">
+    <meta http-equiv="refresh" content="0; url=https://docs.example.org/new/">
+    <h1>Redirecting…</h1><a href="https://docs.example.org/new/">Click here if you are not
+    redirected.</a></html>"""
+    quoted = """<html><head><meta http-equiv="refresh" content="0;URL='guide/new.html'">
+    </head><body><p>Redirecting to... <a href="guide/new.html">new</a>.</p></body></html>"""
+    documents, report = _ingest(
+        tmp_path,
+        {
+            "Aliasing.html": _TEXINFO_REDIRECT,
+            "old.html": jekyll,
+            "moved.html": quoted,
+            "Shell-Grammar.html": "<html><body><h1>Shell Grammar</h1><p>Aliases.</p></body></html>",
+        },
+    )
+    assert list(documents) == ["Shell-Grammar"]
+    assert report.omitted[html.REDIRECTS] == 3
+
+
+def test_a_page_that_waits_reloads_or_refreshes_itself_is_read() -> None:
+    for refresh in ("5; url=new.html", "300", "0; url=#top", "0; url=status.html?fresh=1"):
+        page = f"""<html><head><meta http-equiv="refresh" content="{refresh}"></head>
+        <body><h1>Build status</h1><p>Every build of the last day.</p></body></html>"""
+        (document,) = _read(page, "status")
+        assert "Every build of the last day." in document.text, refresh
+
+
+def test_a_site_of_mostly_redirect_pages_learns_the_chrome_of_its_real_pages(
+    tmp_path: Path,
+) -> None:
+    # Texinfo's split manual: beside each page of a chapter, redirect pages for its nodes,
+    # so that most pages a spread sample picks first are redirects.
+    pages = {}
+    topics = "aliases arrays globbing history jobs keymaps modules options prompts quoting "
+    topics += "signals styles traps widgets zle zftp zpty zstyle calendar tcp files limits"
+    for number, topic in enumerate(f"{topics} parameters redirection".split()):
+        pages[f"p{number:02}a.html"] = _TEXINFO_REDIRECT
+        pages[f"p{number:02}b.html"] = f"""<html><head><title>{topic} — Z Shell Manual</title>
+        </head><body><h1>About {topic}</h1><p>How the shell treats {topic}, at length.</p>
+        <p>This document was generated on February 5, 2023 using texi2any.</p></body></html>"""
+    documents, report = _ingest(tmp_path, pages)
+    assert report.omitted[html.REDIRECTS] == 24
+    assert report.site_name == "Z Shell Manual"
+    assert len(documents) == 24
+    for document in documents.values():
+        assert "How the shell treats" in document.text
+        assert "texi2any" not in document.text
+
+
+def _bar(up: str) -> str:
+    """texi2html's navigation bar (GNU Texinfo 6.8 as zsh-doc has it), cells of links."""
+    cells = [
+        f'[<a href="#{up}" title="Beginning of this chapter"> &lt;&lt; </a>]',
+        '[<a href="#Opening-descriptors" title="Previous section"> &lt; </a>]',
+        f'[<a href="#{up}" title="Up section"> Up </a>]',
+        '[<a href="#Multios" title="Next section"> &gt; </a>]',
+        " &nbsp; ",
+        '[<a href="index.html" title="Cover (top) of document">Top</a>]',
+        '[<a href="zsh_toc.html#SEC_Contents" title="Table of contents">Contents</a>]',
+        '[<a href="Concept-Index.html" title="Index">Index</a>]',
+    ]
+    row = "".join(f'<td valign="middle" align="left">{cell}</td>' for cell in cells)
+    return f'<table class="header" cellpadding="1"><tr>{row}</tr></table>'
+
+
+_TEXI2HTML_CHAPTER = f"""<!DOCTYPE html><html><!-- Created by GNU Texinfo 6.8 -->
+<head><title>Redirection (zsh)</title></head><body lang="en">
+<div class="chapter" id="Redirection">{_bar("index")}
+<span id="Redirection-1"></span><h1 class="chapter">7 Redirection</h1>
+<p>If a command is followed by &amp; and job control is not active, the default standard
+input for the command is the empty file /dev/null.</p>
+<hr><div class="section" id="Opening-descriptors">{_bar("Redirection")}
+<h2 class="section">7.1 Opening file descriptors using parameters</h2>
+<p>When the shell is parsing arguments to a command, a different form of redirection is
+allowed.</p><hr></div>
+<div class="section" id="Multios">{_bar("Redirection")}
+<h2 class="section">7.2 Multios</h2>
+<p>If the user tries to open a file descriptor for writing more than once, the shell opens
+the file descriptor as a pipe.</p></div></div></body></html>"""
+
+
+def test_a_texinfo_section_is_cited_at_its_nodes_address_without_its_navigation_bar() -> None:
+    documents = {d.id: d for d in _read(_TEXI2HTML_CHAPTER, "Redirection")}
+    assert list(documents) == [
+        "Redirection",
+        "Redirection#Opening-descriptors",
+        "Redirection#Multios",
+    ]
+    multios = documents["Redirection#Multios"]
+    assert multios.title == "7 Redirection › 7.2 Multios"
+    assert "copies" not in multios.text and "pipe." in multios.text
+    for document in documents.values():
+        for cell in ("<<", "[ Up ]", "[Top]", "[Contents]", "[Index]"):
+            assert cell not in document.text, (document.id, cell)
+    assert documents["Redirection"].text.endswith("the empty file /dev/null.")
+
+
+def test_a_texi2any_7_section_is_cited_at_its_nodes_address_without_its_nav_panel() -> None:
+    def panel(following: str) -> str:
+        return f"""<div class="nav-panel"><p>Next: <a href="#{following}" accesskey="n">
+        {following}</a>, Previous: <a href="#Opening" accesskey="p">Opening</a>, Up: <a
+        href="#Redirection" accesskey="u">Redirection</a> &nbsp; [<a
+        href="zsh_toc.html#SEC_Contents" title="Table of contents">Contents</a>]</p></div>"""
+
+    page = f"""<html><head><meta name="Generator" content="texi2any 7.1"></head><body>
+    <div class="chapter-level-extent" id="Redirection">{panel("Multios")}<hr>
+    <h2 class="chapter" id="Redirection-1">7 Redirection</h2>
+    <p>The following may appear anywhere in a simple command.</p>
+    <div class="section-level-extent" id="Multios">{panel("Redirections-with-no-command")}<hr>
+    <h3 class="section" id="Multios-1">7.2 Multios</h3>
+    <p>The shell opens the file descriptor as a pipe.</p></div></div></body></html>"""
+    documents = {d.id: d for d in _read(page, "Redirection")}
+    assert list(documents) == ["Redirection", "Redirection#Multios"]
+    for document in documents.values():
+        assert "Next:" not in document.text and "Contents" not in document.text
+
+
+def test_prose_with_links_before_a_heading_stays_text_and_hides_no_address() -> None:
+    page = """<html><body><main><h1>Shell</h1><p>What the shell does.</p>
+    <div id="see-also"><p>For the options, see <a href="o.html">Options</a> and
+    <a href="p.html">Parameters</a>.</p><h2>Notes</h2><p>Some notes.</p></div>
+    <section id="guide"><h2>Guide</h2><div class="toctree-wrapper"><ul>
+    <li><a href="install.html">Installing</a></li><li><a href="upgrade.html">Upgrading</a></li>
+    </ul></div><section id="first-steps"><h3>First steps</h3><p>Run it.</p></section>
+    </section></main></body></html>"""
+    documents = _read(page, "shell")
+    text = "\n".join(d.text for d in documents)
+    assert "For the options, see Options and Parameters." in text
+    assert [d.id for d in documents] == ["shell", "shell#notes", "shell#guide", "shell#first-steps"]
+    guide = next(d for d in documents if d.title == "Shell › Guide")
+    assert "Installing\nUpgrading" in guide.text  # a list of the pages below, after its heading
+
+
+def test_a_pages_own_table_of_contents_is_no_text_of_its_first_section() -> None:
+    # CMake's command/add_executable.html: docutils' contents directive under the title.
+    page = """<html><body><div class="body" role="main"><section id="add-executable">
+    <h1><a class="toc-backref" href="#id1">add_executable</a></h1>
+    <div class="contents topic" id="contents"><p class="topic-title">Contents</p>
+    <ul class="simple"><li><p><a href="#add-executable" id="id1">add_executable</a></p><ul>
+    <li><p><a href="#normal-executables" id="id2">Normal Executables</a></p></li>
+    <li><p><a href="#imported-executables" id="id3">Imported Executables</a></p></li></ul>
+    </li></ul></div>
+    <p>Add an executable to the project using the specified source files.</p>
+    <section id="normal-executables"><h2>Normal Executables</h2><p>Adds a target.</p></section>
+    <section id="imported-executables"><h2>Imported Executables</h2><p>Imports one.</p>
+    </section></section></div></body></html>"""
+    documents = {d.id: d for d in _read(page, "add_executable")}
+    assert list(documents) == [
+        "add_executable",
+        "add_executable#normal-executables",
+        "add_executable#imported-executables",
+    ]
+    assert documents["add_executable"].text == (
+        "add_executable\n\nAdd an executable to the project using the specified source files."
+    )
+
+
+def test_a_texinfo_menu_of_a_chapters_sections_is_no_text_of_it() -> None:
+    page = f"""<html><body><div class="chapter" id="Options">{_bar("index")}
+    <h1 class="chapter">16 Options</h1><table class="menu" border="0" cellspacing="0">
+    <tr><td><a href="#Specifying-Options">16.1 Specifying Options</a></td><td>&nbsp;</td></tr>
+    <tr><td><a href="#Option-Aliases">16.2 Option Aliases</a></td><td>&nbsp;</td></tr>
+    </table><hr>
+    <div class="section" id="Specifying-Options">{_bar("Options")}<h2>16.1 Specifying
+    Options</h2><p>Options are primarily referred to by name.</p></div>
+    <div class="section" id="Option-Aliases">{_bar("Options")}<h2>16.2 Option Aliases</h2>
+    <p>Some options have alternative names.</p></div></div></body></html>"""
+    documents = {d.id: d for d in _read(page, "Options")}
+    # The chapter's own text was its menu alone: nothing is left of it but its heading.
+    assert list(documents) == ["Options#Specifying-Options", "Options#Option-Aliases"]
+
+
+def test_lists_of_in_page_links_that_are_not_a_table_of_contents_stay_text() -> None:
+    page = """<html><body><main><section id="memory"><h1>Memory</h1>
+    <p>Functions:</p><ul><li><a href="#c.PyMem_Malloc">PyMem_Malloc()</a></li>
+    <li><a href="#c.PyMem_Free">PyMem_Free()</a></li></ul>
+    <dl><dt id="c.PyMem_Malloc">PyMem_Malloc()</dt><dd>Allocates.</dd>
+    <dt id="c.PyMem_Free">PyMem_Free()</dt><dd>Frees.</dd></dl>
+    <div class="admonition seealso"><p>See also</p><ul><li><a href="#debug">Debug hooks</a></li>
+    <li><a href="#tracing">Tracing</a></li></ul></div>
+    <ul><li><a href="#overview">Overview</a>: what the allocator does</li>
+    <li><a href="#debug">Debug hooks</a>: how to find errors</li></ul>
+    <ul><li><a href="#overview">Overview</a></li><li><a href="other.html#x">Elsewhere</a></li></ul>
+    <section id="overview"><h2>Overview</h2><p>How memory is managed.</p></section>
+    <section id="debug"><h2>Debug hooks</h2><p>Hooks.</p></section>
+    <section id="tracing"><h2>Tracing</h2><p>Traces.</p></section>
+    </section></main></body></html>"""
+    top = _read(page, "memory")[0]
+    for kept in (
+        "Functions:\n\nPyMem_Malloc()\nPyMem_Free()",  # links to API entries, not sections
+        "See also\n\nDebug hooks\nTracing",  # to sections further on
+        "Overview: what the allocator does",  # a list that says more than its links
+        "Overview\nElsewhere",  # a link to another page
+    ):
+        assert kept in top.text, kept
+
+
+def test_a_table_of_contents_of_twenty_thousand_sections_is_read_in_one_pass() -> None:
+    contents = "".join(f'<li><a href="#s{i}">Part {i}</a></li>' for i in range(20_000))
+    sections = "".join(
+        f'<section id="s{i}"><h2>Part {i}</h2><p>t</p></section>' for i in range(20_000)
+    )
+    page = f'<main><h1 id="top">Book</h1><p>Intro.</p><ul>{contents}</ul>{sections}</main>'
+    documents = _read(page, "book")
+    assert len(documents) == 20_001
+    assert documents[0].text == "Book\n\nIntro."
+
+
+def test_lists_of_in_page_links_nested_to_the_deepest_a_browser_builds_are_read_once() -> None:
+    # Each list holds the next: read from each, the page would cost its size 500 times.
+    nested = '<ul><li><a href="#s">x</a> word ' * 500 + "</li></ul>" * 500
+    page = f'<main><h1 id="s">T</h1><p>x</p>{nested * 40}<h2 id="t">U</h2><p>y</p></main>'
+    documents = _read(page, "deep")
+    assert [d.id for d in documents] == ["deep", "deep#t"]
+
+
+def test_twenty_thousand_navigation_bars_are_dropped_in_one_pass() -> None:
+    page = "<body>" + "".join(
+        f'<div id="n{i}">{_bar("top")}<h2>Node {i}</h2><p>Text {i}.</p></div>'
+        for i in range(20_000)
+    )
+    documents = _read(page, "nodes")
+    assert len(documents) == 20_000
+    assert documents[-1].text == "Node 19999\n\nText 19999."
+
+
+def test_a_see_also_list_of_the_sections_after_its_own_stays_text() -> None:
+    # Apache's core.html: RLimitCPU's "See also" names the next two directives' sections,
+    # not every one that follows.
+    def directive(name: str, also: list[str]) -> str:
+        links = "".join(f'<li><code><a href="#{a.lower()}">{a}</a></code></li>' for a in also)
+        return f"""<div class="directive-section"><h2 id="{name.lower()}">{name} Directive</h2>
+        <p>Limits what processes launched by httpd children may use.</p>
+        <h3>See also</h3><ul>{links}</ul></div>"""
+
+    page = f"""<html><body><div id="page-content"><h1>Apache Core Features</h1>
+    <p>Core features always available.</p>
+    {directive("RLimitCPU", ["RLimitMEM", "RLimitNPROC"])}
+    {directive("RLimitMEM", ["RLimitCPU", "RLimitNPROC"])}
+    {directive("RLimitNPROC", ["RLimitCPU", "RLimitMEM"])}
+    {directive("ScriptInterpreterSource", ["ScriptAlias", "ScriptLog"])}</div></body></html>"""
+    documents = _read(page, "core")
+    cpu = next(d for d in documents if d.title.endswith("RLimitCPU Directive › See also"))
+    assert cpu.text == "See also\n\nRLimitMEM\nRLimitNPROC"
