@@ -173,6 +173,7 @@ _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 _WHITESPACE = re.compile(r"[ \t\n\r\f\v\u00a0]+")
 _BLANK_LINES = re.compile(r"\n\s*\n\s*")
 _WORD = re.compile(r"\w")
+_WORD_TOKEN = re.compile(r"\S*\w\S*")
 _DIGITS = re.compile(r"\d+")
 # Markers put into the tree before its text is taken (sections, code blocks, block ends);
 # none of these characters occurs in text
@@ -541,21 +542,27 @@ def _own_contents(content: LexborNode) -> list[LexborNode]:
     (Python's "Functions: PyMem_Malloc() ...", terms, not sections), or to some sections
     further on (a "See also" box, the "What's New" highlights naming each PEP's section),
     is text."""
+    in_page: list[tuple[LexborNode, list[str]]] = []
+    for node in content.css(_CONTENTS_HOLDERS):
+        links = node.css("a[href]")
+        hrefs = [str(link.attributes.get("href") or "") for link in links]
+        if len(links) < _BAR_LINKS or any(href[:1] != "#" for href in hrefs):
+            continue
+        if _word_count(node) == sum(_word_count(link) for link in links):
+            in_page.append((node, [href[1:] for href in hrefs]))
+    if not in_page:
+        return []
+    # Read only for a page that has such a list.
     sections = {
         anchor: heading
         for heading in content.css(_HEADINGS)
         for anchor in _anchor_candidates(heading)
     }
-    candidates: list[tuple[LexborNode, list[LexborNode]]] = []
-    for node in content.css(_CONTENTS_HOLDERS):
-        links = node.css("a[href]")
-        hrefs = [str(link.attributes.get("href") or "") for link in links]
-        targets = [sections[href[1:]] for href in hrefs if href[:1] == "#" and href[1:] in sections]
-        if len(links) < _BAR_LINKS or len(targets) < len(links):
-            continue
-        in_links = sum(_word_count(link) for link in links)
-        if _word_count(node) == in_links:
-            candidates.append((node, targets))
+    candidates = [
+        (node, [sections[anchor] for anchor in anchors])
+        for node, anchors in in_page
+        if all(anchor in sections for anchor in anchors)
+    ]
     if not candidates:
         return []
     # Document order, read once for a page that has a candidate.
@@ -981,9 +988,9 @@ def _navigation_only(node: LexborNode) -> bool:
 
 def _word_count(node: LexborNode) -> int:
     """How many words ``node``'s text nodes hold, each counted apart (so that a list's
-    items, or a bar's cells, are not run together)."""
-    text = str(node.text(deep=True, separator=" "))
-    return sum(1 for word in text.split() if _WORD.search(word))
+    items, or a bar's cells, are not run together): runs of non-space holding a letter or
+    digit."""
+    return len(_WORD_TOKEN.findall(str(node.text(deep=True, separator=" "))))
 
 
 def _text_of(node: LexborNode | None) -> str:
