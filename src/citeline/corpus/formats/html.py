@@ -362,17 +362,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     # the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
     # content found without such a marker is cleared of the site's repeated lines.
     sections = _sections(content, linked, boxed, profile.lines if not marked else frozenset())
-    if (
-        len(sections) > 1
-        and not sections[0].headings
-        and _opens_with_h1(content)
-        and (not marked or _repeated_only(sections[0].text, profile.lines))
-    ):
-        # Found without a marker, what comes before the page's own title is a banner's (a
-        # version badge, a breadcrumb), not the page's text; inside a marker, when it is
-        # nothing but lines the site repeats (a theme's "This document describes the
-        # current stable version" above every page's title, which made a 98-character
-        # section at each of Celery's 215 pages).
+    if _banner_first(sections, content, marked, profile):
         sections.pop(0)
     page_title = sections[0].headings[0] if sections and sections[0].headings else ""
     if not sections[0].headings and title_tag:
@@ -387,6 +377,22 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         title=None if page_title else title_tag or None,
         url=url,
         metadata={},
+    )
+
+
+def _banner_first(
+    sections: list[Section], content: LexborNode, marked: bool, profile: SiteProfile
+) -> bool:
+    """Whether the first of ``sections``, before the page's own title, is a banner's. Found
+    without a marker, what comes before the page's ``h1`` is a banner's (a version badge, a
+    breadcrumb), not the page's text; inside a marker, when it is nothing but lines the site
+    repeats (a theme's "This document describes the current stable version" above every
+    page's title, which made a 98-character section at each of Celery's 215 pages)."""
+    return (
+        len(sections) > 1
+        and not sections[0].headings
+        and _opens_with_h1(content)
+        and (not marked or _repeated_only(sections[0].text, profile.lines))
     )
 
 

@@ -171,25 +171,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         doc_id = origin.default_id
     title = front.pop("title", None)
     url = front.pop("url", None)
-    dropped = 0
-    if origin.include_root is not None:
-        expansion = expand(
-            body,
-            origin.path,
-            include_root=origin.include_root,
-            ingest_folder=_ingest_folder(origin),
-        )
-        body, dropped = expansion.text, expansion.dropped
-        for problem in expansion.problems:
-            yield Rejected(problem)
-        reference = expand_api_docs(
-            body, origin.path, include_root=origin.include_root, budget=origin.parse_budget
-        )
-        body, api_dropped = reference.text, reference.dropped
-        for problem in reference.problems:
-            yield Rejected(problem)
-        if api_dropped:
-            yield Omitted(API_DIRECTIVES, api_dropped)
+    body, dropped, problems = _expanded(body, origin)
+    yield from problems
     opened = _plain_markdown(body)
     includes = opened.includes
     # The page's link reference definitions, which a heading's own parse reads too, and the
@@ -212,6 +195,24 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=_front_matter_url(url, origin),
         metadata=jsonable(front),
     )
+
+
+def _expanded(body: str, origin: SourceFile) -> tuple[str, int, list[Rejected | Omitted]]:
+    """``body`` with its include directives and mkdocstrings directives replaced (when the
+    page has an include root), how many includes were dropped, and what to report."""
+    if origin.include_root is None:
+        return body, 0, []
+    expansion = expand(
+        body, origin.path, include_root=origin.include_root, ingest_folder=_ingest_folder(origin)
+    )
+    problems: list[Rejected | Omitted] = [Rejected(problem) for problem in expansion.problems]
+    reference = expand_api_docs(
+        expansion.text, origin.path, include_root=origin.include_root, budget=origin.parse_budget
+    )
+    problems += [Rejected(problem) for problem in reference.problems]
+    if reference.dropped:
+        problems.append(Omitted(API_DIRECTIVES, reference.dropped))
+    return reference.text, expansion.dropped, problems
 
 
 def _ingest_folder(origin: SourceFile) -> Path:
@@ -250,6 +251,8 @@ class _OpenedOut:
     lines: list[str] = field(default_factory=list)
     includes: int = 0
     footnotes: set[str] = field(default_factory=set)
+    # An abbreviation's definition whose title may be the next line, still to be read.
+    title_next: bool = False
 
 
 def _plain_markdown(body: str) -> _OpenedOut:
@@ -268,7 +271,6 @@ def _plain_markdown(body: str) -> _OpenedOut:
     """
     opened = _OpenedOut()
     lines = opened.lines
-    abbreviation_title_next = False
     fence: str | None = None  # the open code block's fence, its indentation first
     # The indentation (columns, as written) each open container's body lines have at least.
     containers: list[int] = []
@@ -292,51 +294,59 @@ def _plain_markdown(body: str) -> _OpenedOut:
             fence = opener.group(1) + opener.group(2)
             lines.append(line)
             continue
-        if abbreviation_title_next:
-            abbreviation_title_next = False
-            if line.strip():
-                continue
-        line, found = _INCLUDE.subn("", line)
-        opened.includes += found
-        if found and not line.strip():
-            continue
-        abbreviation = _ABBREVIATION.match(line)
-        if abbreviation:
-            # Its title may be the next line: Python-Markdown's "[ ]*\n?[ ]*(?P<title>.*)$".
-            abbreviation_title_next = not abbreviation.group(1).strip()
-            continue
-        footnote = _FOOTNOTE.match(line)
-        if footnote:
-            opened.footnotes.add(footnote.group(2))
-            text = footnote.group(3)
-            while again := _FOOTNOTE.match(text):  # "[^1]: [^2]: text" defines both
-                opened.footnotes.add(again.group(2))
-                text = again.group(3)
-            if lines and lines[-1].strip():
-                lines.append("")
-            lines.append(footnote.group(1) + text)
-            containers.append(_indent(written) + 4)
-            continue
-        container = _BANG_ADMONITION.match(line) or _CONTENT_TAB.match(line)
-        if container:
-            title = _container_title(container)
-            if lines and lines[-1].strip():
-                lines.append("")  # a container starts a block of its own
-            lines.extend([container.group(1) + title, ""] if title else [""])
-            containers.append(_indent(written) + 4)
-            continue
-        if _opens_markdown_in_html(line):
-            lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
-            continue
-        if _BLOCK_CLOSE.match(line) or _ATTRIBUTE_LINE.match(line):
-            lines.append("")
-            continue
-        block = _BLOCK_OPEN.match(line)
-        if block:
-            lines.extend([_admonition_title(block.group(1), block.group(2)), ""])
-            continue
-        lines.append(line)
+        _open_out(line, written, opened, containers)
     return opened
+
+
+def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]) -> None:
+    """Add ``line`` (``written``, less its containers' indentation), outside any code block,
+    to ``opened``: a container or footnote opened out (its body's indentation pushed on
+    ``containers``), an include or abbreviation dropped, any other line as it is."""
+    lines = opened.lines
+    if opened.title_next:
+        opened.title_next = False
+        if line.strip():
+            return
+    line, found = _INCLUDE.subn("", line)
+    opened.includes += found
+    if found and not line.strip():
+        return
+    abbreviation = _ABBREVIATION.match(line)
+    if abbreviation:
+        # Its title may be the next line: Python-Markdown's "[ ]*\n?[ ]*(?P<title>.*)$".
+        opened.title_next = not abbreviation.group(1).strip()
+        return
+    footnote = _FOOTNOTE.match(line)
+    if footnote:
+        opened.footnotes.add(footnote.group(2))
+        text = footnote.group(3)
+        while again := _FOOTNOTE.match(text):  # "[^1]: [^2]: text" defines both
+            opened.footnotes.add(again.group(2))
+            text = again.group(3)
+        if lines and lines[-1].strip():
+            lines.append("")
+        lines.append(footnote.group(1) + text)
+        containers.append(_indent(written) + 4)
+        return
+    container = _BANG_ADMONITION.match(line) or _CONTENT_TAB.match(line)
+    if container:
+        title = _container_title(container)
+        if lines and lines[-1].strip():
+            lines.append("")  # a container starts a block of its own
+        lines.extend([container.group(1) + title, ""] if title else [""])
+        containers.append(_indent(written) + 4)
+        return
+    if _opens_markdown_in_html(line):
+        lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
+        return
+    if _BLOCK_CLOSE.match(line) or _ATTRIBUTE_LINE.match(line):
+        lines.append("")
+        return
+    block = _BLOCK_OPEN.match(line)
+    if block:
+        lines.extend([_admonition_title(block.group(1), block.group(2)), ""])
+        return
+    lines.append(line)
 
 
 def _opens_markdown_in_html(line: str) -> bool:
