@@ -554,7 +554,7 @@ def _own_contents(content: LexborNode) -> list[LexborNode]:
         hrefs = [str(link.attributes.get("href") or "") for link in links]
         if len(links) < _BAR_LINKS or any(href[:1] != "#" for href in hrefs):
             continue
-        if _word_count(node) == sum(_word_count(link) for link in links):
+        if _words_outside(node, links) == 0:
             in_page.append((node, [href[1:] for href in hrefs]))
     if not in_page:
         return []
@@ -988,8 +988,7 @@ def _navigation_only(node: LexborNode) -> bool:
     links = node.css("a[href]")
     if len(links) < _BAR_LINKS or node.css_first(_HEADINGS) is not None:
         return False
-    in_links = sum(_word_count(link) for link in links)
-    return _word_count(node) - in_links <= len(links)
+    return _words_outside(node, links) <= len(links)
 
 
 def _word_count(node: LexborNode) -> int:
@@ -997,6 +996,11 @@ def _word_count(node: LexborNode) -> int:
     items, or a bar's cells, are not run together): runs of non-space holding a letter or
     digit."""
     return len(_WORD_TOKEN.findall(str(node.text(deep=True, separator=" "))))
+
+
+def _words_outside(node: LexborNode, links: list[LexborNode]) -> int:
+    """How many of ``node``'s words (``_word_count``) are not in its ``links``."""
+    return _word_count(node) - sum(_word_count(link) for link in links)
 
 
 def _text_of(node: LexborNode | None) -> str:

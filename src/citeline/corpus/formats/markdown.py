@@ -378,17 +378,21 @@ def _admonition_title(kind: str | None, title: str | None) -> str:
 def _indent(line: str) -> int:
     """``line``'s indentation in columns, a tab to the next multiple of 4 (Python-Markdown
     expands tabs so before it reads a line)."""
-    stripped = line.lstrip(" \t")
-    return len(line[: len(line) - len(stripped)].expandtabs(4))
+    return len(_split_indentation(line)[0])
 
 
 def _dedented(line: str, columns: int) -> str:
     """``line`` less up to ``columns`` columns of its indentation."""
     if columns == 0:
         return line
-    stripped = line.lstrip(" \t")
-    indentation = line[: len(line) - len(stripped)].expandtabs(4)
-    return indentation[columns:] + stripped
+    indentation, rest = _split_indentation(line)
+    return indentation[columns:] + rest
+
+
+def _split_indentation(line: str) -> tuple[str, str]:
+    """``line``'s indentation, its tabs expanded (``_indent``), and the rest of it."""
+    rest = line.lstrip(" \t")
+    return line[: len(line) - len(rest)].expandtabs(4), rest
 
 
 def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
