@@ -35,8 +35,9 @@ mkdir -p "$out"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# A built site has index.html; a Markdown source tree (typer-md/) index.md.
-if [ ! -f "$site/index.html" ] && [ ! -f "$site/index.md" ]; then
+# A built site has index.html; a Markdown source tree (typer-md/) index.md; a site with no
+# front page (r-manuals/: Debian's R manuals, one page per manual) at least one page on top.
+if [ ! -f "$site/index.html" ] && [ ! -f "$site/index.md" ] && ! compgen -G "$site/*.html" >/dev/null; then
   echo "No built site at $site: install Debian's $package (apt-get install $package) or set SITE." >&2
   exit 2
 fi

@@ -63,16 +63,56 @@ def _docbook_anchor(node: LexborNode) -> str | None:
     return None
 
 
+# The classes texi2any gives the <div> of a node, whose id is the node's (and the section's)
+# address: ``R-intro.html#Missing-values``.
+_TEXINFO_NODES = frozenset(
+    {
+        "top",
+        "chapter",
+        "section",
+        "subsection",
+        "subsubsection",
+        "unnumbered",
+        "unnumberedsec",
+        "unnumberedsubsec",
+        "unnumberedsubsubsec",
+        "appendix",
+        "appendixsec",
+        "appendixsection",
+        "appendixsubsec",
+        "appendixsubsubsec",
+    }
+)
+
+
+def _texinfo_anchor(node: LexborNode) -> str | None:
+    # A node's heading is named by the node's <div id>; a heading that is no node's (an
+    # @subheading, "Examples" in R-intro.html) by the empty <span id> texi2any puts before it.
+    parent = node.parent
+    own = set(str(node.attributes.get("class") or "").split())
+    if own & _TEXINFO_NODES and parent is not None and parent.tag == "div" and parent.id:
+        return str(parent.id)
+    before = node.prev
+    while before is not None and before.tag == "-text" and not (before.text() or "").strip():
+        before = before.prev
+    if before is not None and before.tag == "span" and before.id:
+        return str(before.id)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Where one generator puts a page's text and its sections' anchors: ``content`` selects
     the element holding the text, ``places`` the elements a link can name, and ``anchor``
-    reads the name. ``opening`` is False where the page's own address is no section of it."""
+    reads the name. ``opening`` is False where the page's own address is no section of it.
+    ``chrome`` selects what is in ``content`` but no section's text (navigation, a table of
+    contents, footnotes), dropped before the page is read."""
 
     content: str
     places: str
     anchor: Callable[[LexborNode], str | None]
     opening: bool = True
+    chrome: str = ""
 
 
 LAYOUTS: dict[str, Layout] = {
@@ -88,6 +128,15 @@ LAYOUTS: dict[str, Layout] = {
     # The mkdocs theme's <div class="col-md-9" role="main">; the navigation bar, the table of
     # contents and the search and keyboard dialogs are outside it.
     "mkdocs": Layout('div[role="main"]', _HEADINGS, _own_id),
+    # GNU Texinfo's texi2any (6.8; the R manuals, one page per manual): the whole body, cut at
+    # every heading. Each node's navigation line ("Next: … Previous: … Up: …"), the list of its
+    # subsections that ends it, the table of contents and the page's footnotes are chrome.
+    "texinfo-html": Layout(
+        "body",
+        _HEADINGS,
+        _texinfo_anchor,
+        chrome="div.header, ul.section-toc, div.Contents_element, div.footnote",
+    ),
 }
 
 
@@ -103,6 +152,8 @@ def page_sections(page: Path, generator: str) -> dict[str, str]:
     assert content is not None, (page, layout.content)
     for permalink in content.css("a.headerlink"):
         permalink.decompose()
+    for chrome in content.css(layout.chrome) if layout.chrome else []:
+        chrome.decompose()
     for block in content.css(_BLOCKS):
         block.insert_before("\n")
         block.insert_after("\n")
