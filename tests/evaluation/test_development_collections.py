@@ -47,6 +47,7 @@ AGREED = Least(questions=45, followups=12, off_topic=6)
 SETS = {
     "requests": Declared(AGREED, every_term_in_gold=True),
     "pytest": Declared(AGREED, every_term_in_gold=True),
+    "exim": Declared(AGREED, every_term_in_gold=True),
     "sphinx": Declared(AGREED),
     "rust-book": Declared(AGREED),
     "mkdocs": Declared(AGREED),

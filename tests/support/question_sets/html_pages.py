@@ -88,6 +88,10 @@ LAYOUTS: dict[str, Layout] = {
     # The mkdocs theme's <div class="col-md-9" role="main">; the navigation bar, the table of
     # contents and the search and keyboard dialogs are outside it.
     "mkdocs": Layout('div[role="main"]', _HEADINGS, _own_id),
+    # Exim's website scripts (the DocBook that xfpt writes, through XSLT): a chapter's text is
+    # in <div id="chapter">, its sections <h3 id="SECID147">; a contents page's in <div
+    # id="index">. The menu bar, the previous/next links and the footer are outside both.
+    "xfpt": Layout("#chapter, #index", _HEADINGS, _own_id),
 }
 
 
