@@ -48,6 +48,7 @@ SETS = {
     "requests": Declared(AGREED, every_term_in_gold=True),
     "pytest": Declared(AGREED, every_term_in_gold=True),
     "r-manuals": Declared(AGREED, every_term_in_gold=True),
+    "exim": Declared(AGREED, every_term_in_gold=True),
     "sphinx": Declared(AGREED),
     "rust-book": Declared(AGREED),
     "mkdocs": Declared(AGREED),

@@ -137,6 +137,10 @@ LAYOUTS: dict[str, Layout] = {
         _texinfo_anchor,
         chrome="div.header, ul.section-toc, div.Contents_element, div.footnote",
     ),
+    # Exim's website scripts (the DocBook that xfpt writes, through XSLT): a chapter's text is
+    # in <div id="chapter">, its sections <h3 id="SECID147">; a contents page's in <div
+    # id="index">. The menu bar, the previous/next links and the footer are outside both.
+    "xfpt": Layout("#chapter, #index", _HEADINGS, _own_id),
 }
 
 
