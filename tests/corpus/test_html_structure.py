@@ -237,6 +237,29 @@ def test_a_texinfo_menu_of_a_chapters_sections_is_no_text_of_it() -> None:
     assert list(documents) == ["Options#Specifying-Options", "Options#Option-Aliases"]
 
 
+def test_a_nodes_list_of_its_one_subsection_is_no_text_of_it() -> None:
+    # R-exts.html (texi2any 6.8): a node ends with the list of its subsections, here one.
+    page = """<html><body><div class="subsection" id="Package-Dependencies">
+    <span id="Package-Dependencies-1"></span><h4 class="subsection">1.1.3 Package
+    Dependencies</h4><p>The Depends field gives a list of package names.</p>
+    <ul class="section-toc"><li><a href="#Suggested-packages">Suggested packages</a></li></ul>
+    <hr><div class="subsubsection" id="Suggested-packages"><h5>1.1.3.1 Suggested
+    packages</h5><p>Note that someone wanting to run the examples may not have them.</p>
+    </div></div></body></html>"""
+    documents = {d.id: d for d in _read(page, "R-exts")}
+    # The page's first section is the page's own address.
+    assert list(documents) == ["R-exts", "R-exts#Suggested-packages"]
+    assert documents["R-exts"].text.endswith("list of package names.")
+
+
+def test_a_list_of_one_link_to_a_section_further_on_stays_text() -> None:
+    page = """<html><body><main><section id="a"><h1>Alpha</h1><p>First.</p>
+    <ul><li><a href="#c">Gamma</a></li></ul>
+    <section id="b"><h2>Beta</h2><p>Second.</p></section>
+    <section id="c"><h2>Gamma</h2><p>Third.</p></section></section></main></body></html>"""
+    assert _read(page, "greek")[0].text.endswith("Gamma")
+
+
 def test_lists_of_in_page_links_that_are_not_a_table_of_contents_stay_text() -> None:
     page = """<html><body><main><section id="memory"><h1>Memory</h1>
     <p>Functions:</p><ul><li><a href="#c.PyMem_Malloc">PyMem_Malloc()</a></li>

@@ -100,6 +100,11 @@ _HEADING_TAGS = frozenset(_HEADINGS.split(", "))
 # The fewest links a navigation bar holds (``_navigation_only``): texi2any 7's shortest
 # panel, "Up: X [Contents]", has two.
 _BAR_LINKS = 2
+# The fewest links a page's own table of contents holds (``_own_contents``): texi2any 6.8
+# ends a node with a list of its subsections, one link when it has one (42 of R-exts'
+# lists, 39 of them that short; read as text, their titles ended their nodes). A list of
+# one link to the very next heading loses no word: that heading follows it.
+_CONTENTS_LINKS = 1
 # What holds a page's own table of contents (``_own_contents``): docutils' and Markdown's
 # lists, GNU Texinfo's menu table; the outermost only, so that each is read once (every
 # table of contents of the twelve sites measured is one).
@@ -538,7 +543,7 @@ def _cleaned_content(
 
 def _own_contents(content: LexborNode) -> list[LexborNode]:
     """The page's own tables of contents inside ``content``: each outermost list (or
-    table) that holds nothing but links, at least ``_BAR_LINKS`` of them, each to a
+    table) that holds nothing but links, at least ``_CONTENTS_LINKS`` of them, each to a
     section of the page itself (``#`` and an id a heading's section has), that lists what
     follows it (``_Outline.contents_at``), with its title when its parent holds nothing
     else (``_titled``). Read as text, docutils' ``contents`` directive made the first
@@ -552,7 +557,7 @@ def _own_contents(content: LexborNode) -> list[LexborNode]:
     for node in content.css(_CONTENTS_HOLDERS):
         links = node.css("a[href]")
         hrefs = [str(link.attributes.get("href") or "") for link in links]
-        if len(links) < _BAR_LINKS or any(href[:1] != "#" for href in hrefs):
+        if len(links) < _CONTENTS_LINKS or any(href[:1] != "#" for href in hrefs):
             continue
         if _words_outside(node, links) == 0:
             in_page.append((node, [href[1:] for href in hrefs]))
