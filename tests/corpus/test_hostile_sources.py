@@ -61,10 +61,28 @@ def test_a_link_to_a_folder_outside_is_skipped_and_one_inside_is_read_once(
     report = corpus.ingest(folder)
     [problem] = report.skipped
     assert problem.path.endswith("escape") and "a link to a folder outside" in problem.reason
-    assert sorted(document.id for document in corpus.documents()) == [
-        "real/again",
-        "real/page",
-    ]
+    # The file linked as again.md is read once, at its own name (below).
+    assert sorted(document.id for document in corpus.documents()) == ["real/page"]
+
+
+def test_a_page_linked_under_a_second_name_is_read_once_at_its_own(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    # Debian's exim4-doc-html: ch31.html beside ch-address_rewriting.html, the same chapter.
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "ch-rewriting.html").write_text(
+        "<html><body><h1>Address rewriting</h1><p>Rewrite rules change addresses.</p>"
+        "</body></html>",
+        "utf-8",
+    )
+    (folder / "ch31.html").symlink_to("ch-rewriting.html")
+    hidden = folder / ".pages"
+    hidden.mkdir()
+    (hidden / "only.md").write_text("# Only here\n\nReached through its link alone.\n", "utf-8")
+    (folder / "only.md").symlink_to(hidden / "only.md")
+    corpus.ingest(folder, base_url="https://example.org/doc/")
+    assert sorted(document.id for document in corpus.documents()) == ["ch-rewriting", "only"]
 
 
 @pytest.mark.parametrize(

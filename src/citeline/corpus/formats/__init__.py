@@ -116,7 +116,26 @@ def _folder_files(path: Path, base_url: str | None) -> list[SourceFile]:
             found.append((generated, replace(source, theme=True) if themed else source))
     files = [source for generated, source in found if not (generated and pages_seen)]
     files.sort(key=lambda source: source.relative)
-    return files
+    return _once_each(files)
+
+
+def _once_each(files: list[SourceFile]) -> list[SourceFile]:
+    """``files`` less each link to a file that is read at its own name too: the page is read
+    once, where it lives. Debian's exim4-doc-html links every chapter under its number beside
+    its name (68 ``chNN.html`` of 138 files): read twice, every section had two addresses,
+    and a citation of one missed the other."""
+    real = {
+        source.path.resolve()
+        for source in files
+        if source.refused is None and not source.path.is_symlink()
+    }
+    return [
+        source
+        for source in files
+        if source.refused is not None
+        or not source.path.is_symlink()
+        or source.path.resolve() not in real
+    ]
 
 
 def _folder_links(
