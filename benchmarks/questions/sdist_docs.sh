@@ -2,8 +2,8 @@
 # A collection's Markdown sources from a project's PyPI sdist: download NAME==VERSION's sdist
 # (pip, --no-binary :all:), check it against SHA256, unpack it once into the collections
 # cache, and print its docs folder, the folder `citeline ingest` reads, on the last line.
-# The prepare.sh of each such collection (typer-md, held-out/starlette-md) calls it; nothing
-# of an sdist is committed.
+# The prepare.sh of each such collection (typer-md, schemathesis-md, held-out/starlette-md)
+# calls it; nothing of an sdist is committed.
 #   usage: sdist_docs.sh NAME VERSION SHA256
 #   CITELINE_COLLECTIONS_CACHE  where sdists are kept (default ~/.cache/citeline-collections)
 #   PIP                         the pip command to download with (default: python3 -m pip)

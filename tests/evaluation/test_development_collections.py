@@ -3,8 +3,9 @@ site and address, its three question files have the agreed shape, and every gold
 names a section whose text holds an expected term, read from the pages apart from citeline
 (tests/support/question_sets) and as citeline indexes them. Each set's own cases follow.
 
-A site Debian installs is skipped where its package is not; typer-md's sources come from PyPI
-through its prepare.sh, and its tests skip when PyPI cannot be reached.
+A site Debian installs is skipped where its package is not; typer-md's and schemathesis-md's
+sources come from PyPI through their prepare.sh, and their tests skip when PyPI cannot be
+reached.
 """
 
 from __future__ import annotations
@@ -41,9 +42,16 @@ class Declared:
 
     least: Least
     every_term_in_gold: bool = False
+    # Files of the folder today's ingest skips (relative paths), and the (question id, gold
+    # address) pairs a published section answers but the index therefore lacks, each explained
+    # in the set's README; the tests hold the set to exactly these, so they fail, to be
+    # updated, once the ingest reads them.
+    unread: tuple[str, ...] = ()
+    unindexed: tuple[tuple[str, str], ...] = ()
 
 
 AGREED = Least(questions=45, followups=12, off_topic=6)
+SCHEMATHESIS = "https://schemathesis.readthedocs.io/en/stable/"
 SETS = {
     "requests": Declared(AGREED, every_term_in_gold=True),
     "pytest": Declared(AGREED, every_term_in_gold=True),
@@ -53,6 +61,16 @@ SETS = {
     "rust-book": Declared(AGREED),
     "mkdocs": Declared(AGREED),
     "typer-md": Declared(AGREED),
+    # docs/migration.md is a link to ../MIGRATION.md, outside the docs folder: MkDocs publishes
+    # it at migration/, the ingest passes it over (schemathesis-md/README.md).
+    "schemathesis-md": Declared(
+        AGREED,
+        unread=("migration.md",),
+        unindexed=(
+            ("timeout-warning", f"{SCHEMATHESIS}migration/#changed"),
+            ("v4-base-url", f"{SCHEMATHESIS}migration/#removed"),
+        ),
+    ),
     # Written before the agreed format (issue #12), with more questions and follow-ups.
     "flask": Declared(Least(questions=50, followups=15, off_topic=6)),
     "git": Declared(Least(questions=50, followups=15, off_topic=6)),
@@ -87,13 +105,17 @@ class Built:
         return folder
 
     def index(self, name: str) -> Path:
-        """The folder ingested as run.sh ingests it, at the base URL; nothing skipped."""
+        """The folder ingested as run.sh ingests it, at the base URL; nothing skipped but the
+        files the set declares unread."""
         if name not in self._indexes:
             folder = self.folder(name)
             db = self._factory.mktemp(name) / "index.sqlite"
             with Corpus.open(db) as corpus:
                 report = corpus.ingest(folder, base_url=COLLECTIONS[name].base_url)
-            assert not report.skipped, report.skipped
+            skipped = [
+                Path(problem.path).relative_to(folder).as_posix() for problem in report.skipped
+            ]
+            assert sorted(skipped) == sorted(SETS[name].unread), report.skipped
             self._indexes[name] = db
         return self._indexes[name]
 
@@ -163,7 +185,8 @@ def test_every_expected_term_occurs_in_a_gold_section_of_its_question(
 def test_every_gold_address_is_an_indexed_section_that_holds_an_expected_term(
     name: str, built: Built
 ) -> None:
-    assert unheld_gold(built.index(name), COLLECTIONS[name].answerable()) == []
+    unheld = unheld_gold(built.index(name), COLLECTIONS[name].answerable())
+    assert sorted(unheld) == sorted(SETS[name].unindexed)
 
 
 def test_the_prepared_rust_book_is_the_chapter_pages_without_the_print_page(
@@ -206,6 +229,14 @@ def test_the_prepared_git_pages_are_the_html_pages_alone_the_front_page_a_link(
 def test_the_typer_sources_are_the_docs_folder_beside_mkdocs_yml(built: Built) -> None:
     docs = built.folder("typer-md")
     assert (docs / "index.md").is_file() and (docs.parent / "mkdocs.yml").is_file()
+
+
+def test_the_schemathesis_sources_are_the_docs_folder_beside_mkdocs_yml(built: Built) -> None:
+    docs = built.folder("schemathesis-md")
+    assert (docs / "index.md").is_file() and (docs.parent / "mkdocs.yml").is_file()
+    # The page the ingest passes over: a link out of the docs folder, which MkDocs follows.
+    assert (docs / "migration.md").is_symlink()
+    assert (docs / "migration.md").resolve() == (docs.parent / "MIGRATION.md").resolve()
 
 
 def test_the_typer_set_asks_about_code_only_an_include_brings_in(built: Built) -> None:
