@@ -65,6 +65,26 @@ def test_a_link_to_a_folder_outside_is_skipped_and_one_inside_is_read_once(
     assert sorted(document.id for document in corpus.documents()) == ["real/page"]
 
 
+def test_a_page_linked_from_its_project_is_read_and_one_beyond_it_refused(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    # Schemathesis' sdist: docs/migration.md -> ../MIGRATION.md, a page MkDocs publishes.
+    (tmp_path / "secret.md").write_text("# Secret\n\nroot:x:0:0\n", "utf-8")
+    project = tmp_path / "project"
+    docs = project / "docs"
+    docs.mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[project]\nname = 'p'\n", "utf-8")
+    (project / "MIGRATION.md").write_text("# Migrating\n\nThe base URL moved.\n", "utf-8")
+    _good_page(docs)
+    (docs / "migration.md").symlink_to(Path("..") / "MIGRATION.md")
+    (docs / "passwd.md").symlink_to(tmp_path / "secret.md")
+    report = corpus.ingest(docs)
+    [problem] = report.skipped
+    assert problem.path.endswith("passwd.md") and "a link to a file outside" in problem.reason
+    assert sorted(document.id for document in corpus.documents()) == ["good", "migration"]
+    assert corpus.search("root") == []
+
+
 def test_a_page_linked_under_a_second_name_is_read_once_at_its_own(
     corpus: Corpus, tmp_path: Path
 ) -> None:

@@ -63,9 +63,11 @@ def source_files(
     ``base_url``, or a folder holding HTML pages), which hold a generator's sources and
     assets, not pages: Debian's python3.11-doc ingested without a base URL held 497 of
     Sphinx's ``_sources``, every page again as reST, beside the pages themselves. A symbolic
-    link is followed only when its target lies inside the folder: measured, ``passwd.md ->
-    /etc/passwd`` became a public search result, so a link out of the folder is listed with
-    the reason it is refused and never opened. A link to a folder is not descended into (its
+    link is followed only when its target lies inside the folder, or for a file inside the
+    project the folder lies in (``include_root``, as for includes): measured, ``passwd.md ->
+    /etc/passwd`` became a public search result, so a link out of them is listed with the
+    reason it is refused and never opened. A link to a file read at its own name too is
+    passed over (``_once_each``). A link to a folder is not descended into (its
     target, when inside, is read under its own name; when outside, it is refused), which also
     rules out link loops. A single file is always returned, so that an unsupported one is
     reported rather than silently ignored; so is a named pipe, socket or device under a
@@ -81,12 +83,16 @@ def source_files(
     if path.is_file() or _special(path):
         url = page_url(base_url, path.name)
         return [SourceFile(path, path.stem, path.name, url, include_root=root_of_includes)]
-    return _in_one_site(_folder_files(path, base_url), root_of_includes)
+    return _in_one_site(_folder_files(path, base_url, root_of_includes), root_of_includes)
 
 
-def _folder_files(path: Path, base_url: str | None) -> list[SourceFile]:
-    """The readable files under the folder ``path``, and its refused links, sorted."""
+def _folder_files(path: Path, base_url: str | None, project: Path) -> list[SourceFile]:
+    """The readable files under the folder ``path``, and its refused links, sorted. A link
+    to a file may reach into ``project`` (the include root, which includes may read from
+    too): MkDocs follows a page linked from the project, as Schemathesis' ``docs/migration.md
+    -> ../MIGRATION.md``, a page of its site's navigation."""
     root = path.resolve()
+    linked_root = project if root.is_relative_to(project) else root
     # Whether a folder without a base URL is a site is known only once an HTML page is seen,
     # which may be deeper than its ``_`` folders: files under them are kept aside until then,
     # so the tree is walked once.
@@ -112,7 +118,7 @@ def _folder_files(path: Path, base_url: str | None) -> list[SourceFile]:
         pages = {Path(n).stem for n in file_names if Path(n).suffix.lower() in _PAGE_SUFFIXES}
         pages_seen = pages_seen or (bool(pages) and not generated)
         themed = theme is not None and folder_path.resolve().is_relative_to(theme)
-        for source in _folder_sources(folder_path, file_names, pages, path, root, base_url):
+        for source in _folder_sources(folder_path, file_names, pages, path, linked_root, base_url):
             found.append((generated, replace(source, theme=True) if themed else source))
     files = [source for generated, source in found if not (generated and pages_seen)]
     files.sort(key=lambda source: source.relative)
@@ -218,8 +224,8 @@ def _special(candidate: Path) -> bool:
 def _refused(candidate: Path, root: Path, what: str) -> SourceFile:
     relative = candidate.relative_to(root).as_posix()
     reason = (
-        f"it is {what} {root}, and only files inside the folder are read; "
-        "copy the file into the folder if it belongs in the index"
+        f"it is {what} {root}, and only files inside the folder, or the project it lies "
+        "in, are read; copy the file into the folder if it belongs in the index"
     )
     return SourceFile(candidate, relative, relative, None, refused=reason)
 
