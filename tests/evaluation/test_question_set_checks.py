@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from selectolax.lexbor import LexborHTMLParser
 from tests.support.question_sets.checks import (
     Least,
     shape_problems,
@@ -208,6 +209,36 @@ def test_docbook_anchors_and_glossary_terms_are_places_and_an_unnamed_heading_is
     assert page_sections(page, "asciidoc") == {
         "branches": "Branches A branch is a line. Pitfalls Detached heads.",
         "def_index": "index The staging area. ref A name.",
+    }
+
+
+def test_a_docbook_xsl_heading_is_named_by_its_own_anchor_not_the_copy_html_makes_of_the_last(
+    tmp_path: Path,
+) -> None:
+    # DocBook XSL's XHTML self-closes a heading's anchor; read as HTML the <a> stays open, and
+    # the whitespace after it copies it into what follows, the next heading included, ahead of
+    # that heading's own anchor (the Debian Reference's pages, laid out as they are).
+    page = tmp_path / "ch01.en.html"
+    page.write_text(
+        '<html><body><div class="navheader">Prev Next</div>\n<div class="chapter">\n'
+        '<div class="titlepage"><h1 class="title"><a id="_tutorials"/>Chapter 1. Tutorials</h1>'
+        '</div>\n<div class="toc"><dl><dt>1.1. Links</dt></dl></div>\n<p>Learn.</p>\n'
+        '<div class="section"><div class="titlepage">'
+        '<h2 class="title"><a id="_links"/>1.1. Links</h2></div>\n<p>Use ln -s.</p>\n</div>\n'
+        '<div class="section"><div class="titlepage">'
+        '<h2 class="title"><a id="_pipes"/>1.2. Pipes</h2></div>\n<p>Use mkfifo.</p>\n</div>\n'
+        '</div>\n<div class="navfooter">Home</div></body></html>',
+        encoding="utf-8",
+    )
+    assert [
+        [marked.id for marked in heading.css("[id]")]
+        for heading in LexborHTMLParser(page.read_text(encoding="utf-8")).css("h2")
+    ] == [["_tutorials", "_links"], ["_links", "_pipes"]]
+    assert page_sections(page, "docbook") == {
+        "": "Chapter 1. Tutorials Learn.",
+        "_tutorials": "Chapter 1. Tutorials Learn.",
+        "_links": "1.1. Links Use ln -s.",
+        "_pipes": "1.2. Pipes Use mkfifo.",
     }
 
 

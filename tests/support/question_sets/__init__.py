@@ -5,7 +5,7 @@ index failure, not as a wrong question.
 - ``manifest``: a collection's ``collection.toml``, every manifest there is, and the folder
   its ``prepare.sh`` makes to ingest.
 - ``html_pages``: a built site's pages read into the sections a link shows, by generator
-  (Sphinx, AsciiDoc and DocBook, mdBook, MkDocs, Exim's xfpt).
+  (Sphinx, AsciiDoc, mdBook, MkDocs, GNU Texinfo, Exim's xfpt, DocBook XSL's chunked HTML).
 - ``markdown_pages``: an MkDocs project's Markdown sources read into the sections its built
   site publishes, include directives resolved.
 - ``checks``: what must hold of a set, each returning what is wrong so a test's failure names

@@ -63,6 +63,15 @@ def _docbook_anchor(node: LexborNode) -> str | None:
     return None
 
 
+def _last_anchor(node: LexborNode) -> str | None:
+    # DocBook XSL's XHTML writes a heading's anchor as ``<a id="_links"/>``; read as HTML,
+    # that <a> is left open, and the parser copies it into what follows, so a later heading
+    # can hold a copy of the one before's anchor ahead of its own. Its own is the last; the
+    # copy's id names the earlier heading, where a browser scrolls.
+    marked = node.css("[id]")
+    return str(marked[-1].id) if marked else None
+
+
 # The classes texi2any gives the <div> of a node, whose id is the node's (and the section's)
 # address: ``R-intro.html#Missing-values``.
 _TEXINFO_NODES = frozenset(
@@ -141,6 +150,12 @@ LAYOUTS: dict[str, Layout] = {
     # in <div id="chapter">, its sections <h3 id="SECID147">; a contents page's in <div
     # id="index">. The menu bar, the previous/next links and the footer are outside both.
     "xfpt": Layout("#chapter, #index", _HEADINGS, _own_id),
+    # DocBook XSL's chunked HTML (the Debian Reference, a chapter a page): the whole body, cut
+    # at every heading, each named by the <a id> in it (``ch01.en.html#_links``). The
+    # navigation header and footer and a chapter's table of contents are chrome.
+    "docbook": Layout(
+        "body", _HEADINGS, _last_anchor, chrome="div.navheader, div.navfooter, div.toc"
+    ),
 }
 
 
