@@ -260,6 +260,19 @@ def test_a_list_of_one_link_to_a_section_further_on_stays_text() -> None:
     assert _read(page, "greek")[0].text.endswith("Gamma")
 
 
+def test_a_heading_is_named_by_its_own_anchor_not_the_copy_html_makes_of_an_open_one() -> None:
+    # The Debian Reference (DocBook XSL): <a id="..."/> stays open, and the parser copies it
+    # into the next heading, ahead of that heading's own anchor; a link reaches the first.
+    page = """<html><body><div class="section"><h3 class="title"><a id="_configuration"/>2.1.1.
+    Package configuration</h3><p>Configure packages.</p></div><div class="section">
+    <h3 class="title"><a id="_precautions"/>2.1.2. Basic precautions</h3><p>Be careful.</p>
+    </div><p>See <a href="#_configuration">2.1.1</a> and <a href="#_precautions">2.1.2</a>.</p>
+    </body></html>"""
+    documents = {d.id: d for d in _read(page, "ch02")}
+    assert list(documents) == ["ch02", "ch02#_precautions"]
+    assert documents["ch02#_precautions"].text.startswith("2.1.2. Basic precautions")
+
+
 def test_lists_of_in_page_links_that_are_not_a_table_of_contents_stay_text() -> None:
     page = """<html><body><main><section id="memory"><h1>Memory</h1>
     <p>Functions:</p><ul><li><a href="#c.PyMem_Malloc">PyMem_Malloc()</a></li>
