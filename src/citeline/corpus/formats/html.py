@@ -544,10 +544,17 @@ def _cleaned_content(
     for node in content.css(_NOT_CONTENT):
         node.decompose()
     # A permalink: an in-page link with no word of its own ("¶", "#", a zero-width space),
-    # in a heading, a term or a caption, where generators put them.
+    # in a heading, a term or a caption, where generators put them. One that bears an id
+    # names the place (Node.js' docs put every heading's id on its "#", 3,981 sections):
+    # its mark goes, the id stays.
     for link in content.css(_PERMALINKS):
         if not _WORD.search(str(link.text(deep=True))):
-            link.decompose()
+            if link.id:
+                for child in list(link.iter(include_text=True)):
+                    child.decompose()
+                del link.attrs["href"]
+            else:
+                link.decompose()
     # A heading's navigation bar (``_bars_before``) read as text ended the section before.
     for heading in content.css(_HEADINGS):
         for bar in _bars_before(heading) or []:
