@@ -100,6 +100,13 @@ def _texinfo_anchor(node: LexborNode) -> str | None:
     return None
 
 
+def _node_doc_anchor(node: LexborNode) -> str | None:
+    # Node's tools/doc puts a heading's id on the "#" permalink inside it (``<a class="mark"
+    # id="pathjoinpaths">``), the old one on an empty ``<a class="legacy">`` after it.
+    mark = node.css_first("a.mark[id]")
+    return str(mark.id) if mark is not None else _own_id(node)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Where one generator puts a page's text and its sections' anchors: ``content`` selects
@@ -141,6 +148,10 @@ LAYOUTS: dict[str, Layout] = {
     # in <div id="chapter">, its sections <h3 id="SECID147">; a contents page's in <div
     # id="index">. The menu bar, the previous/next links and the footer are outside both.
     "xfpt": Layout("#chapter, #index", _HEADINGS, _own_id),
+    # Node.js's own doc generator (tools/doc, a module a page): the text is in <div
+    # id="apicontent">; the header (version picker, index, "Options") and the page's table
+    # of contents are outside it. The "#" permalink in each heading names its section.
+    "node-doc": Layout("#apicontent", _HEADINGS, _node_doc_anchor),
 }
 
 
