@@ -274,18 +274,17 @@ def test_a_heading_is_named_by_its_own_anchor_not_the_copy_html_makes_of_an_open
 
 
 def test_a_heading_whose_id_is_on_its_permalink_is_at_that_address() -> None:
-    # Node.js' API pages (its own generator): the id is on the "#" mark, not the heading.
-    page = """<html><body><div id="apicontent"><section><h2>File system<span><a class="mark"
-    href="#file-system" id="file-system">#</a></span></h2><p>The fs module.</p></section>
-    <section><h3>Promise example<span><a class="mark" href="#promise-example"
-    id="promise-example">#</a></span><a aria-hidden="true" class="legacy"
-    id="fs_promise_example"></a></h3><p>Promise-based operations return a promise.</p>
-    </section></div></body></html>"""
-    documents = {d.id: d for d in _read(page, "fs")}
-    assert list(documents) == ["fs", "fs#promise-example"]
-    assert documents["fs#promise-example"].text == (
-        "Promise example\n\nPromise-based operations return a promise."
-    )
+    # Node.js' API pages (its own generator): the id is on the "#" mark, not the heading,
+    # and it is not the heading's slug (an option keeps its dashes).
+    page = """<html><body><div id="apicontent"><section><h2>Command-line API<span><a
+    class="mark" href="#command-line-api" id="command-line-api">#</a></span></h2><p>Node.js
+    comes with a variety of CLI options.</p></section><section><h3><code>--watch</code><span>
+    <a class="mark" href="#--watch" id="--watch">#</a></span><a aria-hidden="true"
+    class="legacy" id="cli_watch"></a></h3><p>Starts Node.js in watch mode.</p></section>
+    </div></body></html>"""
+    documents = {d.id: d for d in _read(page, "cli")}
+    assert list(documents) == ["cli", "cli#--watch"]
+    assert documents["cli#--watch"].text == "--watch\n\nStarts Node.js in watch mode."
 
 
 def test_lists_of_in_page_links_that_are_not_a_table_of_contents_stay_text() -> None:

@@ -109,6 +109,13 @@ def _texinfo_anchor(node: LexborNode) -> str | None:
     return None
 
 
+def _node_doc_anchor(node: LexborNode) -> str | None:
+    # Node's tools/doc puts a heading's id on the "#" permalink inside it (``<a class="mark"
+    # id="pathjoinpaths">``), the old one on an empty ``<a class="legacy">`` after it.
+    mark = node.css_first("a.mark[id]")
+    return str(mark.id) if mark is not None else _own_id(node)
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Where one generator puts a page's text and its sections' anchors: ``content`` selects
@@ -156,6 +163,10 @@ LAYOUTS: dict[str, Layout] = {
     "docbook": Layout(
         "body", _HEADINGS, _last_anchor, chrome="div.navheader, div.navfooter, div.toc"
     ),
+    # Node.js's own doc generator (tools/doc, a module a page): the text is in <div
+    # id="apicontent">; the header (version picker, index, "Options") and the page's table
+    # of contents are outside it. The "#" permalink in each heading names its section.
+    "node-doc": Layout("#apicontent", _HEADINGS, _node_doc_anchor),
 }
 
 
