@@ -12,14 +12,7 @@ from pathlib import Path
 from citeline.evaluation.collections import Collection, find_collections
 from citeline.evaluation.collections import prepared_folder as _prepared_folder
 
-__all__ = [
-    "QUESTIONS",
-    "Collection",
-    "every_collection",
-    "folder_or_reason",
-    "installed",
-    "prepared_folder",
-]
+__all__ = ["QUESTIONS", "Collection", "every_collection", "folder_or_reason", "prepared_folder"]
 
 QUESTIONS = Path(__file__).parents[3] / "benchmarks" / "questions"
 # A local prepare.sh copies pages only: a minute is ample for a few hundred and bounds a hang.
@@ -49,31 +42,12 @@ def prepared_folder(collection: Collection, cache: Path | None) -> Path:
     )
 
 
-def installed(package: str) -> bool:
-    """Whether dpkg has the Debian package ``package`` installed."""
-    try:
-        status = subprocess.run(
-            ["dpkg-query", "-W", "-f=${Status}", package],
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stdout
-    except FileNotFoundError:
-        return False
-    return status == "install ok installed"
-
-
 def folder_or_reason(collection: Collection, cache: Path) -> Path | str:
     """The folder to ingest ``collection`` from (a local prepare.sh's into ``cache``, a
     fetching one's into the user's, where the download is kept), else the sentence a test
-    skips with: its Debian package is not installed, or PyPI cannot be reached. A site
-    folder another package installs is not the collection's (NodeSource's nodejs puts
-    Node 20's pages where Debian's nodejs-doc puts Node 18's)."""
+    skips with: its Debian package is not installed, or PyPI cannot be reached."""
     if collection.site is not None and not collection.site.is_dir():
         return f"Debian's {collection.debian_package} is not installed"
-    if collection.site is not None and not installed(str(collection.debian_package)):
-        package = collection.debian_package
-        return f"Debian's {package} is not installed ({collection.site} is another package's)"
     if not collection.fetched:
         return prepared_folder(collection, cache)
     try:
