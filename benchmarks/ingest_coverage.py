@@ -130,8 +130,19 @@ def measure(site: Path, include_root: Path | None) -> SiteCoverage:
             for word, count in Counter(words(heading)).items():
                 held[word] = max(held[word], count)
     for reading in read_site(site):
-        _measure_page(result, reading, by_page)
+        if not _read_at_its_target(site, reading.page):
+            _measure_page(result, reading, by_page)
     return result
+
+
+def _read_at_its_target(site: Path, page: str) -> bool:
+    """Whether ``page`` is a link to another page of the site, which the ingest reads once,
+    at the page linked to (exim4-doc-html's ``chNN.html``): measured there, not here."""
+    path = site / page
+    if not path.is_symlink():
+        return False
+    target = path.resolve()
+    return target.is_file() and target.is_relative_to(site.resolve())
 
 
 def _measure_page(
