@@ -43,6 +43,7 @@ from citeline.models.embedded.model import (
     search_request,
     section_runs,
     sources_of,
+    unheld_of,
 )
 from citeline.models.embedded.tuning import Tuning
 from citeline.models.turn import Similarity
@@ -53,7 +54,7 @@ MODEL_SOURCES = REPOSITORY / "src" / "citeline" / "models" / "embedded"
 # features cannot): the model's and the text package's it compares terms and meaning with.
 FEATURE_SOURCES = ("ranking.py", "passages.py", "model.py", "meaning_texts.py")
 # Bump when the records below change shape: a cache of another shape is extracted again.
-RECORD_VERSION = "4"
+RECORD_VERSION = "5"
 
 
 @dataclass(slots=True)
@@ -92,6 +93,7 @@ class QuestionRecord:
     sections: list[SectionRecord]
     passing: int = 0
     names: int = 0
+    unindexed: int = 0
 
 
 def feature_version(tuning: Tuning, meaning: bool) -> str:
@@ -182,7 +184,8 @@ async def _question_record(
                 break
             offset = following
     sources = sources_of(outcomes)
-    reading = read_sections(question.question, earlier, sources, similarity, tuning)
+    unheld = unheld_of(outcomes)
+    reading = read_sections(question.question, earlier, sources, similarity, tuning, unheld)
     gold = set(question.gold_ids)
     sections: list[SectionRecord] = []
     for source, row in zip(sources, reading.rows, strict=True):
@@ -205,6 +208,7 @@ async def _question_record(
         sections,
         reading.passing,
         reading.names,
+        reading.unindexed,
     )
 
 

@@ -352,6 +352,7 @@ def choice_of(record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> Choice:
         missing=record.missing,
         passing=record.passing,
         names=record.names,
+        unindexed=record.unindexed,
         scales=tuning.scales,
     )
 

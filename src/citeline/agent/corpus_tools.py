@@ -85,8 +85,8 @@ def corpus_tools(
 
     async def search(args: Mapping[str, Any]) -> ToolOutput:
         arguments = parse_arguments(SearchArguments, args)
-        hits: list[Hit] = await run(corpus.search, arguments.query, arguments.k)
-        return _search_output(arguments.query, hits, budget)
+        hits, unheld = await run(_searched, corpus, arguments.query, arguments.k)
+        return _search_output(arguments.query, hits, budget, unheld)
 
     async def read(args: Mapping[str, Any]) -> ToolOutput:
         arguments = parse_arguments(ReadArguments, args)
@@ -118,9 +118,18 @@ def _source(doc_id: str, title: str | None, url: str | None) -> Source:
     return Source(href=source_href(doc_id, url), display_name=title or doc_id, id=doc_id, url=url)
 
 
-def _search_output(query: str, hits: Sequence[Hit], budget: ContextBudget | None) -> ToolOutput:
+def _searched(corpus: Corpus, query: str, k: int) -> tuple[list[Hit], list[str]]:
+    """A search's hits and the query's words the collection never writes, in one call (one
+    hand-off to a worker thread)."""
+    return corpus.search(query, k), corpus.unheld_words(query)
+
+
+def _search_output(
+    query: str, hits: Sequence[Hit], budget: ContextBudget | None, unheld: Sequence[str] = ()
+) -> ToolOutput:
     """What a search gives the model (its hits' passages, nearest first while they fit the
-    budget) and the sources and passages it returned."""
+    budget, and the query's words no document holds) and the sources and passages it
+    returned."""
     results: list[dict[str, Any]] = []
     sources = []
     passages = []
@@ -142,6 +151,11 @@ def _search_output(query: str, hits: Sequence[Hit], budget: ContextBudget | None
             }
         )
     value: dict[str, Any] = {"query": query, "results": results}
+    if unheld:
+        # What the question asks that the collection never writes (another product's name,
+        # most often): a model, the embedded one included, can say the collection has no
+        # answer instead of answering from a result that shares the question's other words.
+        value["not_in_collection"] = list(unheld)
     if left_out:
         value["note"] = f"{left_out} further results left out to fit the context."
     elif not results:

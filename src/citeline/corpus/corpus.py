@@ -270,6 +270,11 @@ class Corpus:
         """The ``k`` best passages for ``query``, best first, in the ``retrieval`` mode."""
         return self._retriever.search(query, k)
 
+    def unheld_words(self, query: str) -> list[str]:
+        """The words of ``query`` that no passage of the collection holds (folded, in the order
+        written): what it asks about that the collection never writes, whatever the mode."""
+        return self._index.unheld(query)
+
     def meaning_vectors(self, texts: Sequence[str], model_id: str) -> dict[str, bytes]:
         """The vectors ingest stored for those of ``texts`` that are a passage's meaning text
         (``citeline.text.meaning``), as ``citeline.text.vector_bytes``'s meaning bytes, when

@@ -118,6 +118,7 @@ def choose(
     missing: int = 0,
     passing: int = 0,
     names: int = 0,
+    unindexed: int = 0,
     ablated: frozenset[str] = frozenset(),
     scales: Scales = Scales(),
 ) -> Choice:
@@ -128,7 +129,7 @@ def choose(
     share of the question's own weight that some result holds, ``terms`` how many subject
     terms it has, ``missing`` how many of them no result holds, ``passing`` how many only one
     result holds and in no title, ``names`` how many of the names it writes are held nowhere
-    or in passing."""
+    or in passing, ``unindexed`` how many no document of the collection holds."""
     scores = section_scores(fitted, section_rows, ablated)
     order = section_order(scores)
     read_weights = fitted.read.aligned(READ_MODEL_FEATURES, ablated)
@@ -161,6 +162,7 @@ def choose(
         min(missing, scales.missing) / scales.missing,
         min(passing, scales.missing) / scales.missing,
         min(names, scales.missing) / scales.missing,
+        min(unindexed, scales.missing) / scales.missing,
     ]
     probability = confidence(fitted, values, ablated)
     sure = probability >= fitted.threshold

@@ -50,7 +50,16 @@ from citeline.models.embedded.ranking import (
 from citeline.models.embedded.tuning import TextRules, Tuning, current_tuning
 from citeline.models.tool_loop import MAX_MODEL_REQUESTS
 from citeline.models.turn import Similarity
-from citeline.text.answer_terms import content_terms, names, subject_terms, title_terms
+from citeline.text.answer_terms import (
+    ANSWER,
+    content_terms,
+    content_words,
+    names,
+    subject_terms,
+    title_terms,
+)
+from citeline.text.stop_words import FRAME_WORDS
+from citeline.text.words import folded_words
 
 __all__ = [
     "FRAGMENT_CHARS",
@@ -70,6 +79,7 @@ __all__ = [
     "section_runs",
     "sources_of",
     "stream_fragments",
+    "unheld_of",
     "write_answer",
 ]
 
@@ -177,6 +187,7 @@ def next_step(view: TurnView) -> tuple[ToolRequest, ...] | Iterator[str]:
         earlier=view.earlier_questions,
         similarity=view.similarity,
         tuning=tuning,
+        unheld=unheld_of(searches),
     )
     return stream_fragments(answer, view.question)
 
@@ -226,6 +237,20 @@ def _records(content: object) -> Iterator[Mapping[str, Any]]:
     elif isinstance(content, list | tuple):
         for item in content:
             yield from _records(item)
+
+
+def unheld_of(outcomes: Sequence[ToolOutcome]) -> frozenset[str]:
+    """The words the searches said no document of the collection holds (their
+    ``not_in_collection``), folded as the search folds them."""
+    found: set[str] = set()
+    for outcome in outcomes:
+        content = outcome.content
+        if outcome.tool != "search" or outcome.failed or not isinstance(content, Mapping):
+            continue
+        words = content.get("not_in_collection")
+        if isinstance(words, list):
+            found.update(word for word in words if isinstance(word, str))
+    return frozenset(found)
 
 
 def sources_of(outcomes: Sequence[ToolOutcome]) -> list[SourceText]:
@@ -279,8 +304,8 @@ class Reading:
     """The sections the search returned, read for the question: its analysis, each
     section's features (``ranking.SECTION_FEATURES``), the share of the question's own weight
     some result holds, how many subject terms it has, how many of them no result holds, how
-    many one result holds in no title (in passing), and how many of the names it writes no
-    result holds but in passing."""
+    many one result holds in no title (in passing), how many of the names it writes no
+    result holds but in passing, and how many no document of the collection holds."""
 
     asked: Asked
     rows: tuple[tuple[float, ...], ...]
@@ -289,6 +314,7 @@ class Reading:
     missing: int
     passing: int = 0
     names: int = 0
+    unindexed: int = 0
 
 
 def read_sections(
@@ -297,9 +323,11 @@ def read_sections(
     sources: Sequence[SourceText],
     similarity: Similarity | None,
     tuning: Tuning,
+    unheld: frozenset[str] = frozenset(),
 ) -> Reading:
     """The search's sections described for ``question``: what only the search gave is read,
-    so the description is the same before and after any section is read."""
+    so the description is the same before and after any section is read. ``unheld`` are the
+    words the search said no document holds (``unheld_of``)."""
     candidates = [Candidate(s.title, s.passage, max(len(s.passages), 1)) for s in sources]
     question_read = asked(question, earlier, candidates, tuning)
     rows = section_features(question_read, candidates, similarity, tuning)
@@ -318,7 +346,7 @@ def read_sections(
     # (a comparison with another tool, a word of another sense).
     once = {t for t in subjects - titled if sum(1 for terms in each if t in terms) == 1}
     # A name the question writes (its product, language, tool) held nowhere or in passing.
-    unheld = {
+    unheld_names = {
         t for t in names(question) & subjects if t not in titled and (t not in held or t in once)
     }
     return Reading(
@@ -328,8 +356,24 @@ def read_sections(
         len(subjects),
         missing,
         len(once),
-        len(unheld),
+        len(unheld_names),
+        len(_unindexed(question, unheld)),
     )
+
+
+def _unindexed(question: str, unheld: frozenset[str]) -> set[str]:
+    """The question's subject terms whose every word no document of the collection holds:
+    unlike a term no result holds (``missing``), which a paraphrase of the collection's
+    wording is too, the whole collection never writes it."""
+    if not unheld:
+        return set()
+    return {
+        ANSWER.term(word)
+        for word in content_words(question)
+        if word not in FRAME_WORDS
+        and (parts := folded_words(word))
+        and all(part in unheld for part in parts)
+    }
 
 
 def best_sections(reading: Reading, *, meaning: bool, tuning: Tuning) -> tuple[int, ...]:
@@ -430,11 +474,13 @@ def answer_choice(
     earlier: Sequence[str] = (),
     similarity: Similarity | None = None,
     tuning: Tuning | None = None,
+    unheld: frozenset[str] = frozenset(),
 ) -> tuple[Choice, list[Quoted]]:
     """The models' choice over ``sources`` and the passages it quotes, best first (none when
-    nothing answers): callable on its own, for anyone who wants the embedded model's pick."""
+    nothing answers): callable on its own, for anyone who wants the embedded model's pick.
+    ``unheld``: the words the search said no document holds (``unheld_of``)."""
     tuning = tuning or current_tuning()
-    reading = read_sections(question, earlier, sources, similarity, tuning)
+    reading = read_sections(question, earlier, sources, similarity, tuning, unheld)
     fitted = tuning.fitted(similarity is not None)
     read = best_sections(reading, meaning=similarity is not None, tuning=tuning)
     runs = {index: section_runs(reading, sources[index], similarity, tuning) for index in read}
@@ -450,6 +496,7 @@ def answer_choice(
         missing=reading.missing,
         passing=reading.passing,
         names=reading.names,
+        unindexed=reading.unindexed,
         ablated=tuning.ablated,
         scales=tuning.scales,
     )
@@ -468,11 +515,12 @@ def write_answer(
     earlier: Sequence[str] = (),
     similarity: Similarity | None = None,
     tuning: Tuning | None = None,
+    unheld: frozenset[str] = frozenset(),
 ) -> str:
     """The answer's full text: the cited passages, then the ``## Sources`` list; or, when
     nothing answers, one uncited line naming the closest results."""
     choice, quoted = answer_choice(
-        question, sources, earlier=earlier, similarity=similarity, tuning=tuning
+        question, sources, earlier=earlier, similarity=similarity, tuning=tuning, unheld=unheld
     )
     if not quoted:
         titles = [_link_text(sources[i].title) for i in choice.order[:2]]

@@ -123,6 +123,7 @@ CONFIDENCE_FEATURES = (
     "answer_missing",
     "answer_passing",
     "answer_names",
+    "answer_unindexed",
 )
 
 
