@@ -134,6 +134,9 @@ class _SlowCorpus:
         self.release_search.wait(timeout=10)
         return []
 
+    def unheld_words(self, query: str) -> list[str]:
+        return []
+
     def get(self, doc_id: str) -> None:
         return None
 
@@ -188,6 +191,9 @@ class _RecordingCorpus:
     def search(self, query: str, k: int = 10) -> list[Any]:
         self.queries.append(query)
         return self._corpus.search(query, k)
+
+    def unheld_words(self, query: str) -> list[str]:
+        return self._corpus.unheld_words(query)
 
     def get(self, doc_id: str) -> Any:
         return self._corpus.get(doc_id)

@@ -77,6 +77,18 @@ async def test_a_search_with_a_good_query_finds_passages(corpus: Corpus) -> None
     assert output.value["query"] == "apoptosis" and 1 <= len(output.value["results"]) <= 2
 
 
+async def test_a_search_names_the_words_of_its_query_no_document_holds(corpus: Corpus) -> None:
+    output = await tools(corpus)["search"].run({"query": "How do I see apoptosis in Kubernetes?"})
+    assert output.value["results"]
+    # Words that only make the query a question are no subject the collection lacks.
+    assert output.value["not_in_collection"] == ["see", "kubernetes"]
+
+
+async def test_a_search_whose_words_the_collection_all_holds_names_none(corpus: Corpus) -> None:
+    output = await tools(corpus)["search"].run({"query": "apoptosis"})
+    assert "not_in_collection" not in output.value
+
+
 async def test_an_argument_the_schema_does_not_name_is_ignored_not_refused(
     corpus: Corpus,
 ) -> None:

@@ -456,3 +456,34 @@ def test_processes_opening_a_collection_whose_index_must_be_built_all_find_it_wh
     ]
     found = [child.communicate(timeout=300) for child in children]
     assert [out.strip() for out, _ in found] == ["50", "50", "50"], [err for _, err in found]
+
+
+def test_a_word_no_passage_holds_is_named_and_a_held_one_is_not(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text(
+        "# Marmalade\n\nThe jar sat on a shelf. Call `spread_thinly()` on toast.\n", "utf-8"
+    )
+    corpus.ingest(folder)
+    # A word only the heading holds is held; a stop word has no term and is held; a code
+    # name's parts are held as the index holds them; the rest, folded, in the order written.
+    assert corpus.unheld_words("Spread Marmalade with a Jüngling and KETCHUP?") == [
+        "jungling",
+        "ketchup",
+    ]
+    assert corpus.unheld_words("the jar on the shelf") == []
+
+
+def test_a_query_of_a_hundred_thousand_words_is_looked_up_a_bounded_number_of_times(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# Marmalade\n\nThe jar sat on a shelf.\n", "utf-8")
+    corpus.ingest(folder)
+    query = " ".join(f"w{n}" for n in range(100_000))
+    unheld = corpus.unheld_words(query)
+    assert len(unheld) == search_index_module.UNHELD_WORDS
+    assert unheld[:2] == ["w0", "w1"]

@@ -27,7 +27,13 @@ from citeline.models.embedded.features import (
     READ_FEATURES,
     SECTION_FEATURES,
 )
-from citeline.models.embedded.model import Reading, SourceText, read_sections
+from citeline.models.embedded.model import (
+    Reading,
+    SourceText,
+    ToolOutcome,
+    read_sections,
+    unheld_of,
+)
 from citeline.models.embedded.passages import read_features, run_features, runs_of, units_of
 from citeline.models.embedded.ranking import Candidate, asked, section_features
 from citeline.models.embedded.tuning import (
@@ -153,12 +159,14 @@ def test_a_section_holding_the_earlier_questions_words_covers_the_history() -> N
     assert all(f["history_coverage"] == 0.0 for f in _sections("Is a tuple faster?", candidates))
 
 
-def _reading(question: str, candidates: list[Candidate]) -> Reading:
+def _reading(
+    question: str, candidates: list[Candidate], unheld: frozenset[str] = frozenset()
+) -> Reading:
     sources = [
         SourceText(f"https://example.org/{i}", c.title, (c.passage,))
         for i, c in enumerate(candidates)
     ]
-    return read_sections(question, (), sources, None, TUNING)
+    return read_sections(question, (), sources, None, TUNING, unheld)
 
 
 def test_a_name_the_question_writes_is_only_its_capitalised_words_past_a_sentence_start() -> None:
@@ -191,6 +199,28 @@ def test_a_name_no_result_holds_or_one_holds_in_passing_is_counted() -> None:
     # A name a result's title holds is the collection's own subject, however few hold it.
     titled = _reading("How do I use Fixtures?", results)
     assert titled.names == 0 and titled.passing == 0
+
+
+def test_a_subject_word_the_search_says_no_document_holds_is_counted_unindexed() -> None:
+    results = [Candidate("Writing tests", "A test is a function whose name starts with test.")]
+    reading = _reading("How do I test a component with Jest?", results, frozenset({"jest"}))
+    assert reading.unindexed == 1
+    # Framing words and words the collection holds are not, and a hyphenated word only when
+    # every part of it is unheld.
+    assert _reading("How do I test it?", results, frozenset({"how"})).unindexed == 0
+    assert _reading("Is x86-only code tested?", results, frozenset({"x86"})).unindexed == 0
+    assert _reading("Is x86-only code tested?", results, frozenset({"x86", "only"})).unindexed == 1
+    assert _reading("How do I test a component with Jest?", results).unindexed == 0
+
+
+def test_the_unheld_words_are_read_from_the_searches_that_succeeded_only() -> None:
+    outcomes = [
+        ToolOutcome("search", {"results": [], "not_in_collection": ["jest", 3, None]}),
+        ToolOutcome("search", "search failed: not_in_collection", failed=True),
+        ToolOutcome("search", {"results": [], "not_in_collection": "vitest"}),
+        ToolOutcome("read", {"not_in_collection": ["mocha"]}),
+    ]
+    assert unheld_of(outcomes) == frozenset({"jest"})
 
 
 def _similarity(by_word: dict[str, float]) -> object:

@@ -30,6 +30,7 @@ from citeline.agent.tool_arguments import (
 )
 from citeline.agent.tools import AgentTool, Source, ToolOutput, source_href
 from citeline.stream.quotes import TrustedText
+from citeline.text.stop_words import QUESTION_WORDS
 
 if TYPE_CHECKING:
     from citeline.corpus import Corpus, Document, Hit
@@ -119,9 +120,11 @@ def _source(doc_id: str, title: str | None, url: str | None) -> Source:
 
 
 def _searched(corpus: Corpus, query: str, k: int) -> tuple[list[Hit], list[str]]:
-    """A search's hits and the query's words the collection never writes, in one call (one
-    hand-off to a worker thread)."""
-    return corpus.search(query, k), corpus.unheld_words(query)
+    """A search's hits and the query's words the collection never writes, but those that
+    only make it a question ("how", "do", "I": a small collection may never write them), in
+    one call (one hand-off to a worker thread)."""
+    hits = corpus.search(query, k)
+    return hits, [word for word in corpus.unheld_words(query) if word not in QUESTION_WORDS]
 
 
 def _search_output(
