@@ -53,6 +53,7 @@ from citeline.models import ChatMessage, resolve_model
 from citeline.models.embedded.features import FEATURES
 from citeline.models.embedded.tuning import (
     WEIGHTS_FILE,
+    Fitted,
     Tuning,
     shipped_tuning,
     tuning_to_json,
@@ -262,16 +263,17 @@ def left_out_rows(
     tuning: Tuning,
     dropped: frozenset[str],
     resample: int = 0,
+    chooser: Fitted | None = None,
 ) -> list[Row]:
     """Each documentation collection's row, answered by the models fitted on every other
     collection (claims included), or on a bootstrap resample of them drawn by ``resample``
-    (when not 0)."""
+    (when not 0); with ``chooser``, only the confidence model is fitted, over its choices."""
     rows: list[Row] = []
     for name, own in records.items():
         if name in TRAIN_EVERY:
             continue
         found = training(records, name)
-        fitted = fit(resampled(found, resample) if resample else found, tuning, dropped)
+        fitted = fit(resampled(found, resample) if resample else found, tuning, dropped, chooser)
         outcomes = simulate(own, fitted, tuning)
         rows.append(
             row_of(
@@ -432,6 +434,12 @@ def main(argv: list[str] | None = None) -> int:
         "passage), leave one out, and which features put a wrong section first.",
     )
     parser.add_argument(
+        "--confidence-only",
+        action="store_true",
+        help="Fit only whether the answer answers (the confidence model and its threshold), "
+        "over the answers the shipped models choose (leave one out, or --write-weights).",
+    )
+    parser.add_argument(
         "--write-weights",
         action="store_true",
         help="Fit on every collection, with and without meaning, and write the shipped "
@@ -534,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         raise SystemExit(f"Unknown features {sorted(unknown)}; known: {', '.join(ALL_FEATURES)}.")
     if options.write_weights:
-        write_weights(collections, tuning, dropped, argv)
+        write_weights(collections, tuning, dropped, argv, confidence_only=options.confidence_only)
         return 0
     rows: list[Row] = []
     if options.engine:
@@ -581,7 +589,8 @@ def main(argv: list[str] | None = None) -> int:
             rows = mean_rows(runs)
             print(spread_table(runs) + "\n")
         else:
-            rows = left_out_rows(records, tuning, dropped)
+            chooser = tuning.fitted(meaning) if options.confidence_only else None
+            rows = left_out_rows(records, tuning, dropped, chooser=chooser)
         for name in TRAIN_EVERY.keys() & records.keys():
             print(claims_line(name, records, tuning, dropped), file=sys.stderr)
         kind = "with meaning" if meaning else "words only"
@@ -607,6 +616,8 @@ def write_weights(
     tuning: Tuning,
     dropped: frozenset[str],
     argv: list[str] | None,
+    *,
+    confidence_only: bool = False,
 ) -> None:
     """Fit on every collection, with and without the sentence model, without the ``dropped``
     features (``--ablate``: they get no weight), and write the weights file the package
@@ -616,7 +627,8 @@ def write_weights(
     fitted = {}
     for meaning, retrieval in ((True, RETRIEVAL), (False, "lexical")):
         records = {c.name: collection_records(c, tuning, meaning, retrieval) for c in collections}
-        fitted[meaning] = fit(training(records), tuning, dropped)
+        chooser = tuning.fitted(meaning) if confidence_only else None
+        fitted[meaning] = fit(training(records), tuning, dropped, chooser)
     shipped = dataclasses.replace(tuning, with_meaning=fitted[True], words_only=fitted[False])
     command = "benchmarks/questions/crossval.py " + " ".join(argv or sys.argv[1:])
     notes = {"collections": [c.name for c in collections]}

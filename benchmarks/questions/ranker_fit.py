@@ -188,10 +188,18 @@ def _ranking_model(
 
 
 def fit(
-    records: Sequence[QuestionRecord], tuning: Tuning, dropped: frozenset[str] = frozenset()
+    records: Sequence[QuestionRecord],
+    tuning: Tuning,
+    dropped: frozenset[str] = frozenset(),
+    chooser: Fitted | None = None,
 ) -> Fitted:
     """The four models fitted on ``records`` (the training collections' questions), with
-    the features in ``dropped`` left out."""
+    the features in ``dropped`` left out; with ``chooser``, only whether the answer answers
+    (the confidence model and its threshold) on top of ``chooser``'s models, which choose
+    the same answers as before: a confidence feature's worth without a refit of the rest."""
+    if chooser is not None:
+        unsure = dataclasses.replace(chooser, threshold=float("-inf"))
+        return _with_confidence(records, unsure, tuning, dropped)
     kinds = RANKING_KINDS | ({"claim"} if CLAIMS_IN_RANKING else set())
     answerable = [r for r in records if r.kind in kinds and r.sections]
     section_groups = [
@@ -236,6 +244,15 @@ def fit(
             read_groups.append((np.array(list(rows.values()), dtype=np.float64), grades))
     read = _ranking_model(read_groups, READ_MODEL_FEATURES, dropped)
     fitted = Fitted(section=section, passage=passage, read=read, threshold=float("-inf"))
+    fitted = _with_confidence(records, fitted, tuning, dropped)
+    return _with_second(records, fitted, tuning, dropped)
+
+
+def _with_confidence(
+    records: Sequence[QuestionRecord], fitted: Fitted, tuning: Tuning, dropped: frozenset[str]
+) -> Fitted:
+    """``fitted`` with the confidence model fitted over the answers its models choose, and
+    the threshold that loses ``LOST_ANSWERABLE`` of the answerable questions."""
     values: list[tuple[float, ...]] = []
     labels: list[int] = []
     for record in records:
@@ -263,8 +280,7 @@ def fit(
     threshold = (
         float(probabilities[int(LOST_ANSWERABLE * len(probabilities))]) if probabilities else 0.5
     )
-    fitted = Fitted(section, passage, read, confidence, threshold)
-    return _with_second(records, fitted, tuning, dropped)
+    return dataclasses.replace(fitted, confidence=confidence, threshold=threshold)
 
 
 def read_rows(

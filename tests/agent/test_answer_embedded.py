@@ -13,6 +13,7 @@ from citeline import answer
 from citeline.agent import ChatMessage
 from citeline.corpus import Corpus
 from citeline.events import Citation, Done, Event, Start, Token
+from citeline.models.embedded import model as embedded_model
 from citeline.models.embedded.model import NOTHING_FOUND, TOOLS_FAILED
 
 
@@ -98,6 +99,21 @@ async def test_a_chat_follow_up_is_answered_in_the_context_of_the_earlier_questi
     events = await _collect("Through what?", corpus, profile="chat", history=history)
     assert "mTOR" in _text(events)
     assert any(isinstance(e, Citation) and e.id == "R-HSA-9612973" for e in events)
+
+
+async def test_the_words_no_document_holds_reach_the_embedded_models_choice(
+    corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[frozenset[str]] = []
+    choose = embedded_model.answer_choice
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs.get("unheld", frozenset()))
+        return choose(*args, **kwargs)
+
+    monkeypatch.setattr(embedded_model, "answer_choice", spy)
+    await _collect("What induces autophagy in Kubernetes?", corpus)
+    assert seen == [frozenset({"kubernetes"})]
 
 
 class _BrokenCorpus:

@@ -219,8 +219,10 @@ def test_the_unheld_words_are_read_from_the_searches_that_succeeded_only() -> No
         ToolOutcome("search", "search failed: not_in_collection", failed=True),
         ToolOutcome("search", {"results": [], "not_in_collection": "vitest"}),
         ToolOutcome("read", {"not_in_collection": ["mocha"]}),
+        # The tool loop hands the model a search's value inside a list beside its reminders.
+        ToolOutcome("search", [{"results": [], "not_in_collection": ["karma"]}, "Cite."]),
     ]
-    assert unheld_of(outcomes) == frozenset({"jest"})
+    assert unheld_of(outcomes) == frozenset({"jest", "karma"})
 
 
 def _similarity(by_word: dict[str, float]) -> object:

@@ -241,16 +241,26 @@ def _records(content: object) -> Iterator[Mapping[str, Any]]:
 
 def unheld_of(outcomes: Sequence[ToolOutcome]) -> frozenset[str]:
     """The words the searches said no document of the collection holds (their
-    ``not_in_collection``), folded as the search folds them."""
+    ``not_in_collection``, wherever the tool loop wrapped the value), folded as the search
+    folds them."""
     found: set[str] = set()
     for outcome in outcomes:
-        content = outcome.content
-        if outcome.tool != "search" or outcome.failed or not isinstance(content, Mapping):
-            continue
+        if outcome.tool == "search" and not outcome.failed:
+            found.update(_unheld_words(outcome.content))
+    return frozenset(found)
+
+
+def _unheld_words(content: object) -> Iterator[str]:
+    if isinstance(content, Mapping):
         words = content.get("not_in_collection")
         if isinstance(words, list):
-            found.update(word for word in words if isinstance(word, str))
-    return frozenset(found)
+            yield from (word for word in words if isinstance(word, str))
+        for value in content.values():
+            if isinstance(value, list | tuple | Mapping):
+                yield from _unheld_words(value)
+    elif isinstance(content, list | tuple):
+        for item in content:
+            yield from _unheld_words(item)
 
 
 def sources_of(outcomes: Sequence[ToolOutcome]) -> list[SourceText]:
