@@ -631,7 +631,15 @@ def write_weights(
         fitted[meaning] = fit(training(records), tuning, dropped, chooser)
     shipped = dataclasses.replace(tuning, with_meaning=fitted[True], words_only=fitted[False])
     command = "benchmarks/questions/crossval.py " + " ".join(argv or sys.argv[1:])
-    notes = {"collections": [c.name for c in collections]}
+    notes: dict[str, object] = {"collections": [c.name for c in collections]}
+    if confidence_only:
+        # The section, passage, read and second models are the file's as it was: say which
+        # fit made them (the first one's, however many confidence refits followed).
+        before = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+        notes["choosers"] = before.get("notes", {}).get("choosers") or {
+            "command": before.get("command", ""),
+            "collections": before.get("notes", {}).get("collections", []),
+        }
     WEIGHTS.write_text(tuning_to_json(shipped, command=command.strip(), notes=notes))
     print(f"Wrote {WEIGHTS}", file=sys.stderr)
 
