@@ -55,11 +55,18 @@ DOCS = {
 }
 
 
-def _search(ids: list[str], docs: dict[str, tuple[str, str]] = DOCS) -> ToolOutcome:
+def _search(
+    ids: list[str], docs: dict[str, tuple[str, str]] = DOCS, unheld: tuple[str, ...] = ()
+) -> ToolOutcome:
+    """A search's result as the tool loop hands it over; ``unheld`` the query's words the
+    collection holds nowhere, which the search tool names (``not_in_collection``)."""
     results = [
         {"id": i, "href": f"cite:{i}", "title": docs[i][0], "passage": docs[i][1][:80]} for i in ids
     ]
-    return ToolOutcome("search", [{"query": QUESTION, "results": results}, "REMINDER"])
+    value: dict[str, object] = {"query": QUESTION, "results": results}
+    if unheld:
+        value["not_in_collection"] = list(unheld)
+    return ToolOutcome("search", [value, "REMINDER"])
 
 
 def _read(doc_id: str, docs: dict[str, tuple[str, str]] = DOCS) -> ToolOutcome:
@@ -70,10 +77,10 @@ def _read(doc_id: str, docs: dict[str, tuple[str, str]] = DOCS) -> ToolOutcome:
 
 
 def _searched_and_read(
-    ids: list[str], docs: dict[str, tuple[str, str]] = DOCS
+    ids: list[str], docs: dict[str, tuple[str, str]] = DOCS, unheld: tuple[str, ...] = ()
 ) -> tuple[ToolOutcome, ...]:
     """The turn's tool results after searching found ``ids`` and each was read, in order."""
-    return (_search(ids, docs), *(_read(i, docs) for i in ids))
+    return (_search(ids, docs, unheld), *(_read(i, docs) for i in ids))
 
 
 def _answer(view: TurnView) -> str:
@@ -248,10 +255,12 @@ def test_brackets_in_a_title_never_break_the_sources_list() -> None:
 
 
 def test_results_about_something_else_give_a_one_line_pointer_and_no_link() -> None:
+    # The words the search tool says these documents never write.
+    unheld = ("bake", "sourdough", "bread", "home")
     text = _answer(
         TurnView(
             "How do I bake sourdough bread at home?",
-            outcomes=_searched_and_read(["101", "202"]),
+            outcomes=_searched_and_read(["101", "202"], unheld=unheld),
         )
     )
     assert text.startswith(NOTHING_FOUND)
