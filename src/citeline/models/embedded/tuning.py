@@ -185,13 +185,15 @@ class Tuning:
     # the search's results but past the two read for the largest class of misses (126 gold
     # citations of 550 questions, leave one collection out); read five, the read model
     # finds it (docs/benchmarks.md, "Five read, judged among two"). Each more costs a read
-    # and its runs' features. weights.json pins two, what its models were fitted for: the
-    # refit at five raised every leave-one-out mean but cost requests two expected terms
-    # and the bundled sample's follow-ups three, so it is not shipped.
+    # and its runs' features. weights.json pins three, what its models were fitted for:
+    # with ``answer_unindexed`` an extra section no longer lets off-topic questions through,
+    # and three read over two raised the leave-one-out term 0.028 and gold 0.027; four and
+    # five add a little more but lose the README's own example (docs/benchmarks.md, "Words
+    # no document holds").
     documents_to_read: int = 5
     # Whether the answer answers at all is judged by the best answer among this many of
-    # the sections read first (0: by the answer chosen among all read; with two read, as
-    # shipped, it is the answer chosen). Among five, some section holds more of an
+    # the sections read first (0: by the answer chosen among all read; with two read it is
+    # the answer chosen). Among five, some section holds more of an
     # off-topic question's words than among the first two: five read, nine collections left
     # out in turn, off-topic "nothing found" fell 0.635 to 0.607 judged on the answer
     # chosen (pytest 4 to 2 of 8) and rose to 0.667 judged among two (docs/benchmarks.md).
