@@ -226,17 +226,23 @@ def _reads(
     )
 
 
-def _records(content: object) -> Iterator[Mapping[str, Any]]:
-    """Every mapping with an ``href`` in a tool value, whatever wraps it (a reminder, a list)."""
+def _mappings(content: object) -> Iterator[Mapping[str, Any]]:
+    """Every mapping in a tool value, whatever wraps it (a reminder, a list)."""
     if isinstance(content, Mapping):
-        if isinstance(content.get("href"), str) and content["href"]:
-            yield content
+        yield content
         for value in content.values():
             if isinstance(value, list | tuple | Mapping):
-                yield from _records(value)
+                yield from _mappings(value)
     elif isinstance(content, list | tuple):
         for item in content:
-            yield from _records(item)
+            yield from _mappings(item)
+
+
+def _records(content: object) -> Iterator[Mapping[str, Any]]:
+    """Every mapping with an ``href`` in a tool value."""
+    for mapping in _mappings(content):
+        if isinstance(mapping.get("href"), str) and mapping["href"]:
+            yield mapping
 
 
 def unheld_of(outcomes: Sequence[ToolOutcome]) -> frozenset[str]:
@@ -245,22 +251,13 @@ def unheld_of(outcomes: Sequence[ToolOutcome]) -> frozenset[str]:
     folds them."""
     found: set[str] = set()
     for outcome in outcomes:
-        if outcome.tool == "search" and not outcome.failed:
-            found.update(_unheld_words(outcome.content))
+        if outcome.tool != "search" or outcome.failed:
+            continue
+        for mapping in _mappings(outcome.content):
+            words = mapping.get("not_in_collection")
+            if isinstance(words, list):
+                found.update(word for word in words if isinstance(word, str))
     return frozenset(found)
-
-
-def _unheld_words(content: object) -> Iterator[str]:
-    if isinstance(content, Mapping):
-        words = content.get("not_in_collection")
-        if isinstance(words, list):
-            yield from (word for word in words if isinstance(word, str))
-        for value in content.values():
-            if isinstance(value, list | tuple | Mapping):
-                yield from _unheld_words(value)
-    elif isinstance(content, list | tuple):
-        for item in content:
-            yield from _unheld_words(item)
 
 
 def sources_of(outcomes: Sequence[ToolOutcome]) -> list[SourceText]:
