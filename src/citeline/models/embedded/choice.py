@@ -209,8 +209,8 @@ def _question_values(
     counts (``choose``'s ``terms`` to ``unindexed``), each 0 to 1 at its scale.
 
     A subject word no document holds counts as far as no section the search found is like
-    the question in meaning (``likest``): a reader's paraphrase ("hanging forever" for a
-    timeout) is still near its section, another product's question is near none. Leave
+    the question in meaning (``likest``): a reader's paraphrase, in words the site does not
+    use, is still near its section; another product's question is near none. Leave
     one collection out over fifteen, against the feature switched off, off-topic questions
     refused rose 0.734 to 0.783 with no collection a question worse on any figure; the count
     alone, or any word held nowhere at all, cost one collection two gold citations or two
