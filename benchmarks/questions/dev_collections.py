@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -50,6 +51,12 @@ TEXT_SOURCES = REPOSITORY / "src" / "citeline" / "text"
 # The sources whose change can change an index: every module of the corpus layer and of the
 # text package it analyses with; a change to either builds the index again.
 INGEST_SOURCES = (REPOSITORY / "src" / "citeline" / "corpus", TEXT_SOURCES)
+# The page readers: what turns a site's files into documents. Every other module of the ingest
+# stores, splits and embeds documents; where only the readers changed, a site they read into
+# the same documents, in the same order, makes the same index.
+READERS = REPOSITORY / "src" / "citeline" / "corpus" / "formats"
+# Beside each cached index: what built it, so a later ingest can tell whether it still holds.
+BUILT_FROM = "built-from.json"
 
 
 def cache_root() -> Path:
@@ -171,30 +178,123 @@ def built_index(collection: Collection, *, retrieval: str = "", log: bool = True
     # one index, not two built an hour apart.
     retrieval = retrieval or ("hybrid" if dense_installed() else "lexical")
     folder = site_folder(collection)
-    identity = f"{ingest_version()}|{_site_identity(collection, folder)}|{retrieval}"
-    key = hashlib.sha256(identity.encode()).hexdigest()[:12]
+    site = _site_identity(collection, folder)
+    key = hashlib.sha256(f"{ingest_version()}|{site}|{retrieval}".encode()).hexdigest()[:12]
     home = cache_root() / "indexes" / f"{collection.name}-{key}"
     index = home / "site.sqlite"
+    built_from = {
+        "collection": collection.name,
+        "site": site,
+        "retrieval": retrieval,
+        "builder": builder_version(),
+    }
     if (home / "complete").exists():
+        _remember(home, built_from)
         return index
     home.parent.mkdir(parents=True, exist_ok=True)
     # Two runs at once (a fit and a check) build one index, not two into one folder.
     with FileLock(str(home.with_name(home.name + ".lock"))):
         if (home / "complete").exists():
             return index
-        _ingest(collection, folder, home, retrieval=retrieval, log=log)
+        _ingest(collection, folder, home, retrieval=retrieval, log=log, built_from=built_from)
     return index
 
 
-def _ingest(collection: Collection, folder: Path, home: Path, *, retrieval: str, log: bool) -> None:
+def builder_version() -> str:
+    """A digest of the ingest code but the page readers (``READERS``)."""
+    return code_digest(
+        sorted(
+            path
+            for folder in INGEST_SOURCES
+            for path in folder.rglob("*.py")
+            if READERS not in path.parents
+        )
+    )
+
+
+def documents_digest(index: Path) -> str:
+    """A digest of the index's documents, in the order they were stored, and its site name:
+    two indexes of one builder that agree on it agree on every row."""
+    digest = hashlib.sha256()
+    with sqlite3.connect(f"file:{index}?mode=ro", uri=True) as connection:
+        rows = connection.execute("SELECT id, content_hash FROM corpus_documents ORDER BY rowid")
+        for doc_id, content in rows:
+            digest.update(f"{doc_id}\0{content}\n".encode())
+        name = connection.execute(
+            "SELECT value FROM corpus_meta WHERE key = 'setting:site_name'"
+        ).fetchone()
+    connection.close()
+    digest.update(repr(name).encode())
+    return digest.hexdigest()
+
+
+def _remember(home: Path, built_from: dict[str, str]) -> None:
+    if not (home / BUILT_FROM).exists():
+        record = {**built_from, "documents": documents_digest(home / "site.sqlite")}
+        (home / BUILT_FROM).write_text(json.dumps(record) + "\n", encoding="utf-8")
+
+
+def _earlier_build(built_from: dict[str, str]) -> Path | None:
+    """The newest cached index of the same site and builder, whatever readers made it."""
+    found = []
+    for record in (cache_root() / "indexes").glob(f"*/{BUILT_FROM}"):
+        seen = json.loads(record.read_text(encoding="utf-8"))
+        if all(seen.get(k) == v for k, v in built_from.items()):
+            found.append((record.stat().st_mtime, record.parent, seen["documents"]))
+    if not found:
+        return None
+    return max(found)[1]
+
+
+def _ingest(
+    collection: Collection,
+    folder: Path,
+    home: Path,
+    *,
+    retrieval: str,
+    log: bool,
+    built_from: dict[str, str],
+) -> None:
     if home.exists():
         shutil.rmtree(home)
     building = home.with_name(home.name + ".building")
     if building.exists():
         shutil.rmtree(building)
     building.mkdir(parents=True)
+    earlier = _earlier_build(built_from)
+    if earlier is not None and retrieval != "lexical":
+        # Only the readers changed: a lexical ingest (seconds, where embedding takes minutes)
+        # says whether they still read this site into the same documents.
+        if log:
+            print(
+                f"reading {collection.name} again to compare with {earlier.name} ...",
+                file=sys.stderr,
+                flush=True,
+            )
+        _run_ingest(collection, folder, building / "probe", retrieval="lexical")
+        same = (
+            documents_digest(building / "probe" / "site.sqlite")
+            == json.loads((earlier / BUILT_FROM).read_text(encoding="utf-8"))["documents"]
+        )
+        shutil.rmtree(building / "probe")
+        if same:
+            shutil.copy2(earlier / "site.sqlite", building / "site.sqlite")
+            shutil.copytree(
+                earlier / "site.sqlite.search-index", building / "site.sqlite.search-index"
+            )
+            (building / "ingest.log").write_text(
+                f"the same documents as {earlier}\n", encoding="utf-8"
+            )
+            _finish(building, home, built_from)
+            return
     if log:
         print(f"ingesting {collection.name} from {folder} ...", file=sys.stderr, flush=True)
+    _run_ingest(collection, folder, building, retrieval=retrieval)
+    _finish(building, home, built_from)
+
+
+def _run_ingest(collection: Collection, folder: Path, into: Path, *, retrieval: str) -> None:
+    into.mkdir(parents=True, exist_ok=True)
     done = subprocess.run(
         [
             sys.executable,
@@ -203,7 +303,7 @@ def _ingest(collection: Collection, folder: Path, home: Path, *, retrieval: str,
             "ingest",
             str(folder),
             "--db",
-            str(building / "site.sqlite"),
+            str(into / "site.sqlite"),
             *(["--base-url", collection.base_url] if collection.base_url else []),
             *(["--retrieval", retrieval] if retrieval else []),
         ],
@@ -211,10 +311,14 @@ def _ingest(collection: Collection, folder: Path, home: Path, *, retrieval: str,
         text=True,
         check=False,
     )
-    (building / "ingest.log").write_text(done.stdout + done.stderr, encoding="utf-8")
+    (into / "ingest.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     # 1: some files were skipped (the log names them); the rest is indexed.
     if done.returncode > 1:
-        raise SystemExit(f"Ingesting {collection.name} failed; see {building / 'ingest.log'}.")
+        raise SystemExit(f"Ingesting {collection.name} failed; see {into / 'ingest.log'}.")
+
+
+def _finish(building: Path, home: Path, built_from: dict[str, str]) -> None:
+    _remember(building, built_from)
     (building / "complete").touch()
     building.rename(home)
 
