@@ -278,9 +278,12 @@ def _ingest(
         )
         shutil.rmtree(building / "probe")
         if same:
-            shutil.copy2(earlier / "site.sqlite", building / "site.sqlite")
+            # The index and what was read off it (gold ids, extracted features): all hold.
             shutil.copytree(
-                earlier / "site.sqlite.search-index", building / "site.sqlite.search-index"
+                earlier,
+                building,
+                dirs_exist_ok=True,
+                ignore=shutil.ignore_patterns("complete", BUILT_FROM, "*.lock", "ingest.log"),
             )
             (building / "ingest.log").write_text(
                 f"the same documents as {earlier}\n", encoding="utf-8"
