@@ -16,7 +16,7 @@ from citeline.corpus import Corpus, Document
 from citeline.corpus.formats import html, read_source, source_files
 from citeline.corpus.formats.limits import MAX_PAGE_BYTES
 from citeline.corpus.formats.origin import SourceFile
-from citeline.corpus.formats.rejected import Rejected
+from citeline.corpus.formats.rejected import Omitted, Rejected
 
 
 def _site(folder: Path, hostile: str, name: str = "hostile.html") -> Path:
@@ -103,6 +103,16 @@ def test_thirty_thousand_glossary_terms_are_read_in_one_pass() -> None:
     documents = [item for item in _read(page) if isinstance(item, Document)]
     assert len(documents) == 30_000
     assert documents[-1].title == "Glossary › term 29999"
+
+
+def test_a_lone_heading_before_thousands_of_chrome_elements_is_read_in_one_pass() -> None:
+    # The search for its section's text (past the element around the heading) reads each
+    # element after the heading once, and finds none: chrome, bars of links, empty boxes.
+    bars = '<div><a href="a">a</a><a href="b">b</a></div>'
+    after = ("<nav>menu</nav>" + bars + "<span><i></i></span>") * 10_000
+    page = f"<body><div><div><div><h1>Alone</h1></div></div>{after}</div></body>"
+    origin = SourceFile(Path("page.html"), "page", "page.html")
+    assert list(html.read(page, origin)) == [Omitted(html.HEADINGS_ONLY, 1)]
 
 
 def test_a_page_larger_than_a_page_may_be_is_refused_unread(corpus: Corpus, tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from citeline.corpus import Corpus, Document, IngestReport
 from citeline.corpus.formats import html
 from citeline.corpus.formats.origin import SourceFile
+from citeline.corpus.formats.rejected import Omitted
 
 
 def _read(source: str, page: str = "page") -> list[Document]:
@@ -42,6 +43,78 @@ def test_a_details_boxs_summary_is_a_line_of_its_own() -> None:
     (document,) = _read(page)
     assert "TODO 1: Click to show/hide answer\nWe configure the library." in document.text
     assert "answerWe" not in document.text
+
+
+def _one_section_page(text: str) -> str:
+    """A book's section on a page of its own, as Publican (DocBook) writes one: the one
+    heading three elements deep in a title block, the text beside that block in ``div.para``
+    blocks (no ``p``), a banner and bars of links around the section."""
+    return f"""<html><head><title>4.2. Rotating logs</title>
+    <meta name="generator" content="publican v4.3.2"></head><body>
+    <div id="banner"><a href="https://example.org/get/"><span>Get the book</span></a></div>
+    <ul class="docnav top"><li class="previous"><a href="a.html"><strong>Prev</strong></a></li>
+    <li class="home">The Example Handbook</li>
+    <li class="next"><a href="c.html"><strong>Next</strong></a></li></ul>
+    <div class="section"><div class="titlepage"><div><div><h2 class="title">
+    <a id="sect.logs"></a>4.2. Rotating logs</h2></div></div></div>{text}</div>
+    <ul class="docnav"><li class="previous"><a href="a.html"><strong>Prev</strong>4.1. Cron</a>
+    </li><li class="up"><a href="#"><strong>Up</strong></a></li><li class="home">
+    <a href="index.html"><strong>Home</strong></a></li><li class="next"><a href="c.html">
+    <strong>Next</strong>4.3. Backups</a></li></ul></body></html>"""
+
+
+_PAGE_CHROME = ("Get the book", "Example Handbook", "Prev", "Next", "Home", "Cron", "Backups")
+
+
+def test_a_page_of_one_heading_keeps_the_text_beside_that_headings_wrapper() -> None:
+    # The Debian Administrator's Handbook: 43 such pages (sect.quotas.html, Appendix A)
+    # were dropped as pages with headings only.
+    page = _one_section_page(
+        """<a id="id-1" class="indexterm"></a><div class="para">The logrotate program renames
+        each log file once a week and keeps four old ones.</div><div class="para">Its settings
+        are in <code>/etc/logrotate.conf</code>.</div>"""
+    )
+    (document,) = _read(page, "sect.logs")
+    assert document.title == "4.2. Rotating logs"
+    assert "renames each log file once a week" in document.text
+    assert document.text.endswith("Its settings are in /etc/logrotate.conf.")
+    for chrome in _PAGE_CHROME:
+        assert chrome not in document.text, chrome
+
+
+def test_a_page_of_one_heading_whose_text_is_in_a_sibling_container_keeps_that_text() -> None:
+    page = """<html><body><nav><a href="/">Docs</a> <a href="/blog/">Blog</a></nav>
+    <div class="page-head"><div class="title-row"><h1>Proxy settings</h1></div></div>
+    <div class="page-text"><div>Set <code>HTTPS_PROXY</code> before the first run.</div>
+    <table><tr><td>no_proxy</td><td>hosts reached directly</td></tr></table></div>
+    <div class="pager" role="navigation"><a href="a.html">Previous page</a>
+    <a href="c.html">Next page</a></div>
+    <footer>Made with care by the docs team.</footer></body></html>"""
+    (document,) = _read(page, "proxy")
+    assert document.title == "Proxy settings"
+    assert "Set HTTPS_PROXY before the first run." in document.text
+    assert "hosts reached directly" in document.text
+    for chrome in ("Docs", "Blog", "Previous page", "Next page", "Made with care"):
+        assert chrome not in document.text, chrome
+
+
+def test_a_page_that_is_only_its_heading_among_chrome_is_omitted_as_headings_only() -> None:
+    # Only chrome follows the heading: bars of links, a navigation, a footer, a script.
+    for text in ("", "<nav>Tutorial Reference</nav><script>var words = 1;</script>"):
+        origin = SourceFile(Path("sect.logs.html"), "sect.logs", "sect.logs.html")
+        read = list(html.read(_one_section_page(text) + "<footer>By us</footer>", origin))
+        assert read == [Omitted(html.HEADINGS_ONLY, 1)], text
+
+
+def test_an_ingest_counts_only_the_pages_that_are_really_headings_alone(tmp_path: Path) -> None:
+    text = '<div class="para">Rotate the logs weekly, keeping four.</div>'
+    documents, report = _ingest(
+        tmp_path,
+        {"sect.logs.html": _one_section_page(text), "empty.html": _one_section_page("")},
+    )
+    assert list(documents) == ["sect.logs"]
+    assert "Rotate the logs weekly, keeping four." in documents["sect.logs"].text
+    assert report.omitted[html.HEADINGS_ONLY] == 1
 
 
 _TEXINFO_REDIRECT = """<!DOCTYPE html><html><!-- Created by GNU Texinfo 6.8 -->

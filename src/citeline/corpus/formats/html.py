@@ -4,7 +4,8 @@ The main content is found by the structure documentation generators share, whate
 theme: the innermost ``role=main``, ``<main>``, ``articleBody``, ``<article>`` or
 ``div.body`` that holds the page's first heading and every section heading after it, else
 the element that holds them all (the lowest common ancestor of the first and last, grown
-while its parent adds a paragraph of its own); DocBook and AsciiDoc pages are all body.
+until it holds some text of their sections, then while its parent adds a paragraph of its
+own); DocBook and AsciiDoc pages are all body.
 Headings in navigation, banners, footers and sidebars start no section, and what every
 page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
@@ -735,7 +736,7 @@ def _main_content(
     common = next((node for node in ancestors if node.mem_id in inside_last), body)
     if common.mem_id == first.mem_id:
         common = first.parent or body
-    return _grown(common, body), False
+    return _grown(_with_section_text(common, first, body), body), False
 
 
 def _section_headings(body: LexborNode) -> list[LexborNode]:
@@ -779,6 +780,55 @@ def _grown(common: LexborNode, body: LexborNode) -> LexborNode:
             break
         content = parent
     return content
+
+
+def _with_section_text(common: LexborNode, first: LexborNode, body: LexborNode) -> LexborNode:
+    """``common``, or, when it holds no word of a section (``_section_text``: after the
+    ``first`` heading, outside the headings and the chrome), the nearest ancestor that does,
+    at most ``_WALK`` steps above it. A page of one heading has no common ancestor of two:
+    the element around that heading holds the heading alone (Publican's, DocBook's
+    ``titlepage``: ``<div class=titlepage><div><div><h2>``), and its text stands beside that
+    element, in ``div.para`` blocks no ``p`` test grows to. Taken as the content, it left 43
+    of the Debian Administrator's Handbook's 127 pages (sect.quotas.html, every page of
+    Appendix A) with their heading only. A page that is nothing but its heading finds no
+    such ancestor and keeps ``common``, so no chrome around it is read as its text."""
+    node, passed, steps = first, False, 0
+    while node.mem_id != body.mem_id and node.parent is not None:
+        if node.mem_id == common.mem_id:
+            passed = True  # from here on, a word beside ``node`` lies outside ``common``
+        if passed:
+            steps += 1
+            if steps > _WALK:
+                break
+        if any(_section_text(sibling) for sibling in _after(node)):
+            return node.parent if passed else common
+        node = node.parent
+    return common
+
+
+def _after(node: LexborNode) -> Iterator[LexborNode]:
+    """The siblings after ``node``, text nodes too, in document order."""
+    sibling = node.next
+    while sibling is not None:
+        yield sibling
+        sibling = sibling.next
+
+
+def _section_text(node: LexborNode) -> bool:
+    """Whether ``node`` holds a word that a section would read: one outside its headings,
+    not in chrome or what is no text (``_NOT_CONTENT``), which the content loses, nor in a
+    bar of links (``_navigation_only``: Publican's ``ul.docnav``, "Prev Up Home Next", after
+    every page), which would make a page that is only its heading one of chrome."""
+    if node.tag == "-text":
+        return _WORD.search(str(node.text_content or "")) is not None
+    if node.tag == "-comment" or node.tag in _HEADING_TAGS:
+        return False
+    # A word first: an element without one (a page of 50,000 empty ones) costs no selector.
+    if _WORD.search(str(node.text(deep=True))) is None or node.css_matches(_NOT_CONTENT):
+        return False
+    return not _navigation_only(node) and _word_count(node) > sum(
+        _word_count(heading) for heading in node.css(_HEADINGS)
+    )
 
 
 def _words(node: LexborNode) -> int:
