@@ -5,7 +5,8 @@ Every folder ``benchmarks/questions/<name>/`` with a ``collection.toml``
 collection. ``load_collections`` reads the manifests (with ``citeline.evaluation.collections``,
 the one reader the tests use too); ``built_index`` ingests a collection's
 site once per version of the ingest code (the ``citeline.corpus`` sources) and keeps the index
-under the collections cache; ``collection_questions`` turns each question file's gold
+under the collections cache, reusing an earlier one where only the page readers changed and the
+site reads into the same documents; ``collection_questions`` turns each question file's gold
 addresses into that index's ids (``gold_ids.py``) and loads them.
 
 This module answers nothing and scores nothing.
