@@ -178,7 +178,15 @@ def built_index(collection: Collection, *, retrieval: str = "", log: bool = True
     # Named, so that an index built for ingest's default and one asked for by that name are
     # one index, not two built an hour apart.
     retrieval = retrieval or ("hybrid" if dense_installed() else "lexical")
-    folder = site_folder(collection)
+    # A prepare script copies its site afresh each time (rm -rf, then cp): another run's
+    # prepare while this one ingests left Rust by Example's index with 175 of 326 documents.
+    # Preparing and ingesting one collection are one step across processes.
+    cache_root().mkdir(parents=True, exist_ok=True)
+    with FileLock(str(cache_root() / f"{collection.name}.site.lock")):
+        return _built_index(collection, site_folder(collection), retrieval, log)
+
+
+def _built_index(collection: Collection, folder: Path, retrieval: str, log: bool) -> Path:
     site = _site_identity(collection, folder)
     key = hashlib.sha256(f"{ingest_version()}|{site}|{retrieval}".encode()).hexdigest()[:12]
     home = cache_root() / "indexes" / f"{collection.name}-{key}"
