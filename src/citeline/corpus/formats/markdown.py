@@ -40,6 +40,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.api_docs import expand_api_docs
+from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.jsonable import jsonable
@@ -76,6 +77,7 @@ _CONTENT_TAB = re.compile(r"^([ \t]*)===[+!]{0,2}[ ]+\"(.*)\"[ ]*$")
 _FOOTNOTE = re.compile(r"^([ ]{0,3})\[\^([^\]]+)\]:[ ]*(.*)$")
 _FOOTNOTE_MARKER = re.compile(r"(?<!!)\[\^([^\]]+)\](?!\s*:)")
 _FOOTNOTES = "citeline_footnotes"  # where the page's footnote labels are kept in the env
+_DIALECT = "citeline_dialect"  # and what its generator renders (``dialect``)
 # md_in_html: a block tag with a "markdown" attribute, alone on its line ('<figure markdown>',
 # Material's '<div class="grid cards" markdown>'), holds Markdown, which CommonMark would
 # read as the HTML block's raw text up to the next blank line (5 of Hatch's 9 such tags).
@@ -175,9 +177,11 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     yield from problems
     opened = _plain_markdown(body)
     includes = opened.includes
-    # The page's link reference definitions, which a heading's own parse reads too, and the
-    # labels of its footnotes.
-    env: dict[str, Any] = {_FOOTNOTES: opened.footnotes}
+    # The page's link reference definitions, which a heading's own parse reads too, the
+    # labels of its footnotes, and its generator's dialect (a page read with no project
+    # around it, as includes are, is read as CommonMark).
+    dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
+    env: dict[str, Any] = {_FOOTNOTES: opened.footnotes, _DIALECT: dialect}
     tokens = _PARSER.parse("\n".join(opened.lines), env)
     sections = _sections(tokens, env)
     first = next((token for token in tokens if token.type == "heading_open"), None)
@@ -406,6 +410,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
         if path or text:
             sections.append(Section(tuple(t for _, t in path), anchor, text))
 
+    _mark_list_items(tokens, _dialect(env))
     index = 0
     list_depth = 0
     used_anchors: dict[str, int] = {}
@@ -433,7 +438,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
             if tokens[index - 1].type in {"th_open", "td_open"}:
                 text = _CELL_ATTRIBUTES.sub("", text)
             if tokens[index - 1].type == "paragraph_open" and _opens_list_item(tokens, index):
-                text = "• " + text
+                text = tokens[index - 2].meta.get(_MARK, _BULLET) + text
             parts.append(text)
         elif token.type in {"fence", "code_block"}:
             parts.append(token.content.rstrip("\n"))
@@ -448,6 +453,37 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
 
 def _opens_list_item(tokens: Sequence[Token], index: int) -> bool:
     return index >= 2 and tokens[index - 2].type == "list_item_open"
+
+
+_MARK = "citeline_mark"  # where a list item's token keeps the mark its text opens with
+_BULLET = "• "
+
+
+def _dialect(env: dict[str, Any] | None) -> Dialect:
+    found = (env or {}).get(_DIALECT)
+    return found if isinstance(found, Dialect) else COMMONMARK
+
+
+def _mark_list_items(tokens: Sequence[Token], dialect: Dialect) -> None:
+    """Give each item of an ordered list the number a reader sees before it (a bulleted
+    one's keep the bullet ``_sections`` gives by default). A reader quotes "step 2": read as
+    bullets, a migration page's three steps could not be told apart. The number is the
+    one shown, not the one written: a browser counts on from the list's first, so
+    "1. 1. 1." shows 1, 2, 3, and Python-Markdown starts every list at 1 whatever its first
+    number unless ``sane_lists`` is on (``Dialect.list_start``)."""
+    counters: list[tuple[int, str] | None] = []  # per open list: its next number, delimiter
+    for token in tokens:
+        if token.type == "ordered_list_open":
+            start = token.attrGet("start") if dialect.list_start else None
+            counters.append((int(start) if isinstance(start, int | str) else 1, token.markup))
+        elif token.type == "bullet_list_open":
+            counters.append(None)
+        elif token.type in {"ordered_list_close", "bullet_list_close"} and counters:
+            counters.pop()
+        elif token.type == "list_item_open" and counters and counters[-1] is not None:
+            number, delimiter = counters[-1]
+            token.meta[_MARK] = f"{number}{delimiter} "
+            counters[-1] = (number + 1, delimiter)
 
 
 def _heading(markdown: str, env: dict[str, Any]) -> tuple[str, str | None]:
