@@ -32,10 +32,13 @@ def _text(markdown: str, *, project: Path | None = None) -> str:
 
 
 def _project(tmp_path: Path, settings: str) -> Path:
-    """A project whose ``mkdocs.yml`` holds ``settings`` (YAML) after its site name."""
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n", "utf-8")
-    (tmp_path / "mkdocs.yml").write_text("site_name: Demo\n" + settings, "utf-8")
-    return tmp_path
+    """A project whose ``mkdocs.yml`` holds ``settings`` (YAML) after its site name, in a
+    folder of its own under ``tmp_path`` (settings are cached by the file's mtime)."""
+    project = tmp_path / f"project{len(list(tmp_path.iterdir()))}"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[project]\nname = 'demo'\n", "utf-8")
+    (project / "mkdocs.yml").write_text("site_name: Demo\n" + settings, "utf-8")
+    return project
 
 
 # Numbered lists
@@ -81,3 +84,62 @@ def test_every_word_of_any_arrangement_of_lists_is_kept(lines: list[str]) -> Non
     for n, line in enumerate(lines):
         if "w" in line:
             assert f"w{n}" in text
+
+
+# Task lists and icons
+
+TASKS = (
+    "# Features\n\n- [x] Login routes\n- [ ] SAML\n    - [X] [OAuth2](oauth.md) flow\n"
+    "* [x]no space\n"
+)
+
+
+def test_a_task_items_checkbox_reads_as_the_box_it_shows_not_as_brackets() -> None:
+    # With no mkdocs.yml, as GitHub, Docusaurus and Hugo render task lists.
+    assert _text(TASKS) == (
+        "Features\n\n\u2611 Login routes\n\n\u2610 SAML\n\n\u2611 OAuth2 flow\n\n• [x]no space"
+    )
+
+
+def test_under_mkdocs_a_checkbox_needs_pymdownx_tasklist(tmp_path: Path) -> None:
+    plain = _text(TASKS, project=_project(tmp_path, ""))
+    assert "• [x] Login routes" in plain and "• [ ] SAML" in plain
+    tasks = _project(tmp_path, "markdown_extensions:\n  - pymdownx.tasklist:\n      x: 1\n")
+    assert "\u2611 Login routes\n\n\u2610 SAML" in _text(TASKS, project=tasks)
+
+
+def test_brackets_that_open_no_list_item_stay_as_written() -> None:
+    text = _text("# Box\n\n[x] is not a task here, nor `- [x] code`.\n\n```\n- [x] code\n```\n")
+    assert text == "Box\n\n[x] is not a task here, nor - [x] code.\n\n- [x] code"
+
+
+ICONS = (
+    '# Links :material-link:\n\n=== ":octicons-file-code-16: pyproject.toml"\n\n'
+    "    [Open :material-open-in-new:](https://example.org/)\n\n"
+    "Click :fontawesome-brands-github: GitHub, mark it :white_check_mark: or :x:, "
+    "at 10:30:45, in `:material-code:` and :unknown-set-icon:.\n\n"
+    "-   :material-clock:{ .lg .middle } __Set up__\n"
+)
+
+
+def test_icons_show_no_text_where_pymdownx_emoji_draws_them(tmp_path: Path) -> None:
+    project = _project(tmp_path, "markdown_extensions:\n  - pymdownx.emoji:\n      x: 1\n")
+    assert _text(ICONS, project=project) == (
+        "Links\n\npyproject.toml\n\nOpen\n\n"
+        "Click GitHub, mark it :white_check_mark: or :x:, at 10:30:45, in :material-code: "
+        "and :unknown-set-icon:.\n\n• Set up"
+    )
+
+
+def test_without_pymdownx_emoji_a_shortcode_is_the_text_it_shows(tmp_path: Path) -> None:
+    for text in (_text(ICONS), _text(ICONS, project=_project(tmp_path, ""))):
+        assert "Open :material-open-in-new:" in text and ":octicons-file-code-16:" in text
+
+
+def test_a_line_of_a_thousand_shortcodes_reads_in_linear_time(tmp_path: Path) -> None:
+    project = _project(tmp_path, "markdown_extensions:\n  - pymdownx.emoji\n")
+    line = ":material-" + "a-" * 20_000 + " " + ":material-x:" * 1000 + " end"
+    started = time.perf_counter()
+    text = _text("# Page\n\n" + line + "\n", project=project)
+    assert time.perf_counter() - started < 5
+    assert text.endswith(" end") and ":material-x:" not in text

@@ -107,6 +107,13 @@ _INLINE_ELEMENT_ENDS = {"link_close", "image", "code_inline", "strong_close", "e
 # An icon or emoji shortcode (pymdownx.emoji: ":material-clock:") is an inline element too;
 # Material's grid cards write ":material-clock:{ .lg .middle }" (10 in Hatch's docs).
 _SHORTCODE_ATTRIBUTES = re.compile(rf"(:[+\w-]+:){_ATTRIBUTE_LIST}")
+# An icon's shortcode, as Material's emoji index names its bundled icon sets
+# (":material-open-in-new:", ":octicons-arrow-right-24:"): pymdownx.emoji draws it as an
+# SVG, no word of the page (FastAPI Users' "[Open :material-open-in-new:](...)" links read
+# "Open"). An emoji's (":white_check_mark:") is left as written: it shows as a character
+# (Hatch's tables of supported shells mark each one so) that only the emoji index can name.
+# The space before it goes with it, so "Click :material-github: GitHub" reads as two words.
+_ICON = re.compile(r"[ \t]?:(?:material|fontawesome|octicons|simple)-[\w-]+:")
 # attr_list's list at the end of a table cell, after a space: "| *a* { .foo } |".
 _CELL_ATTRIBUTES = re.compile(rf"(?<![ ])[ ]+{_ATTRIBUTE_LIST}[ ]*\Z")
 _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
@@ -438,7 +445,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
             if tokens[index - 1].type in {"th_open", "td_open"}:
                 text = _CELL_ATTRIBUTES.sub("", text)
             if tokens[index - 1].type == "paragraph_open" and _opens_list_item(tokens, index):
-                text = tokens[index - 2].meta.get(_MARK, _BULLET) + text
+                text = _list_item_text(tokens[index - 2], text, _dialect(env))
             parts.append(text)
         elif token.type in {"fence", "code_block"}:
             parts.append(token.content.rstrip("\n"))
@@ -457,6 +464,22 @@ def _opens_list_item(tokens: Sequence[Token], index: int) -> bool:
 
 _MARK = "citeline_mark"  # where a list item's token keeps the mark its text opens with
 _BULLET = "• "
+# A task list item's checkbox, as pymdownx.tasklist and GitHub read one: "[x]", "[X]" or
+# "[ ]" opening the item, then spaces.
+_TASK = re.compile(r"\[([ xX])\][ ]+")
+# The box it shows, checked or not. The box is no word, but which it is is what the item
+# says ("- [ ] Windows support": not done yet), so it is written as the character that
+# draws it, not dropped; Material shows no bullet or number beside it.
+_CHECKBOXES = {" ": "\u2610 ", "x": "\u2611 ", "X": "\u2611 "}
+
+
+def _list_item_text(item: Token, text: str, dialect: Dialect) -> str:
+    """``text``, the first paragraph of the list item ``item``, with the mark it is shown
+    with: its checkbox where the dialect has task lists, else its number or bullet."""
+    task = _TASK.match(text) if dialect.task_lists else None
+    if task is not None:
+        return _CHECKBOXES[task.group(1)] + text[task.end() :]
+    return str(item.meta.get(_MARK, _BULLET)) + text
 
 
 def _dialect(env: dict[str, Any] | None) -> Dialect:
@@ -532,6 +555,8 @@ def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -
                 text = _INLINE_ATTRIBUTES.sub("", text)
             if ":{" in text:
                 text = _SHORTCODE_ATTRIBUTES.sub(r"\1", text)
+            if ":" in text and _dialect(env).icons:
+                text = _ICON.sub("", text)
             out.append(_footnotes_out(text, footnotes))
         elif child.type == "code_inline":
             out.append(_INLINE_HIGHLIGHT.sub("", child.content, count=1))
