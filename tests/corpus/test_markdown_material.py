@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citeline.corpus import Document
+from citeline.corpus.formats.code_annotations import annotated
 from citeline.corpus.formats.markdown import read
 from citeline.corpus.formats.origin import SourceFile
 
@@ -143,3 +144,111 @@ def test_a_line_of_a_thousand_shortcodes_reads_in_linear_time(tmp_path: Path) ->
     text = _text("# Page\n\n" + line + "\n", project=project)
     assert time.perf_counter() - started < 5
     assert text.endswith(" end") and ":material-x:" not in text
+
+
+# Code annotations
+
+ANNOTATED = """\
+# Beanie
+
+Initialize it:
+
+```py
+await init_beanie(
+    database=db,  # (1)!
+    document_models=[User],  # the models (2)
+)
+```
+
+1. The `db` Motor database defined above.
+
+2. Add your **own** models too.
+
+After.
+"""
+ANNOTATE_FEATURE = "theme:\n  name: material\n  features:\n    - content.code.annotate\n"
+
+
+def test_code_annotations_read_as_notes_at_the_lines_they_annotate(tmp_path: Path) -> None:
+    text = _text(ANNOTATED, project=_project(tmp_path, ANNOTATE_FEATURE))
+    assert text == (
+        "Beanie\n\nInitialize it:\n\nawait init_beanie(\n"
+        "    database=db,  # The db Motor database defined above.\n"
+        "    document_models=[User],  # the models (Add your own models too.)\n)\n\nAfter."
+    )
+
+
+def test_a_code_block_marked_annotate_is_annotated_without_the_theme_feature() -> None:
+    text = _text("# Config\n\n``` { .yaml .annotate }\nport: 80 # (1)!\n```\n\n1. The port.\n")
+    assert text == "Config\n\nport: 80 # The port."
+
+
+def test_without_annotations_turned_on_markers_and_notes_stay_as_written(tmp_path: Path) -> None:
+    for text in (_text(ANNOTATED), _text(ANNOTATED, project=_project(tmp_path, ""))):
+        assert "database=db,  # (1)!" in text
+        assert "1. The db Motor database defined above.\n\n2. Add your own models too." in text
+
+
+def test_a_marker_takes_the_comment_it_stands_in_and_no_more() -> None:
+    notes = ["N1", "N2"]
+    cases = {
+        "a // b  # (1)!": "a // b  # N1",  # the last opener before it opens the comment
+        "<div/> <!-- (2)! --> <p/>": "<div/> <!-- N2 --> <p/>",
+        "/* x */ y(1)  -- (2)!": "/* x */ y(1)  -- N2",  # a closed comment holds none
+        "x  # a (1) b (2)! c": "x  # a (N1) N2",
+        "cmd --flag (1)": "cmd --flag (1)",  # "--" opens a comment only before a space
+        "# (1)!\n# (1)!": "\n# N1",  # the last marker of a note shows it
+    }
+    for code, shown in cases.items():
+        assert annotated(code, notes)[0] == shown
+
+
+def test_what_is_no_annotation_stays_as_written(tmp_path: Path) -> None:
+    project = _project(tmp_path, ANNOTATE_FEATURE)
+    # Markers outside a comment, past the list, in a block of no language or of no list;
+    # a list that follows no code block; a paragraph holding an element ends the search.
+    text = _text(
+        '# Page\n\n```py\nprint("(1)")  # (3)!\nx = 1  # (1)!\n```\n\n1. One.\n2. Two.\n\n'
+        "```\ny  # (1)!\n```\n\n1. Kept.\n\n```py\nz  # (1)!\n```\n\nSee `z`:\n\n1. Kept too.\n\n"
+        "```py\nw  # (1)!\n```\n",
+        project=project,
+    )
+    assert text == (
+        'Page\n\nprint("(1)")  # (3)!\nx = 1  # One.\n\n2. Two.\n\n'
+        "y  # (1)!\n\n1. Kept.\n\nz  # (1)!\n\nSee z:\n\n1. Kept too.\n\nw  # (1)!"
+    )
+
+
+def test_a_paragraph_of_plain_text_before_the_list_is_passed_as_material_passes_it(
+    tmp_path: Path,
+) -> None:
+    text = _text(
+        "# Page\n\n```js\nrun(); // (1)!\n```\n\nPlain words.\n\n1. Runs it.\n",
+        project=_project(tmp_path, ANNOTATE_FEATURE),
+    )
+    assert text == "Page\n\nrun(); // Runs it.\n\nPlain words."
+
+
+def test_a_thousand_markers_of_one_note_show_it_once_in_linear_time(tmp_path: Path) -> None:
+    project = _project(tmp_path, ANNOTATE_FEATURE)
+    lines = "x = 1  # (1)!\n" * 1000 + "# " + "(1) /* (2)! " * 20_000 + "\n"
+    page = f"# Page\n\n```py\n{lines}```\n\n1. The note.\n2. Second.\n"
+    started = time.perf_counter()
+    text = _text(page, project=project)
+    assert time.perf_counter() - started < 5
+    assert text.count("The note.") == 1 and text.count("Second.") == 1
+    assert "(1)!" not in text and text.startswith("Page\n\nx = 1\nx = 1\n")
+
+
+@given(
+    st.lists(
+        st.sampled_from(["```py", "```", "a  # (1)!", "b  # c (2)", "1. w", "- w", "", "p w"]),
+        max_size=30,
+    )
+)
+def test_every_word_of_a_note_is_kept_wherever_markers_and_lists_fall(lines: list[str]) -> None:
+    numbered = [line.replace(" w", f" w{n}") for n, line in enumerate(lines)]
+    text = _text("# Page\n\n``` { .py .annotate }\n" + "\n".join(numbered) + "\n")
+    for n, line in enumerate(lines):
+        if line.endswith(" w"):
+            assert f"w{n}" in text

@@ -4,7 +4,11 @@ Front matter keys ``id``, ``url`` and ``title`` fill the document's fields; ever
 becomes metadata. ``id`` defaults to the path relative to the ingest root without its
 extension; ``url`` to the page's address under the ingest's base URL (``site_urls``).
 The Markdown is rendered to plain text by markdown-it-py: emphasis, code spans, links and
-inline HTML become their text, code blocks keep their lines. The docs generators'
+inline HTML become their text, code blocks keep their lines, a list item opens with its
+bullet, the number it is shown with, or its task checkbox. What the page's generator
+renders of the syntax dialects disagree on (a list's first number, task lists, icon
+shortcodes, Material's code annotations, whose notes are written into the lines they
+annotate) is read from its ``mkdocs.yml`` (``dialect``). The docs generators'
 conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .class }``)
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
 ``/// warning``, ``:::info``) and content tabs (``=== "Label"``) become plain paragraphs
@@ -40,6 +44,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.api_docs import expand_api_docs
+from citeline.corpus.formats.code_annotations import annotated, annotates
 from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
@@ -418,6 +423,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
             sections.append(Section(tuple(t for _, t in path), anchor, text))
 
     _mark_list_items(tokens, _dialect(env))
+    tokens = _annotated(tokens, env)
     index = 0
     list_depth = 0
     used_anchors: dict[str, int] = {}
@@ -522,6 +528,74 @@ def _heading(markdown: str, env: dict[str, Any]) -> tuple[str, str | None]:
                 anchor = named.group(1)
         markdown = _CLOSING_HASHES.sub("", markdown[: attributes.start()])
     return plain_text(markdown, env), anchor
+
+
+def _annotated(tokens: Sequence[Token], env: dict[str, Any]) -> Sequence[Token]:
+    """``tokens`` with each annotated code block's notes written at the lines they annotate
+    (``code_annotations``) and taken out of the list after it that held them; a note no
+    marker names stays in the list, with its number (Material hides it, print shows it)."""
+    everywhere = _dialect(env).code_annotations
+    taken: set[int] = set()
+    for index, token in enumerate(tokens):
+        if token.type != "fence" or not annotates(token.info, everywhere):
+            continue
+        start = _annotation_list(tokens, index + 1, token.level)
+        if start is None:
+            continue
+        items = _list_items(tokens, start)
+        notes = [_note_text(tokens[first + 1 : last], env) for first, last in items]
+        token.content, shown = annotated(token.content, notes)
+        for number in shown:
+            first, last = items[number - 1]
+            taken.update(range(first, last + 1))
+    return [token for index, token in enumerate(tokens) if index not in taken] if taken else tokens
+
+
+def _annotation_list(tokens: Sequence[Token], index: int, level: int) -> int | None:
+    """Where the ordered list that annotates the code block before ``index`` opens: the
+    block's next sibling, past paragraphs that hold no element (Material's JavaScript skips
+    a ``<p>`` without child elements, meant for the empty ones attr_list leaves)."""
+    while index < len(tokens) and tokens[index].level == level:
+        token = tokens[index]
+        if token.type == "ordered_list_open":
+            return index
+        if token.type != "paragraph_open" or index + 1 >= len(tokens):
+            return None
+        children = tokens[index + 1].children or []
+        if any(child.type not in {"text", "softbreak"} for child in children):
+            return None
+        index += 3  # the paragraph's open, inline and close
+    return None
+
+
+def _list_items(tokens: Sequence[Token], start: int) -> list[tuple[int, int]]:
+    """Where each item of the list opening at ``start`` opens and closes."""
+    level = tokens[start].level + 1
+    items: list[tuple[int, int]] = []
+    opened = start
+    for index in range(start + 1, len(tokens)):
+        token = tokens[index]
+        if token.level == level and token.type == "list_item_open":
+            opened = index
+        elif token.level == level and token.type == "list_item_close":
+            items.append((opened, index))
+        elif token.level < level:
+            break
+    return items
+
+
+def _note_text(tokens: Sequence[Token], env: dict[str, Any]) -> str:
+    """A list item's text as one line (it is written into a line of code): its paragraphs,
+    code and lists, in order."""
+    parts: list[str] = []
+    for token in tokens:
+        if token.type == "inline":
+            parts.append(_inline_text(token.children or [], env))
+        elif token.type in {"fence", "code_block"}:
+            parts.append(token.content)
+        elif token.type == "html_block":
+            parts.append(_html_text(token.content))
+    return " ".join(" ".join(parts).split())
 
 
 def _unique_slug(candidate: str, used: dict[str, int]) -> str | None:
