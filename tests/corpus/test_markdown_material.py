@@ -252,3 +252,36 @@ def test_every_word_of_a_note_is_kept_wherever_markers_and_lists_fall(lines: lis
     for n, line in enumerate(lines):
         if line.endswith(" w"):
             assert f"w{n}" in text
+
+
+# Diagrams
+
+MERMAID = """\
+# Overview
+
+```mermaid
+flowchart TB
+    MANAGER{UserManager}
+    subgraph ROUTERS[Routers]
+        AUTH[[get_auth_router]]
+    end
+    MANAGER -->|injects| ROUTERS
+```
+"""
+
+
+def test_a_mermaid_diagram_stays_as_the_source_the_page_shows_without_javascript(
+    tmp_path: Path,
+) -> None:
+    # pymdownx.superfences' fence_code_format writes <pre class="mermaid"><code>, the source
+    # as written, which Mermaid's script draws over; the labels it draws are all in it.
+    project = _project(
+        tmp_path,
+        "markdown_extensions:\n  - pymdownx.superfences:\n      custom_fences:\n"
+        "        - name: mermaid\n          class: mermaid\n",
+    )
+    for text in (_text(MERMAID), _text(MERMAID, project=project)):
+        assert text == (
+            "Overview\n\nflowchart TB\n    MANAGER{UserManager}\n    subgraph ROUTERS[Routers]\n"
+            "        AUTH[[get_auth_router]]\n    end\n    MANAGER -->|injects| ROUTERS"
+        )

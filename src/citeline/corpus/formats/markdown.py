@@ -454,6 +454,8 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
                 text = _list_item_text(tokens[index - 2], text, _dialect(env))
             parts.append(text)
         elif token.type in {"fence", "code_block"}:
+            # A diagram's source (```mermaid) stays too: it is what the page shows
+            # without JavaScript, and every label the diagram draws is a word of it.
             parts.append(token.content.rstrip("\n"))
         elif token.type == "html_block":
             parts.append(_html_text(token.content))
