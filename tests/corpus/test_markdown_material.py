@@ -118,7 +118,8 @@ ICONS = (
     '# Links :material-link:\n\n=== ":octicons-file-code-16: pyproject.toml"\n\n'
     "    [Open :material-open-in-new:](https://example.org/)\n\n"
     "Click :fontawesome-brands-github: GitHub, mark it :white_check_mark: or :x:, "
-    "at 10:30:45, in `:material-code:` and :unknown-set-icon:.\n\n"
+    "at 10:30:45, in `:material-code:` and :unknown-set-icon:; the **:material-play: Run** "
+    "button.\n\n"
     "-   :material-clock:{ .lg .middle } __Set up__\n"
 )
 
@@ -128,7 +129,7 @@ def test_icons_show_no_text_where_pymdownx_emoji_draws_them(tmp_path: Path) -> N
     assert _text(ICONS, project=project) == (
         "Links\n\npyproject.toml\n\nOpen\n\n"
         "Click GitHub, mark it :white_check_mark: or :x:, at 10:30:45, in :material-code: "
-        "and :unknown-set-icon:.\n\n• Set up"
+        "and :unknown-set-icon:; the Run button.\n\n• Set up"
     )
 
 

@@ -117,8 +117,19 @@ _SHORTCODE_ATTRIBUTES = re.compile(rf"(:[+\w-]+:){_ATTRIBUTE_LIST}")
 # SVG, no word of the page (FastAPI Users' "[Open :material-open-in-new:](...)" links read
 # "Open"). An emoji's (":white_check_mark:") is left as written: it shows as a character
 # (Hatch's tables of supported shells mark each one so) that only the emoji index can name.
-# The space before it goes with it, so "Click :material-github: GitHub" reads as two words.
-_ICON = re.compile(r"[ \t]?:(?:material|fontawesome|octicons|simple)-[\w-]+:")
+# A run of them goes with the spaces around it, one space left where both sides had some
+# ("Click :material-github: GitHub" reads as two words; "**:material-play: Run**" as
+# "Run"). A run of spaces is matched from its start only, so the pattern stays linear.
+_ICONS = re.compile(
+    r"(?<![ \t])(?P<before>[ \t]*)(?::(?:material|fontawesome|octicons|simple)-[\w-]+:)+"
+    r"(?P<after>[ \t]*)"
+)
+
+
+def _icons_out(text: str) -> str:
+    return _ICONS.sub(lambda run: " " if run["before"] and run["after"] else "", text)
+
+
 # attr_list's list at the end of a table cell, after a space: "| *a* { .foo } |".
 _CELL_ATTRIBUTES = re.compile(rf"(?<![ ])[ ]+{_ATTRIBUTE_LIST}[ ]*\Z")
 _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
@@ -632,7 +643,7 @@ def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -
             if ":{" in text:
                 text = _SHORTCODE_ATTRIBUTES.sub(r"\1", text)
             if ":" in text and _dialect(env).icons:
-                text = _ICON.sub("", text)
+                text = _icons_out(text)
             out.append(_footnotes_out(text, footnotes))
         elif child.type == "code_inline":
             out.append(_INLINE_HIGHLIGHT.sub("", child.content, count=1))
