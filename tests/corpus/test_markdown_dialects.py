@@ -91,7 +91,7 @@ def test_content_tabs_read_as_their_labels_and_their_bodies_as_markdown() -> Non
 
 def test_an_admonition_inside_a_list_item_stays_in_the_item() -> None:
     text = _text("# A\n\n1. Install it.\n\n    !!! tip\n        Use pipx.\n\n2. Run it.\n")
-    assert "• Install it.\n\nTip\n\nUse pipx.\n\n• Run it." in text
+    assert "1. Install it.\n\nTip\n\nUse pipx.\n\n2. Run it." in text
 
 
 def test_near_misses_of_a_tab_stay_text_and_a_tab_in_code_stays_code() -> None:

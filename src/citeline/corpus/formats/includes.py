@@ -497,14 +497,22 @@ def _auto_appended(page: Path) -> tuple[str, ...]:
 
 def _extension_options(config: Path, extension: str) -> dict[Any, Any]:
     """The options ``config`` gives the Markdown extension named ``extension``."""
-    extensions = _settings(config).get("markdown_extensions")
+    return markdown_extensions(_settings(config)).get(extension, {})
+
+
+def markdown_extensions(settings: dict[Any, Any]) -> dict[str, dict[Any, Any]]:
+    """The Markdown extensions an ``mkdocs.yml``'s ``settings`` enable, by name, each with
+    the options it is given (empty for one named alone: ``- admonition``)."""
+    extensions = settings.get("markdown_extensions")
     entries = extensions if isinstance(extensions, list) else [extensions or {}]
+    enabled: dict[str, dict[Any, Any]] = {}
     for entry in entries:
-        if isinstance(entry, dict):
+        if isinstance(entry, str):
+            enabled.setdefault(entry, {})
+        elif isinstance(entry, dict):
             for name, options in entry.items():
-                if str(name) == extension and isinstance(options, dict):
-                    return options
-    return {}
+                enabled[str(name)] = options if isinstance(options, dict) else {}
+    return enabled
 
 
 def _names(setting: object) -> list[str]:

@@ -4,7 +4,11 @@ Front matter keys ``id``, ``url`` and ``title`` fill the document's fields; ever
 becomes metadata. ``id`` defaults to the path relative to the ingest root without its
 extension; ``url`` to the page's address under the ingest's base URL (``site_urls``).
 The Markdown is rendered to plain text by markdown-it-py: emphasis, code spans, links and
-inline HTML become their text, code blocks keep their lines. The docs generators'
+inline HTML become their text, code blocks keep their lines, a list item opens with its
+bullet, the number it is shown with, or its task checkbox. What the page's generator
+renders of the syntax dialects disagree on (a list's first number, task lists, icon
+shortcodes, Material's code annotations, whose notes are written into the lines they
+annotate) is read from its ``mkdocs.yml`` (``dialect``). The docs generators'
 conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .class }``)
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
 ``/// warning``, ``:::info``) and content tabs (``=== "Label"``) become plain paragraphs
@@ -40,6 +44,8 @@ from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.api_docs import expand_api_docs
+from citeline.corpus.formats.code_annotations import annotated, annotates
+from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.jsonable import jsonable
@@ -76,6 +82,7 @@ _CONTENT_TAB = re.compile(r"^([ \t]*)===[+!]{0,2}[ ]+\"(.*)\"[ ]*$")
 _FOOTNOTE = re.compile(r"^([ ]{0,3})\[\^([^\]]+)\]:[ ]*(.*)$")
 _FOOTNOTE_MARKER = re.compile(r"(?<!!)\[\^([^\]]+)\](?!\s*:)")
 _FOOTNOTES = "citeline_footnotes"  # where the page's footnote labels are kept in the env
+_DIALECT = "citeline_dialect"  # and what its generator renders (``dialect``)
 # md_in_html: a block tag with a "markdown" attribute, alone on its line ('<figure markdown>',
 # Material's '<div class="grid cards" markdown>'), holds Markdown, which CommonMark would
 # read as the HTML block's raw text up to the next blank line (5 of Hatch's 9 such tags).
@@ -105,6 +112,24 @@ _INLINE_ELEMENT_ENDS = {"link_close", "image", "code_inline", "strong_close", "e
 # An icon or emoji shortcode (pymdownx.emoji: ":material-clock:") is an inline element too;
 # Material's grid cards write ":material-clock:{ .lg .middle }" (10 in Hatch's docs).
 _SHORTCODE_ATTRIBUTES = re.compile(rf"(:[+\w-]+:){_ATTRIBUTE_LIST}")
+# An icon's shortcode, as Material's emoji index names its bundled icon sets
+# (":material-open-in-new:", ":octicons-arrow-right-24:"): pymdownx.emoji draws it as an
+# SVG, no word of the page (FastAPI Users' "[Open :material-open-in-new:](...)" links read
+# "Open"). An emoji's (":white_check_mark:") is left as written: it shows as a character
+# (Hatch's tables of supported shells mark each one so) that only the emoji index can name.
+# A run of them goes with the spaces around it, one space left where both sides had some
+# ("Click :material-github: GitHub" reads as two words; "**:material-play: Run**" as
+# "Run"). A run of spaces is matched from its start only, so the pattern stays linear.
+_ICONS = re.compile(
+    r"(?<![ \t])(?P<before>[ \t]*)(?::(?:material|fontawesome|octicons|simple)-[\w-]+:)+"
+    r"(?P<after>[ \t]*)"
+)
+
+
+def _icons_out(text: str) -> str:
+    return _ICONS.sub(lambda run: " " if run["before"] and run["after"] else "", text)
+
+
 # attr_list's list at the end of a table cell, after a space: "| *a* { .foo } |".
 _CELL_ATTRIBUTES = re.compile(rf"(?<![ ])[ ]+{_ATTRIBUTE_LIST}[ ]*\Z")
 _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
@@ -175,9 +200,11 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     yield from problems
     opened = _plain_markdown(body)
     includes = opened.includes
-    # The page's link reference definitions, which a heading's own parse reads too, and the
-    # labels of its footnotes.
-    env: dict[str, Any] = {_FOOTNOTES: opened.footnotes}
+    # The page's link reference definitions, which a heading's own parse reads too, the
+    # labels of its footnotes, and its generator's dialect (a page read with no project
+    # around it, as includes are, is read as CommonMark).
+    dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
+    env: dict[str, Any] = {_FOOTNOTES: opened.footnotes, _DIALECT: dialect}
     tokens = _PARSER.parse("\n".join(opened.lines), env)
     sections = _sections(tokens, env)
     first = next((token for token in tokens if token.type == "heading_open"), None)
@@ -406,6 +433,8 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
         if path or text:
             sections.append(Section(tuple(t for _, t in path), anchor, text))
 
+    _mark_list_items(tokens, _dialect(env))
+    tokens = _annotated(tokens, env)
     index = 0
     list_depth = 0
     used_anchors: dict[str, int] = {}
@@ -433,9 +462,11 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
             if tokens[index - 1].type in {"th_open", "td_open"}:
                 text = _CELL_ATTRIBUTES.sub("", text)
             if tokens[index - 1].type == "paragraph_open" and _opens_list_item(tokens, index):
-                text = "• " + text
+                text = _list_item_text(tokens[index - 2], text, _dialect(env))
             parts.append(text)
         elif token.type in {"fence", "code_block"}:
+            # A diagram's source (```mermaid) stays too: it is what the page shows
+            # without JavaScript, and every label the diagram draws is a word of it.
             parts.append(token.content.rstrip("\n"))
         elif token.type == "html_block":
             parts.append(_html_text(token.content))
@@ -448,6 +479,53 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
 
 def _opens_list_item(tokens: Sequence[Token], index: int) -> bool:
     return index >= 2 and tokens[index - 2].type == "list_item_open"
+
+
+_MARK = "citeline_mark"  # where a list item's token keeps the mark its text opens with
+_BULLET = "• "
+# A task list item's checkbox, as pymdownx.tasklist and GitHub read one: "[x]", "[X]" or
+# "[ ]" opening the item, then spaces.
+_TASK = re.compile(r"\[([ xX])\][ ]+")
+# The box it shows, checked or not. The box is no word, but which it is is what the item
+# says ("- [ ] Windows support": not done yet), so it is written as the character that
+# draws it, not dropped; Material shows no bullet or number beside it.
+_CHECKBOXES = {" ": "\u2610 ", "x": "\u2611 ", "X": "\u2611 "}
+
+
+def _list_item_text(item: Token, text: str, dialect: Dialect) -> str:
+    """``text``, the first paragraph of the list item ``item``, with the mark it is shown
+    with: its checkbox where the dialect has task lists, else its number or bullet."""
+    task = _TASK.match(text) if dialect.task_lists else None
+    if task is not None:
+        return _CHECKBOXES[task.group(1)] + text[task.end() :]
+    return str(item.meta.get(_MARK, _BULLET)) + text
+
+
+def _dialect(env: dict[str, Any] | None) -> Dialect:
+    found = (env or {}).get(_DIALECT)
+    return found if isinstance(found, Dialect) else COMMONMARK
+
+
+def _mark_list_items(tokens: Sequence[Token], dialect: Dialect) -> None:
+    """Give each item of an ordered list the number a reader sees before it (a bulleted
+    one's keep the bullet ``_sections`` gives by default). A reader quotes "step 2": read as
+    bullets, a migration page's three steps could not be told apart. The number is the
+    one shown, not the one written: a browser counts on from the list's first, so
+    "1. 1. 1." shows 1, 2, 3, and Python-Markdown starts every list at 1 whatever its first
+    number unless ``sane_lists`` is on (``Dialect.list_start``)."""
+    counters: list[tuple[int, str] | None] = []  # per open list: its next number, delimiter
+    for token in tokens:
+        if token.type == "ordered_list_open":
+            start = token.attrGet("start") if dialect.list_start else None
+            counters.append((int(start) if isinstance(start, int | str) else 1, token.markup))
+        elif token.type == "bullet_list_open":
+            counters.append(None)
+        elif token.type in {"ordered_list_close", "bullet_list_close"} and counters:
+            counters.pop()
+        elif token.type == "list_item_open" and counters and counters[-1] is not None:
+            number, delimiter = counters[-1]
+            token.meta[_MARK] = f"{number}{delimiter} "
+            counters[-1] = (number + 1, delimiter)
 
 
 def _heading(markdown: str, env: dict[str, Any]) -> tuple[str, str | None]:
@@ -463,6 +541,74 @@ def _heading(markdown: str, env: dict[str, Any]) -> tuple[str, str | None]:
                 anchor = named.group(1)
         markdown = _CLOSING_HASHES.sub("", markdown[: attributes.start()])
     return plain_text(markdown, env), anchor
+
+
+def _annotated(tokens: Sequence[Token], env: dict[str, Any]) -> Sequence[Token]:
+    """``tokens`` with each annotated code block's notes written at the lines they annotate
+    (``code_annotations``) and taken out of the list after it that held them; a note no
+    marker names stays in the list, with its number (Material hides it, print shows it)."""
+    everywhere = _dialect(env).code_annotations
+    taken: set[int] = set()
+    for index, token in enumerate(tokens):
+        if token.type != "fence" or not annotates(token.info, everywhere):
+            continue
+        start = _annotation_list(tokens, index + 1, token.level)
+        if start is None:
+            continue
+        items = _list_items(tokens, start)
+        notes = [_note_text(tokens[first + 1 : last], env) for first, last in items]
+        token.content, shown = annotated(token.content, notes)
+        for number in shown:
+            first, last = items[number - 1]
+            taken.update(range(first, last + 1))
+    return [token for index, token in enumerate(tokens) if index not in taken] if taken else tokens
+
+
+def _annotation_list(tokens: Sequence[Token], index: int, level: int) -> int | None:
+    """Where the ordered list that annotates the code block before ``index`` opens: the
+    block's next sibling, past paragraphs that hold no element (Material's JavaScript skips
+    a ``<p>`` without child elements, meant for the empty ones attr_list leaves)."""
+    while index < len(tokens) and tokens[index].level == level:
+        token = tokens[index]
+        if token.type == "ordered_list_open":
+            return index
+        if token.type != "paragraph_open" or index + 1 >= len(tokens):
+            return None
+        children = tokens[index + 1].children or []
+        if any(child.type not in {"text", "softbreak"} for child in children):
+            return None
+        index += 3  # the paragraph's open, inline and close
+    return None
+
+
+def _list_items(tokens: Sequence[Token], start: int) -> list[tuple[int, int]]:
+    """Where each item of the list opening at ``start`` opens and closes."""
+    level = tokens[start].level + 1
+    items: list[tuple[int, int]] = []
+    opened = start
+    for index in range(start + 1, len(tokens)):
+        token = tokens[index]
+        if token.level == level and token.type == "list_item_open":
+            opened = index
+        elif token.level == level and token.type == "list_item_close":
+            items.append((opened, index))
+        elif token.level < level:
+            break
+    return items
+
+
+def _note_text(tokens: Sequence[Token], env: dict[str, Any]) -> str:
+    """A list item's text as one line (it is written into a line of code): its paragraphs,
+    code and lists, in order."""
+    parts: list[str] = []
+    for token in tokens:
+        if token.type == "inline":
+            parts.append(_inline_text(token.children or [], env))
+        elif token.type in {"fence", "code_block"}:
+            parts.append(token.content)
+        elif token.type == "html_block":
+            parts.append(_html_text(token.content))
+    return " ".join(" ".join(parts).split())
 
 
 def _unique_slug(candidate: str, used: dict[str, int]) -> str | None:
@@ -496,6 +642,8 @@ def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -
                 text = _INLINE_ATTRIBUTES.sub("", text)
             if ":{" in text:
                 text = _SHORTCODE_ATTRIBUTES.sub(r"\1", text)
+            if ":" in text and _dialect(env).icons:
+                text = _icons_out(text)
             out.append(_footnotes_out(text, footnotes))
         elif child.type == "code_inline":
             out.append(_INLINE_HIGHLIGHT.sub("", child.content, count=1))

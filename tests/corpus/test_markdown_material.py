@@ -1,0 +1,288 @@
+"""What Material for MkDocs and pymdown-extensions show of a page's lists, checkboxes, icons,
+code annotations and diagrams is what its sections' text holds, under the settings of the
+``mkdocs.yml`` that governs the page; a page under none reads as CommonMark."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from citeline.corpus import Document
+from citeline.corpus.formats.code_annotations import annotated
+from citeline.corpus.formats.markdown import read
+from citeline.corpus.formats.origin import SourceFile
+
+BASE = "https://docs.example.org/"
+
+
+def _text(markdown: str, *, project: Path | None = None) -> str:
+    """The text of ``markdown`` read as the page ``docs/page.md`` of ``project`` (whose
+    ``mkdocs.yml`` then decides the dialect), or as a page with no project around it."""
+    if project is None:
+        origin = SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
+    else:
+        page = project / "docs" / "page.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(markdown, "utf-8")
+        origin = SourceFile(page, "page", "page.md", BASE + "page/", include_root=project)
+    documents = [item for item in read(markdown, origin) if isinstance(item, Document)]
+    return "\n\n".join(document.text for document in documents)
+
+
+def _project(tmp_path: Path, settings: str) -> Path:
+    """A project whose ``mkdocs.yml`` holds ``settings`` (YAML) after its site name, in a
+    folder of its own under ``tmp_path`` (settings are cached by the file's mtime)."""
+    project = tmp_path / f"project{len(list(tmp_path.iterdir()))}"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[project]\nname = 'demo'\n", "utf-8")
+    (project / "mkdocs.yml").write_text("site_name: Demo\n" + settings, "utf-8")
+    return project
+
+
+# Numbered lists
+
+
+def test_an_ordered_lists_items_read_with_the_numbers_the_page_shows() -> None:
+    text = _text(
+        "# Migrate\n\n1. Upgrade.\n1. Rename `User`.\n1. Run the tests.\n\n"
+        "Then:\n\n7) Seventh, as written.\n8) Eighth.\n\n- A bullet\n    1. nested\n"
+    )
+    assert text == (
+        "Migrate\n\n1. Upgrade.\n\n2. Rename User.\n\n3. Run the tests.\n\nThen:\n\n"
+        "7) Seventh, as written.\n\n8) Eighth.\n\n• A bullet\n\n1. nested"
+    )
+
+
+def test_under_mkdocs_a_list_counts_from_one_unless_sane_lists_is_on(tmp_path: Path) -> None:
+    # Python-Markdown's lazy_ol (on unless sane_lists) ignores a list's first number: a
+    # list that a code block interrupted starts again at 1 on the published page.
+    page = "# Steps\n\n3. Third.\n4. Fourth.\n"
+    assert _text(page, project=_project(tmp_path, "")) == "Steps\n\n1. Third.\n\n2. Fourth."
+    sane = _project(tmp_path, "markdown_extensions:\n  - sane_lists\n")
+    assert _text(page, project=sane) == "Steps\n\n3. Third.\n\n4. Fourth."
+
+
+def test_an_item_that_opens_with_code_keeps_its_place_in_the_count() -> None:
+    text = _text("# Steps\n\n1. ```sh\n   make\n   ```\n2. Second.\n")
+    assert text == "Steps\n\nmake\n\n2. Second."
+
+
+def test_ten_thousand_items_and_a_nine_digit_start_read_in_linear_time() -> None:
+    page = "# Long\n\n" + "".join(f"{999_999_990 + n}. item\n" for n in range(10_000))
+    started = time.perf_counter()
+    text = _text(page)
+    assert time.perf_counter() - started < 10
+    assert text.startswith("Long\n\n999999990. item") and text.endswith("1000009989. item")
+
+
+@given(st.lists(st.sampled_from(["1. w", "- w", "    ", "", "text w", "```"]), max_size=30))
+def test_every_word_of_any_arrangement_of_lists_is_kept(lines: list[str]) -> None:
+    numbered = [line.replace("w", f"w{n}") for n, line in enumerate(lines)]
+    text = _text("# Page\n\n" + "\n".join(numbered) + "\n")
+    for n, line in enumerate(lines):
+        if "w" in line:
+            assert f"w{n}" in text
+
+
+# Task lists and icons
+
+TASKS = (
+    "# Features\n\n- [x] Login routes\n- [ ] SAML\n    - [X] [OAuth2](oauth.md) flow\n"
+    "* [x]no space\n"
+)
+
+
+def test_a_task_items_checkbox_reads_as_the_box_it_shows_not_as_brackets() -> None:
+    # With no mkdocs.yml, as GitHub, Docusaurus and Hugo render task lists.
+    assert _text(TASKS) == (
+        "Features\n\n\u2611 Login routes\n\n\u2610 SAML\n\n\u2611 OAuth2 flow\n\n• [x]no space"
+    )
+
+
+def test_under_mkdocs_a_checkbox_needs_pymdownx_tasklist(tmp_path: Path) -> None:
+    plain = _text(TASKS, project=_project(tmp_path, ""))
+    assert "• [x] Login routes" in plain and "• [ ] SAML" in plain
+    tasks = _project(tmp_path, "markdown_extensions:\n  - pymdownx.tasklist:\n      x: 1\n")
+    assert "\u2611 Login routes\n\n\u2610 SAML" in _text(TASKS, project=tasks)
+
+
+def test_brackets_that_open_no_list_item_stay_as_written() -> None:
+    text = _text("# Box\n\n[x] is not a task here, nor `- [x] code`.\n\n```\n- [x] code\n```\n")
+    assert text == "Box\n\n[x] is not a task here, nor - [x] code.\n\n- [x] code"
+
+
+ICONS = (
+    '# Links :material-link:\n\n=== ":octicons-file-code-16: pyproject.toml"\n\n'
+    "    [Open :material-open-in-new:](https://example.org/)\n\n"
+    "Click :fontawesome-brands-github: GitHub, mark it :white_check_mark: or :x:, "
+    "at 10:30:45, in `:material-code:` and :unknown-set-icon:; the **:material-play: Run** "
+    "button.\n\n"
+    "-   :material-clock:{ .lg .middle } __Set up__\n"
+)
+
+
+def test_icons_show_no_text_where_pymdownx_emoji_draws_them(tmp_path: Path) -> None:
+    project = _project(tmp_path, "markdown_extensions:\n  - pymdownx.emoji:\n      x: 1\n")
+    assert _text(ICONS, project=project) == (
+        "Links\n\npyproject.toml\n\nOpen\n\n"
+        "Click GitHub, mark it :white_check_mark: or :x:, at 10:30:45, in :material-code: "
+        "and :unknown-set-icon:; the Run button.\n\n• Set up"
+    )
+
+
+def test_without_pymdownx_emoji_a_shortcode_is_the_text_it_shows(tmp_path: Path) -> None:
+    for text in (_text(ICONS), _text(ICONS, project=_project(tmp_path, ""))):
+        assert "Open :material-open-in-new:" in text and ":octicons-file-code-16:" in text
+
+
+def test_a_line_of_a_thousand_shortcodes_reads_in_linear_time(tmp_path: Path) -> None:
+    project = _project(tmp_path, "markdown_extensions:\n  - pymdownx.emoji\n")
+    line = ":material-" + "a-" * 20_000 + " " + ":material-x:" * 1000 + " end"
+    started = time.perf_counter()
+    text = _text("# Page\n\n" + line + "\n", project=project)
+    assert time.perf_counter() - started < 5
+    assert text.endswith(" end") and ":material-x:" not in text
+
+
+# Code annotations
+
+ANNOTATED = """\
+# Beanie
+
+Initialize it:
+
+```py
+await init_beanie(
+    database=db,  # (1)!
+    document_models=[User],  # the models (2)
+)
+```
+
+1. The `db` Motor database defined above.
+
+2. Add your **own** models too.
+
+After.
+"""
+ANNOTATE_FEATURE = "theme:\n  name: material\n  features:\n    - content.code.annotate\n"
+
+
+def test_code_annotations_read_as_notes_at_the_lines_they_annotate(tmp_path: Path) -> None:
+    text = _text(ANNOTATED, project=_project(tmp_path, ANNOTATE_FEATURE))
+    assert text == (
+        "Beanie\n\nInitialize it:\n\nawait init_beanie(\n"
+        "    database=db,  # The db Motor database defined above.\n"
+        "    document_models=[User],  # the models (Add your own models too.)\n)\n\nAfter."
+    )
+
+
+def test_a_code_block_marked_annotate_is_annotated_without_the_theme_feature() -> None:
+    text = _text("# Config\n\n``` { .yaml .annotate }\nport: 80 # (1)!\n```\n\n1. The port.\n")
+    assert text == "Config\n\nport: 80 # The port."
+
+
+def test_without_annotations_turned_on_markers_and_notes_stay_as_written(tmp_path: Path) -> None:
+    for text in (_text(ANNOTATED), _text(ANNOTATED, project=_project(tmp_path, ""))):
+        assert "database=db,  # (1)!" in text
+        assert "1. The db Motor database defined above.\n\n2. Add your own models too." in text
+
+
+def test_a_marker_takes_the_comment_it_stands_in_and_no_more() -> None:
+    notes = ["N1", "N2"]
+    cases = {
+        "a // b  # (1)!": "a // b  # N1",  # the last opener before it opens the comment
+        "<div/> <!-- (2)! --> <p/>": "<div/> <!-- N2 --> <p/>",
+        "/* x */ y(1)  -- (2)!": "/* x */ y(1)  -- N2",  # a closed comment holds none
+        "x  # a (1) b (2)! c": "x  # a (N1) N2",
+        "cmd --flag (1)": "cmd --flag (1)",  # "--" opens a comment only before a space
+        "# (1)!\n# (1)!": "\n# N1",  # the last marker of a note shows it
+    }
+    for code, shown in cases.items():
+        assert annotated(code, notes)[0] == shown
+
+
+def test_what_is_no_annotation_stays_as_written(tmp_path: Path) -> None:
+    project = _project(tmp_path, ANNOTATE_FEATURE)
+    # Markers outside a comment, past the list, in a block of no language or of no list;
+    # a list that follows no code block; a paragraph holding an element ends the search.
+    text = _text(
+        '# Page\n\n```py\nprint("(1)")  # (3)!\nx = 1  # (1)!\n```\n\n1. One.\n2. Two.\n\n'
+        "```\ny  # (1)!\n```\n\n1. Kept.\n\n```py\nz  # (1)!\n```\n\nSee `z`:\n\n1. Kept too.\n\n"
+        "```py\nw  # (1)!\n```\n",
+        project=project,
+    )
+    assert text == (
+        'Page\n\nprint("(1)")  # (3)!\nx = 1  # One.\n\n2. Two.\n\n'
+        "y  # (1)!\n\n1. Kept.\n\nz  # (1)!\n\nSee z:\n\n1. Kept too.\n\nw  # (1)!"
+    )
+
+
+def test_a_paragraph_of_plain_text_before_the_list_is_passed_as_material_passes_it(
+    tmp_path: Path,
+) -> None:
+    text = _text(
+        "# Page\n\n```js\nrun(); // (1)!\n```\n\nPlain words.\n\n1. Runs it.\n",
+        project=_project(tmp_path, ANNOTATE_FEATURE),
+    )
+    assert text == "Page\n\nrun(); // Runs it.\n\nPlain words."
+
+
+def test_a_thousand_markers_of_one_note_show_it_once_in_linear_time(tmp_path: Path) -> None:
+    project = _project(tmp_path, ANNOTATE_FEATURE)
+    lines = "x = 1  # (1)!\n" * 1000 + "# " + "(1) /* (2)! " * 20_000 + "\n"
+    page = f"# Page\n\n```py\n{lines}```\n\n1. The note.\n2. Second.\n"
+    started = time.perf_counter()
+    text = _text(page, project=project)
+    assert time.perf_counter() - started < 5
+    assert text.count("The note.") == 1 and text.count("Second.") == 1
+    assert "(1)!" not in text and text.startswith("Page\n\nx = 1\nx = 1\n")
+
+
+@given(
+    st.lists(
+        st.sampled_from(["```py", "```", "a  # (1)!", "b  # c (2)", "1. w", "- w", "", "p w"]),
+        max_size=30,
+    )
+)
+def test_every_word_of_a_note_is_kept_wherever_markers_and_lists_fall(lines: list[str]) -> None:
+    numbered = [line.replace(" w", f" w{n}") for n, line in enumerate(lines)]
+    text = _text("# Page\n\n``` { .py .annotate }\n" + "\n".join(numbered) + "\n")
+    for n, line in enumerate(lines):
+        if line.endswith(" w"):
+            assert f"w{n}" in text
+
+
+# Diagrams
+
+MERMAID = """\
+# Overview
+
+```mermaid
+flowchart TB
+    MANAGER{UserManager}
+    subgraph ROUTERS[Routers]
+        AUTH[[get_auth_router]]
+    end
+    MANAGER -->|injects| ROUTERS
+```
+"""
+
+
+def test_a_mermaid_diagram_stays_as_the_source_the_page_shows_without_javascript(
+    tmp_path: Path,
+) -> None:
+    # pymdownx.superfences' fence_code_format writes <pre class="mermaid"><code>, the source
+    # as written, which Mermaid's script draws over; the labels it draws are all in it.
+    project = _project(
+        tmp_path,
+        "markdown_extensions:\n  - pymdownx.superfences:\n      custom_fences:\n"
+        "        - name: mermaid\n          class: mermaid\n",
+    )
+    for text in (_text(MERMAID), _text(MERMAID, project=project)):
+        assert text == (
+            "Overview\n\nflowchart TB\n    MANAGER{UserManager}\n    subgraph ROUTERS[Routers]\n"
+            "        AUTH[[get_auth_router]]\n    end\n    MANAGER -->|injects| ROUTERS"
+        )
