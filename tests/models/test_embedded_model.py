@@ -590,6 +590,20 @@ def test_a_quoted_bullet_stays_prose_however_many_symbols_its_words_hold() -> No
     assert not any("```" in unit.text for unit in units)
 
 
+def test_a_numbered_step_or_a_ticked_item_stays_a_list_however_many_symbols_it_holds() -> None:
+    # The Markdown reader writes an ordered item's number and a task list's box as the page
+    # shows them; a step naming files is no code block.
+    text = (
+        "Lay the project out as follows:\n\n"
+        "1. <NAME>/__init__.py\n\n"
+        "2) src/<NAME>/__about__.py = {version}\n\n"
+        "\u2611 tests/{unit,integration}/*.py"
+    )
+    units = units_of(text)
+    assert [unit.kind for unit in units] == ["sentence", "list", "list", "list"]
+    assert not any("```" in unit.text for unit in units)
+
+
 def test_a_sentence_restating_the_one_before_never_opens_an_answer() -> None:
     assert is_dangling("In other words, a list comprehension is a loop.")
     assert is_dangling("To put it another way, it is a loop.")

@@ -39,11 +39,13 @@ _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _ANY_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9(\[\"'`*_])")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d+[.)])\s")
-# The bullet the Markdown and HTML readers write for a list item. Code never opens on one,
-# so a block that does is a list, however many symbols its words hold: measured on the
-# Python-docs sample, 6 of its 308 list blocks were quoted as code blocks ("• cx_Freeze
-# (Cross-platform)", "• Math operations: add(), sub(), ..."), every one of them prose.
-_READER_BULLET = re.compile(r"[ \t]*\u2022\s")
+# The marks the Markdown and HTML readers open a list item with: a bullet, an ordered item's
+# number as the page shows it, a task list's box. Code never opens on one, so a block that
+# does is a list, however many symbols its words hold: measured on the Python-docs sample, 6
+# of its 308 list blocks were quoted as code blocks ("• cx_Freeze (Cross-platform)", "• Math
+# operations: add(), sub(), ..."), every one of them prose; Hatch's numbered steps naming
+# files ("1. <NAME>/__init__.py") were read as code once the reader wrote their numbers.
+_READER_BULLET = re.compile(r"[ \t]*(?:\u2022|[\u2610\u2611]|\d{1,9}[.)])\s")
 # An interpreter or shell prompt, or a shebang, opens a code block.
 _PROMPT = re.compile(r"[ \t]*(?:>>>|\.\.\.\s|\$ |% |#!)")
 _CODE_SYMBOLS = frozenset("=(){}[];<>:#\"'_.*/\\|&+-,@")
