@@ -249,10 +249,8 @@ def _earlier_build(built_from: dict[str, str]) -> Path | None:
     for record in (cache_root() / "indexes").glob(f"*/{BUILT_FROM}"):
         seen = json.loads(record.read_text(encoding="utf-8"))
         if all(seen.get(k) == v for k, v in built_from.items()):
-            found.append((record.stat().st_mtime, record.parent, seen["documents"]))
-    if not found:
-        return None
-    return max(found)[1]
+            found.append((record.stat().st_mtime, record.parent))
+    return max(found)[1] if found else None
 
 
 def _ingest(
