@@ -180,7 +180,8 @@ def built_index(collection: Collection, *, retrieval: str = "", log: bool = True
     retrieval = retrieval or ("hybrid" if dense_installed() else "lexical")
     # A prepare script copies its site afresh each time (rm -rf, then cp): another run's
     # prepare while this one ingests left Rust by Example's index with 175 of 326 documents.
-    # Preparing and ingesting one collection are one step across processes.
+    # Preparing and ingesting one collection are one step across processes (and two runs at
+    # once, a fit and a check, build one index, not two into one folder).
     cache_root().mkdir(parents=True, exist_ok=True)
     with FileLock(str(cache_root() / f"{collection.name}.site.lock")):
         return _built_index(collection, site_folder(collection), retrieval, log)
@@ -201,11 +202,7 @@ def _built_index(collection: Collection, folder: Path, retrieval: str, log: bool
         _remember(home, built_from)
         return index
     home.parent.mkdir(parents=True, exist_ok=True)
-    # Two runs at once (a fit and a check) build one index, not two into one folder.
-    with FileLock(str(home.with_name(home.name + ".lock"))):
-        if (home / "complete").exists():
-            return index
-        _ingest(collection, folder, home, retrieval=retrieval, log=log, built_from=built_from)
+    _ingest(collection, folder, home, retrieval=retrieval, log=log, built_from=built_from)
     return index
 
 
