@@ -235,6 +235,39 @@ def test_a_texinfo_section_is_cited_at_its_nodes_address_without_its_navigation_
     assert documents["Redirection"].text.endswith("the empty file /dev/null.")
 
 
+def test_a_texinfo_node_inside_its_parents_section_is_cited_at_its_own_anchor() -> None:
+    # The Bash Reference Manual (GNU Texinfo 6.8, one page): an unnumbered node's anchor,
+    # bar and heading stand after its parent section's text, in that section's element.
+    page = """<html><head><title>Bash Reference Manual</title></head><body>
+    <div class="subsection" id="Locale-Translation"><div class="header"><p>Up: <a
+    href="#Quoting">Quoting</a> &nbsp; [<a href="#SEC_Contents">Contents</a>][<a
+    href="#Indexes">Index</a>]</p></div><span id="Locale-Translation-1"></span>
+    <h4 class="subsubsection">3.1.2.5 Locale-Specific Translation</h4>
+    <p>The rest of this section is a brief overview of gettext.</p><hr>
+    <span id="Creating-Internationalized-Scripts"></span><div class="header"><p>&nbsp;
+    [<a href="#SEC_Contents">Contents</a>][<a href="#Indexes">Index</a>]</p></div>
+    <h4 class="node-heading">Creating Internationalized Scripts</h4>
+    <p>Once you have marked the strings, you create a template file.</p></div>
+    </body></html>"""
+    documents = {d.id: d for d in _read(page, "bash")}
+    assert list(documents) == ["bash", "bash#Creating-Internationalized-Scripts"]
+    node = documents["bash#Creating-Internationalized-Scripts"]
+    assert node.url is None or node.url.endswith("#Creating-Internationalized-Scripts")
+    assert node.text.startswith("Creating Internationalized Scripts\n\nOnce you have")
+    assert documents["bash"].text.endswith("a brief overview of gettext.")
+
+
+def test_links_that_end_a_section_before_the_next_ones_marker_stay_its_text() -> None:
+    # Only what stands between a heading and the marker of its place is its bar: a list
+    # of links before the marker ends the section before it.
+    page = """<html><body><div id="ch"><h2 id="ch-1">Chapter</h2><p>Chapter text.</p>
+    <ul><li><a href="a.html">Arrays</a></li><li><a href="b.html">Brace expansion</a></li>
+    </ul><span id="later"></span><h3>Later</h3><p>Later text.</p></div></body></html>"""
+    documents = {d.id: d for d in _read(page, "ch")}
+    assert list(documents) == ["ch", "ch#later"]
+    assert documents["ch"].text.endswith("Chapter text.\n\nArrays\nBrace expansion")
+
+
 def test_a_texi2any_7_section_is_cited_at_its_nodes_address_without_its_nav_panel() -> None:
     def panel(following: str) -> str:
         return f"""<div class="nav-panel"><p>Next: <a href="#{following}" accesskey="n">

@@ -556,9 +556,9 @@ def _cleaned_content(
                 del link.attrs["href"]
             else:
                 link.decompose()
-    # A heading's navigation bar (``_bars_before``) read as text ended the section before.
+    # A heading's navigation bar (``_own_bars``) read as text ended the section before.
     for heading in content.css(_HEADINGS):
-        for bar in _bars_before(heading) or []:
+        for bar in _own_bars(heading):
             bar.decompose()
     for contents in _own_contents(content):
         contents.decompose()
@@ -1020,12 +1020,17 @@ def _anchor_candidates(heading: LexborNode) -> list[str]:
         if sibling.tag == "-text" and not str(sibling.text_content or "").strip():
             sibling = sibling.prev
             continue
-        if sibling.tag in {"span", "a"} and sibling.id and not str(sibling.text()).strip():
+        if _empty_marker(sibling):
             candidates.append(str(sibling.id))
             sibling = sibling.prev
             continue
         break
     return candidates
+
+
+def _empty_marker(node: LexborNode) -> bool:
+    """Whether ``node`` is an empty ``span`` or ``a`` with an id: a place a link lands on."""
+    return node.tag in {"span", "a"} and bool(node.id) and not str(node.text()).strip()
 
 
 def _opens(node: LexborNode) -> bool:
@@ -1052,6 +1057,30 @@ def _bars_before(node: LexborNode) -> list[LexborNode] | None:
             bars.append(sibling)
         sibling = sibling.prev
     return None
+
+
+def _own_bars(heading: LexborNode) -> list[LexborNode]:
+    """The navigation bars that are ``heading``'s own: those that open its parent
+    (``_bars_before``), else those between it and the empty marker of its place
+    (``_empty_marker``) after the text before it. GNU Texinfo 6.8 writes an unnumbered
+    node in the middle of its parent's section, ``<hr><span id="Creating-Internationalized-
+    Scripts"></span><div class="header">`` (its bar) ``<h4>``: kept as text, the bar ended
+    the section before and hid the marker, so that the Bash manual's node was cited at its
+    parent's address. A bar before the marker stands at the place before it: its text."""
+    bars: list[LexborNode] = []
+    owned = 0  # how many of ``bars`` (nearest first) lie after the furthest marker passed
+    sibling = heading.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return bars
+        if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
+            if not _navigation_only(sibling):
+                break
+            bars.append(sibling)
+        elif _empty_marker(sibling):
+            owned = len(bars)
+        sibling = sibling.prev
+    return bars[:owned]
 
 
 def _navigation_only(node: LexborNode) -> bool:
