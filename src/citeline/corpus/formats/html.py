@@ -179,6 +179,7 @@ _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 _WHITESPACE = re.compile(r"[ \t\n\r\f\v\u00a0]+")
 _BLANK_LINES = re.compile(r"\n\s*\n\s*")
 _WORD = re.compile(r"\w")
+_LETTER = re.compile(r"[^\W\d_]")
 _WORD_TOKEN = re.compile(r"\S*\w\S*")
 _DIGITS = re.compile(r"\d+")
 # Markers put into the tree before its text is taken (sections, code blocks, block ends);
@@ -956,7 +957,11 @@ def _clean(raw: str, codes: list[str], chrome: frozenset[str], prose_lines: set[
     # of blocks (marked above) end lines.
     lines = [line.strip() for line in _WHITESPACE.sub(" ", raw).split("\x02")]
     if prose_lines is not None:
-        prose_lines.update(chrome_key(line) for line in lines if line and "\x01" not in line)
+        prose_lines.update(
+            chrome_key(line)
+            for line in lines
+            if line and "\x01" not in line and _may_be_chrome(line)
+        )
     if chrome:
         lines = [line for line in lines if not line or chrome_key(line) not in chrome]
     text = _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
@@ -967,6 +972,18 @@ def chrome_key(line: str) -> str:
     """A line as pages are compared: its numbers masked, so "Last updated on 2024-05-31"
     on one page and "... 2023-01-02" on another are the same line of chrome."""
     return _DIGITS.sub("0", line) if any(c.isdigit() for c in line) else line
+
+
+def _may_be_chrome(line: str) -> bool:
+    """Whether ``line`` may be learned as a line of the site's chrome: any but a line of
+    numbers (a digit and no letter), which is a table's cell, a note's label or a date,
+    whatever the other pages hold. Docutils' pages each show their revision number alone
+    in a cell: masked, "0" was a repeated line, and every cell of the site holding only a
+    number was dropped (the 34 priorities of its transforms, the levels of LaTeX's section
+    headings); compared unmasked, "(1)" to "(4)", the first footnotes' labels of most of
+    the seven R manuals, still were. A line of signs alone is still learned: Texinfo's bar
+    cells "[ << ]" and "[ ? ]" end every page of the Z Shell Manual."""
+    return _LETTER.search(line) is not None or not any(c.isdigit() for c in line)
 
 
 def _linked_ids(content: LexborNode) -> frozenset[str]:
