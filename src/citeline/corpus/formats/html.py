@@ -74,16 +74,21 @@ _CHROME_PARTS = (
     "header:not(article header):not(main header):not([role=main] header):not(section header)",
 )
 _CHROME = ", ".join(_CHROME_PARTS)
-# Dropped from the content: chrome, what is not text, and the generators' buttons and
-# panels that sit inside the content element (edit links, source-file dates, tables of
-# contents, breadcrumbs), which a site with one page cannot learn by comparison.
-_NOT_CONTENT = (
-    f"script, style, noscript, template, svg, iframe, button, input, select, textarea, "
-    f"{_CHROME}, .md-content__button, .md-source-file, .theme-doc-toc-mobile, "
-    ".sphinxsidebar, .related, .breadcrumb, .breadcrumbs, .edit-this-page, .navheader, "
-    ".navfooter, .toc, .docs-toc, .td-page-meta, .prev-next, .rst-footer-buttons, "
-    "#footer, #toc"
+# Dropped from the content: chrome, what is not text, and (``_CHROME_NAMES``) the
+# generators' buttons and panels that sit inside the content element (edit links,
+# source-file dates, tables of contents, breadcrumbs), which a site with one page cannot
+# learn by comparison.
+_NOT_TEXT = (
+    f"script, style, noscript, template, svg, iframe, button, input, select, textarea, {_CHROME}"
 )
+# Those panels by their class or id: a name, which a section of the page may bear too
+# (``_a_section``).
+_CHROME_NAMES = (
+    ".md-content__button, .md-source-file, .theme-doc-toc-mobile, .sphinxsidebar, .related, "
+    ".breadcrumb, .breadcrumbs, .edit-this-page, .navheader, .navfooter, .toc, .docs-toc, "
+    ".td-page-meta, .prev-next, .rst-footer-buttons, #footer, #toc"
+)
+_NOT_CONTENT = f"{_NOT_TEXT}, {_CHROME_NAMES}"
 _HEADINGS = "h1, h2, h3, h4, h5, h6"
 _PERMALINKS = ", ".join(
     f'{holder} a[href^="#"]'
@@ -544,7 +549,8 @@ def _cleaned_content(
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
     for node in content.css(_NOT_CONTENT):
-        node.decompose()
+        if _dropped(node):
+            node.decompose()
     # A permalink: an in-page link with no word of its own ("¶", "#", a zero-width space),
     # in a heading, a term or a caption, where generators put them. One that bears an id
     # names the place (Node.js' docs put every heading's id on its "#", 3,981 sections):
@@ -564,6 +570,31 @@ def _cleaned_content(
     for contents in _own_contents(content):
         contents.decompose()
     return content, marked, boxed
+
+
+def _dropped(node: LexborNode) -> bool:
+    """Whether ``node`` is no text of the content: chrome by its tag or role, what is not
+    text, or an element whose class or id names it chrome (``_CHROME_NAMES``) that is no
+    section of the page (``_a_section``)."""
+    if node.css_matches(_NOT_TEXT):
+        return True
+    return node.css_matches(_CHROME_NAMES) and not _a_section(node)
+
+
+def _a_section(node: LexborNode) -> bool:
+    """Whether ``node`` is a section of the page whatever its name says: the element a
+    heading opens, at that section's address (its id is one of the heading's
+    ``_anchor_candidates``), holding more words outside links than the heading. Docutils
+    writes the section on the doctree's ``footer`` element as ``<div class="section"
+    id="footer">``: dropped by its id, that element's description, details and examples
+    were in no document. A table of contents a heading opens (``<div id="toc"><h2>``
+    and its links) holds no such words: it stays chrome."""
+    if not node.id:
+        return False
+    heading = node.css_first(_HEADINGS)
+    if heading is None or str(node.id) not in _anchor_candidates(heading):
+        return False
+    return _words_outside(node, node.css("a[href]")) > _word_count(heading)
 
 
 def _own_contents(content: LexborNode) -> list[LexborNode]:
@@ -825,7 +856,7 @@ def _section_text(node: LexborNode) -> bool:
     if node.tag == "-comment" or node.tag in _HEADING_TAGS:
         return False
     # A word first: an element without one (a page of 50,000 empty ones) costs no selector.
-    if _WORD.search(str(node.text(deep=True))) is None or node.css_matches(_NOT_CONTENT):
+    if _WORD.search(str(node.text(deep=True))) is None or _dropped(node):
         return False
     return not _navigation_only(node) and _word_count(node) > sum(
         _word_count(heading) for heading in node.css(_HEADINGS)
