@@ -1,6 +1,8 @@
 """What a site's pages repeat is chrome, learned by comparing them, and nothing else is: a
 line of chrome is compared with its numbers masked, but a line that is only a number is no
-such line. The cases are the structures of docutils' own documentation (docutils-doc)."""
+such line; a heading every page holds outside its content is chrome, one inside each page's
+content is not. The cases are the structures of docutils' own documentation (docutils-doc)
+and of current mdBook (the Cargo Book as rustup's rust-docs 1.95 installs it)."""
 
 from __future__ import annotations
 
@@ -61,3 +63,47 @@ def test_a_line_of_numbers_is_no_chrome_and_a_repeated_line_of_words_is(
     for document in documents.values():
         # A line of words every page repeats is chrome, whatever its numbers.
         assert "Last changed on" not in document.text
+
+
+def _mdbook_page(main: str) -> str:
+    """A page as current mdBook (0.5, the Cargo Book of Rust 1.95) builds it: a keyboard
+    help popup before everything, hidden by the style sheet alone; the menu bar's ``h1``,
+    the book's name; then ``<main>``."""
+    return f"""<html><head><title>Page - The Cargo Book</title></head><body>
+    <div id="mdbook-help-container"><div id="mdbook-help-popup">
+    <h2 class="mdbook-help-title">Keyboard shortcuts</h2><div>
+    <p>Press <kbd>S</kbd> or <kbd>/</kbd> to search in the book</p></div></div></div>
+    <div id="mdbook-body-container"><nav class="sidebar"><ol><li>Commands</li></ol></nav>
+    <div class="page-wrapper"><div id="mdbook-menu-bar" class="menu-bar">
+    <h1 class="menu-title">The Cargo Book</h1></div>
+    <div id="mdbook-content" class="content"><main>{main}</main></div></div></div>
+    </body></html>"""
+
+
+def test_a_heading_every_page_holds_outside_its_content_starts_no_section(
+    tmp_path: Path,
+) -> None:
+    pages = {
+        "index.html": _mdbook_page(
+            """<h1 id="the-cargo-book">The Cargo Book</h1><p>Cargo is the Rust package
+            manager.</p><h2 id="sections">Sections</h2><p>Getting started.</p>"""
+        ),
+        "removed.html": _mdbook_page(
+            """<h2 id="removed">Deprecated and Removed Commands</h2><p>These commands have
+            been removed.</p>"""
+        ),
+    }
+    for name in ("build", "check", "clean", "doc", "fetch"):
+        pages[f"{name}.html"] = _mdbook_page(
+            f"""<h1 id="cargo-{name}">cargo {name}</h1><p>What cargo {name} does.</p>
+            <h2 id="examples">Examples</h2><p>Run cargo {name} at the top.</p>"""
+        )
+    documents = _ingest(tmp_path, pages)
+    titles = {document.id: document.title for document in documents.values()}
+    assert titles["index"] == "The Cargo Book"  # the menu bar's name is this page's title
+    assert titles["index#sections"] == "The Cargo Book › Sections"
+    assert titles["removed"] == "Deprecated and Removed Commands"
+    # A heading every page holds inside its content still starts a section on each.
+    assert titles["build#examples"] == "cargo build › Examples"
+    for document in documents.values():
+        assert "Keyboard" not in document.title and "search in the book" not in document.text

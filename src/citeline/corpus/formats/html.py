@@ -515,13 +515,20 @@ def _sample(path: Path) -> PageSample | None:
         body = tree.body or tree.root
         if body is None or _redirects_elsewhere(tree, path.name):
             return None  # a redirect page holds none of the site's chrome
+        # Every heading that could start a section, inside the content found or not: a
+        # heading every page holds outside it is chrome too. Current mdBook opens each page
+        # with a "Keyboard shortcuts" popup, a CSS-hidden ``h2`` outside ``<main>``; unlearned,
+        # it was the first heading of every page whose ``<main>`` has no ``h1``, and their
+        # content the whole body (the Cargo Book's ``index.html``, whose ``h1`` is the
+        # book's name that every page's menu bar repeats).
+        headings = {_text_of(heading) for heading in _section_headings(body)}
         lines: set[str] = set()
         content, _, boxed = _cleaned_content(tree, body, NO_PROFILE)
         sections = _sections(content, frozenset(), boxed, frozenset(), lines)
     except Exception:  # a page that breaks the parser teaches nothing, and costs no other
         return None
-    headings = frozenset(s.headings[-1] for s in sections if s.headings)
-    return PageSample(_text_of(tree.css_first("title")), headings, frozenset(lines))
+    headings.update(s.headings[-1] for s in sections if s.headings)
+    return PageSample(_text_of(tree.css_first("title")), frozenset(headings), frozenset(lines))
 
 
 def _first_ids_only(body: LexborNode) -> None:
