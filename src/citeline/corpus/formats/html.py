@@ -74,16 +74,21 @@ _CHROME_PARTS = (
     "header:not(article header):not(main header):not([role=main] header):not(section header)",
 )
 _CHROME = ", ".join(_CHROME_PARTS)
-# Dropped from the content: chrome, what is not text, and the generators' buttons and
-# panels that sit inside the content element (edit links, source-file dates, tables of
-# contents, breadcrumbs), which a site with one page cannot learn by comparison.
-_NOT_CONTENT = (
-    f"script, style, noscript, template, svg, iframe, button, input, select, textarea, "
-    f"{_CHROME}, .md-content__button, .md-source-file, .theme-doc-toc-mobile, "
-    ".sphinxsidebar, .related, .breadcrumb, .breadcrumbs, .edit-this-page, .navheader, "
-    ".navfooter, .toc, .docs-toc, .td-page-meta, .prev-next, .rst-footer-buttons, "
-    "#footer, #toc"
+# Dropped from the content: chrome, what is not text, and (``_CHROME_NAMES``) the
+# generators' buttons and panels that sit inside the content element (edit links,
+# source-file dates, tables of contents, breadcrumbs), which a site with one page cannot
+# learn by comparison.
+_NOT_TEXT = (
+    f"script, style, noscript, template, svg, iframe, button, input, select, textarea, {_CHROME}"
 )
+# Those panels by their class or id: a name, which a section of the page may bear too
+# (``_a_section``).
+_CHROME_NAMES = (
+    ".md-content__button, .md-source-file, .theme-doc-toc-mobile, .sphinxsidebar, .related, "
+    ".breadcrumb, .breadcrumbs, .edit-this-page, .navheader, .navfooter, .toc, .docs-toc, "
+    ".td-page-meta, .prev-next, .rst-footer-buttons, #footer, #toc"
+)
+_NOT_CONTENT = f"{_NOT_TEXT}, {_CHROME_NAMES}"
 _HEADINGS = "h1, h2, h3, h4, h5, h6"
 _PERMALINKS = ", ".join(
     f'{holder} a[href^="#"]'
@@ -179,6 +184,7 @@ _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 _WHITESPACE = re.compile(r"[ \t\n\r\f\v\u00a0]+")
 _BLANK_LINES = re.compile(r"\n\s*\n\s*")
 _WORD = re.compile(r"\w")
+_LETTER = re.compile(r"[^\W\d_]")
 _WORD_TOKEN = re.compile(r"\S*\w\S*")
 _DIGITS = re.compile(r"\d+")
 # Markers put into the tree before its text is taken (sections, code blocks, block ends);
@@ -509,13 +515,20 @@ def _sample(path: Path) -> PageSample | None:
         body = tree.body or tree.root
         if body is None or _redirects_elsewhere(tree, path.name):
             return None  # a redirect page holds none of the site's chrome
+        # Every heading that could start a section, inside the content found or not: a
+        # heading every page holds outside it is chrome too. Current mdBook opens each page
+        # with a "Keyboard shortcuts" popup, a CSS-hidden ``h2`` outside ``<main>``; unlearned,
+        # it was the first heading of every page whose ``<main>`` has no ``h1``, and their
+        # content the whole body (the Cargo Book's ``index.html``, whose ``h1`` is the
+        # book's name that every page's menu bar repeats).
+        headings = {_text_of(heading) for heading in _section_headings(body)}
         lines: set[str] = set()
         content, _, boxed = _cleaned_content(tree, body, NO_PROFILE)
         sections = _sections(content, frozenset(), boxed, frozenset(), lines)
     except Exception:  # a page that breaks the parser teaches nothing, and costs no other
         return None
-    headings = frozenset(s.headings[-1] for s in sections if s.headings)
-    return PageSample(_text_of(tree.css_first("title")), headings, frozenset(lines))
+    headings.update(s.headings[-1] for s in sections if s.headings)
+    return PageSample(_text_of(tree.css_first("title")), frozenset(headings), frozenset(lines))
 
 
 def _first_ids_only(body: LexborNode) -> None:
@@ -543,7 +556,8 @@ def _cleaned_content(
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
     for node in content.css(_NOT_CONTENT):
-        node.decompose()
+        if _dropped(node):
+            node.decompose()
     # A permalink: an in-page link with no word of its own ("¶", "#", a zero-width space),
     # in a heading, a term or a caption, where generators put them. One that bears an id
     # names the place (Node.js' docs put every heading's id on its "#", 3,981 sections):
@@ -556,13 +570,38 @@ def _cleaned_content(
                 del link.attrs["href"]
             else:
                 link.decompose()
-    # A heading's navigation bar (``_bars_before``) read as text ended the section before.
+    # A heading's navigation bar (``_own_bars``) read as text ended the section before.
     for heading in content.css(_HEADINGS):
-        for bar in _bars_before(heading) or []:
+        for bar in _own_bars(heading):
             bar.decompose()
     for contents in _own_contents(content):
         contents.decompose()
     return content, marked, boxed
+
+
+def _dropped(node: LexborNode) -> bool:
+    """Whether ``node`` is no text of the content: chrome by its tag or role, what is not
+    text, or an element whose class or id names it chrome (``_CHROME_NAMES``) that is no
+    section of the page (``_a_section``)."""
+    if node.css_matches(_NOT_TEXT):
+        return True
+    return node.css_matches(_CHROME_NAMES) and not _a_section(node)
+
+
+def _a_section(node: LexborNode) -> bool:
+    """Whether ``node`` is a section of the page whatever its name says: the element a
+    heading opens, at that section's address (its id is one of the heading's
+    ``_anchor_candidates``), holding more words outside links than the heading. Docutils
+    writes the section on the doctree's ``footer`` element as ``<div class="section"
+    id="footer">``: dropped by its id, that element's description, details and examples
+    were in no document. A table of contents a heading opens (``<div id="toc"><h2>``
+    and its links) holds no such words: it stays chrome."""
+    if not node.id:
+        return False
+    heading = node.css_first(_HEADINGS)
+    if heading is None or str(node.id) not in _anchor_candidates(heading):
+        return False
+    return _words_outside(node, node.css("a[href]")) > _word_count(heading)
 
 
 def _own_contents(content: LexborNode) -> list[LexborNode]:
@@ -824,7 +863,7 @@ def _section_text(node: LexborNode) -> bool:
     if node.tag == "-comment" or node.tag in _HEADING_TAGS:
         return False
     # A word first: an element without one (a page of 50,000 empty ones) costs no selector.
-    if _WORD.search(str(node.text(deep=True))) is None or node.css_matches(_NOT_CONTENT):
+    if _WORD.search(str(node.text(deep=True))) is None or _dropped(node):
         return False
     return not _navigation_only(node) and _word_count(node) > sum(
         _word_count(heading) for heading in node.css(_HEADINGS)
@@ -956,7 +995,11 @@ def _clean(raw: str, codes: list[str], chrome: frozenset[str], prose_lines: set[
     # of blocks (marked above) end lines.
     lines = [line.strip() for line in _WHITESPACE.sub(" ", raw).split("\x02")]
     if prose_lines is not None:
-        prose_lines.update(chrome_key(line) for line in lines if line and "\x01" not in line)
+        prose_lines.update(
+            chrome_key(line)
+            for line in lines
+            if line and "\x01" not in line and _may_be_chrome(line)
+        )
     if chrome:
         lines = [line for line in lines if not line or chrome_key(line) not in chrome]
     text = _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
@@ -967,6 +1010,18 @@ def chrome_key(line: str) -> str:
     """A line as pages are compared: its numbers masked, so "Last updated on 2024-05-31"
     on one page and "... 2023-01-02" on another are the same line of chrome."""
     return _DIGITS.sub("0", line) if any(c.isdigit() for c in line) else line
+
+
+def _may_be_chrome(line: str) -> bool:
+    """Whether ``line`` may be learned as a line of the site's chrome: any but a line of
+    numbers (a digit and no letter), which is a table's cell, a note's label or a date,
+    whatever the other pages hold. Docutils' pages each show their revision number alone
+    in a cell: masked, "0" was a repeated line, and every cell of the site holding only a
+    number was dropped (the 34 priorities of its transforms, the levels of LaTeX's section
+    headings); compared unmasked, "(1)" to "(4)", the first footnotes' labels of most of
+    the seven R manuals, still were. A line of signs alone is still learned: Texinfo's bar
+    cells "[ << ]" and "[ ? ]" end every page of the Z Shell Manual."""
+    return _LETTER.search(line) is not None or not any(c.isdigit() for c in line)
 
 
 def _linked_ids(content: LexborNode) -> frozenset[str]:
@@ -1020,12 +1075,17 @@ def _anchor_candidates(heading: LexborNode) -> list[str]:
         if sibling.tag == "-text" and not str(sibling.text_content or "").strip():
             sibling = sibling.prev
             continue
-        if sibling.tag in {"span", "a"} and sibling.id and not str(sibling.text()).strip():
+        if _empty_marker(sibling):
             candidates.append(str(sibling.id))
             sibling = sibling.prev
             continue
         break
     return candidates
+
+
+def _empty_marker(node: LexborNode) -> bool:
+    """Whether ``node`` is an empty ``span`` or ``a`` with an id: a place a link lands on."""
+    return node.tag in {"span", "a"} and bool(node.id) and not str(node.text()).strip()
 
 
 def _opens(node: LexborNode) -> bool:
@@ -1052,6 +1112,30 @@ def _bars_before(node: LexborNode) -> list[LexborNode] | None:
             bars.append(sibling)
         sibling = sibling.prev
     return None
+
+
+def _own_bars(heading: LexborNode) -> list[LexborNode]:
+    """The navigation bars that are ``heading``'s own: those that open its parent
+    (``_bars_before``), else those between it and the empty marker of its place
+    (``_empty_marker``) after the text before it. GNU Texinfo 6.8 writes an unnumbered
+    node in the middle of its parent's section, ``<hr><span id="Creating-Internationalized-
+    Scripts"></span><div class="header">`` (its bar) ``<h4>``: kept as text, the bar ended
+    the section before and hid the marker, so that the Bash manual's node was cited at its
+    parent's address. A bar before the marker stands at the place before it: its text."""
+    bars: list[LexborNode] = []
+    owned = 0  # how many of ``bars`` (nearest first) lie after the furthest marker passed
+    sibling = heading.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return bars
+        if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
+            if not _navigation_only(sibling):
+                break
+            bars.append(sibling)
+        elif _empty_marker(sibling):
+            owned = len(bars)
+        sibling = sibling.prev
+    return bars[:owned]
 
 
 def _navigation_only(node: LexborNode) -> bool:
