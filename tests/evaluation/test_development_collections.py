@@ -72,8 +72,15 @@ SETS = {
 HELD_OUT_FORMAT = Least(questions=30, followups=8, off_topic=5)
 WRITTEN_HELD_OUT = (
     "apache",
+    "attrs",
+    "bash",
+    "cargo-book",
     "celery",
     "cmake",
+    "debian-handbook",
+    "docutils",
+    "fastapi-users-md",
+    "haproxy",
     "hatch-md",
     "postfix",
     "python-markdown-md",

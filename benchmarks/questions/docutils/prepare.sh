@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The held-out Docutils collection's pages: Docutils 0.19's documentation, from Debian's
+# The Docutils development collection's pages: Docutils 0.19's documentation, from Debian's
 # docutils-doc, copied with their folders into
 # ${CITELINE_COLLECTIONS_CACHE:-$HOME/.cache/citeline-collections}/docutils-0.19, whose path is
 # the last line printed. The package installs each page's reStructuredText source (.txt) beside

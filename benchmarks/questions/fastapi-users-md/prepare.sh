@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fastapi-users-md held-out collection's sources: FastAPI Users 15.0.5's sdist from PyPI (it
+# The fastapi-users-md development collection's sources: FastAPI Users 15.0.5's sdist from PyPI (it
 # carries the docs folder beside mkdocs.yml), sha256-checked and unpacked once into the
 # collections cache; its docs folder, to ingest, on the last line (../../questions/sdist_docs.sh).
 # The sdist is named fastapi_users-15.0.5.tar.gz, so the name given is the underscored one.
