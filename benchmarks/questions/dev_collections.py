@@ -178,10 +178,10 @@ def built_index(collection: Collection, *, retrieval: str = "", log: bool = True
     # Named, so that an index built for ingest's default and one asked for by that name are
     # one index, not two built an hour apart.
     retrieval = retrieval or ("hybrid" if dense_installed() else "lexical")
-    # A prepare script copies its site afresh each time (rm -rf, then cp): another run's
-    # prepare while this one ingests left Rust by Example's index with 175 of 326 documents.
-    # Preparing and ingesting one collection are one step across processes (and two runs at
-    # once, a fit and a check, build one index, not two into one folder).
+    # Preparing and ingesting one collection are one step across processes: two runs at once,
+    # a fit and a check, build one index, not two into one folder. (When a prepare script
+    # copied its site afresh each time, another run's prepare while this one ingested left
+    # Rust by Example's index with 175 of 326 documents; site_pages.sh now copies it once.)
     cache_root().mkdir(parents=True, exist_ok=True)
     with FileLock(str(cache_root() / f"{collection.name}.site.lock")):
         return _built_index(collection, site_folder(collection), retrieval, log)

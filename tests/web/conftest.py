@@ -51,13 +51,18 @@ TIMEOUT_MS = 20_000
 expect.set_options(timeout=TIMEOUT_MS)
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: for as long as Playwright runs, its sync API keeps its event
+# loop marked as running in this thread (playwright/_impl/_greenlets.py, wait_for_future), so
+# an asyncio test run after a browser test in the same process was refused ("Runner.run()
+# cannot be called from a running event loop"). Stopping it with its module clears the mark,
+# for about a second of start-up a module.
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as running:
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     if not CHROMIUM.exists():
         message = f"{CHROMIUM} is missing: install it with `apt-get install -y chromium`"

@@ -4,21 +4,15 @@
 # AsciiDoc source beside it (git-reset.txt beside git-reset.html) and 53 AsciiDoc fragments the
 # pages include (diff-options.txt, config.txt...), which a folder ingest would index as plain
 # text, each a second copy of part of a page (README.md says more). index.html is a link to
-# git.html in git-doc, kept a link (the site serves git(1) at both). Run from the repository
-# root (collection.toml names it); prints the folder on its last line of stdout.
+# git.html in git-doc, kept a link (the site serves git(1) at both). Copied once per version
+# of git-doc (../site_pages.sh). Run from the repository root (collection.toml names it); prints
+# the folder on its last line of stdout.
 set -euo pipefail
 SITE="${SITE:-/usr/share/doc/git-doc}"
 if [ ! -f "$SITE/index.html" ]; then
   echo "No git documentation at $SITE: install Debian's git-doc (apt-get install git-doc) or set SITE." >&2
   exit 2
 fi
-cache="${CITELINE_COLLECTIONS_CACHE:-$HOME/.cache/citeline-collections}"
 version="$(dpkg-query -W -f='${Version}' git-doc 2>/dev/null || echo unknown)"
-pages="$cache/git-doc-pages-${version//[^A-Za-z0-9.+-]/_}"
-if [ ! -f "$pages/.complete" ]; then
-  rm -rf "$pages"
-  mkdir -p "$pages"
-  (cd "$SITE" && find . -name '*.html' \( -type f -o -type l \) -print0 | xargs -0 cp -P --parents -t "$pages")
-  touch "$pages/.complete"
-fi
-echo "$pages"
+exec "$(dirname "$0")/../site_pages.sh" "$SITE" "git-doc-pages-${version//[^A-Za-z0-9.+-]/_}" \
+  --keep-links

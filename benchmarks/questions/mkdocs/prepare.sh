@@ -5,30 +5,16 @@
 # (its file user-guide/configuration/index.html). So each page X.html is copied to
 # X/index.html (an index.html stays where it is) into
 # ${CITELINE_COLLECTIONS_CACHE:-$HOME/.cache/citeline-collections}/mkdocs-1.4.2, whose path is the
-# last line printed. Only documentation pages are copied: not 404.html, not the three redirect
-# stubs that ask search engines to leave them out (<meta name="robots" content="noindex">,
-# "Redirecting..."), and none of the search index, sitemap, message catalogue or assets.
-# README.md beside this script says more. SITE (default /usr/share/doc/mkdocs/html) can be set.
+# last line printed; the copy is made once (../site_pages.sh). Only documentation pages are
+# copied: not 404.html, not the three redirect stubs that ask search engines to leave them out
+# (<meta name="robots" content="noindex">, "Redirecting..."), and none of the search index,
+# sitemap, message catalogue or assets. README.md beside this script says more. SITE (default
+# /usr/share/doc/mkdocs/html) can be set.
 set -euo pipefail
 SITE="${SITE:-/usr/share/doc/mkdocs/html}"
-cache="${CITELINE_COLLECTIONS_CACHE:-$HOME/.cache/citeline-collections}"
-pages="$cache/mkdocs-1.4.2"
 if [ ! -f "$SITE/user-guide/configuration.html" ]; then
   echo "No MkDocs documentation at $SITE: install Debian's mkdocs-doc (apt-get install mkdocs-doc) or set SITE." >&2
   exit 2
 fi
-rm -rf "$pages"
-mkdir -p "$pages"
-while IFS= read -r -d '' page; do
-  relative="${page#./}"
-  if [ "$relative" = 404.html ] || grep -qi '<meta name="robots" content="noindex' "$SITE/$relative"; then
-    continue
-  fi
-  case "$relative" in
-    index.html | */index.html) target="$relative" ;;
-    *) target="${relative%.html}/index.html" ;;
-  esac
-  mkdir -p "$pages/$(dirname "$target")"
-  cp "$SITE/$relative" "$pages/$target"
-done < <(cd "$SITE" && find . -name '*.html' -type f -print0 | sort -z)
-echo "$pages"
+exec "$(dirname "$0")/../site_pages.sh" "$SITE" mkdocs-1.4.2 \
+  --leave-out 404.html --without-noindex --directory-urls

@@ -4,17 +4,17 @@
 # repeats every page in one (3,954 sections twice). The package is unpacked, not installed:
 # NodeSource's nodejs, which tests/js run on, conflicts with it and puts Node 20's pages at its
 # path. `apt-get download` fetches the pinned version once into the collections' cache (after
-# `apt-get update`); SITE names a folder of 18.20.4's pages instead. Run from the repository
-# root (collection.toml names it); prints the folder on its last line of stdout. Exit status 2
-# with a sentence when the package cannot be fetched or the pages are not 18.20.4's.
+# `apt-get update`); SITE names a folder of 18.20.4's pages instead. The pages are copied once
+# (../site_pages.sh): a complete copy is printed without fetching. Run from the repository root
+# (collection.toml names it); prints the folder on its last line of stdout. Exit status 2 with a
+# sentence when the package cannot be fetched or the pages are not 18.20.4's.
 set -euo pipefail
 VERSION="18.20.4+dfsg-1~deb12u3"
-cache="${CITELINE_COLLECTIONS_CACHE:-$HOME/.cache/citeline-collections}"
-pages="$cache/nodejs-18.20.4"
-if [ -f "$pages/.complete" ]; then
-  echo "$pages"
+site_pages="$(dirname "$0")/../site_pages.sh"
+if "$site_pages" --complete nodejs-18.20.4; then
   exit 0
 fi
+cache="${CITELINE_COLLECTIONS_CACHE:-$HOME/.cache/citeline-collections}"
 mkdir -p "$cache"
 work="$(mktemp -d "$cache/.nodejs-doc.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -30,12 +30,5 @@ if ! grep -q '<meta name="nodejs.org:node-version" content="v18.20.4">' "$SITE/f
   echo "The pages at $SITE are not Node.js 18.20.4's: set SITE to nodejs-doc $VERSION's api folder." >&2
   exit 2
 fi
-rm -rf "$pages"
-mkdir -p "$pages"
-for page in "$SITE"/*.html; do
-  if [ "$(basename "$page")" != all.html ]; then
-    cp "$page" "$pages/"
-  fi
-done
-touch "$pages/.complete"
-echo "$pages"
+# Not exec: the trap removes the fetched package once the pages are copied.
+"$site_pages" "$SITE" nodejs-18.20.4 --top-level --leave-out all.html
