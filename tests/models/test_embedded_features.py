@@ -504,5 +504,5 @@ def test_a_run_that_names_code_the_question_did_not_write_is_marked() -> None:
     named = _runs(question, f"{opening}\n\nCall send_file() or pass --static-folder.")
     assert named[-1]["run_names"] > 0.0
     # A name the question writes is no news in the run that repeats it.
-    asked_for = _runs("What does send_file() do?", "It sends send_file() output.")
+    asked_for = _runs("What does send_file() do?", "The function send_file() sends a file back.")
     assert asked_for[0]["run_names"] == 0.0
