@@ -494,3 +494,15 @@ def test_a_tuning_set_for_a_block_is_the_one_in_force_there_only() -> None:
 
 def test_every_feature_has_one_name() -> None:
     assert len(FEATURES) == len(set(FEATURES))
+
+
+def test_a_run_that_names_code_the_question_did_not_write_is_marked() -> None:
+    question = "How do I send a file back to the client?"
+    opening = "Files can be sent back to the client from a view in several ways."
+    plain = _runs(question, f"{opening}\n\nThe response then carries the file's bytes.")
+    assert all(f["run_names"] == 0.0 for f in plain)
+    named = _runs(question, f"{opening}\n\nCall send_file() or pass --static-folder.")
+    assert named[-1]["run_names"] > 0.0
+    # A name the question writes is no news in the run that repeats it.
+    asked_for = _runs("What does send_file() do?", "The function send_file() sends a file back.")
+    assert asked_for[0]["run_names"] == 0.0
