@@ -24,8 +24,8 @@ definitions and the tags of md_in_html leave no text; include directives
 (``includes``), and one that cannot be resolved is dropped, counted (``Omitted``) and
 named with its reason. mkdocstrings' ``::: package.module`` directives become the API
 reference they publish, read statically from the project's source (``api_docs``). Each
-heading starts a section (``sections``). It deliberately does not run a generator's plugins
-or macros.
+heading starts a section (``sections``), under the ``h1`` the page opens with, which titles
+it. It deliberately does not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
@@ -445,6 +445,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
     index = 0
     list_depth = 0
     used_anchors: dict[str, int] = {}
+    kept = 0  # how many of ``path``'s headings no later one closes (``_onto_path``)
     while index < len(tokens):
         token = tokens[index]
         if token.type == "heading_open":
@@ -454,9 +455,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
             anchor = named or _unique_slug(slug(heading), used_anchors)
             if named:
                 used_anchors.setdefault(named, 0)
-            while path and path[-1][0] >= level:
-                path.pop()
-            path.append((level, heading))
+            kept = _onto_path(path, (level, heading), kept, opens_page=not sections)
             parts = [heading]
             index += 3
             continue
@@ -487,6 +486,25 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
         index += 1
     close()
     return sections or [Section((), None, "")]
+
+
+def _onto_path(
+    path: list[tuple[int, str]], heading: tuple[int, str], kept: int, *, opens_page: bool
+) -> int:
+    """Put ``heading`` (its level, its text) on ``path`` in place of the headings it closes,
+    never the first ``kept``; how many to keep from now on. An ``h1`` the page opens with,
+    no text before it (``opens_page``), is kept: MkDocs titles a page by the ``h1`` it opens
+    with (``_ExtractTitleTreeprocessor`` reads the first element only), and a later ``#``
+    heading is a section of that page, not a page of its own. Ansible Lint's rules/galaxy.md
+    holds three, and its "Changelog Details" sections are on the galaxy page, as the HTML
+    reader keeps a page's first heading at the root of every path."""
+    level = heading[0]
+    while len(path) > kept and path[-1][0] >= level:
+        path.pop()
+    if not path and opens_page and level == 1:
+        kept = 1
+    path.append(heading)
+    return kept
 
 
 def _code_title(info: str, env: dict[str, Any]) -> str:
