@@ -1,5 +1,6 @@
 """An MkDocs project's docs folder is indexed as its build publishes it: the pages
-``exclude_docs`` and ``draft_docs`` leave out are not indexed. The cases are Ansible Lint
+``exclude_docs`` and ``draft_docs`` leave out are not indexed, nor are the static files the
+build copies unchanged, but for an HTML page a reader would read. The cases are Ansible Lint
 26.10.1's (its PyPI sdist's docs/), and MkDocs' own documented examples."""
 
 from __future__ import annotations
@@ -175,3 +176,38 @@ def test_a_pattern_mkdocs_would_refuse_is_refused_with_pathspecs_reason(tmp_path
     *pages, config = source_files(docs, base_url=BASE)
     assert [p.relative for p in pages] == ["index.md"]
     assert config.refused is not None and "is not a gitignore pattern" in config.refused
+
+
+# Static files
+
+
+def test_static_files_are_no_pages_but_an_html_page_copied_in_is(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    # Ansible Lint's docs/ hold the MIT licence of its first code as licenses/LICENSE.mit.txt
+    # and Google's site verification as google04e29a42ae6e6cbc.html (one line); MkDocs copies
+    # both to the site unchanged. The licence was indexed titled "Copyright (c) 2013-2018
+    # Will Thames ...", the verification file as a page of its own.
+    docs = _project(tmp_path)
+    _write(
+        docs,
+        {
+            "index.md": "# Ansible Lint\n\nChecks playbooks.\n",
+            "licenses/LICENSE.mit.txt": "Copyright (c) 2013-2018 Will Thames\n\nPermission...\n",
+            "google04e29a42ae6e6cbc.html": (
+                "google-site-verification: google04e29a42ae6e6cbc.html\n"
+            ),
+            "yandex_0123.html": '<html><head><meta charset="UTF-8"></head>'
+            "<body>Verification: 0123</body></html>\n",
+            "reference/api.html": "<html><head><title>API reference</title></head>"
+            "<body><p>Every class the package exports.</p></body></html>\n",
+        },
+    )
+    report = corpus.ingest(docs, base_url=BASE)
+    assert report.ok and "dropped 2 static files that are no page" in report.summary()
+    assert sorted(d.url for d in corpus.documents()) == [BASE, BASE + "reference/api.html"]
+
+
+def test_outside_an_mkdocs_project_a_text_file_is_still_a_document(tmp_path: Path) -> None:
+    _write(tmp_path, {"notes.txt": "Release notes\n\nText.\n", "guide.md": "# Guide\n\nText.\n"})
+    assert _listed(tmp_path) == ["guide.md", "notes.txt"]

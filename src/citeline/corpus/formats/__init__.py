@@ -21,7 +21,7 @@ from citeline.corpus.formats import html, jsonl, markdown, text
 from citeline.corpus.formats.api_docs import ParseBudget
 from citeline.corpus.formats.includes import default_include_root, mkdocs_theme_folder
 from citeline.corpus.formats.limits import MAX_PAGE_BYTES, RefusedFileError, read_bytes
-from citeline.corpus.formats.mkdocs_files import DocsFolder, docs_folder
+from citeline.corpus.formats.mkdocs_files import DocsFolder, docs_folder, is_page, is_static
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.site import Site
@@ -74,10 +74,10 @@ def source_files(
     reported rather than silently ignored; so is a named pipe, socket or device under a
     readable name, whose read (``limits``, without blocking) refuses it with its reason. A
     text or Markdown file beside an HTML page of the same name is passed over as that page's
-    source. In an MkDocs project's docs folder the files are those its build publishes
-    (``mkdocs_files``): what ``exclude_docs`` and ``draft_docs`` leave out is passed over,
-    while folders starting with ``_`` are read; settings beyond its bounds are listed as
-    refused, with the reason.
+    source. In an MkDocs project's docs folder the files are those its build publishes as
+    pages (``mkdocs_files``): what ``exclude_docs`` and ``draft_docs`` leave out is passed
+    over, and so is every static file but an HTML one, while folders starting with ``_``
+    are read; settings beyond its bounds are listed as refused, with the reason.
 
     The HTML pages found share one ``Site``, which compares them to learn what every page
     repeats; Markdown include directives may reach files under ``include_root`` (by default
@@ -165,11 +165,15 @@ def _holds(docs: DocsFolder | None, folder: Path) -> bool:
 
 def _as_published(source: SourceFile, docs: DocsFolder | None, root: Path) -> SourceFile | None:
     """``source``, a file of the docs folder ``docs`` (``root`` is the ingested folder,
-    resolved), as its build publishes it: None when the build leaves it out. A refused
-    link stays refused."""
+    resolved), as its build publishes it: None when the build leaves it out or copies it as
+    a file that is no page, marked ``static`` when it is an HTML file copied as it is. A
+    refused link stays refused."""
     if docs is None or source.refused is not None:
         return source
-    return source if docs.publishes(root / source.relative) else None
+    where = root / source.relative
+    if not docs.publishes(where) or not is_page(where):
+        return None
+    return replace(source, static=True) if is_static(where) else source
 
 
 def _once_each(files: list[SourceFile]) -> list[SourceFile]:

@@ -1,12 +1,14 @@
-"""Which files of an MkDocs project's docs folder its built site publishes.
+"""Which files of an MkDocs project's docs folder its built site publishes, and as what.
 
-``mkdocs build`` walks the ``docs_dir`` its ``mkdocs.yml`` names and leaves out of the site
-what ``exclude_docs`` names (MkDocs 1.5+: gitignore patterns, after the two it always puts
-first, ``.*`` and ``/templates/``) and what ``draft_docs`` names (1.6+: drafts that
-``mkdocs serve`` shows and ``mkdocs build`` leaves out). Both settings are read with
-pathspec's ``GitIgnoreSpec``, the class MkDocs itself reads them with, against each file's
-path under the docs folder. MkDocs publishes a folder whose name starts with ``_`` like any
-other.
+``mkdocs build`` walks the ``docs_dir`` its ``mkdocs.yml`` names: each Markdown file is
+rendered as a page; every other file is copied to the site unchanged, a static file
+(``licenses/LICENSE.mit.txt``, a search engine's verification ``google….html``) and no
+page of its own. It leaves out what ``exclude_docs`` names (MkDocs 1.5+: gitignore
+patterns, after the two it always puts first, ``.*`` and ``/templates/``) and what
+``draft_docs`` names (1.6+: drafts that ``mkdocs serve`` shows and ``mkdocs build``
+leaves out). Both settings are read with pathspec's ``GitIgnoreSpec``, the class MkDocs
+itself reads them with, against each file's path under the docs folder. MkDocs publishes
+a folder whose name starts with ``_`` like any other.
 
 It deliberately reads nothing else of the settings: ``nav`` and ``not_in_nav`` choose what
 the navigation lists, not which pages exist.
@@ -42,6 +44,11 @@ MAX_PATTERNS = 100
 MAX_WILDCARDS = 2
 MAX_SEGMENT_STARS = 1
 _SEGMENT_STARS = re.compile(r"(?:^|/)\*\*(?=/|$)")
+# What MkDocs renders as a page (``mkdocs.utils.markdown_extensions``) that citeline reads.
+_PAGES = {".md", ".markdown"}
+# Static files a browser shows as a page: read as one when the file is an HTML document
+# with a title or a heading (``html``), since the site serves it at its path as it is.
+_SHOWN = {".html", ".htm"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +95,18 @@ def docs_folder(folder: Path) -> DocsFolder | None:
         "is indexed, so shorten or fix them"
     )
     return DocsFolder(root, config, GitIgnoreSpec.from_lines(_ALWAYS_EXCLUDED), reason)
+
+
+def is_page(path: Path) -> bool:
+    """Whether a file in a docs folder may be a page of the site: a Markdown page, or an
+    HTML file its reader keeps when it is a titled document. Any other file (a ``.txt``
+    licence or robots file, a ``.jsonl`` download) is copied unchanged, no page."""
+    return path.suffix.lower() in _PAGES | _SHOWN
+
+
+def is_static(path: Path) -> bool:
+    """Whether a file the site may show as a page is a static file copied as it is."""
+    return path.suffix.lower() in _SHOWN
 
 
 def _lines(setting: object) -> list[str]:
