@@ -22,7 +22,9 @@ Code blocks keep their lines and indentation; other runs of spaces collapse. The
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
 the page's canonical link. A page whose refresh sends the reader on at once (a redirect
-page) is omitted, counted, and left out of the site's sample.
+page) is omitted, counted, and left out of the site's sample. A static file an MkDocs docs
+folder copies as it is, naming itself by no ``<title>`` or heading (a search engine's
+verification file), is omitted and counted too.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
@@ -211,6 +213,13 @@ _REFRESH = re.compile(
     r"\s*(?P<time>\d+[\d.]*|\.[\d.]*)(?:\s*[;,]\s*|\s+)(?:url\s*=\s*)?(?P<address>.*)",
     re.IGNORECASE | re.DOTALL,
 )
+# An HTML file an MkDocs docs folder holds is copied to the site as it is, no page MkDocs
+# renders. A reader of the site finds a page there only when the file is an HTML document
+# that names itself, by its <title> or a heading, as a page copied in from elsewhere does;
+# one without either is served for a machine (Ansible Lint's google04e29a42ae6e6cbc.html
+# is Google's one-line site verification, "google-site-verification: …", and Yandex's
+# wraps its code in a bare <body>), no documentation: counted, not indexed.
+STATIC_FILES = "static files that are no page"
 # A file that opens with a Jinja statement or comment is a template, not a built page.
 _TEMPLATE = re.compile(r"\A\s*\{[%#]")
 
@@ -360,6 +369,9 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if _redirects_elsewhere(tree, origin.relative):
         yield Omitted(REDIRECTS, 1)
         return
+    if origin.static and not _names_itself(tree):
+        yield Omitted(STATIC_FILES, 1)
+        return
     profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample)
     if profile.name is not None:
         yield SiteName(profile.name)
@@ -392,6 +404,11 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _names_itself(tree: LexborHTMLParser) -> bool:
+    """Whether the page names itself: a ``<title>`` or a heading with text."""
+    return any(_text_of(node) for node in tree.css(f"title, {_ANY_HEADING}"))
 
 
 def _banner_first(
