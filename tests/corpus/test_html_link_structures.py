@@ -230,7 +230,18 @@ def test_a_table_of_contents_of_links_is_still_no_text() -> None:
     )
 
 
-def _sphinx_page(title: str, body: str, *, ident: str = "") -> str:
+def test_five_hundred_nested_lists_classed_as_contents_are_read_once() -> None:
+    # texi2html nests its lists; each judged with all it holds, this page took 10 s.
+    words = " ".join(f"word{i}" for i in range(400))
+    nested = ('<ul class="toc"><li>' + words) * 500 + "</li></ul>" * 500
+    page = f"<html><body><main><h1>T</h1><p>x</p>{nested}</main></body></html>"
+    started = time.process_time()
+    (document,) = _read(page, "nested")
+    assert time.process_time() - started < 5
+    assert document.text.count("word399") == 500
+
+
+def _sphinx_page(title: str, body: str) -> str:
     """A page of Sphinx's basic theme: a related bar, the content in div.body, a sidebar."""
     return f"""<!DOCTYPE html><html><head><title>{title} &#8212; Flask Documentation</title>
     </head><body><div class="related" role="navigation"><h3>Navigation</h3><ul>

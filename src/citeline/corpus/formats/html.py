@@ -96,6 +96,12 @@ _NOT_TEXT = (
 # (``_a_section``), and, for a table of contents (``_CONTENTS_NAMES``), a list of text
 # (``_text_list``).
 _CONTENTS_NAMES = ".theme-doc-toc-mobile, .toc, .docs-toc, #toc"
+# The outermost of them (one ``:not(... *)`` each: lexbor reads ``:not(:is(a, b) *)`` as if
+# only ``a``).
+_OUTERMOST_CONTENTS = ", ".join(
+    name + "".join(f":not({outer} *)" for outer in _CONTENTS_NAMES.split(", "))
+    for name in _CONTENTS_NAMES.split(", ")
+)
 _CHROME_NAMES = (
     ".md-content__button, .md-source-file, .sphinxsidebar, .related, .breadcrumb, "
     ".breadcrumbs, .edit-this-page, .navheader, .navfooter, .td-page-meta, .prev-next, "
@@ -438,17 +444,9 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if not sections[0].headings and title_tag:
         # Text before any heading: the page's <title> names it.
         sections[0] = Section((title_tag,), None, sections[0].text)
-    if not any(has_body(s) for s in sections):
-        if listed:
-            yield Omitted(LINK_LISTS, 1)
-            return
-        if any(s.headings for s in sections):
-            yield Omitted(HEADINGS_ONLY, 1)
-            return
-    elif form and sum(len(_WORD_TOKEN.findall(body_text(s))) for s in sections) <= _FORM_PAGE_WORDS:
-        # A form with at most a sentence beside it is a tool (Sphinx's search page), and
-        # the sentence is about the form, not the site's subject.
-        yield Omitted(FORM_PAGES, 1)
+    omitted = _omitted(sections, listed, form)
+    if omitted is not None:
+        yield omitted
         return
     yield from section_documents(
         sections,
@@ -457,6 +455,20 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _omitted(sections: list[Section], listed: bool, form: bool) -> Omitted | None:
+    """Why a page of ``sections`` is no document, if it is none: it lost every line to its
+    lists of links (``listed``), it is only headings, or it is a form (``form``: one under
+    its title) with at most a sentence beside it, a tool (Sphinx's search page) whose
+    sentence is about the form, not the site's subject."""
+    if not any(has_body(s) for s in sections):
+        if listed:
+            return Omitted(LINK_LISTS, 1)
+        return Omitted(HEADINGS_ONLY, 1) if any(s.headings for s in sections) else None
+    if form and sum(len(_WORD_TOKEN.findall(body_text(s))) for s in sections) <= _FORM_PAGE_WORDS:
+        return Omitted(FORM_PAGES, 1)
+    return None
 
 
 def _banner_first(
@@ -632,8 +644,9 @@ def _cleaned_content(
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
     form = _form_after_title(content)
+    texts = _text_lists(content)
     for node in content.css(_NOT_CONTENT):
-        if _dropped(node):
+        if _dropped(node, texts):
             node.decompose()
     # A permalink: an in-page link with no word of its own ("¶", "#", a zero-width space),
     # in a heading, a term or a caption, where generators put them. One that bears an id
@@ -673,16 +686,31 @@ def _form_after_title(content: LexborNode) -> bool:
     return False
 
 
-def _dropped(node: LexborNode) -> bool:
+def _dropped(node: LexborNode, texts: frozenset[int] | None = None) -> bool:
     """Whether ``node`` is no text of the content: chrome by its tag or role, what is not
     text, or an element whose class or id names it chrome (``_CHROME_NAMES``) that is no
     section of the page (``_a_section``) nor, named a table of contents, a list of text
-    (``_text_list``)."""
+    (``_text_list``; among ``texts``, by ``mem_id``, when they were read for the page)."""
     if node.css_matches(_NOT_TEXT):
         return True
     if not node.css_matches(_CHROME_NAMES) or _a_section(node):
         return False
-    return not (node.css_matches(_CONTENTS_NAMES) and _text_list(node))
+    if not node.css_matches(_CONTENTS_NAMES):
+        return True
+    return node.mem_id not in texts if texts is not None else not _text_list(node)
+
+
+def _text_lists(content: LexborNode) -> frozenset[int]:
+    """The ``mem_id`` of each element of ``content`` named a table of contents that is a
+    list of text (``_text_list``), judged at the outermost and with every such element
+    inside it: texi2html nests its lists, and judged one by one, 500 nested lists (1.5 MB)
+    took 10 s, each read with all it holds."""
+    found: set[int] = set()
+    for node in content.css(_OUTERMOST_CONTENTS):
+        if _text_list(node):
+            found.add(node.mem_id)
+            found.update(inner.mem_id for inner in node.css(_CONTENTS_NAMES))
+    return frozenset(found)
 
 
 def _text_list(node: LexborNode) -> bool:
@@ -996,39 +1024,8 @@ def _sections(
     ``linked``), but for headings titling a box (``boxed``), less the lines in ``chrome``
     (the site's repeated ones, compared as ``chrome_key`` gives them); ``prose_lines``
     gathers every line not code."""
-    # Headings are read before code blocks are replaced, so a heading's own code stays in
-    # its title; a heading inside a code block is code, not a section.
-    section_headings: list[LexborNode] = []
-    headings: list[tuple[int, str, str | None]] = []
-    for heading in content.css(f"{_ANY_HEADING}:not(pre *)"):
-        if heading.mem_id in boxed:
-            continue
-        text = _text_of(heading)
-        if chrome and chrome_key(text) in chrome:
-            continue  # the site's chrome: its line is dropped with the rest of it
-        section_headings.append(heading)
-        headings.append((int(str(heading.tag)[1]), text, _anchor(heading, linked)))
-    for term in content.css(f":is({_GLOSSARY_TERMS}):not(pre *)"):
-        section_headings.append(term)
-        headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
-    for number, heading in enumerate(section_headings):
-        heading.insert_before(f"\x00{number}\x00")
-    codes: list[str] = []
-    for pre in content.css("pre:not(pre *)"):
-        # The code's own lines and indentation, kept apart from the collapsing below.
-        codes.append(str(pre.text(separator="", strip=False)).strip("\n"))
-        pre.replace_with(f"\x02\x02\x01{len(codes) - 1}\x01\x02\x02")
-    for node in content.css(_BLOCKS):
-        node.insert_after("\x02\x02" if node.tag in _PARAGRAPH_BLOCKS else "\x02")
-    # Each link's words are marked (a heading's own link is its title: not counted), and
-    # each item of a list or a table, to find the lists of links (``_without_link_lists``);
-    # code blocks are out already.
-    for link in content.css(_COUNTED_LINKS):
-        link.insert_before(_LINK_START)
-        link.insert_after(_LINK_END)
-    for item in content.css(_ITEMS):
-        item.insert_before(_ITEM_MARK)
-    raw = str(content.text(separator="", strip=False))
+    headings = _section_starts(content, linked, boxed, chrome)
+    raw, codes = _marked_text(content)
     parts = _SECTION_MARK.split(raw)
     found: list[tuple[tuple[str, ...], str | None, list[_Line]]] = [
         ((), None, _lines(parts[0], codes, chrome, prose_lines))
@@ -1055,6 +1052,52 @@ def _sections(
     if len(sections) > 1 and not sections[0].text:
         sections.pop(0)
     return sections, listed
+
+
+def _section_starts(
+    content: LexborNode, linked: frozenset[str], boxed: set[int], chrome: frozenset[str]
+) -> list[tuple[int, str, str | None]]:
+    """(level, title, anchor) of each heading and glossary term that starts a section of
+    ``content`` (``_sections``), in the order of the marks put before them."""
+    # Headings are read before code blocks are replaced, so a heading's own code stays in
+    # its title; a heading inside a code block is code, not a section.
+    section_headings: list[LexborNode] = []
+    headings: list[tuple[int, str, str | None]] = []
+    for heading in content.css(f"{_ANY_HEADING}:not(pre *)"):
+        if heading.mem_id in boxed:
+            continue
+        text = _text_of(heading)
+        if chrome and chrome_key(text) in chrome:
+            continue  # the site's chrome: its line is dropped with the rest of it
+        section_headings.append(heading)
+        headings.append((int(str(heading.tag)[1]), text, _anchor(heading, linked)))
+    for term in content.css(f":is({_GLOSSARY_TERMS}):not(pre *)"):
+        section_headings.append(term)
+        headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
+    for number, heading in enumerate(section_headings):
+        heading.insert_before(f"\x00{number}\x00")
+    return headings
+
+
+def _marked_text(content: LexborNode) -> tuple[str, list[str]]:
+    """``content``'s text with its code blocks, block ends, links and items marked, and the
+    code blocks' own text."""
+    codes: list[str] = []
+    for pre in content.css("pre:not(pre *)"):
+        # The code's own lines and indentation, kept apart from the collapsing below.
+        codes.append(str(pre.text(separator="", strip=False)).strip("\n"))
+        pre.replace_with(f"\x02\x02\x01{len(codes) - 1}\x01\x02\x02")
+    for node in content.css(_BLOCKS):
+        node.insert_after("\x02\x02" if node.tag in _PARAGRAPH_BLOCKS else "\x02")
+    # Each link's words are marked (a heading's own link is its title: not counted), and
+    # each item of a list or a table, to find the lists of links (``_without_link_lists``);
+    # code blocks are out already.
+    for link in content.css(_COUNTED_LINKS):
+        link.insert_before(_LINK_START)
+        link.insert_after(_LINK_END)
+    for item in content.css(_ITEMS):
+        item.insert_before(_ITEM_MARK)
+    return str(content.text(separator="", strip=False)), codes
 
 
 class _Line(NamedTuple):
