@@ -9,15 +9,16 @@ own); DocBook and AsciiDoc pages are all body.
 Headings in navigation, banners, footers and sidebars start no section, and what every
 page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
-Inside the content, permalink markers (an in-page link with no word of its own, ``¶``),
-"edit this page" buttons, forms, the navigation bar just before a heading (GNU
-Texinfo's) and the page's own table of contents (a list of nothing but links to its
-sections, standing before them) are dropped. Each heading starts a section
-(``sections``) whose anchor is the id the page itself links to, wherever it sits: the
-heading's own, a marker inside it (an id, an old ``<a name>``), that of the element the
-heading opens, past such a bar (Sphinx's ``<section id>``, DocBook's ``<div
-class=sect1>``, Texinfo's ``<div class=section id>``), or an empty marker just before it
-(``<span id>``); so does each term of a glossary, at its own id.
+Inside the content, permalink markers (an in-page link with no word of its own, ``¶``, or
+anywhere a mark alone that points at its own place), "edit this page" buttons, forms, the
+navigation bar just before a heading (GNU Texinfo's) and the page's own table of contents
+(a list of nothing but links to its sections, standing before them) are dropped. Each
+heading starts a section (``sections``) whose anchor is the id the page itself links to,
+wherever it sits: the heading's own, a marker inside it (an id, an old ``<a name>``),
+that of the element the heading opens, past such a bar (Sphinx's ``<section id>``,
+DocBook's ``<div class=sect1>``, Texinfo's ``<div class=section id>``), that of the
+element around it its permalink names, or an empty marker just before it (``<span id>``);
+so does each term of a glossary, at its own id.
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
@@ -101,6 +102,15 @@ _PERMALINKS = ", ".join(
         ".code-block-caption",
     )
 )
+# What a permalink shows in place of words, wherever it sits: Sphinx's default "¶" (its
+# ``html_permalinks_icon``), "§", the "#" of Furo's, PyData's and Material's, a link emoji.
+# SQLAlchemy's zzzeeksphinx theme (``sphinx-paramlinks``) puts a "¶" after each parameter's
+# name in a field list, ``<a class="paramlink headerlink" href="#...params.server_default">``:
+# read as text, 1,859 of them stood in 74 sections ("server_default¶ - A FetchedValue ...").
+_PERMALINK_MARKS = frozenset(["¶", "§", "#", "🔗"])
+# Where a heading's permalink pointed, kept on the heading once the link is dropped
+# (``_mark_permalink_targets``, read by ``_anchor_candidates``).
+_PERMALINK_TARGET = "data-citeline-permalink"
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
 _HEADING_TAGS = frozenset(_HEADINGS.split(", "))
 # The fewest links a navigation bar holds (``_navigation_only``): texi2any 7's shortest
@@ -552,7 +562,11 @@ def _cleaned_content(
     """The page's main content, cleared of chrome; whether an element the generator marks
     as content (or the generator itself) said where it is; and the headings that title a
     box (``_boxed_headings``)."""
+    # Read before a repeated id is taken off: SQLAlchemy's ``regexp_replace`` names two
+    # parameters ``...params.pattern``, each with its "¶" beside its own target.
+    marks = {link.mem_id for link in body.css('a[href^="#"]') if _permalink_mark(link)}
     _first_ids_only(body)
+    _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
     for node in content.css(_NOT_CONTENT):
@@ -564,12 +578,11 @@ def _cleaned_content(
     # its mark goes, the id stays.
     for link in content.css(_PERMALINKS):
         if not _WORD.search(str(link.text(deep=True))):
-            if link.id:
-                for child in list(link.iter(include_text=True)):
-                    child.decompose()
-                del link.attrs["href"]
-            else:
-                link.decompose()
+            _drop_permalink(link)
+    # Elsewhere, a link whose whole text is a permalink's mark, to a place on the page.
+    for link in content.css('a[href^="#"]'):
+        if link.mem_id in marks:
+            _drop_permalink(link)
     # A heading's navigation bar (``_own_bars``) read as text ended the section before.
     for heading in content.css(_HEADINGS):
         for bar in _own_bars(heading):
@@ -577,6 +590,71 @@ def _cleaned_content(
     for contents in _own_contents(content):
         contents.decompose()
     return content, marked, boxed
+
+
+def _permalink_mark(link: LexborNode) -> bool:
+    """Whether ``link`` is a permalink wherever it sits: its whole text is a permalink's
+    mark (``_PERMALINK_MARKS``) and it points at its own place on the page, an element
+    around it or just before it (``_at_its_place``). A link of words never is, whatever its
+    class, nor a mark that leads elsewhere: GNU Texinfo's indexes list the ``#`` special
+    parameter as ``<a href="#index-_0023"><code>#</code></a>``, an entry of Bash's Variable
+    Index, and jump to its letter with ``<a class="summary-letter">#</a>``."""
+    href = str(link.attributes.get("href") or "")
+    if len(href) < 2 or str(link.text(deep=True)).strip() not in _PERMALINK_MARKS:
+        return False
+    return _at_its_place(link, href[1:])
+
+
+def _at_its_place(link: LexborNode, target: str) -> bool:
+    """Whether the element ``target`` names holds ``link`` or comes before it beside it or
+    beside an element around it (at most ``_WALK`` of each): sphinx-paramlinks' ``<span
+    class="target" id="...params.server_default">`` before the parameter's name and its
+    "¶"."""
+    node = link
+    for _ in range(_WALK):
+        sibling = node.prev
+        for _ in range(_WALK):
+            if sibling is None:
+                break
+            if sibling.id == target:
+                return True
+            sibling = sibling.prev
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"}:
+            return False
+        if parent.id == target:
+            return True
+        node = parent
+    return False
+
+
+def _drop_permalink(link: LexborNode) -> None:
+    """Drops the permalink ``link``; one that bears an id (Node.js' "#") keeps it, emptied,
+    where it names the place."""
+    if link.id:
+        for child in list(link.iter(include_text=True)):
+            child.decompose()
+        del link.attrs["href"]
+    else:
+        link.decompose()
+
+
+def _mark_permalink_targets(body: LexborNode) -> None:
+    """Keeps on each heading, as ``_PERMALINK_TARGET``, the place its own permalink points
+    at (an in-page link inside it with no word of its own), read by ``_anchor_candidates``
+    after the link is dropped; a heading without one keeps no such attribute, whatever
+    the page wrote."""
+    for heading in body.css(_HEADINGS):
+        target = None
+        for link in heading.css('a[href^="#"]'):
+            href = str(link.attributes.get("href") or "")
+            if len(href) > 1 and not _WORD.search(str(link.text(deep=True))):
+                target = href[1:]
+                break
+        if target is not None:
+            heading.attrs[_PERMALINK_TARGET] = target
+        elif _PERMALINK_TARGET in heading.attrs:
+            del heading.attrs[_PERMALINK_TARGET]
 
 
 def _dropped(node: LexborNode) -> bool:
@@ -1066,6 +1144,22 @@ def _anchor_candidates(heading: LexborNode) -> list[str]:
         if parent.id:
             candidates.append(str(parent.id))
         node = parent
+    # The element around the heading that its own permalink names, though text comes
+    # before the heading in it: SQLAlchemy's dialect pages write ``<section
+    # id="dialect-postgresql">``, two paragraphs and a table, then ``<h2>DBAPI Support<a
+    # class="headerlink" href="#dialect-postgresql">``; the heading was cited at the page's
+    # own address, which the page's title has.
+    target = str(heading.attributes.get(_PERMALINK_TARGET) or "")
+    if target and target not in candidates:
+        node = heading
+        for _ in range(_WALK):
+            parent = node.parent
+            if parent is None or parent.tag in {"body", "html"}:
+                break
+            if parent.id and str(parent.id) == target:
+                candidates.append(target)
+                break
+            node = parent
     # An empty marker just before the heading (Sphinx's <span id> for a label, a theme's
     # <a id>, the "s-" prefixed sections some themes write around it).
     sibling = heading.prev

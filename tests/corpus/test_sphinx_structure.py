@@ -1,0 +1,73 @@
+"""Sphinx's markup as its themes and extensions write it, read by structure: permalinks
+outside headings, and a heading that does not open the section its permalink names. The
+cases are the pages of Debian's documentation packages that broke: SQLAlchemy 1.4
+(python-sqlalchemy-doc, the zzzeeksphinx theme)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citeline.corpus import Document
+from citeline.corpus.formats import html
+from citeline.corpus.formats.origin import SourceFile
+
+
+def _read(source: str, page: str) -> dict[str, Document]:
+    url = f"https://docs.example.org/{page}.html"
+    origin = SourceFile(Path(f"{page}.html"), page, f"{page}.html", url)
+    return {d.id: d for d in html.read(source, origin) if isinstance(d, Document)}
+
+
+def test_a_permalink_mark_beside_a_parameters_name_is_no_text_wherever_it_sits() -> None:
+    # SQLAlchemy's core/metadata.html: sphinx-paramlinks puts a "¶" after each parameter's
+    # name in the field list of Column's constructor.
+    page = """<html><body><div role="main"><section id="column"><h1>Column<a
+    class="headerlink" href="#column">¶</a></h1><dl class="field-list simple">
+    <dt class="field-odd">Parameters</dt><dd class="field-odd"><ul class="simple"><li><p><span
+    class="target" id="sqlalchemy.schema.Column.params.server_default"></span><strong>
+    server_default</strong><a class="paramlink headerlink reference internal"
+    href="#sqlalchemy.schema.Column.params.server_default">¶</a> &ndash; <p>A FetchedValue
+    instance.</p></li></ul></dd></dl>
+    <p>See <a href="#column">#</a> and <a href="#sql-comments"># comments</a>; the mark
+    <a href="other.html#x">¶</a> of another page is a link out.</p>
+    <table><tr><td><a href="#index-_0023"><code>#</code></a>:</td><td><a
+    href="#Special-Parameters">Special Parameters</a></td></tr></table></section></div>
+    </body></html>"""
+    (column,) = _read(page, "metadata").values()
+    # (The page nests the description's paragraph in the item's, which HTML closes.)
+    assert "server_default \u2013\n\nA FetchedValue instance." in column.text
+    assert "See and # comments;" in column.text  # a link of words is text, "#" and all
+    assert column.text.count("¶") == 1  # only the one to another page
+    # A mark that leads elsewhere on the page is no permalink: Bash's Variable Index (GNU
+    # Texinfo) lists the ``#`` special parameter so.
+    assert "#:\nSpecial Parameters" in column.text
+
+
+def test_a_heading_after_text_of_its_section_is_at_the_id_its_permalink_names() -> None:
+    # SQLAlchemy's dialects/postgresql.html: the section's text comes before its heading,
+    # whose permalink names the section.
+    page = """<html><body><div id="docs-body" role="main">
+    <section id="module-sqlalchemy.dialects.postgresql.base"><span id="postgresql"></span>
+    <h1>PostgreSQL<a class="headerlink" href="#module-sqlalchemy.dialects.postgresql.base">¶</a>
+    </h1><section id="dialect-postgresql"><p>Support for the PostgreSQL database.</p>
+    <p>The following table summarizes current support levels.</p>
+    <h2>DBAPI Support<a class="headerlink" href="#dialect-postgresql">¶</a></h2>
+    <p>The following dialect/DBAPI options are available.</p></section>
+    <section id="sequences-serial-identity"><h2>Sequences/SERIAL/IDENTITY<a class="headerlink"
+    href="#sequences-serial-identity">¶</a></h2><p>PostgreSQL uses sequences.</p></section>
+    </section></div></body></html>"""
+    documents = _read(page, "dialects/postgresql")
+    assert list(documents) == [
+        "dialects/postgresql",
+        "dialects/postgresql#dialect-postgresql",
+        "dialects/postgresql#sequences-serial-identity",
+    ]
+    support = documents["dialects/postgresql#dialect-postgresql"]
+    assert support.url == ("https://docs.example.org/dialects/postgresql.html#dialect-postgresql")
+    assert support.title == "PostgreSQL › DBAPI Support"
+    # A permalink to a place that is not around the heading names none of it.
+    elsewhere = page.replace(
+        '<h2>DBAPI Support<a class="headerlink" href="#dialect-postgresql">',
+        '<h2>DBAPI Support<a class="headerlink" href="#postgresql">',
+    )
+    assert "dialects/postgresql#dialect-postgresql" not in _read(elsewhere, "dialects/postgresql")
