@@ -1,7 +1,7 @@
 """Sphinx's markup as its themes and extensions write it, read by structure: permalinks
-outside headings, and a heading that does not open the section its permalink names. The
-cases are the pages of Debian's documentation packages that broke: SQLAlchemy 1.4
-(python-sqlalchemy-doc, the zzzeeksphinx theme)."""
+outside headings, glossary entries of several terms, and a heading that does not open the
+section its permalink names. The cases are the pages of Debian's documentation packages
+that broke: SQLAlchemy 1.4 (python-sqlalchemy-doc, the zzzeeksphinx theme)."""
 
 from __future__ import annotations
 
@@ -41,6 +41,38 @@ def test_a_permalink_mark_beside_a_parameters_name_is_no_text_wherever_it_sits()
     # A mark that leads elsewhere on the page is no permalink: Bash's Variable Index (GNU
     # Texinfo) lists the ``#`` special parameter so.
     assert "#:\nSpecial Parameters" in column.text
+
+
+def test_a_glossary_entry_of_several_terms_is_at_its_first_terms_id_with_every_term() -> None:
+    # SQLAlchemy's glossary.html: 28 of its 75 entries list several terms in a row.
+    page = """<html><body><div role="main"><section id="glossary"><h1>Glossary</h1>
+    <dl class="glossary">
+    <dt id="term-1.x-style">1.x style<a class="headerlink" href="#term-1.x-style">¶</a></dt><dt
+    id="term-2.0-style">2.0 style<a class="headerlink" href="#term-2.0-style">¶</a></dt>
+    <dt id="term-0">1.x-style<a class="headerlink" href="#term-0">¶</a></dt>
+    <!-- a comment between terms --><dt id="term-1">2.0-style<a class="headerlink"
+    href="#term-1">¶</a></dt><dd><p>These terms are new in SQLAlchemy 1.4.</p></dd>
+    <dt id="term-DBAPI">DBAPI</dt><dt id="term-pep-249">pep-249</dt><dd><p>DBAPI is shorthand
+    for the phrase "Python Database API Specification".</p></dd>
+    <dt id="term-dialect">dialect</dt><dd><p>A dialect talks to one kind of database.</p></dd>
+    </dl></section></div></body></html>"""
+    documents = _read(page, "glossary")
+    assert list(documents) == [
+        "glossary#term-1.x-style",
+        "glossary#term-DBAPI",
+        "glossary#term-dialect",
+    ]
+    style = documents["glossary#term-1.x-style"]
+    assert style.title == "Glossary › 1.x style"
+    assert style.url == "https://docs.example.org/glossary.html#term-1.x-style"
+    assert style.text.startswith("1.x style\n2.0 style\n1.x-style\n2.0-style\nThese terms")
+    dbapi = documents["glossary#term-DBAPI"]
+    assert dbapi.title == "Glossary › DBAPI"
+    assert dbapi.text.startswith("DBAPI\npep-249\nDBAPI is shorthand")
+    # An entry of one term is as it was.
+    assert documents["glossary#term-dialect"].text == (
+        "dialect\nA dialect talks to one kind of database."
+    )
 
 
 def test_a_heading_after_text_of_its_section_is_at_the_id_its_permalink_names() -> None:

@@ -18,7 +18,7 @@ wherever it sits: the heading's own, a marker inside it (an id, an old ``<a name
 that of the element the heading opens, past such a bar (Sphinx's ``<section id>``,
 DocBook's ``<div class=sect1>``, Texinfo's ``<div class=section id>``), that of the
 element around it its permalink names, or an empty marker just before it (``<span id>``);
-so does each term of a glossary, at its own id.
+so does each entry of a glossary, at its first term's id.
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
@@ -976,6 +976,8 @@ def _sections(
         section_headings.append(heading)
         headings.append((int(str(heading.tag)[1]), text, _anchor(heading, linked)))
     for term in content.css(f":is({_GLOSSARY_TERMS}):not(pre *)"):
+        if _follows_a_term(term):
+            continue  # one entry with the term before it, at that term's id
         section_headings.append(term)
         headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
     for number, heading in enumerate(section_headings):
@@ -1057,6 +1059,27 @@ def _titles_a_box(heading: LexborNode) -> bool:
             sibling = sibling.next
             continue
         return sibling.tag in _RESUMING_BLOCKS and sibling.css_first(_ANY_HEADING) is None
+    return False
+
+
+def _follows_a_term(term: LexborNode) -> bool:
+    """Whether ``term`` comes right after another term of the glossary (blank text and
+    comments aside): the terms of one entry, which share its description. SQLAlchemy's
+    glossary writes ``<dt id="term-DBAPI">DBAPI</dt><dt id="term-pep-249">pep-249</dt><dd>``
+    (28 of its 75 entries have several terms); read as entries of their own, every term but
+    the last was a section of its name alone, left out, and the entry was cited at its last
+    term's id and named by it. The entry is at its first term's id, with every term in its
+    text."""
+    sibling = term.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return False
+        if sibling.tag == "-comment" or (
+            sibling.tag == "-text" and not str(sibling.text_content or "").strip()
+        ):
+            sibling = sibling.prev
+            continue
+        return sibling.tag == "dt" and sibling.css_matches(_GLOSSARY_TERMS)
     return False
 
 
