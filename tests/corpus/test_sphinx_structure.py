@@ -1,7 +1,8 @@
 """Sphinx's markup as its themes and extensions write it, read by structure: permalinks
-outside headings, glossary entries of several terms, and a heading that does not open the
-section its permalink names. The cases are the pages of Debian's documentation packages
-that broke: SQLAlchemy 1.4 (python-sqlalchemy-doc, the zzzeeksphinx theme)."""
+outside headings, glossary entries of several terms, a list of links a sentence
+introduces, and a heading that does not open the section its permalink names. The cases
+are the pages of Debian's documentation packages that broke: SQLAlchemy 1.4
+(python-sqlalchemy-doc, the zzzeeksphinx theme) and Scrapy 2.8 (python-scrapy-doc)."""
 
 from __future__ import annotations
 
@@ -73,6 +74,54 @@ def test_a_glossary_entry_of_several_terms_is_at_its_first_terms_id_with_every_t
     assert documents["glossary#term-dialect"].text == (
         "dialect\nA dialect talks to one kind of database."
     )
+
+
+def test_a_list_a_sentence_introduces_stays_text_though_it_links_every_subsection() -> None:
+    # Scrapy's topics/extensions.html, the closespider extension: its list links the
+    # ``std-setting-...`` labels just before the four subsections that follow, in order.
+    settings = ("CLOSESPIDER_TIMEOUT", "CLOSESPIDER_ITEMCOUNT")
+    listed = "".join(
+        f'<li><p><a class="reference internal" href="#std-setting-{name}"><code>{name}</code>'
+        "</a></p></li>"
+        for name in settings
+    )
+    subsections = "".join(
+        f'<section id="{name.lower()}"><span id="std-setting-{name}"></span><h5>{name}<a'
+        f' class="headerlink" href="#{name.lower()}">¶</a></h5><p>Default: 0</p></section>'
+        for name in settings
+    )
+    introduction = (
+        "<p>The conditions for closing a spider can be configured through the following\n"
+        "    settings:</p>"
+    )
+    page = f"""<html><body><div role="main"><section id="extensions"><h1>Extensions</h1>
+    <p>The extensions framework inserts your own functionality into Scrapy.</p>
+    <section id="module-closespider"><h4>Close spider extension</h4><p>Closes a spider
+    automatically when some conditions are met.</p>
+    {introduction}<ul class="simple">{listed}</ul><div class="admonition note"><p
+    class="admonition-title">Note</p><p>Requests in the queue are still processed.</p></div>
+    {subsections}</section></section></div></body></html>"""
+    extension = _read(page, "extensions")["extensions#module-closespider"]
+    assert "following settings:\n\nCLOSESPIDER_TIMEOUT\n\nCLOSESPIDER_ITEMCOUNT" in (extension.text)
+    # The same list under a title, or after text it does not continue, is a table of
+    # contents: docutils' ``contents`` box (CMake's), GNU Texinfo's menu of subsections.
+    for before in ('<p class="topic-title">Contents:</p>', "<p>Closes a spider at once.</p>"):
+        contents = page.replace(introduction, before)
+        assert contents != page
+        read = _read(contents, "extensions")["extensions#module-closespider"]
+        assert "CLOSESPIDER_TIMEOUT\n" not in read.text
+    # So is a list a sentence introduces that names the page's sections: Postfix's
+    # READMEs, "This document provides information on the following topics:" in their
+    # "Introduction", a list of it and the sections beside it.
+    page = """<html><body><h1>Postfix Address Classes</h1><h2>Introduction</h2>
+    <p>This document provides information on the following topics:</p><ul>
+    <li><a href="#wtf">What are address classes good for?</a></li>
+    <li><a href="#classes">What address classes does Postfix implement?</a></li></ul>
+    <h2><a name="wtf">What are address classes good for?</a></h2><p>To simplify.</p>
+    <h2><a name="classes">What address classes does Postfix implement?</a></h2>
+    <p>Five.</p></body></html>"""
+    introduction_section = next(iter(_read(page, "ADDRESS_CLASS_README").values()))
+    assert introduction_section.text.endswith("the following topics:")
 
 
 def test_a_heading_after_text_of_its_section_is_at_the_id_its_permalink_names() -> None:

@@ -12,13 +12,14 @@ headings of chrome) is learned by comparing a sample of the site's pages and lef
 Inside the content, permalink markers (an in-page link with no word of its own, ``¶``, or
 anywhere a mark alone that points at its own place), "edit this page" buttons, forms, the
 navigation bar just before a heading (GNU Texinfo's) and the page's own table of contents
-(a list of nothing but links to its sections, standing before them) are dropped. Each
-heading starts a section (``sections``) whose anchor is the id the page itself links to,
-wherever it sits: the heading's own, a marker inside it (an id, an old ``<a name>``),
-that of the element the heading opens, past such a bar (Sphinx's ``<section id>``,
-DocBook's ``<div class=sect1>``, Texinfo's ``<div class=section id>``), that of the
-element around it its permalink names, or an empty marker just before it (``<span id>``);
-so does each entry of a glossary, at its first term's id.
+(a list of nothing but links to its sections, standing before them, that no sentence
+introduces as a section's parts) are dropped. Each heading starts a section
+(``sections``) whose anchor is the id the page itself links to, wherever it sits: the
+heading's own, a marker inside it (an id, an old ``<a name>``), that of the element the
+heading opens, past such a bar (Sphinx's ``<section id>``, DocBook's ``<div
+class=sect1>``, Texinfo's ``<div class=section id>``), that of the element around it its
+permalink names, or an empty marker just before it (``<span id>``); so does each entry of
+a glossary, at its first term's id.
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
@@ -725,9 +726,42 @@ def _own_contents(content: LexborNode) -> list[LexborNode]:
     found = []
     parents: dict[int, int | None] = {}
     for node, targets in candidates:
-        if outline.contents_at(order[node.mem_id], {order[target.mem_id] for target in targets}):
-            found.append(_titled(node, content, parents))
+        at, linked = order[node.mem_id], {order[target.mem_id] for target in targets}
+        if not outline.contents_at(at, linked):
+            continue
+        if _introduced(node) and outline.own_subsections(at, linked):
+            continue  # a section's text listing its parts
+        found.append(_titled(node, content, parents))
     return found
+
+
+def _introduced(listed: LexborNode) -> bool:
+    """Whether a sentence of the text introduces ``listed``: what comes just before it
+    (blank text and comments aside) is a paragraph or text of more than
+    ``_CONTENTS_TITLE_WORDS`` words (no title, "Contents:") that ends with a colon. Such a
+    list of a section's own parts (``_Outline.own_subsections``) is the section's text,
+    whatever it links: Scrapy's closespider extension, "The conditions for closing a
+    spider can be configured through the following settings:" and the four settings whose
+    subsections follow; Django's logging topic, "A Python logging configuration consists
+    of four parts:". A table of contents stands apart: in its own box with its title
+    (docutils' ``contents`` directive), after the text of a section it ends (GNU Texinfo's
+    menu of a node's subsections), or listing the page's sections. Kept, a list that is
+    one costs its section a line per link; dropped, a list that is not cost the sentence
+    its end and the section the names it lists."""
+    sibling = listed.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return False
+        if sibling.tag == "-comment" or (
+            sibling.tag == "-text" and not str(sibling.text_content or "").strip()
+        ):
+            sibling = sibling.prev
+            continue
+        if sibling.tag not in {"p", "-text"}:
+            return False
+        text = str(sibling.text(deep=True)).strip()
+        return text.endswith(":") and len(_WORD_TOKEN.findall(text)) > _CONTENTS_TITLE_WORDS
+    return False
 
 
 class _Outline:
@@ -775,6 +809,18 @@ class _Outline:
         if sum(1 for target in after if self._level(target) == level) != run:
             return False
         return all(self._holds(target, at) for target in targets if target < at)
+
+    def own_subsections(self, at: int, targets: set[int]) -> bool:
+        """Whether the headings at ``targets`` all lie in the section that the list at
+        ``at`` stands in, a section below the page's first heading: they are that
+        section's parts, not the page's (Postfix's READMEs list every section of the page
+        in their "Introduction", "This document provides information on the following
+        topics:", and the page's own title section lists them all)."""
+        holder = bisect.bisect_left(self.starts, at) - 1
+        if holder <= 0:
+            return False  # before every heading, or under the page's title
+        end = self.ends[holder]
+        return all(at < target and (end is None or target < end) for target in targets)
 
     def _holds(self, heading: int, at: int) -> bool:
         end = self.ends[bisect.bisect_left(self.starts, heading)]
