@@ -1,8 +1,10 @@
 """Sphinx's markup as its themes and extensions write it, read by structure: permalinks
 outside headings, glossary entries of several terms, a list of links a sentence
-introduces, and a heading that does not open the section its permalink names. The cases
-are the pages of Debian's documentation packages that broke: SQLAlchemy 1.4
-(python-sqlalchemy-doc, the zzzeeksphinx theme) and Scrapy 2.8 (python-scrapy-doc)."""
+introduces, a heading that does not open the section its permalink names, and a page of
+two top-level headings (Django's, and GNU Texinfo's Top node around a manual's chapters).
+The cases are the pages of Debian's documentation packages that broke: SQLAlchemy 1.4
+(python-sqlalchemy-doc, the zzzeeksphinx theme), Scrapy 2.8 (python-scrapy-doc), Django 3.2
+(python-django-doc) and the Bash Reference Manual (bash-doc)."""
 
 from __future__ import annotations
 
@@ -152,3 +154,60 @@ def test_a_heading_after_text_of_its_section_is_at_the_id_its_permalink_names() 
         '<h2>DBAPI Support<a class="headerlink" href="#postgresql">',
     )
     assert "dialects/postgresql#dialect-postgresql" not in _read(elsewhere, "dialects/postgresql")
+
+
+def test_sections_under_a_second_top_level_heading_are_titled_under_it() -> None:
+    # Django's ref/urls.html: two ``h1`` sections, each with its ``h2`` functions.
+    page = """<html><body><div role="main" id="docs-content">
+    <div class="section" id="s-module-django.urls.conf"><span id="module-django.urls.conf"></span>
+    <h1><code>django.urls</code> functions for use in URLconfs</h1>
+    <div class="section" id="s-path"><span id="path"></span><h2><code>path()</code><a
+    class="headerlink" href="#path">¶</a></h2>
+    <p>Returns an element for inclusion in urlpatterns.</p></div></div>
+    <div class="section" id="s-module-django.conf.urls"><span id="module-django.conf.urls">
+    </span><h1><code>django.conf.urls</code> functions for use in URLconfs</h1>
+    <div class="section" id="s-static"><span id="static"></span><h2><code>static()</code><a
+    class="headerlink" href="#static">¶</a></h2>
+    <p>Helper function to return a URL pattern for serving files in debug mode.</p></div>
+    <div class="section" id="s-url"><span id="url"></span><h2><code>url()</code><a
+    class="headerlink" href="#url">¶</a></h2>
+    <p>This function is an alias to re_path().</p></div></div></div></body></html>"""
+    documents = _read(page, "ref/urls")
+    assert documents["ref/urls#path"].title == (
+        "django.urls functions for use in URLconfs › path()"
+    )
+    for name in ("static", "url"):
+        assert documents[f"ref/urls#{name}"].title == (
+            "django.urls functions for use in URLconfs"
+            " › django.conf.urls functions for use in URLconfs"
+            f" › {name}()"
+        )
+
+
+def test_a_second_top_level_heading_holds_the_headings_inside_the_element_it_opens() -> None:
+    # The Bash Reference Manual (GNU Texinfo 6.8): the manual's title, then the Top node,
+    # ``div.top``, whose ``h1`` opens it and which holds every chapter.
+    page = """<html><body><h1 class="settitle">Bash Reference Manual</h1>
+    <div class="top" id="Top"><h1 class="top">Bash Features</h1><p>This text is a brief
+    description of the features that are present in the Bash shell.</p>
+    <div class="chapter" id="Introduction"><h2 class="chapter">1 Introduction</h2>
+    <div class="section" id="What-is-Bash_003f"><h3 class="section">1.1 What is Bash?</h3>
+    <p>Bash is the shell, or command language interpreter, for the GNU operating system.</p>
+    </div></div></div></body></html>"""
+    documents = _read(page, "bash")
+    assert documents["bash#What-is-Bash_003f"].title == (
+        "Bash Reference Manual › Bash Features › 1 Introduction › 1.1 What is Bash?"
+    )
+    # Where the element ends before the next headings, they lie outside it.
+    outside = page.replace(
+        '</p>\n    <div class="chapter"', '</p></div>\n    <div><div class="chapter"'
+    )
+    assert outside != page
+    assert _read(outside, "bash")["bash#What-is-Bash_003f"].title == (
+        "Bash Reference Manual › 1 Introduction › 1.1 What is Bash?"
+    )
+    # A Top node named as the manual is (the R FAQ's) is its title again, once in a path.
+    same = page.replace('"top">Bash Features<', '"top">Bash Reference Manual<')
+    assert _read(same, "bash")["bash#What-is-Bash_003f"].title == (
+        "Bash Reference Manual › 1 Introduction › 1.1 What is Bash?"
+    )

@@ -19,7 +19,9 @@ heading's own, a marker inside it (an id, an old ``<a name>``), that of the elem
 heading opens, past such a bar (Sphinx's ``<section id>``, DocBook's ``<div
 class=sect1>``, Texinfo's ``<div class=section id>``), that of the element around it its
 permalink names, or an empty marker just before it (``<span id>``); so does each entry of
-a glossary, at its first term's id.
+a glossary, at its first term's id. A section's title is its heading path, each heading
+in the nearest before it of a higher level (a second top-level heading only as far as the
+element it opens).
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
@@ -42,6 +44,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -202,6 +205,8 @@ _DIGITS = re.compile(r"\d+")
 # none of these characters occurs in text
 # that survived UTF-8 decoding of an HTML page (they are not allowed in HTML).
 _SECTION_MARK = re.compile(r"\x00(\d+)\x00")
+# Where the element a top-level heading opens ends (``_opened_element``): its section too.
+_SECTION_END = re.compile(r"\x00/(\d+)\x00")
 _CODE_MARK = re.compile(r"\x01(\d+)\x01")
 _MARKER_CHARACTERS = re.compile(r"[\x00-\x02]")
 # What the ingest report calls a page whose content is only headings (a chapter's table
@@ -998,6 +1003,18 @@ def _words(node: LexborNode) -> int:
     return len(str(node.text(deep=True)).split())
 
 
+class _Open(NamedTuple):
+    """A heading whose section the text read so far lies in (``_sections``): its number
+    among the page's section headings, its level, text and anchor, and whether its text is
+    a line of the title paths below it."""
+
+    number: int
+    level: int
+    heading: str
+    anchor: str | None
+    shown: bool
+
+
 def _sections(
     content: LexborNode,
     linked: frozenset[str],
@@ -1026,6 +1043,7 @@ def _sections(
             continue  # one entry with the term before it, at that term's id
         section_headings.append(term)
         headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
+    _mark_top_level_ends(section_headings, headings)
     for number, heading in enumerate(section_headings):
         heading.insert_before(f"\x00{number}\x00")
     codes: list[str] = []
@@ -1036,28 +1054,98 @@ def _sections(
     for node in content.css(_BLOCKS):
         node.insert_after("\x02\x02" if node.tag in _PARAGRAPH_BLOCKS else "\x02")
     raw = str(content.text(separator="", strip=False))
-    parts = _SECTION_MARK.split(raw)
-    sections = [Section((), None, _clean(parts[0], codes, chrome, prose_lines))]
-    path: list[tuple[int, str, str | None]] = []
+    sections = _path_sections(
+        _SECTION_MARK.split(raw), headings, lambda part: _clean(part, codes, chrome, prose_lines)
+    )
+    if len(sections) > 1 and not sections[0].text:
+        sections.pop(0)
+    return sections
+
+
+def _mark_top_level_ends(
+    starts: list[LexborNode], headings: list[tuple[int, str, str | None]]
+) -> None:
+    """Marks where the element each later heading of ``starts`` of the first one's level
+    or above (a second ``h1``; ``headings`` holds their levels) opens ends (``_SECTION_END``):
+    it holds the headings after it of lower levels, but not past there
+    (``_path_sections``). GNU Texinfo 6.8's Top node, ``<div class="top"><h1
+    class="top">``, holds every chapter of an R manual, and the footnotes after it lie in
+    the manual's title, not in its last chapter (R-admin's were titled "Environment
+    variable index › (68)"). Read before the marks of the headings' places, which are text
+    before each heading."""
+    for number, heading in enumerate(starts[1:], 1):
+        if heading.tag in _HEADING_TAGS and headings[number][0] <= headings[0][0]:
+            element = _opened_element(heading)
+            if element is not None:
+                element.insert_after(f"\x00/{number}\x00")
+
+
+def _path_sections(
+    parts: list[str],
+    headings: list[tuple[int, str, str | None]],
+    clean: Callable[[str], str],
+) -> list[Section]:
+    """The sections of a page's text cut at its headings' marks (``parts``: the text before
+    the first, then each heading's number and the text after it), each titled by its path
+    of headings (``headings``: level, text, anchor) and its text read by ``clean``."""
+    ended: set[int] = set()  # the headings whose element ended in the text read so far
+
+    def part_text(part: str) -> str:
+        ended.update(int(number) for number in _SECTION_END.findall(part))
+        return clean(_SECTION_END.sub("", part))
+
+    sections = [Section((), None, part_text(parts[0]))]
+    path: list[_Open] = []
     for index in range(1, len(parts), 2):
-        level, heading_text, anchor = headings[int(parts[index])]
-        if path:
-            # The page's first heading stays the root of every path, even where later
-            # headings are of its level (DocBook's reference pages: "SELECT", "Synopsis").
-            level = max(level, path[0][0] + 1)
-        while path and path[-1][0] >= level:
+        number = int(parts[index])
+        level, heading_text, anchor = headings[number]
+        if ended:
+            closed = next((at for at, open_ in enumerate(path) if open_.number in ended), None)
+            if closed:
+                del path[closed:]
+            ended.clear()
+        # The page's first heading stays the root of every path, even where later headings
+        # are of its level (DocBook's reference pages: "SELECT", "Synopsis"); below it, a
+        # heading lies in the nearest one before it of a higher level. Django's ref/urls.html
+        # has two ``h1``: read at the root's level plus one, the second was closed by its own
+        # first ``h2``, and ``static()`` was titled as a section of the first.
+        while len(path) > 1 and path[-1].level >= level:
             path.pop()
         if anchor is None:
             # A heading the page gives no id: a link reaches it only through the section
             # around it, so that section's address is its address too; below the page's
             # title alone (DocBook's reference pages' "Synopsis") it is the page's own.
-            anchor = next((a for _, _, a in reversed(path[1:]) if a is not None), None)
-        path.append((level, heading_text, anchor))
-        text = _clean(parts[index + 1], codes, chrome, prose_lines)
-        sections.append(Section(tuple(text for _, text, _ in path), anchor, text))
-    if len(sections) > 1 and not sections[0].text:
-        sections.pop(0)
+            anchor = next((o.anchor for o in reversed(path[1:]) if o.anchor is not None), None)
+        # A later top-level heading that repeats the page's title (GNU Texinfo's Top node
+        # under the manual's title: "R FAQ", then "R FAQ" around every chapter) is that
+        # title again, no line of the paths below it.
+        shown = not path or level > path[0].level or heading_text != path[0].heading
+        path.append(_Open(number, level, heading_text, anchor, shown))
+        text = part_text(parts[index + 1])
+        titles = tuple(open_.heading for open_ in path if open_.shown)
+        sections.append(Section(titles, anchor, text))
     return sections
+
+
+def _opened_element(heading: LexborNode) -> LexborNode | None:
+    """The outermost element ``heading`` opens (nothing with text before it there, but
+    navigation bars: ``_opens``), at most ``_WALK`` steps up, when it holds a word after
+    the heading; else None (a heading standing in the text, or in a wrapper of its own)."""
+    node = heading
+    for _ in range(_WALK):
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"} or not _opens(node):
+            break
+        node = parent
+    inner = heading
+    while inner.mem_id != node.mem_id and inner.parent is not None:
+        # The first sibling after it with a word ends the search: a page of long sections
+        # reads one paragraph (or one subsection) per heading, not the whole section.
+        for sibling in _after(inner):
+            if sibling.tag != "-comment" and _WORD.search(str(sibling.text(deep=True))):
+                return node
+        inner = inner.parent
+    return None
 
 
 def _boxed_headings(content: LexborNode) -> set[int]:
