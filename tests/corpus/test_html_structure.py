@@ -305,7 +305,7 @@ def test_a_section_whose_id_names_a_panel_is_still_a_section_and_the_panel_is_no
     documents = {d.id: d for d in _read(page, "doctree")}
     assert list(documents) == ["doctree#header", "doctree#footer", "doctree#details"]
     footer = documents["doctree#footer"]
-    assert footer.title == "The Docutils Document Tree › footer"
+    assert footer.title == "The Docutils Document Tree › Element Reference › footer"
     assert "bottom of every page." in footer.text
     assert documents["doctree#details"].title.endswith("› footer › Details")
     assert not any("Writers" in d.text for d in documents.values())  # contents: links only

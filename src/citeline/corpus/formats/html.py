@@ -9,20 +9,23 @@ own); DocBook and AsciiDoc pages are all body.
 Headings in navigation, banners, footers and sidebars start no section, and what every
 page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
-Inside the content, permalink markers (an in-page link with no word of its own, ``¶``),
-"edit this page" buttons, forms, the navigation bar just before a heading (GNU
-Texinfo's) and the page's own table of contents (a list of nothing but links to its
-sections, standing before them, or an element a generator names a table of contents that
+Inside the content, permalink markers (an in-page link with no word of its own, ``¶``, or
+anywhere a mark alone that points at its own place), "edit this page" buttons, forms, the
+navigation bar just before a heading (GNU Texinfo's) and the page's own table of contents
+(a list of nothing but links to its sections, standing before them, that no sentence
+introduces as a section's parts, or an element a generator names a table of contents that
 holds a list of links, not of sentences) are dropped. Each heading starts a section
 (``sections``) whose anchor is the id the page itself links to, wherever it sits: the
 heading's own, a marker inside it (an id, an old ``<a name>``), that of the element the
 heading opens, past such a bar (Sphinx's ``<section id>``, DocBook's ``<div
-class=sect1>``, Texinfo's ``<div class=section id>``), or the run of empty markers just
-before it (``<span id>``, HTML 4's ``<a name>``: texi2html's, YODL's), named by its
-first; so does each term of a glossary, at its own id. A page or a section that is a list
-of links (an index, a chapter's list of its pages) keeps only its sentences, and a page
-left with none is omitted and counted, as is a page that is a form with a sentence beside
-it (a search page).
+class=sect1>``, Texinfo's ``<div class=section id>``), that of the element around it its
+permalink names, or the run of empty markers just before it (``<span id>``, HTML 4's
+``<a name>``: texi2html's, YODL's), named by its first; so does each entry of a glossary,
+at its first term's id. A section's title is its heading path, each heading in the
+nearest before it of a higher level (a second top-level heading only as far as the
+element it opens). A page or a section that is a list of links (an index, a chapter's
+list of its pages) keeps only its sentences, and a page left with none is omitted and
+counted, as is a page that is a form with a sentence beside it (a search page).
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
@@ -124,6 +127,15 @@ _PERMALINKS = ", ".join(
         ".code-block-caption",
     )
 )
+# What a permalink shows in place of words, wherever it sits: Sphinx's default "¶" (its
+# ``html_permalinks_icon``), "§", the "#" of Furo's, PyData's and Material's, a link emoji.
+# SQLAlchemy's zzzeeksphinx theme (``sphinx-paramlinks``) puts a "¶" after each parameter's
+# name in a field list, ``<a class="paramlink headerlink" href="#...params.server_default">``:
+# read as text, 1,859 of them stood in 74 sections ("server_default¶ - A FetchedValue ...").
+_PERMALINK_MARKS = frozenset(["¶", "§", "#", "🔗"])
+# Where a heading's permalink pointed, kept on the heading once the link is dropped
+# (``_mark_permalink_targets``, read by ``_anchor_candidates``).
+_PERMALINK_TARGET = "data-citeline-permalink"
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
 # The links whose words count as a list's (``_without_link_lists``): not a heading's own;
 # and the items of a list or a table, whose lines are entries of such a list.
@@ -242,6 +254,8 @@ _DIGITS = re.compile(r"\d+")
 # a link's start and end); none of these characters occurs in text
 # that survived UTF-8 decoding of an HTML page (they are not allowed in HTML).
 _SECTION_MARK = re.compile(r"\x00(\d+)\x00")
+# Where the element a top-level heading opens ends (``_opened_element``): its section too.
+_SECTION_END = re.compile(r"\x00/(\d+)\x00")
 _CODE_MARK = re.compile(r"\x01(\d+)\x01")
 _LINK_START = "\x03"
 _LINK_END = "\x04"
@@ -659,7 +673,11 @@ def _cleaned_content(
     as content (or the generator itself) said where it is; the headings that title a
     box (``_boxed_headings``); and whether the content held a form with a text field after
     its first heading (``_form_after_title``), which goes with the chrome."""
+    # Read before a repeated id is taken off: SQLAlchemy's ``regexp_replace`` names two
+    # parameters ``...params.pattern``, each with its "¶" beside its own target.
+    marks = {link.mem_id for link in body.css('a[href^="#"]') if _permalink_mark(link)}
     _first_places_only(body)
+    _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
     form = _form_after_title(content)
@@ -673,12 +691,11 @@ def _cleaned_content(
     # its mark goes, the id stays.
     for link in content.css(_PERMALINKS):
         if not _WORD.search(str(link.text(deep=True))):
-            if link.id:
-                for child in list(link.iter(include_text=True)):
-                    child.decompose()
-                del link.attrs["href"]
-            else:
-                link.decompose()
+            _drop_permalink(link)
+    # Elsewhere, a link whose whole text is a permalink's mark, to a place on the page.
+    for link in content.css('a[href^="#"]'):
+        if link.mem_id in marks:
+            _drop_permalink(link)
     # A heading's navigation bar (``_own_bars``) read as text ended the section before.
     for heading in content.css(_HEADINGS):
         for bar in _own_bars(heading):
@@ -686,6 +703,71 @@ def _cleaned_content(
     for contents in _own_contents(content):
         contents.decompose()
     return content, marked, boxed, form
+
+
+def _permalink_mark(link: LexborNode) -> bool:
+    """Whether ``link`` is a permalink wherever it sits: its whole text is a permalink's
+    mark (``_PERMALINK_MARKS``) and it points at its own place on the page, an element
+    around it or just before it (``_at_its_place``). A link of words never is, whatever its
+    class, nor a mark that leads elsewhere: GNU Texinfo's indexes list the ``#`` special
+    parameter as ``<a href="#index-_0023"><code>#</code></a>``, an entry of Bash's Variable
+    Index, and jump to its letter with ``<a class="summary-letter">#</a>``."""
+    href = str(link.attributes.get("href") or "")
+    if len(href) < 2 or str(link.text(deep=True)).strip() not in _PERMALINK_MARKS:
+        return False
+    return _at_its_place(link, href[1:])
+
+
+def _at_its_place(link: LexborNode, target: str) -> bool:
+    """Whether the element ``target`` names holds ``link`` or comes before it beside it or
+    beside an element around it (at most ``_WALK`` of each): sphinx-paramlinks' ``<span
+    class="target" id="...params.server_default">`` before the parameter's name and its
+    "¶"."""
+    node = link
+    for _ in range(_WALK):
+        sibling = node.prev
+        for _ in range(_WALK):
+            if sibling is None:
+                break
+            if sibling.id == target:
+                return True
+            sibling = sibling.prev
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"}:
+            return False
+        if parent.id == target:
+            return True
+        node = parent
+    return False
+
+
+def _drop_permalink(link: LexborNode) -> None:
+    """Drops the permalink ``link``; one that bears an id (Node.js' "#") keeps it, emptied,
+    where it names the place."""
+    if link.id:
+        for child in list(link.iter(include_text=True)):
+            child.decompose()
+        del link.attrs["href"]
+    else:
+        link.decompose()
+
+
+def _mark_permalink_targets(body: LexborNode) -> None:
+    """Keeps on each heading, as ``_PERMALINK_TARGET``, the place its own permalink points
+    at (an in-page link inside it with no word of its own), read by ``_anchor_candidates``
+    after the link is dropped; a heading without one keeps no such attribute, whatever
+    the page wrote."""
+    for heading in body.css(_HEADINGS):
+        target = None
+        for link in heading.css('a[href^="#"]'):
+            href = str(link.attributes.get("href") or "")
+            if len(href) > 1 and not _WORD.search(str(link.text(deep=True))):
+                target = href[1:]
+                break
+        if target is not None:
+            heading.attrs[_PERMALINK_TARGET] = target
+        elif _PERMALINK_TARGET in heading.attrs:
+            del heading.attrs[_PERMALINK_TARGET]
 
 
 def _form_after_title(content: LexborNode) -> bool:
@@ -805,9 +887,42 @@ def _own_contents(content: LexborNode) -> list[LexborNode]:
     found = []
     parents: dict[int, int | None] = {}
     for node, targets in candidates:
-        if outline.contents_at(order[node.mem_id], {order[target.mem_id] for target in targets}):
-            found.append(_titled(node, content, parents))
+        at, linked = order[node.mem_id], {order[target.mem_id] for target in targets}
+        if not outline.contents_at(at, linked):
+            continue
+        if _introduced(node) and outline.own_subsections(at, linked):
+            continue  # a section's text listing its parts
+        found.append(_titled(node, content, parents))
     return found
+
+
+def _introduced(listed: LexborNode) -> bool:
+    """Whether a sentence of the text introduces ``listed``: what comes just before it
+    (blank text and comments aside) is a paragraph or text of more than
+    ``_CONTENTS_TITLE_WORDS`` words (no title, "Contents:") that ends with a colon. Such a
+    list of a section's own parts (``_Outline.own_subsections``) is the section's text,
+    whatever it links: Scrapy's closespider extension, "The conditions for closing a
+    spider can be configured through the following settings:" and the four settings whose
+    subsections follow; Django's logging topic, "A Python logging configuration consists
+    of four parts:". A table of contents stands apart: in its own box with its title
+    (docutils' ``contents`` directive), after the text of a section it ends (GNU Texinfo's
+    menu of a node's subsections), or listing the page's sections. Kept, a list that is
+    one costs its section a line per link; dropped, a list that is not cost the sentence
+    its end and the section the names it lists."""
+    sibling = listed.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return False
+        if sibling.tag == "-comment" or (
+            sibling.tag == "-text" and not str(sibling.text_content or "").strip()
+        ):
+            sibling = sibling.prev
+            continue
+        if sibling.tag not in {"p", "-text"}:
+            return False
+        text = str(sibling.text(deep=True)).strip()
+        return text.endswith(":") and len(_WORD_TOKEN.findall(text)) > _CONTENTS_TITLE_WORDS
+    return False
 
 
 class _Outline:
@@ -855,6 +970,18 @@ class _Outline:
         if sum(1 for target in after if self._level(target) == level) != run:
             return False
         return all(self._holds(target, at) for target in targets if target < at)
+
+    def own_subsections(self, at: int, targets: set[int]) -> bool:
+        """Whether the headings at ``targets`` all lie in the section that the list at
+        ``at`` stands in, a section below the page's first heading: they are that
+        section's parts, not the page's (Postfix's READMEs list every section of the page
+        in their "Introduction", "This document provides information on the following
+        topics:", and the page's own title section lists them all)."""
+        holder = bisect.bisect_left(self.starts, at) - 1
+        if holder <= 0:
+            return False  # before every heading, or under the page's title
+        end = self.ends[holder]
+        return all(at < target and (end is None or target < end) for target in targets)
 
     def _holds(self, heading: int, at: int) -> bool:
         end = self.ends[bisect.bisect_left(self.starts, heading)]
@@ -1032,6 +1159,18 @@ def _words(node: LexborNode) -> int:
     return len(str(node.text(deep=True)).split())
 
 
+class _Open(NamedTuple):
+    """A heading whose section the text read so far lies in (``_sections``): its number
+    among the page's section headings, its level, text and anchor, and whether its text is
+    a line of the title paths below it."""
+
+    number: int
+    level: int
+    heading: str
+    anchor: str | None
+    shown: bool
+
+
 def _sections(
     content: LexborNode,
     linked: frozenset[str],
@@ -1045,27 +1184,9 @@ def _sections(
     gathers every line not code."""
     headings = _section_starts(content, linked, boxed, chrome)
     raw, codes = _marked_text(content)
-    parts = _SECTION_MARK.split(raw)
-    found: list[tuple[tuple[str, ...], str | None, list[_Line]]] = [
-        ((), None, _lines(parts[0], codes, chrome, prose_lines))
-    ]
-    path: list[tuple[int, str, str | None]] = []
-    for index in range(1, len(parts), 2):
-        level, heading_text, anchor = headings[int(parts[index])]
-        if path:
-            # The page's first heading stays the root of every path, even where later
-            # headings are of its level (DocBook's reference pages: "SELECT", "Synopsis").
-            level = max(level, path[0][0] + 1)
-        while path and path[-1][0] >= level:
-            path.pop()
-        if anchor is None:
-            # A heading the page gives no id: a link reaches it only through the section
-            # around it, so that section's address is its address too; below the page's
-            # title alone (DocBook's reference pages' "Synopsis") it is the page's own.
-            anchor = next((a for _, _, a in reversed(path[1:]) if a is not None), None)
-        path.append((level, heading_text, anchor))
-        lines = _lines(parts[index + 1], codes, chrome, prose_lines)
-        found.append((tuple(text for _, text, _ in path), anchor, lines))
+    found = _path_sections(
+        _SECTION_MARK.split(raw), headings, lambda part: _lines(part, codes, chrome, prose_lines)
+    )
     listed = _without_link_lists(found)
     sections = [Section(titles, anchor, _joined(lines, codes)) for titles, anchor, lines in found]
     if len(sections) > 1 and not sections[0].text:
@@ -1091,8 +1212,11 @@ def _section_starts(
         section_headings.append(heading)
         headings.append((int(str(heading.tag)[1]), text, _anchor(heading, linked)))
     for term in content.css(f":is({_GLOSSARY_TERMS}):not(pre *)"):
+        if _follows_a_term(term):
+            continue  # one entry with the term before it, at that term's id
         section_headings.append(term)
         headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
+    _mark_top_level_ends(section_headings, headings)
     for number, heading in enumerate(section_headings):
         heading.insert_before(f"\x00{number}\x00")
     return headings
@@ -1189,6 +1313,94 @@ def _own_line(line: _Line) -> bool:
     return not line.item and line.outside >= _SENTENCE_WORDS and line.outside > line.inside
 
 
+def _mark_top_level_ends(
+    starts: list[LexborNode], headings: list[tuple[int, str, str | None]]
+) -> None:
+    """Marks where the element each later heading of ``starts`` of the first one's level
+    or above (a second ``h1``; ``headings`` holds their levels) opens ends (``_SECTION_END``):
+    it holds the headings after it of lower levels, but not past there
+    (``_path_sections``). GNU Texinfo 6.8's Top node, ``<div class="top"><h1
+    class="top">``, holds every chapter of an R manual, and the footnotes after it lie in
+    the manual's title, not in its last chapter (R-admin's were titled "Environment
+    variable index › (68)"). Read before the marks of the headings' places, which are text
+    before each heading."""
+    for number, heading in enumerate(starts[1:], 1):
+        if heading.tag in _HEADING_TAGS and headings[number][0] <= headings[0][0]:
+            element = _opened_element(heading)
+            if element is not None:
+                element.insert_after(f"\x00/{number}\x00")
+
+
+def _path_sections(
+    parts: list[str],
+    headings: list[tuple[int, str, str | None]],
+    read: Callable[[str], list[_Line]],
+) -> list[tuple[tuple[str, ...], str | None, list[_Line]]]:
+    """The sections of a page's text cut at its headings' marks (``parts``: the text before
+    the first, then each heading's number and the text after it), each as its path of
+    headings' titles (``headings``: level, text, anchor), its anchor and its lines read by
+    ``read``."""
+    ended: set[int] = set()  # the headings whose element ended in the text read so far
+
+    def part_lines(part: str) -> list[_Line]:
+        ended.update(int(number) for number in _SECTION_END.findall(part))
+        return read(_SECTION_END.sub("", part))
+
+    found: list[tuple[tuple[str, ...], str | None, list[_Line]]] = [
+        ((), None, part_lines(parts[0]))
+    ]
+    path: list[_Open] = []
+    for index in range(1, len(parts), 2):
+        number = int(parts[index])
+        level, heading_text, anchor = headings[number]
+        if ended:
+            closed = next((at for at, open_ in enumerate(path) if open_.number in ended), None)
+            if closed:
+                del path[closed:]
+            ended.clear()
+        # The page's first heading stays the root of every path, even where later headings
+        # are of its level (DocBook's reference pages: "SELECT", "Synopsis"); below it, a
+        # heading lies in the nearest one before it of a higher level. Django's ref/urls.html
+        # has two ``h1``: read at the root's level plus one, the second was closed by its own
+        # first ``h2``, and ``static()`` was titled as a section of the first.
+        while len(path) > 1 and path[-1].level >= level:
+            path.pop()
+        if anchor is None:
+            # A heading the page gives no id: a link reaches it only through the section
+            # around it, so that section's address is its address too; below the page's
+            # title alone (DocBook's reference pages' "Synopsis") it is the page's own.
+            anchor = next((o.anchor for o in reversed(path[1:]) if o.anchor is not None), None)
+        # A later top-level heading that repeats the page's title (GNU Texinfo's Top node
+        # under the manual's title: "R FAQ", then "R FAQ" around every chapter) is that
+        # title again, no line of the paths below it.
+        shown = not path or level > path[0].level or heading_text != path[0].heading
+        path.append(_Open(number, level, heading_text, anchor, shown))
+        titles = tuple(open_.heading for open_ in path if open_.shown)
+        found.append((titles, anchor, part_lines(parts[index + 1])))
+    return found
+
+
+def _opened_element(heading: LexborNode) -> LexborNode | None:
+    """The outermost element ``heading`` opens (nothing with text before it there, but
+    navigation bars: ``_opens``), at most ``_WALK`` steps up, when it holds a word after
+    the heading; else None (a heading standing in the text, or in a wrapper of its own)."""
+    node = heading
+    for _ in range(_WALK):
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"} or not _opens(node):
+            break
+        node = parent
+    inner = heading
+    while inner.mem_id != node.mem_id and inner.parent is not None:
+        # The first sibling after it with a word ends the search: a page of long sections
+        # reads one paragraph (or one subsection) per heading, not the whole section.
+        for sibling in _after(inner):
+            if sibling.tag != "-comment" and _WORD.search(str(sibling.text(deep=True))):
+                return node
+        inner = inner.parent
+    return None
+
+
 def _boxed_headings(content: LexborNode) -> set[int]:
     """The headings that title a note, tip or sidebar box inside ``content`` ("Tip" in
     DocBook's, no id of their own): they belong to the section around the box (or to a
@@ -1234,6 +1446,27 @@ def _titles_a_box(heading: LexborNode) -> bool:
             sibling = sibling.next
             continue
         return sibling.tag in _RESUMING_BLOCKS and sibling.css_first(_ANY_HEADING) is None
+    return False
+
+
+def _follows_a_term(term: LexborNode) -> bool:
+    """Whether ``term`` comes right after another term of the glossary (blank text and
+    comments aside): the terms of one entry, which share its description. SQLAlchemy's
+    glossary writes ``<dt id="term-DBAPI">DBAPI</dt><dt id="term-pep-249">pep-249</dt><dd>``
+    (28 of its 75 entries have several terms); read as entries of their own, every term but
+    the last was a section of its name alone, left out, and the entry was cited at its last
+    term's id and named by it. The entry is at its first term's id, with every term in its
+    text."""
+    sibling = term.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return False
+        if sibling.tag == "-comment" or (
+            sibling.tag == "-text" and not str(sibling.text_content or "").strip()
+        ):
+            sibling = sibling.prev
+            continue
+        return sibling.tag == "dt" and sibling.css_matches(_GLOSSARY_TERMS)
     return False
 
 
@@ -1313,14 +1546,15 @@ def _linked_ids(content: LexborNode) -> frozenset[str]:
 def _anchor(heading: LexborNode, linked: frozenset[str]) -> str | None:
     """The id a link to this heading's section uses: of the ids that name the place (the
     heading's own, an empty marker inside it, an old ``<a name>``, the element the heading
-    opens, the run of empty markers just before it), the first the page links to, else the
-    first. A run counts as one place, named by its first marker: each of its names reaches
-    the same point, and generators write the author's name first and their own serial one
-    after (texi2html 1.78: the Texinfo node's ``<a name="po_002fLINGUAS">``, then
-    ``<a name="SEC235">``). The node's name is the one other sites link to and the one
-    that survives a new release, where the serial numbers shift; the manual's own
-    cross-references use the serial one (gettext 0.21: 2,326 of its links, none to a
-    node's name), which is why a link to any name of the run chooses the run."""
+    opens, the element around it its permalink names, the run of empty markers just before
+    it), the first the page links to, else the first. A run counts as one place, named by
+    its first marker: each of its names reaches the same point, and generators write the
+    author's name first and their own serial one after (texi2html 1.78: the Texinfo node's
+    ``<a name="po_002fLINGUAS">``, then ``<a name="SEC235">``). The node's name is the one
+    other sites link to and the one that survives a new release, where the serial numbers
+    shift; the manual's own cross-references use the serial one (gettext 0.21: 2,326 of its
+    links, none to a node's name), which is why a link to any name of the run chooses the
+    run."""
     own = _own_anchor_candidates(heading)
     for candidate in own:
         if candidate in linked:
@@ -1337,7 +1571,8 @@ def _anchor_candidates(heading: LexborNode) -> list[str]:
 
 
 def _own_anchor_candidates(heading: LexborNode) -> list[str]:
-    """The ids on ``heading``, inside it and on the elements it opens."""
+    """The ids on ``heading``, inside it, on the elements it opens and on the element
+    around it that its own permalink names."""
     candidates: list[str] = []
     if heading.id:
         candidates.append(str(heading.id))
@@ -1358,6 +1593,22 @@ def _own_anchor_candidates(heading: LexborNode) -> list[str]:
         if parent.id:
             candidates.append(str(parent.id))
         node = parent
+    # The element around the heading that its own permalink names, though text comes
+    # before the heading in it: SQLAlchemy's dialect pages write ``<section
+    # id="dialect-postgresql">``, two paragraphs and a table, then ``<h2>DBAPI Support<a
+    # class="headerlink" href="#dialect-postgresql">``; the heading was cited at the page's
+    # own address, which the page's title has.
+    target = str(heading.attributes.get(_PERMALINK_TARGET) or "")
+    if target and target not in candidates:
+        node = heading
+        for _ in range(_WALK):
+            parent = node.parent
+            if parent is None or parent.tag in {"body", "html"}:
+                break
+            if parent.id and str(parent.id) == target:
+                candidates.append(target)
+                break
+            node = parent
     return candidates
 
 
