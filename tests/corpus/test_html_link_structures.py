@@ -156,6 +156,32 @@ def test_a_heading_under_a_run_of_labels_is_cited_at_the_section_the_page_links_
     assert documents["directives"].text.endswith("\n\nThis document describes the directives.")
 
 
+def test_a_label_of_a_run_that_the_page_links_to_is_its_sections_address() -> None:
+    # Django 3.2's ref/settings.html: its theme writes an "s-" copy of each label and of the
+    # section's id, first; the page's references lead to the label, its permalink and
+    # contents to the section's id. Nothing links an "s-" copy.
+    page = """<html><body><div role="main"><div class="section" id="s-settings">
+    <span id="settings"></span><h1>Settings<a class="headerlink" href="#settings">¶</a></h1>
+    <p>Set <a class="reference internal" href="#std-setting-ALLOWED_HOSTS">ALLOWED_HOSTS</a>
+    when <a class="reference internal" href="#debug">DEBUG</a> is off.</p>
+    <div class="section" id="s-allowed-hosts">
+    <span id="s-std-setting-ALLOWED_HOSTS"></span><span id="allowed-hosts"></span><span
+    id="std-setting-ALLOWED_HOSTS"></span><h3>ALLOWED_HOSTS<a class="headerlink"
+    href="#allowed-hosts">¶</a></h3>
+    <p>A list of strings representing the host names this site can serve.</p></div>
+    <div class="section" id="s-debug">
+    <span id="s-std-setting-DEBUG"></span><span id="debug"></span><span
+    id="std-setting-DEBUG"></span><h3>DEBUG<a class="headerlink" href="#debug">¶</a></h3>
+    <p>A boolean that turns on debug mode.</p></div>
+    </div></div></body></html>"""
+    documents = _read(page, "settings")
+    assert [d.id for d in documents] == [
+        "settings",
+        "settings#std-setting-ALLOWED_HOSTS",
+        "settings#debug",
+    ]
+
+
 def test_an_anchor_before_a_block_that_is_no_heading_starts_no_section() -> None:
     # HAProxy's configuration.html: each keyword is a div under name-only anchors, no
     # heading; its sections are the headings, whose anchors have ids.

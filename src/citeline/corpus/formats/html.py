@@ -1547,19 +1547,28 @@ def _anchor(heading: LexborNode, linked: frozenset[str]) -> str | None:
     """The id a link to this heading's section uses: of the ids that name the place (the
     heading's own, an empty marker inside it, an old ``<a name>``, the element the heading
     opens, the element around it its permalink names, the run of empty markers just before
-    it), the first the page links to, else the first. A run counts as one place, named by
-    its first marker: each of its names reaches the same point, and generators write the
-    author's name first and their own serial one after (texi2html 1.78: the Texinfo node's
-    ``<a name="po_002fLINGUAS">``, then ``<a name="SEC235">``). The node's name is the one
-    other sites link to and the one that survives a new release, where the serial numbers
-    shift; the manual's own cross-references use the serial one (gettext 0.21: 2,326 of its
-    links, none to a node's name), which is why a link to any name of the run chooses the
-    run."""
+    it), the first the page links to, else the first. Of the run, an id the page links to
+    (a label's ``<span id>``) names its own place, the nearest to the heading first, as it
+    did before ``<a name>`` was read; else a run counts as one place, named by its first
+    marker: each of its names reaches the same point, and generators write the author's
+    name first and their own serial one after (texi2html 1.78: the Texinfo node's ``<a
+    name="po_002fLINGUAS">``, then ``<a name="SEC235">``). The node's name is the one other
+    sites link to and the one that survives a new release, where the serial numbers shift;
+    the manual's own cross-references use the serial one (gettext 0.21: 2,326 of its links,
+    none to a node's name), which is why a link to any name of the run chooses the run."""
     own = _own_anchor_candidates(heading)
     for candidate in own:
         if candidate in linked:
             return candidate
-    before = _markers_before(heading)
+    run = _marker_run(heading)
+    # A label's id in the run names a place of its own, the nearest the page links to:
+    # Django's theme writes ``<span id="s-std-setting-ALLOWED_HOSTS"></span><span
+    # id="allowed-hosts"></span><span id="std-setting-ALLOWED_HOSTS"></span><h3>``, its
+    # "s-" copy of each label first, and the page links the label and the section's id.
+    for marker in reversed(run):
+        if marker.id and str(marker.id) in linked:
+            return str(marker.id)
+    before = [str(_marker_name(marker)) for marker in run]
     if before and (not own or not linked.isdisjoint(before)):
         return before[0]
     return own[0] if own else None
@@ -1613,20 +1622,25 @@ def _own_anchor_candidates(heading: LexborNode) -> list[str]:
 
 
 def _markers_before(heading: LexborNode) -> list[str]:
-    """The names of the run of empty markers just before ``heading`` (nothing but white
-    space between them), in document order, at most ``_MARKER_RUN`` of them: Sphinx's ``<span
-    id>`` for a label, a theme's ``<a id>``, the "s-" prefixed sections some themes write
-    around it, and the ``<a name>`` of HTML 4's generators (texi2html, YODL). An element
-    holding nothing but such markers is passed through: YODL writes ``<p><a
-    name="l19"></a><h2>``, and the parser closes that ``p`` around the marker."""
-    found: list[str] = []
+    """The names of the run of empty markers just before ``heading`` (``_marker_run``), in
+    document order."""
+    return [str(_marker_name(marker)) for marker in _marker_run(heading)]
+
+
+def _marker_run(heading: LexborNode) -> list[LexborNode]:
+    """The run of empty markers just before ``heading`` (nothing but white space between
+    them), in document order, at most ``_MARKER_RUN`` of them: Sphinx's ``<span id>`` for a
+    label, a theme's ``<a id>``, the "s-" prefixed sections some themes write around it, and
+    the ``<a name>`` of HTML 4's generators (texi2html, YODL). An element holding nothing
+    but such markers is passed through: YODL writes ``<p><a name="l19"></a><h2>``, and the
+    parser closes that ``p`` around the marker."""
+    found: list[LexborNode] = []
     sibling = heading.prev
     while sibling is not None and len(found) < _MARKER_RUN:
         if sibling.tag == "-text" and not str(sibling.text_content or "").strip():
             sibling = sibling.prev  # the parser merges adjacent text: one between markers
             continue
-        name = _marker_name(sibling)
-        inside = [name] if name is not None else _markers_only(sibling)
+        inside = [sibling] if _empty_marker(sibling) else _markers_only(sibling)
         if not inside:
             break
         found.extend(reversed(inside))
@@ -1635,23 +1649,22 @@ def _markers_before(heading: LexborNode) -> list[str]:
     return found
 
 
-def _markers_only(node: LexborNode) -> list[str]:
-    """The names of the empty markers (``_marker_name``) that ``node``'s children are, in
-    document order, when it holds nothing else but white space (at most ``_MARKER_RUN`` of
-    them are read); else none."""
+def _markers_only(node: LexborNode) -> list[LexborNode]:
+    """The empty markers (``_marker_name``) that ``node``'s children are, in document order,
+    when it holds nothing else but white space (at most ``_MARKER_RUN`` of them are read);
+    else none."""
     if node.tag in {"-text", "-comment"} or str(node.text(deep=True)).strip():
         return []
-    names: list[str] = []
+    markers: list[LexborNode] = []
     for child in node.iter(include_text=True):
-        if len(names) >= _MARKER_RUN:
+        if len(markers) >= _MARKER_RUN:
             return []
         if child.tag == "-text":
             continue  # blank: the node holds no text
-        name = _marker_name(child)
-        if name is None:
+        if not _empty_marker(child):
             return []
-        names.append(name)
-    return names
+        markers.append(child)
+    return markers
 
 
 def _marker_name(node: LexborNode) -> str | None:
