@@ -46,18 +46,26 @@ _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d+[.)])\s")
 # operations: add(), sub(), ..."), every one of them prose; Hatch's numbered steps naming
 # files ("1. <NAME>/__init__.py") were read as code once the reader wrote their numbers.
 _READER_BULLET = re.compile(r"[ \t]*(?:\u2022|[\u2610\u2611]|\d{1,9}[.)])\s")
-# An interpreter or shell prompt, or a shebang, opens a code block.
-# A word written as a name of code: an option ("--force", "-n"), a call ("save()"), a
-# snake_case, dotted or camelCase name ("send_file", "os.path", "maxAge", "HttpResponse"). A
+# A word written as a name of code, in the shapes the languages and configuration files of
+# documentation spell names in: an option ("--force", "-n"), a call with or without its
+# arguments or a macro's ("save()", "derive(Debug)", "println!(...)"), a snake_case, dotted,
+# camelCase or path name ("send_file", "os.path", "maxAge", "HttpResponse", "Rc::new"), a
+# generic type ("Vec<T>"), a reference ("&self"), a variable ("$HOME", "${name}"), a decorator
+# or annotation ("@property"), an element or block ("<VirtualHost>", "</domain>"). A
 # how-question's answer most often gives the reader one the question did not write: the
-# passage that restates the question's words names nothing new (``run_names``).
+# passage that restates the question's words names nothing new (``run_names``). The shapes
+# of Python's and JavaScript's names alone missed every Rust, shell and XML answer's.
 _NAME_SHAPE = re.compile(
-    r"(?<![\w-])(?:--?[A-Za-z][\w-]+|-[A-Za-z]\b)|\b\w+\(\)|\b[A-Za-z]\w*_\w+\b"
-    r"|\b[A-Za-z_]\w+\.[A-Za-z_]\w+\b|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b"
+    r"(?<![\w-])(?:--?[A-Za-z][\w-]+|-[A-Za-z]\b)|\b\w+!?\([^()\n]{0,40}\)"
+    r"|\b[A-Za-z]\w*_\w+\b|\b[A-Za-z_]\w+\.[A-Za-z_]\w+\b|\b[a-z]+[A-Z]\w*\b"
+    r"|\b[A-Z][a-z]+[A-Z]\w*\b|\b\w+(?:::\w+)+|\b[A-Z]\w*<[^<>\n]{1,30}>"
+    r"|(?<![\w&])&(?:mut\s+)?[A-Za-z_]\w*|(?<!\w)\$\{?[A-Za-z_]\w*|(?<![\w@])@[A-Za-z_][\w.]*"
+    r"|</?[A-Za-z][\w:-]*(?:\s[^<>\n]{0,40})?/?>"
 )
 # Names new to the question that count, at most: one name given is the answer's mark, more
 # say little more.
 NEW_NAMES_COUNTED = 3
+# An interpreter or shell prompt, or a shebang, opens a code block.
 _PROMPT = re.compile(r"[ \t]*(?:>>>|\.\.\.\s|\$ |% |#!)")
 _CODE_SYMBOLS = frozenset("=(){}[];<>:#\"'_.*/\\|&+-,@")
 _OPENING_WORD = re.compile(r"[A-Z][a-z]+,?$")
