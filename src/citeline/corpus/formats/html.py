@@ -55,7 +55,7 @@ from typing import NamedTuple
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
-from citeline.corpus.formats.limits import read_limited
+from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.sections import (
@@ -619,7 +619,7 @@ def _depth(source: str) -> int:
 def _sample(path: Path) -> PageSample | None:
     """What one page of the site holds, read without a profile, for ``site.learn``; None
     for a page that cannot be read (it is reported when its own turn comes)."""
-    source = read_limited(path)
+    source = read_page(path)
     if source is None or _too_deep(source):
         return None
     try:
