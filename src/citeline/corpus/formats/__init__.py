@@ -19,6 +19,7 @@ from pathlib import Path
 from citeline.corpus.documents import Document
 from citeline.corpus.formats import html, jsonl, markdown, text
 from citeline.corpus.formats.api_docs import ParseBudget
+from citeline.corpus.formats.decoding import decoded
 from citeline.corpus.formats.includes import default_include_root, mkdocs_theme_folder
 from citeline.corpus.formats.limits import MAX_PAGE_BYTES, RefusedFileError, read_bytes
 from citeline.corpus.formats.mkdocs_files import DocsFolder, docs_folder, is_page, is_static
@@ -284,7 +285,9 @@ def _refused(candidate: Path, root: Path, what: str) -> SourceFile:
 def read_source(source: SourceFile) -> Iterator[Item]:
     """The documents in one file, with a ``Rejected`` for each part that could not be read.
 
-    A file is read only when it is a regular file within its format's size (``limits``).
+    A file is read only when it is a regular file within its format's size (``limits``),
+    and as text when it is UTF-8 or, for an HTML page, in the encoding it declares
+    (``decoding``).
     A reader that fails in a way nobody foresaw (a parser's ``RecursionError`` on a deeply
     nested record, or its own error when it cannot allocate) costs only its file: the
     failure, whatever its type, becomes that file's reason.
@@ -297,18 +300,14 @@ def read_source(source: SourceFile) -> Iterator[Item]:
         supported = ", ".join(sorted(READERS))
         yield Rejected(f"its format is not supported; use one of {supported}")
         return
+    suffix = source.path.suffix.lower()
     try:
-        raw = read_bytes(source.path, _LIMITS.get(source.path.suffix.lower()))
+        text = decoded(read_bytes(source.path, _LIMITS.get(suffix)), html=suffix in _PAGE_SUFFIXES)
     except RefusedFileError as refused:
         yield Rejected(str(refused))
         return
     try:
-        decoded = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        yield Rejected(f"it is not UTF-8 text (bad byte at offset {error.start}); save it as UTF-8")
-        return
-    try:
-        yield from reader(decoded, source)
+        yield from reader(text, source)
     except Exception as error:  # any failure costs only its file
         logger.warning("reading %s failed", source.path, exc_info=True)
         yield Rejected(

@@ -55,7 +55,7 @@ from typing import NamedTuple
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
-from citeline.corpus.formats.limits import read_limited
+from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.sections import (
@@ -619,7 +619,7 @@ def _depth(source: str) -> int:
 def _sample(path: Path) -> PageSample | None:
     """What one page of the site holds, read without a profile, for ``site.learn``; None
     for a page that cannot be read (it is reported when its own turn comes)."""
-    source = read_limited(path)
+    source = read_page(path)
     if source is None or _too_deep(source):
         return None
     try:
@@ -1180,12 +1180,14 @@ def _sections(
 ) -> tuple[list[Section], bool]:
     """The sections of ``content``, each at the anchor of its own the page links to (one of
     ``linked``), but for headings titling a box (``boxed``), less the lines in ``chrome``
-    (the site's repeated ones, compared as ``chrome_key`` gives them); ``prose_lines``
-    gathers every line not code."""
-    headings = _section_starts(content, linked, boxed, chrome)
+    (the site's repeated ones, compared as ``chrome_key`` gives them) but for the headings'
+    own; ``prose_lines`` gathers every line not code."""
+    headings = _section_starts(content, linked, boxed)
     raw, codes = _marked_text(content)
     found = _path_sections(
-        _SECTION_MARK.split(raw), headings, lambda part: _lines(part, codes, chrome, prose_lines)
+        _SECTION_MARK.split(raw),
+        headings,
+        lambda part, headed: _lines(part, codes, chrome, prose_lines, headed),
     )
     listed = _without_link_lists(found)
     sections = [Section(titles, anchor, _joined(lines, codes)) for titles, anchor, lines in found]
@@ -1195,10 +1197,18 @@ def _sections(
 
 
 def _section_starts(
-    content: LexborNode, linked: frozenset[str], boxed: set[int], chrome: frozenset[str]
+    content: LexborNode, linked: frozenset[str], boxed: set[int]
 ) -> list[tuple[int, str, str | None]]:
     """(level, title, anchor) of each heading and glossary term that starts a section of
-    ``content`` (``_sections``), in the order of the marks put before them."""
+    ``content`` (``_sections``), in the order of the marks put before them. A heading of the
+    content is its structure even where its words are a line the site repeats: lxml's pages
+    (Docutils, through lxml's own mkhtml.py) each hold a side menu listing every page's
+    top-level sections, and dropped as that menu's lines, 95 of the 250 sections of its 26
+    pages were read into the section before them (435 documents, now 531), and the two
+    pages titled by a menu line (objectify.html, lxmlhtml.html) lost the text under their
+    title as a banner's. A heading every page holds outside the content is left out where
+    the content is found (``_main_content``); on 19 development sites only R's manuals
+    read differently, their footnotes titled under each page's "Footnotes" heading."""
     # Headings are read before code blocks are replaced, so a heading's own code stays in
     # its title; a heading inside a code block is code, not a section.
     section_headings: list[LexborNode] = []
@@ -1206,11 +1216,8 @@ def _section_starts(
     for heading in content.css(f"{_ANY_HEADING}:not(pre *)"):
         if heading.mem_id in boxed:
             continue
-        text = _text_of(heading)
-        if chrome and chrome_key(text) in chrome:
-            continue  # the site's chrome: its line is dropped with the rest of it
         section_headings.append(heading)
-        headings.append((int(str(heading.tag)[1]), text, _anchor(heading, linked)))
+        headings.append((int(str(heading.tag)[1]), _text_of(heading), _anchor(heading, linked)))
     for term in content.css(f":is({_GLOSSARY_TERMS}):not(pre *)"):
         if _follows_a_term(term):
             continue  # one entry with the term before it, at that term's id
@@ -1334,20 +1341,20 @@ def _mark_top_level_ends(
 def _path_sections(
     parts: list[str],
     headings: list[tuple[int, str, str | None]],
-    read: Callable[[str], list[_Line]],
+    read: Callable[[str, bool], list[_Line]],
 ) -> list[tuple[tuple[str, ...], str | None, list[_Line]]]:
     """The sections of a page's text cut at its headings' marks (``parts``: the text before
     the first, then each heading's number and the text after it), each as its path of
     headings' titles (``headings``: level, text, anchor), its anchor and its lines read by
-    ``read``."""
+    ``read`` (told whether the text opens with its heading)."""
     ended: set[int] = set()  # the headings whose element ended in the text read so far
 
-    def part_lines(part: str) -> list[_Line]:
+    def part_lines(part: str, headed: bool = True) -> list[_Line]:
         ended.update(int(number) for number in _SECTION_END.findall(part))
-        return read(_SECTION_END.sub("", part))
+        return read(_SECTION_END.sub("", part), headed)
 
     found: list[tuple[tuple[str, ...], str | None, list[_Line]]] = [
-        ((), None, part_lines(parts[0]))
+        ((), None, part_lines(parts[0], headed=False))
     ]
     path: list[_Open] = []
     for index in range(1, len(parts), 2):
@@ -1479,10 +1486,15 @@ def _term_anchor(term: LexborNode) -> str | None:
 
 
 def _lines(
-    raw: str, codes: list[str], chrome: frozenset[str], prose_lines: set[str] | None
+    raw: str,
+    codes: list[str],
+    chrome: frozenset[str],
+    prose_lines: set[str] | None,
+    headed: bool = False,
 ) -> list[_Line]:
-    """The lines of one section's text, its lines of ``chrome`` left out (``prose_lines``
-    gathers its lines not code), each with the words of its links counted."""
+    """The lines of one section's text, its lines of ``chrome`` left out but for its
+    heading's (the first with text, when ``headed``), each with the words of its links
+    counted; ``prose_lines`` gathers its lines not code."""
     # A line break in the page's source is a space, as a browser shows it; only the ends
     # of blocks (marked above) end lines.
     lines = [line.strip() for line in _WHITESPACE.sub(" ", _LINE_MARKS.sub("", raw)).split("\x02")]
@@ -1503,7 +1515,10 @@ def _lines(
             else:
                 code = _CODE_MARK.sub(lambda match: codes[int(match.group(1))], piece)
                 words[within] += len(_WORD_TOKEN.findall(code))
-        if not (chrome and line and chrome_key(line) in chrome):
+        heading = headed and bool(line)
+        if line:
+            headed = False
+        if heading or not (chrome and line and chrome_key(line) in chrome):
             links = marks.count(_LINK_START)
             counted.append(_Line(line, words[0], words[1], links, _ITEM_MARK in marks))
     return counted
