@@ -66,3 +66,28 @@ async def test_a_section_longer_than_the_turns_requests_can_page_through_is_stil
         ]
     done = events[-1]
     assert isinstance(done, Done) and done.state == "answered"
+
+
+async def _answered(corpus: Corpus, question: str) -> tuple[str, Done]:
+    events = [
+        event async for event in answer(question, corpus=corpus, model=resolve_model("embedded"))
+    ]
+    done = events[-1]
+    assert isinstance(done, Done)
+    return "".join(getattr(event, "text", "") for event in events), done
+
+
+async def test_a_sentence_twelve_pages_into_a_section_is_read_and_quoted(tmp_path: Path) -> None:
+    # Page by page, the turn's requests ended reading near ten pages: this sentence was
+    # never read.
+    filler = " ".join(f"Requirement {n} of the storage engine holds." for n in range(3_600))
+    answer_sentence = "The journal mode WAL lets readers run beside one writer."
+    (tmp_path / "long.md").write_text(f"# Engine\n\n{filler}\n\n{answer_sentence}\n", "utf-8")
+    with Corpus.open(tmp_path / "index.db") as corpus:
+        corpus.ingest(tmp_path / "long.md")
+        text = corpus.get("long").text  # type: ignore[union-attr]
+        assert text.index(answer_sentence) > 12 * READ_CHARS
+        question = "Which journal mode lets readers run beside a writer?"
+        prose, done = await _answered(corpus, question)
+    assert done.state == "answered"
+    assert "journal mode WAL" in prose

@@ -29,6 +29,7 @@ from citeline.models.embedded.tuning import (
     shipped_tuning,
     use_tuning,
 )
+from citeline.models.tool_loop import MAX_CALLS_PER_RESPONSE, MAX_MODEL_REQUESTS
 from citeline.models.turn import Similarity
 from citeline.stream import Pipeline
 from citeline.stream.anchors import Anchor
@@ -1027,11 +1028,47 @@ def test_a_long_section_is_read_on_page_by_page_and_its_end_can_answer() -> None
     last = "Vitamin D supplementation reduced hip fracture risk in older adults by a fifth."
     searched = _search(["101"])
     view = TurnView(QUESTION, outcomes=(searched, _page("101", first, 0, len(first))))
-    step = next_step(view)
+    with use_tuning(dataclasses.replace(TUNING, read_chars=2 * len(first))):
+        step = next_step(view)
     assert step == (ToolRequest("read", {"id": "101", "offset": len(first)}),)
     pages = (searched, _page("101", first, 0, len(first)), _page("101", last, len(first), None))
     prose, _ = _prose(_answer(TurnView(QUESTION, outcomes=pages)))
     assert "reduced hip fracture risk" in prose
+
+
+def test_the_rest_of_a_long_section_is_asked_for_at_once_a_page_apart() -> None:
+    page = "Falls are common in older adults. " * 300
+    view = TurnView(QUESTION, outcomes=(_search(["101"]), _page("101", page, 0, len(page))))
+    with use_tuning(dataclasses.replace(TUNING, read_chars=4 * len(page) + 1)):
+        step = next_step(view)
+    assert step == tuple(
+        ToolRequest("read", {"id": "101", "offset": n * len(page)}) for n in (1, 2, 3, 4)
+    )
+
+
+def test_no_response_asks_for_more_pages_than_the_tool_loop_runs_and_none_twice() -> None:
+    page = "Falls are common in older adults. " * 300
+    searched, first = _search(["101"]), _page("101", page, 0, len(page))
+    with use_tuning(dataclasses.replace(TUNING, read_chars=40 * len(page))):
+        step = next_step(TurnView(QUESTION, outcomes=(searched, first), requests=2))
+        assert isinstance(step, tuple) and len(step) == MAX_CALLS_PER_RESPONSE
+        read = tuple(
+            _page("101", page, r.args["offset"], r.args["offset"] + len(page)) for r in step
+        )
+        after = next_step(TurnView(QUESTION, outcomes=(searched, first, *read), requests=3))
+    assert isinstance(after, tuple)
+    assert after[0].args["offset"] == (MAX_CALLS_PER_RESPONSE + 1) * len(page)
+    assert not {r.args["offset"] for r in after} & {r.args["offset"] for r in step}
+
+
+def test_reading_stops_while_the_turn_still_has_a_request_for_the_answer() -> None:
+    page = "Falls are common in older adults. " * 300
+    view = TurnView(
+        QUESTION,
+        outcomes=(_search(["101"]), _page("101", page, 0, len(page))),
+        requests=MAX_MODEL_REQUESTS - 1,
+    )
+    assert not isinstance(next_step(view), tuple)  # it answers from what it has
 
 
 def test_a_section_is_read_no_further_than_its_bound() -> None:

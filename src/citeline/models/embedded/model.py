@@ -48,7 +48,7 @@ from citeline.models.embedded.ranking import (
     split_title,
 )
 from citeline.models.embedded.tuning import TextRules, Tuning, current_tuning
-from citeline.models.tool_loop import MAX_MODEL_REQUESTS
+from citeline.models.tool_loop import MAX_CALLS_PER_RESPONSE, MAX_MODEL_REQUESTS
 from citeline.models.turn import Similarity
 from citeline.text.answer_terms import (
     ANSWER,
@@ -126,6 +126,9 @@ class TurnView:
     facts: Mapping[str, object] = field(default_factory=dict)
     # How alike in meaning the question is to a text, when the agent gives a way to tell.
     similarity: Similarity | None = None
+    # The model requests of this turn before this one: the tool loop allows
+    # ``MAX_MODEL_REQUESTS``, the answer's among them.
+    requests: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,26 +207,52 @@ def search_request(question: str, earlier: Sequence[str], tuning: Tuning) -> Too
 def _reads(
     view: TurnView, sources: Sequence[SourceText], tuning: Tuning
 ) -> tuple[ToolRequest, ...]:
-    """The reads to ask for next: the best sections' first pages, then the next page of each
-    of them that has more, up to ``read_chars`` of one section."""
+    """The reads to ask for next: the best sections' first pages, then the further pages of
+    each of them that has more, up to ``read_chars`` of one section."""
     if not any(o.tool == "read" for o in view.outcomes):
         reading = read_sections(
             view.question, view.earlier_questions, sources, view.similarity, tuning
         )
         best = best_sections(reading, meaning=view.similarity is not None, tuning=tuning)
         return tuple(ToolRequest("read", {"id": sources[i].id}) for i in best if sources[i].id)
-    # Each further page of the sections read is one more request of the turn, which the tool
-    # loop bounds (``MAX_MODEL_REQUESTS``): the search, the first pages, the pages read so far,
-    # this round and the answer must fit, or a section longer than about ten pages (SQLite's
-    # 120 KB list of requirements) ended its answer failed instead of answered.
-    rounds = 1 + max(len(source.pages) for source in sources)
-    if rounds + 2 > MAX_MODEL_REQUESTS:
+    # Past the first pages, the rest of each section is asked for in as few requests as the
+    # tool loop runs (``MAX_CALLS_PER_RESPONSE`` calls each), a page at each offset the first
+    # page's length gives (the read tool's pages are of one length). Page by page, the loop's
+    # bound on requests (``MAX_MODEL_REQUESTS``) ended reading at about ten pages, and a
+    # question about a keyword of HAProxy's 469 KB proxy section was answered from its start.
+    if view.requests + 2 > MAX_MODEL_REQUESTS:
         return ()
-    return tuple(
-        ToolRequest("read", {"id": source.id, "offset": source.next_offset})
+    asked = _pages_asked(view.outcomes)
+    wanted = [
+        ToolRequest("read", {"id": source.id, "offset": offset})
         for source in sources
-        if source.id and source.next_offset is not None and source.next_offset < tuning.read_chars
-    )
+        if source.id
+        for offset in _unasked_pages(source, asked.get(source.href, set()), tuning.read_chars)
+    ]
+    return tuple(wanted[:MAX_CALLS_PER_RESPONSE])
+
+
+def _pages_asked(outcomes: Sequence[ToolOutcome]) -> dict[str, set[int]]:
+    """The offsets read of each source this turn, by href."""
+    asked: dict[str, set[int]] = {}
+    for outcome in outcomes:
+        if outcome.tool == "read" and not outcome.failed:
+            for record in _records(outcome.content):
+                offset = record.get("offset", 0)
+                if isinstance(offset, int):
+                    asked.setdefault(str(record["href"]), set()).add(offset)
+    return asked
+
+
+def _unasked_pages(source: SourceText, asked: set[int], read_chars: int) -> list[int]:
+    """The offsets of ``source``'s pages from where its reading stopped up to
+    ``read_chars``, a first page's length apart, that were not read yet. A page that came
+    back shorter (a context budget's cut) leaves the chain there, and the pages from its end
+    are asked for next."""
+    step = len(source.pages[0]) if source.pages else 0
+    if step <= 0 or source.next_offset is None:
+        return []
+    return [o for o in range(source.next_offset, read_chars, step) if o not in asked]
 
 
 def _mappings(content: object) -> Iterator[Mapping[str, Any]]:

@@ -76,6 +76,7 @@ class EmbeddedSession:
             tools=self._tools,
             facts=self._facts,
             similarity=self._similarity,
+            requests=self._requests - 1,
         )
         step = embedded_data.next_step(view) or embedded.next_step(view)
         if isinstance(step, tuple):

@@ -198,9 +198,10 @@ class Tuning:
     # out in turn, off-topic "nothing found" fell 0.635 to 0.607 judged on the answer
     # chosen (pytest 4 to 2 of 8) and rose to 0.667 judged among two (docs/benchmarks.md).
     documents_to_judge: int = 2
-    # Of one section, read page by page, at most this many characters: the longest sections
-    # of the development collections are 60 to 90 KB (an API reference page's one section),
-    # and choosing among the runs of one costs time linear in its length.
+    # Of one section, read page by page, at most this many characters: choosing among the
+    # runs of one costs time linear in its length (splitting HAProxy's 469 KB proxy section
+    # into runs took 161 ms of CPU, its first 200 KB 64 ms). 4 sections of the 32
+    # collections' are longer (SQLite's 944 KB list of requirements).
     read_chars: int = 200_000
     # What of a section is read for meaning beside its title, and of a paragraph: a point is
     # made early, more dilutes it, and every character costs model time.
