@@ -143,12 +143,10 @@ def site_folder(collection: Collection) -> Path:
     """The folder to ingest: the one ``prepare`` prints on its last line, else ``site``."""
     if collection.kind == "claims" and collection.site is not None:
         return collection.site
-    cache_root().mkdir(parents=True, exist_ok=True)
-    # Two runs at once (two arms side by side) prepare one folder, not two into one: a
-    # collection's prepare script failed with its twin writing the same files.
+    # Called under the collection's lock (``built_index``): two runs at once prepare one
+    # folder, not two into one (a prepare script failed with its twin writing the same files).
     try:
-        with FileLock(str(cache_root() / f"{collection.name}.prepare.lock")):
-            folder = prepared_folder(collection, cwd=REPOSITORY, cache=cache_root())
+        folder = prepared_folder(collection, cwd=REPOSITORY, cache=cache_root())
     except ManifestError as error:
         raise SystemExit(str(error)) from None
     if collection.prepare is None and not folder.is_dir():

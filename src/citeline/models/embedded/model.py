@@ -226,8 +226,8 @@ def _reads(
     # Past the first pages, the rest of each section is asked for in as few requests as the
     # tool loop runs (``MAX_CALLS_PER_RESPONSE`` calls each), a page at each offset the first
     # page's length gives (the read tool's pages are of one length). Page by page, the loop's
-    # bound on requests (``MAX_MODEL_REQUESTS``) ended reading at about ten pages, and a
-    # question about a keyword of HAProxy's 469 KB proxy section was answered from its start.
+    # bound on requests (``MAX_MODEL_REQUESTS``) ended reading at about ten pages (108 KB),
+    # short of the ``read_chars`` the models were fitted and measured reading to.
     if view.requests + 2 > MAX_MODEL_REQUESTS:
         return ()
     asked = _pages_asked(view.outcomes)
