@@ -3,9 +3,10 @@
 Each reading gives a page's words as its author wrote them, from what the generator
 shipped beside the HTML, never from citeline's extractor: Sphinx's ``_sources`` copies
 (reST or MyST Markdown), the AsciiDoc source beside each page (git's manual), the text
-mdBook and MkDocs put in their own search index, the Markdown sources of a Markdown tree,
-and, where a generator ships none of these (DocBook XSL), the page's whole body less the
-navigation DocBook itself marks (``navheader``, ``navfooter``, ``toc``). Markup is
+mdBook and MkDocs put in their own search index, the Markdown sources of a Markdown tree
+(less the pages its ``mkdocs.yml`` leaves out of the build), and, where a generator ships
+none of these (DocBook XSL), the page's whole body less the navigation DocBook itself
+marks (``navheader``, ``navfooter``, ``toc``). Markup is
 stripped conservatively: a construct whose rendering the source does not say (a bare
 ``:ref:`label``` renders its target's title) gives no words rather than wrong ones. For a
 built site, a word is kept only as often as the page shows it anywhere in its body (chrome
@@ -25,6 +26,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+from pathspec import GitIgnoreSpec
 from selectolax.lexbor import LexborHTMLParser
 
 WORD = re.compile(r"\w+")
@@ -413,12 +416,40 @@ def _markdown_sections(text: str) -> list[tuple[str, list[str]]]:
 
 
 def _markdown_tree(site: Path) -> Iterator[PageReading]:
+    left_out = _left_out_of_build(site)
     for source in sorted(site.rglob("*.md")):
         relative = source.relative_to(site)
         if any(part.startswith(".") for part in relative.parts):
             continue
+        if left_out is not None and left_out.match_file(relative.as_posix()):
+            continue  # no page of the site: its mkdocs.yml leaves it out of the build
         text = source.read_text("utf-8", errors="replace")
         yield PageReading(relative.as_posix(), _markdown_sections(text))
+
+
+class _AnyTag(yaml.SafeLoader):
+    """YAML with an mkdocs.yml's ``!!python/name:`` and ``!ENV`` tags read as nothing."""
+
+
+_AnyTag.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def _left_out_of_build(site: Path) -> GitIgnoreSpec | None:
+    """What the ``mkdocs.yml`` beside or above a docs folder ``site`` leaves out of its build
+    (MkDocs 1.5's ``exclude_docs`` after its ``.*`` and ``/templates/``, 1.6's ``draft_docs``),
+    read as MkDocs reads them; None when no ``mkdocs.yml`` names ``site`` its docs folder."""
+    for config in (site / "mkdocs.yml", site.parent / "mkdocs.yml"):
+        if not config.is_file():
+            continue
+        settings = yaml.load(config.read_text("utf-8"), Loader=_AnyTag) or {}
+        if (config.parent / str(settings.get("docs_dir", "docs"))).resolve() != site.resolve():
+            continue
+        lines = [".*", "/templates/"]
+        for name in ("exclude_docs", "draft_docs"):
+            if isinstance(settings.get(name), str):
+                lines.extend(settings[name].splitlines())
+        return GitIgnoreSpec.from_lines(lines)
+    return None
 
 
 # --- AsciiDoc: git's PAGE.txt beside PAGE.html ----------------------------------------------

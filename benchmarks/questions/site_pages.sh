@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A collection's pages copied out of an installed site into the collections cache, once: the
 # prepare.sh of each collection that ingests some of a site's pages and not the rest (rust-book,
-# rust-by-example, mkdocs, git, nodejs, bash, docutils, cargo-book) calls it with what to take
-# and what to leave out, and it prints the copy's folder on its last line, the folder
+# rust-by-example, mkdocs, git, nodejs, bash, docutils, cargo-book, gettext) calls it with what
+# to take and what to leave out, and it prints the copy's folder on its last line, the folder
 # `citeline ingest` reads. FOLDER names the copy and carries the version copied (the package's,
 # or the rustup release's): the copy is made when FOLDER.complete, beside it, is missing, and
 # that marker is written after the last page, so a copy cut short is made again. It is beside

@@ -1,9 +1,10 @@
 """A server loads only what it serves with: in open mode, over a collection without tables,
 answering with the embedded model, it never imports what checks caller tokens (PyJWT,
 cryptography), the tables' engine (DuckDB), the ``limits`` library (a limit counted in the
-database needs none of it) or the readers of source files (Markdown, YAML: only an ingest
-reads files). Together they were 35 MB of the demo server's resident memory (issue 30's
-line: <= 160 MB idle), measured by ``benchmarks/serve_memory.py --imports``.
+database needs none of it) or the readers of source files (Markdown, YAML, an MkDocs
+project's gitignore patterns: only an ingest reads files). Together they were 35 MB of the
+demo server's resident memory (issue 30's line: <= 160 MB idle), measured by
+``benchmarks/serve_memory.py --imports``.
 
 The server is built and answers in a fresh process, since this one has imported them all;
 the collection is built here, since an ingest reads files.
@@ -22,7 +23,15 @@ from tests.support.caller_keys import make_keys
 from citeline.corpus import Corpus
 from citeline.server.tokens import mint_token
 
-UNNEEDED_IN_OPEN_MODE = ("jwt", "cryptography", "duckdb", "limits", "markdown_it", "yaml")
+UNNEEDED_IN_OPEN_MODE = (
+    "jwt",
+    "cryptography",
+    "duckdb",
+    "limits",
+    "markdown_it",
+    "yaml",
+    "pathspec",
+)
 
 _SERVE_AND_ANSWER = """
 import json, sys

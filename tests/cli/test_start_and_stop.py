@@ -24,8 +24,6 @@ from tests.support.query_workers import query_workers
 
 COMMAND = [sys.executable, "-m", "citeline"]
 DATA_QUESTION = "What is the average body mass of Gentoo penguins?"
-# Importing Python and the command line, then binding: about a second here, measured.
-PORT_CHECK_SECONDS = 2.0
 # Indexing the sample with its vectors and starting: about 12 s of CPU on the build machine
 # (docs/benchmarks.md's embedding row); 90 s ran out at load 7 on two shared cores.
 START_SECONDS = 240
@@ -56,7 +54,6 @@ def test_a_taken_port_is_one_sentence_naming_port_and_status_2(
     command: list[str], tmp_path: Path
 ) -> None:
     with taken_port() as port:
-        started = time.monotonic()
         finished = subprocess.run(
             [*COMMAND, *command, "--port", str(port), "--db", str(tmp_path / "i.sqlite")],
             capture_output=True,
@@ -64,16 +61,15 @@ def test_a_taken_port_is_one_sentence_naming_port_and_status_2(
             timeout=60,
             env=environment(tmp_path),
         )
-        seconds = time.monotonic() - started
     assert finished.returncode == 2, finished.stderr
     assert finished.stdout == ""  # nothing printed before it: no "Open http://..." link
     lines = finished.stderr.splitlines()
     assert len(lines) == 1, finished.stderr
     assert lines[0].startswith(f"citeline {command[0]}: Port {port} ")
     assert "--port" in lines[0] and lines[0].endswith(".")
-    if command == ["demo"]:
-        assert seconds < PORT_CHECK_SECONDS, seconds
-    assert not (tmp_path / "i.sqlite").exists()  # found before any work was done
+    # Found before any work was done: the demo's ingest would have made the database. (A
+    # bound on its seconds failed at load 5 on two cores, and says no more than this.)
+    assert not (tmp_path / "i.sqlite").exists()
 
 
 @contextmanager

@@ -305,7 +305,7 @@ def test_a_section_whose_id_names_a_panel_is_still_a_section_and_the_panel_is_no
     documents = {d.id: d for d in _read(page, "doctree")}
     assert list(documents) == ["doctree#header", "doctree#footer", "doctree#details"]
     footer = documents["doctree#footer"]
-    assert footer.title == "The Docutils Document Tree › footer"
+    assert footer.title == "The Docutils Document Tree › Element Reference › footer"
     assert "bottom of every page." in footer.text
     assert documents["doctree#details"].title.endswith("› footer › Details")
     assert not any("Writers" in d.text for d in documents.values())  # contents: links only
@@ -494,3 +494,21 @@ def test_a_see_also_list_of_the_sections_after_its_own_stays_text() -> None:
     documents = _read(page, "core")
     cpu = next(d for d in documents if d.title.endswith("RLimitCPU Directive › See also"))
     assert cpu.text == "See also\n\nRLimitMEM\nRLimitNPROC"
+
+
+def test_a_tab_panel_hidden_until_its_tab_is_chosen_keeps_its_text(tmp_path: Path) -> None:
+    # sphinx-tabs as Flask's installation page builds it: the first panel shown, the others
+    # ``hidden`` until a reader chooses their tab.
+    page = """<html><body><div role="main"><h1>Installation</h1>
+    <h2 id="create-an-environment">Create an environment</h2>
+    <div class="sphinx-tabs"><div role="tablist"><button role="tab">macOS/Linux</button>
+    <button role="tab">Windows</button></div>
+    <div class="sphinx-tabs-panel" role="tabpanel"><pre>python3 -m venv .venv</pre></div>
+    <div class="sphinx-tabs-panel" hidden="true" role="tabpanel"><pre>py -3 -m venv .venv</pre>
+    </div></div><div hidden><p>A menu the page shows on hover.</p></div></div></body></html>"""
+    (tmp_path / "installation.html").write_text(page, "utf-8")
+    with Corpus.open(tmp_path / "index.sqlite") as corpus:
+        corpus.ingest(tmp_path / "installation.html")
+        text = "\n".join(document.text for document in corpus.documents())
+    assert "python3 -m venv .venv" in text and "py -3 -m venv .venv" in text
+    assert "A menu the page shows on hover" not in text

@@ -1,7 +1,7 @@
 """A Markdown docs folder as the common generators write it (MkDocs, Material, FastAPI's
 docs) reads as plain text: attribute lists become anchors, admonitions paragraphs, include
-directives are replaced by what they include, and pages link where the generators publish
-them."""
+directives are replaced by what they include, pages link where the generators publish
+them, and sections are titled under the heading the page opens with."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from citeline.cli import app
 from citeline.corpus import Corpus, Document
-from citeline.corpus.formats.markdown import plain_text
+from citeline.corpus.formats.markdown import plain_text, read
+from citeline.corpus.formats.origin import SourceFile
 
 BASE = "https://docs.example.org/"
 QUERY_PARAMS = """\
@@ -260,3 +261,48 @@ def test_a_heading_that_is_a_reference_link_is_named_by_its_text_as_mkdocs_names
     corpus.ingest(docs, base_url=BASE)
     plugin = next(d for d in corpus.documents() if d.url == BASE + "schemas/#apispec-plugin")
     assert plugin.title.endswith("apispec plugin") and "[" not in plugin.title
+
+
+# A page of several top-level headings
+
+GALAXY = (
+    "# galaxy\n\nThis rule identifies if the collection version ...\n\n"
+    "## Problematic code\n\n```yaml\n# galaxy.yml\nversion: 0.2.3\n```\n\n"
+    "# Changelog Details\n\nThis rule also looks for a changelog file ...\n\n"
+    "## Minimum required changelog.yaml/changelog.yml file\n\n```yaml\nreleases: {}\n```\n\n"
+    "# Required Tag Details\n\n## Problematic code\n\n```yaml\ntags: [bad]\n```\n"
+)
+
+
+def _titles(markdown: str) -> dict[str | None, str]:
+    origin = SourceFile(Path("galaxy.md"), "rules/galaxy", "rules/galaxy.md", BASE + "galaxy/")
+    documents = [item for item in read(markdown, origin) if isinstance(item, Document)]
+    return {document.url: document.title for document in documents}
+
+
+def test_later_top_level_headings_are_sections_of_the_page_the_first_one_titles() -> None:
+    # Ansible Lint 26.10.1's rules/galaxy.md: "# galaxy", then "# Changelog Details" and
+    # "# Required Tag Details", all on the page MkDocs titles "galaxy" (the h1 it opens
+    # with); the index titled their sections as pages of their own.
+    assert _titles(GALAXY) == {
+        BASE + "galaxy/": "galaxy",
+        BASE + "galaxy/#problematic-code": "galaxy › Problematic code",
+        BASE + "galaxy/#changelog-details": "galaxy › Changelog Details",
+        BASE + "galaxy/#minimum-required-changelogyamlchangelogyml-file": (
+            "galaxy › Changelog Details › Minimum required changelog.yaml/changelog.yml file"
+        ),
+        BASE + "galaxy/#problematic-code_1": "galaxy › Required Tag Details › Problematic code",
+    }
+    # A title of its own (front matter's) heads them the same way.
+    titled = _titles("---\ntitle: Galaxy rule\n---\n" + GALAXY)
+    assert titled[BASE + "galaxy/#changelog-details"] == "Galaxy rule › Changelog Details"
+
+
+def test_top_level_headings_after_text_are_side_by_side_under_no_title_of_theirs() -> None:
+    # A page that opens with text is titled by its navigation entry or file name, not by
+    # any of its headings: none of them heads the others.
+    assert _titles("Intro text.\n\n# One\n\nText.\n\n# Two\n\nText.\n") == {
+        BASE + "galaxy/": "galaxy",
+        BASE + "galaxy/#one": "One",
+        BASE + "galaxy/#two": "Two",
+    }

@@ -1,6 +1,7 @@
 """What Material for MkDocs and pymdown-extensions show of a page's lists, checkboxes, icons,
-code annotations and diagrams is what its sections' text holds, under the settings of the
-``mkdocs.yml`` that governs the page; a page under none reads as CommonMark."""
+code annotations, diagrams and code blocks' titles is what its sections' text holds, under
+the settings of the ``mkdocs.yml`` that governs the page; a page under none reads as
+CommonMark."""
 
 from __future__ import annotations
 
@@ -286,3 +287,52 @@ def test_a_mermaid_diagram_stays_as_the_source_the_page_shows_without_javascript
             "Overview\n\nflowchart TB\n    MANAGER{UserManager}\n    subgraph ROUTERS[Routers]\n"
             "        AUTH[[get_auth_router]]\n    end\n    MANAGER -->|injects| ROUTERS"
         )
+
+
+# Code block titles
+
+SUPERFENCES = (
+    "markdown_extensions:\n  - admonition\n  - pymdownx.highlight\n  - pymdownx.superfences\n"
+)
+
+
+def test_a_code_blocks_title_is_the_line_the_page_shows_above_it(tmp_path: Path) -> None:
+    # Ansible Lint 26.10.1's configuring.md writes '```yaml title=".ansible-lint-ignore"'
+    # and, inside a warning, rules/yaml.md '```yaml title=".yamllint"': Material prints the
+    # file's name above each block, and the index kept only the code.
+    text = _text(
+        '# Configuration\n\nIgnore rules per file:\n\n```yaml title=".ansible-lint-ignore"\n'
+        "playbook.yml package-latest\n```\n\n!!! warning\n\n"
+        '    ```yaml title=".yamllint"\n    rules: {}\n    ```\n\n'
+        "``` { .python title='main.py' }\nimport os\n```\n",
+        project=_project(tmp_path, SUPERFENCES),
+    )
+    assert text == (
+        "Configuration\n\nIgnore rules per file:\n\n.ansible-lint-ignore\n\n"
+        "playbook.yml package-latest\n\nWarning\n\n.yamllint\n\nrules: {}\n\nmain.py\n\nimport os"
+    )
+
+
+def test_a_code_blocks_title_shows_only_where_the_pages_renderer_shows_one(
+    tmp_path: Path,
+) -> None:
+    markdown = '# Page\n\n```python title="main.py"\nimport os\n```\n'
+    # Python-Markdown's own fenced_code makes a title an attribute, or a Pygments option
+    # for whole documents only; superfences without Pygments makes it an attribute.
+    plain = _project(tmp_path, "markdown_extensions: [attr_list]\n")
+    assert _text(markdown, project=plain) == "Page\n\nimport os"
+    javascript = _project(
+        tmp_path,
+        "markdown_extensions:\n  - pymdownx.highlight:\n      use_pygments: false\n"
+        "  - pymdownx.superfences\n",
+    )
+    assert _text(markdown, project=javascript) == "Page\n\nimport os"
+    # Docusaurus shows it: a page under no mkdocs.yml reads so.
+    assert _text(markdown) == "Page\n\nmain.py\n\nimport os"
+
+
+def test_an_info_string_of_a_hundred_thousand_titles_reads_in_linear_time() -> None:
+    markdown = "# Page\n\n```python " + 'title="x title=' * 100_000 + "\ncode\n```\n"
+    started = time.perf_counter()
+    assert _text(markdown).endswith("code")
+    assert time.perf_counter() - started < 2

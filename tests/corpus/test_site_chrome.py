@@ -107,3 +107,89 @@ def test_a_heading_every_page_holds_outside_its_content_starts_no_section(
     assert titles["build#examples"] == "cargo build › Examples"
     for document in documents.values():
         assert "Keyboard" not in document.title and "search in the book" not in document.text
+
+
+# A site whose every page holds, inside its content, a side menu listing every page's title
+# and top-level sections as links: lxml's documentation (Debian's python-lxml-doc), which
+# Docutils' html4css1 writer builds through lxml's own mkhtml.py. The title of one page
+# ("lxml.objectify") is a menu entry itself.
+_MENU_PAGES = {
+    "validation": ("Validation with lxml", ["DTD", "RelaxNG", "XMLSchema"]),
+    "objectify": ("lxml.objectify", ["The lxml.objectify API", "ObjectPath"]),
+    "tutorial": ("The lxml.etree Tutorial", ["The Element class", "Serialisation"]),
+    "parsing": ("Parsing XML and HTML with lxml", ["Parsers", "Python unicode strings"]),
+    "xpathxslt": ("XPath and XSLT with lxml", ["XPath", "XSLT"]),
+    "performance": ("Benchmarks and Speed", ["XPath", "lxml.objectify"]),
+}
+
+
+def _anchor(heading: str) -> str:
+    return heading.lower().replace(" ", "-").replace(".", "-")
+
+
+def _menu_page(name: str) -> str:
+    """A page as lxml's mkhtml.py builds it: ``div.document`` holding the side menu (every
+    page's title and its top-level sections, as links), a banner, the page's title, an opening
+    paragraph, and each section a ``div.section`` whose heading is an ``h1``; the footer
+    line every page ends with."""
+    menu = "".join(
+        f'<ul class="menu"><li class="menu title"><a href="{page}.html">{title}</a>'
+        f'<ul class="submenu">'
+        + "".join(
+            f'<li class="menu item"><a href="{page}.html#{_anchor(h)}">{h}</a></li>'
+            for h in headings
+        )
+        + "</ul></li></ul>"
+        for page, (title, headings) in _MENU_PAGES.items()
+    )
+    title, headings = _MENU_PAGES[name]
+    sections = "".join(
+        f'<div class="section" id="{_anchor(h)}"><h1>{h}</h1>'
+        f"<p>What {h} on the {name} page says, in words of its own.</p></div>"
+        for h in headings
+    )
+    banner = """<div class="banner"><div class="banner_image"><img src="title.png" /></div>
+    <div class="banner_link"><a href="index.html#support">Like the tool? <br />Help making it
+    better!</a></div></div>"""
+    return f"""<html><head><title>{title}</title></head><body>
+    <div class="document" id="{_anchor(title)}">
+    <div class="sidemenu" id="sidemenu"><div class="menutrigger">Menu</div>
+    <div class="menu">{banner}<ul><li><span class="section title">Developing with lxml</span>
+    {menu}</li></ul></div></div>{banner}<h1 class="title">{title}</h1>
+    <p>The opening of the {name} page, before its first section.</p>{sections}
+    <p>Generated on 2024-0{len(name) % 9 + 1}-12 from the reStructuredText sources.</p>
+    </div></body></html>"""
+
+
+def test_a_heading_whose_words_are_a_line_of_the_side_menu_keeps_its_section(
+    tmp_path: Path,
+) -> None:
+    documents = _ingest(tmp_path, {f"{name}.html": _menu_page(name) for name in _MENU_PAGES})
+    for name, (title, headings) in _MENU_PAGES.items():
+        # The page's title, "lxml.objectify" a menu line on every page, still titles the
+        # page's opening, which is no banner above it.
+        assert documents[name].title == title
+        assert documents[name].text == (
+            f"{title}\n\nThe opening of the {name} page, before its first section."
+        )
+        for heading in headings:
+            section = documents[f"{name}#{_anchor(heading)}"]
+            assert section.title == f"{title} › {heading}"
+            assert section.text == (
+                f"{heading}\n\nWhat {heading} on the {name} page says, in words of its own."
+            )
+    assert documents["validation#relaxng"].url == "https://docs.example.org/validation.html#relaxng"
+    assert len(documents) == len(_MENU_PAGES) + sum(len(h) for _, h in _MENU_PAGES.values())
+
+
+def test_the_side_menus_own_lines_and_a_repeated_footer_line_are_still_chrome(
+    tmp_path: Path,
+) -> None:
+    documents = _ingest(tmp_path, {f"{name}.html": _menu_page(name) for name in _MENU_PAGES})
+    entries = {title for title, _ in _MENU_PAGES.values()}
+    entries.update(heading for _, headings in _MENU_PAGES.values() for heading in headings)
+    for document in documents.values():
+        for line in ("Menu", "Developing with lxml", "Like the tool?", "Generated on"):
+            assert line not in document.text
+        # A menu entry is a line of a document only as its own heading, its first line.
+        assert not entries.intersection(document.text.splitlines()[1:])

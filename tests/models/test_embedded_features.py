@@ -494,3 +494,33 @@ def test_a_tuning_set_for_a_block_is_the_one_in_force_there_only() -> None:
 
 def test_every_feature_has_one_name() -> None:
     assert len(FEATURES) == len(set(FEATURES))
+
+
+def test_a_run_that_names_code_the_question_did_not_write_is_marked() -> None:
+    question = "How do I send a file back to the client?"
+    opening = "Files can be sent back to the client from a view in several ways."
+    plain = _runs(question, f"{opening}\n\nThe response then carries the file's bytes.")
+    assert all(f["run_names"] == 0.0 for f in plain)
+    named = _runs(question, f"{opening}\n\nCall send_file() or pass --static-folder.")
+    assert named[-1]["run_names"] > 0.0
+    # A name the question writes is no news in the run that repeats it.
+    asked_for = _runs("What does send_file() do?", "The function send_file() sends a file back.")
+    assert asked_for[0]["run_names"] == 0.0
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Rc::new", "Vec<String>", "&self", "derive(Debug)", "$HOME", "@property", "<VirtualHost>"],
+)
+def test_a_name_in_the_shape_of_rust_shell_or_xml_is_a_name_given(name: str) -> None:
+    question = "How do I share one value between several parts of the program?"
+    opening = "A value can have more than one owner in several ways."
+    named = _runs(question, f"{opening}\n\nThe answer is {name} here.")
+    assert named[-1]["run_names"] > 0.0
+
+
+def test_prose_with_an_ampersand_a_mail_address_or_a_parenthesis_names_nothing() -> None:
+    question = "How do I share one value between several parts of the program?"
+    opening = "A value can have more than one owner in several ways."
+    plain = _runs(question, f"{opening}\n\nAsk R&D (see above) or write to us: 3 < 4 > 2.")
+    assert all(f["run_names"] == 0.0 for f in plain)

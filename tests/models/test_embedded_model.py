@@ -1071,6 +1071,16 @@ def test_reading_stops_while_the_turn_still_has_a_request_for_the_answer() -> No
     assert not isinstance(next_step(view), tuple)  # it answers from what it has
 
 
+def test_a_passage_the_search_found_past_the_pages_read_can_answer() -> None:
+    page = "Falls are common in older adults. " * 300
+    found = "Vitamin D supplementation reduced hip fracture risk by a fifth."
+    docs = {**DOCS, "101": ("Vitamin D and fractures", found)}
+    outcomes = (_search(["101"], docs), _page("101", page, 0, len(page)))
+    with use_tuning(dataclasses.replace(TUNING, read_chars=len(page))):
+        prose, _ = _prose(_answer(TurnView(QUESTION, outcomes=outcomes)))
+    assert "reduced hip fracture risk" in prose
+
+
 def test_a_section_is_read_no_further_than_its_bound() -> None:
     bounded = dataclasses.replace(TUNING, read_chars=1_000)
     view = TurnView(QUESTION, outcomes=(_search(["101"]), _page("101", "x. " * 400, 0, 1_200)))

@@ -9,18 +9,12 @@
 # another text of the manual's "Invoking" sections), FAQ.html and tutorial.html (published
 # elsewhere than the manual), the C#, Java and libasprintf API pages and the examples.
 # README.md beside this script says why. SITE (default /usr/share/doc/gettext) can be set in
-# the environment.
+# the environment. The copy is made once (benchmarks/questions/site_pages.sh).
 set -euo pipefail
 SITE="${SITE:-/usr/share/doc/gettext}"
-cache="${CITELINE_COLLECTIONS_CACHE:-$HOME/.cache/citeline-collections}"
-pages="$cache/gettext-0.21"
 if [ ! -f "$SITE/gettext_toc.html" ] || [ ! -f "$SITE/gettext_1.html" ]; then
   echo "No gettext manual at $SITE: install Debian's gettext-doc (apt-get install gettext-doc) or set SITE." >&2
   exit 2
 fi
-rm -rf "$pages"
-mkdir -p "$pages"
-for page in "$SITE"/gettext_*.html; do
-  cp -L "$page" "$pages/"
-done
-echo "$pages"
+exec "$(dirname "$0")/../../questions/site_pages.sh" "$SITE" gettext-0.21 \
+  --top-level --pages 'gettext_*.html'

@@ -19,8 +19,10 @@ from pathlib import Path
 from citeline.corpus.documents import Document
 from citeline.corpus.formats import html, jsonl, markdown, text
 from citeline.corpus.formats.api_docs import ParseBudget
+from citeline.corpus.formats.decoding import decoded
 from citeline.corpus.formats.includes import default_include_root, mkdocs_theme_folder
 from citeline.corpus.formats.limits import MAX_PAGE_BYTES, RefusedFileError, read_bytes
+from citeline.corpus.formats.mkdocs_files import DocsFolder, docs_folder, is_page, is_static
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.site import Site
@@ -73,7 +75,10 @@ def source_files(
     reported rather than silently ignored; so is a named pipe, socket or device under a
     readable name, whose read (``limits``, without blocking) refuses it with its reason. A
     text or Markdown file beside an HTML page of the same name is passed over as that page's
-    source.
+    source. In an MkDocs project's docs folder the files are those its build publishes as
+    pages (``mkdocs_files``): what ``exclude_docs`` and ``draft_docs`` leave out is passed
+    over, and so is every static file but an HTML one, while folders starting with ``_``
+    are read; settings beyond its bounds are listed as refused, with the reason.
 
     The HTML pages found share one ``Site``, which compares them to learn what every page
     repeats; Markdown include directives may reach files under ``include_root`` (by default
@@ -83,14 +88,34 @@ def source_files(
     if path.is_file() or _special(path):
         url = page_url(base_url, path.name)
         return [SourceFile(path, path.stem, path.name, url, include_root=root_of_includes)]
-    return _in_one_site(_folder_files(path, base_url, root_of_includes), root_of_includes)
+    docs = _docs_folder(path)
+    files = _folder_files(path, base_url, root_of_includes, docs)
+    if docs is not None and docs.refused is not None:
+        # Its settings could not be applied: said once, on the file that holds them.
+        config = docs.config
+        files.append(SourceFile(config, config.stem, config.name, None, refused=docs.refused))
+    return _in_one_site(files, root_of_includes)
 
 
-def _folder_files(path: Path, base_url: str | None, project: Path) -> list[SourceFile]:
+def _docs_folder(path: Path) -> DocsFolder | None:
+    """The docs folder of an MkDocs project that the folder ``path`` lies in or holds: what
+    lies in it is what its build publishes (``mkdocs_files``), whatever a built site's rules
+    would say."""
+    docs = docs_folder(path)
+    root = path.resolve()
+    if docs is None or not (docs.holds(root) or docs.root.is_relative_to(root)):
+        return None
+    return docs
+
+
+def _folder_files(
+    path: Path, base_url: str | None, project: Path, docs: DocsFolder | None
+) -> list[SourceFile]:
     """The readable files under the folder ``path``, and its refused links, sorted. A link
     to a file may reach into ``project`` (the include root, which includes may read from
     too): MkDocs follows a page linked from the project, as Schemathesis' ``docs/migration.md
-    -> ../MIGRATION.md``, a page of its site's navigation."""
+    -> ../MIGRATION.md``, a page of its site's navigation. What lies in ``docs`` is what
+    its build publishes."""
     root = path.resolve()
     linked_root = project if root.is_relative_to(project) else root
     # Whether a folder without a base URL is a site is known only once an HTML page is seen,
@@ -107,22 +132,49 @@ def _folder_files(path: Path, base_url: str | None, project: Path) -> list[Sourc
     found: list[tuple[bool, SourceFile]] = []
     for folder, folder_names, file_names in os.walk(path, followlinks=False):
         folder_path = Path(folder)
-        generated = any(part.startswith("_") for part in folder_path.relative_to(path).parts)
+        relative = folder_path.relative_to(path)
+        published = _holds(docs, root / relative)
+        generated = not published and any(part.startswith("_") for part in relative.parts)
         folder_names[:] = sorted(
             name
             for name in folder_names
-            if not name.startswith(".") and not (site and name.startswith("_"))
+            if not name.startswith(".")
+            and not (site and name.startswith("_") and not _holds(docs, root / relative / name))
         )
         for name, refused in _folder_links(folder_path, folder_names, path, root):
-            found.append((generated or name.startswith("_"), refused))
+            found.append((generated or (name.startswith("_") and not published), refused))
         pages = {Path(n).stem for n in file_names if Path(n).suffix.lower() in _PAGE_SUFFIXES}
         pages_seen = pages_seen or (bool(pages) and not generated)
         themed = theme is not None and folder_path.resolve().is_relative_to(theme)
-        for source in _folder_sources(folder_path, file_names, pages, path, linked_root, base_url):
-            found.append((generated, replace(source, theme=True) if themed else source))
+        # MkDocs renders a Markdown page beside an HTML file of the same name and copies
+        # the HTML file too: neither is the other's source.
+        sources = _folder_sources(
+            folder_path, file_names, set() if published else pages, path, linked_root, base_url
+        )
+        for listed in sources:
+            source = _as_published(listed, docs, root) if published else listed
+            if source is not None:
+                found.append((generated, replace(source, theme=True) if themed else source))
     files = [source for generated, source in found if not (generated and pages_seen)]
     files.sort(key=lambda source: source.relative)
     return _once_each(files)
+
+
+def _holds(docs: DocsFolder | None, folder: Path) -> bool:
+    return docs is not None and docs.holds(folder)
+
+
+def _as_published(source: SourceFile, docs: DocsFolder | None, root: Path) -> SourceFile | None:
+    """``source``, a file of the docs folder ``docs`` (``root`` is the ingested folder,
+    resolved), as its build publishes it: None when the build leaves it out or copies it as
+    a file that is no page, marked ``static`` when it is an HTML file copied as it is. A
+    refused link stays refused."""
+    if docs is None or source.refused is not None:
+        return source
+    where = root / source.relative
+    if not docs.publishes(where) or not is_page(where):
+        return None
+    return replace(source, static=True) if is_static(where) else source
 
 
 def _once_each(files: list[SourceFile]) -> list[SourceFile]:
@@ -233,7 +285,9 @@ def _refused(candidate: Path, root: Path, what: str) -> SourceFile:
 def read_source(source: SourceFile) -> Iterator[Item]:
     """The documents in one file, with a ``Rejected`` for each part that could not be read.
 
-    A file is read only when it is a regular file within its format's size (``limits``).
+    A file is read only when it is a regular file within its format's size (``limits``),
+    and as text when it is UTF-8 or, for an HTML page, in the encoding it declares
+    (``decoding``).
     A reader that fails in a way nobody foresaw (a parser's ``RecursionError`` on a deeply
     nested record, or its own error when it cannot allocate) costs only its file: the
     failure, whatever its type, becomes that file's reason.
@@ -246,18 +300,14 @@ def read_source(source: SourceFile) -> Iterator[Item]:
         supported = ", ".join(sorted(READERS))
         yield Rejected(f"its format is not supported; use one of {supported}")
         return
+    suffix = source.path.suffix.lower()
     try:
-        raw = read_bytes(source.path, _LIMITS.get(source.path.suffix.lower()))
+        text = decoded(read_bytes(source.path, _LIMITS.get(suffix)), html=suffix in _PAGE_SUFFIXES)
     except RefusedFileError as refused:
         yield Rejected(str(refused))
         return
     try:
-        decoded = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        yield Rejected(f"it is not UTF-8 text (bad byte at offset {error.start}); save it as UTF-8")
-        return
-    try:
-        yield from reader(decoded, source)
+        yield from reader(text, source)
     except Exception as error:  # any failure costs only its file
         logger.warning("reading %s failed", source.path, exc_info=True)
         yield Rejected(

@@ -5,10 +5,12 @@ The same characters publish differently by generator: ``3.`` before a list's fir
 its first number under CommonMark (Docusaurus, Hugo, GitHub) but Python-Markdown counts
 every ordered list from 1 unless ``sane_lists`` is on; ``- [x] Done`` is a checkbox under
 GitHub-flavoured renderers and under MkDocs only with ``pymdownx.tasklist``;
-``:material-github:`` is an icon only with ``pymdownx.emoji``, and a comment's ``(1)`` in
-a code block is an annotation only with Material's ``content.code.annotate`` feature. A page
-under no ``mkdocs.yml`` is read as CommonMark with GitHub's task lists. It deliberately reads
-no more of the settings than those choices, and runs nothing they name.
+``:material-github:`` is an icon only with ``pymdownx.emoji``, a comment's ``(1)`` in
+a code block is an annotation only with Material's ``content.code.annotate`` feature, and a
+fence's ``title="setup.py"`` is shown above its block only by pymdownx.superfences. A page
+under no ``mkdocs.yml`` is read as CommonMark with GitHub's task lists and Docusaurus' code
+titles. It deliberately reads no more of the settings than those choices, and runs nothing
+they name.
 """
 
 from __future__ import annotations
@@ -29,12 +31,14 @@ class Dialect:
     ``icons``: an emoji or icon shortcode (``:material-github:``) is an image.
     ``code_annotations``: every code block's comment markers (``# (1)!``) are annotations
     that the ordered list right after it holds (a block marked ``.annotate`` is, anywhere).
+    ``code_titles``: a fence's ``title="..."`` is a line shown above its code block.
     """
 
     list_start: bool = True
     task_lists: bool = True
     icons: bool = False
     code_annotations: bool = False
+    code_titles: bool = True
 
 
 COMMONMARK = Dialect()
@@ -52,7 +56,18 @@ def dialect_of(page: Path) -> Dialect:
         task_lists="pymdownx.tasklist" in extensions,
         icons="pymdownx.emoji" in extensions,
         code_annotations="content.code.annotate" in _theme_features(settings),
+        code_titles=_code_titles(extensions),
     )
+
+
+def _code_titles(extensions: dict[str, dict[Any, Any]]) -> bool:
+    """Whether a fence's ``title`` is shown: pymdownx.superfences passes it to Pygments'
+    highlighting, which prints it above the block (Material's "Adding a title"); without
+    Pygments (``use_pygments: false``) it is an attribute of the element, and Python-Markdown's
+    own fenced_code shows none (an attribute, or an option Pygments uses for whole documents
+    only)."""
+    highlight = extensions.get("pymdownx.highlight", {})
+    return "pymdownx.superfences" in extensions and highlight.get("use_pygments", True) is not False
 
 
 def _theme_features(settings: dict[Any, Any]) -> list[str]:

@@ -9,20 +9,30 @@ own); DocBook and AsciiDoc pages are all body.
 Headings in navigation, banners, footers and sidebars start no section, and what every
 page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
-Inside the content, permalink markers (an in-page link with no word of its own, ``¶``),
-"edit this page" buttons, forms, the navigation bar just before a heading (GNU
-Texinfo's) and the page's own table of contents (a list of nothing but links to its
-sections, standing before them) are dropped. Each heading starts a section
+Inside the content, permalink markers (an in-page link with no word of its own, ``¶``, or
+anywhere a mark alone that points at its own place), "edit this page" buttons, forms, the
+navigation bar just before a heading (GNU Texinfo's) and the page's own table of contents
+(a list of nothing but links to its sections, standing before them, that no sentence
+introduces as a section's parts, or an element a generator names a table of contents that
+holds a list of links, not of sentences) are dropped. Each heading starts a section
 (``sections``) whose anchor is the id the page itself links to, wherever it sits: the
 heading's own, a marker inside it (an id, an old ``<a name>``), that of the element the
 heading opens, past such a bar (Sphinx's ``<section id>``, DocBook's ``<div
-class=sect1>``, Texinfo's ``<div class=section id>``), or an empty marker just before it
-(``<span id>``); so does each term of a glossary, at its own id.
+class=sect1>``, Texinfo's ``<div class=section id>``), that of the element around it its
+permalink names, or the run of empty markers just before it (``<span id>``, HTML 4's
+``<a name>``: texi2html's, YODL's), named by its first; so does each entry of a glossary,
+at its first term's id. A section's title is its heading path, each heading in the
+nearest before it of a higher level (a second top-level heading only as far as the
+element it opens). A page or a section that is a list of links (an index, a chapter's
+list of its pages) keeps only its sentences, and a page left with none is omitted and
+counted, as is a page that is a form with a sentence beside it (a search page).
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
 the page's canonical link. A page whose refresh sends the reader on at once (a redirect
-page) is omitted, counted, and left out of the site's sample.
+page) is omitted, counted, and left out of the site's sample. A static file an MkDocs docs
+folder copies as it is, naming itself by no ``<title>`` or heading (a search engine's
+verification file), is omitted and counted too.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
@@ -40,14 +50,20 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
-from citeline.corpus.formats.limits import read_limited
+from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
-from citeline.corpus.formats.sections import Section, has_body, section_documents
+from citeline.corpus.formats.sections import (
+    Section,
+    body_text,
+    has_body,
+    section_documents,
+)
 from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
 
 # The structural elements generators put a page's own content in (Sphinx's basic,
@@ -69,7 +85,9 @@ _CHROME_PARTS = (
     "[role=search]",
     "[role=banner]",
     "[role=contentinfo]",
-    "[hidden]",
+    # A tab panel hidden until its tab is chosen (WAI-ARIA tabs, sphinx-tabs) is text a reader
+    # opens with one click: Flask's installation page keeps its Windows commands there.
+    "[hidden]:not([role=tabpanel])",
     "[aria-hidden=true]",
     "header:not(article header):not(main header):not([role=main] header):not(section header)",
 )
@@ -82,11 +100,19 @@ _NOT_TEXT = (
     f"script, style, noscript, template, svg, iframe, button, input, select, textarea, {_CHROME}"
 )
 # Those panels by their class or id: a name, which a section of the page may bear too
-# (``_a_section``).
+# (``_a_section``), and, for a table of contents (``_CONTENTS_NAMES``), a list of text
+# (``_text_list``).
+_CONTENTS_NAMES = ".theme-doc-toc-mobile, .toc, .docs-toc, #toc"
+# The outermost of them (one ``:not(... *)`` each: lexbor reads ``:not(:is(a, b) *)`` as if
+# only ``a``).
+_OUTERMOST_CONTENTS = ", ".join(
+    name + "".join(f":not({outer} *)" for outer in _CONTENTS_NAMES.split(", "))
+    for name in _CONTENTS_NAMES.split(", ")
+)
 _CHROME_NAMES = (
-    ".md-content__button, .md-source-file, .theme-doc-toc-mobile, .sphinxsidebar, .related, "
-    ".breadcrumb, .breadcrumbs, .edit-this-page, .navheader, .navfooter, .toc, .docs-toc, "
-    ".td-page-meta, .prev-next, .rst-footer-buttons, #footer, #toc"
+    ".md-content__button, .md-source-file, .sphinxsidebar, .related, .breadcrumb, "
+    ".breadcrumbs, .edit-this-page, .navheader, .navfooter, .td-page-meta, .prev-next, "
+    f".rst-footer-buttons, #footer, {_CONTENTS_NAMES}"
 )
 _NOT_CONTENT = f"{_NOT_TEXT}, {_CHROME_NAMES}"
 _HEADINGS = "h1, h2, h3, h4, h5, h6"
@@ -101,7 +127,20 @@ _PERMALINKS = ", ".join(
         ".code-block-caption",
     )
 )
+# What a permalink shows in place of words, wherever it sits: Sphinx's default "¶" (its
+# ``html_permalinks_icon``), "§", the "#" of Furo's, PyData's and Material's, a link emoji.
+# SQLAlchemy's zzzeeksphinx theme (``sphinx-paramlinks``) puts a "¶" after each parameter's
+# name in a field list, ``<a class="paramlink headerlink" href="#...params.server_default">``:
+# read as text, 1,859 of them stood in 74 sections ("server_default¶ - A FetchedValue ...").
+_PERMALINK_MARKS = frozenset(["¶", "§", "#", "🔗"])
+# Where a heading's permalink pointed, kept on the heading once the link is dropped
+# (``_mark_permalink_targets``, read by ``_anchor_candidates``).
+_PERMALINK_TARGET = "data-citeline-permalink"
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
+# The links whose words count as a list's (``_without_link_lists``): not a heading's own;
+# and the items of a list or a table, whose lines are entries of such a list.
+_ITEMS = "li, dt, dd, td, th"
+_COUNTED_LINKS = "a[href]" + "".join(f":not({heading} *)" for heading in _HEADINGS.split(", "))
 _HEADING_TAGS = frozenset(_HEADINGS.split(", "))
 # The fewest links a navigation bar holds (``_navigation_only``): texi2any 7's shortest
 # panel, "Up: X [Contents]", has two.
@@ -120,6 +159,30 @@ _CONTENTS_HOLDERS = ", ".join(
 # The most words the title of a table of contents holds beside it: docutils' default
 # "Contents" (every one of CMake's 65), "Table of Contents", "On this page".
 _CONTENTS_TITLE_WORDS = 3
+# A page, or a section, whose words lie at least this much inside links, with at least
+# ``_LINK_LIST_LINKS`` links, lists where the text is rather than holding it
+# (``_without_link_lists``): an index, a table of contents, a chapter's list of its pages.
+# Measured over the 29 Debian sites of the development and held-out collections: every
+# Sphinx index page lies between 0.857 (Sphinx's own genindex, whose entries' kinds,
+# "[configuration value]", stand outside the links) and 1.0, the Texinfo indexes (GNU
+# gettext's, the Z Shell Manual's, Bash's, the R manuals') between 0.857 and 1.0; the
+# landing pages with an intro that stay whole, Flask's index.html (0.83) and Tornado's
+# (0.41), under it.
+_LINK_LIST_SHARE = 0.85
+# The fewest links such a list holds: a "See also" of a few links (Apache's RLimitCPU
+# names two directives, PostgreSQL's CREATE TABLE five commands) is the text of its section.
+_LINK_LIST_LINKS = 10
+# The fewest words outside links that make a line of a list of links its own text (an
+# intro's sentence, Tornado's "This documentation is also available in PDF and Epub
+# formats."), not an entry (an index's "add_function_parentheses [configuration value]",
+# a table's head "Index Entry Section").
+_SENTENCE_WORDS = 6
+# The most words beside its headings that a page whose content holds a form with a text
+# field may say and still be that form: Sphinx's search page says 11 ("Searching for
+# multiple words only shows matches that contain all words."); a page of documentation
+# that shows a search box in its content says more.
+_FORM_PAGE_WORDS = 20
+_QUERY_FIELDS = "form input:not([type]), form input[type=text], form input[type=search]"
 # A glossary's terms with an id a link can reach (Sphinx's ``dl.glossary``, DocBook's
 # ``glossterm``, AsciiDoc's anchored ``[[def_index]]index::``) each start a section, below
 # every heading. Read as one section, the Python manual's glossary (128 terms, 47 KB) was
@@ -187,15 +250,28 @@ _WORD = re.compile(r"\w")
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD_TOKEN = re.compile(r"\S*\w\S*")
 _DIGITS = re.compile(r"\d+")
-# Markers put into the tree before its text is taken (sections, code blocks, block ends);
-# none of these characters occurs in text
+# Markers put into the tree before its text is taken (sections, code blocks, block ends,
+# a link's start and end); none of these characters occurs in text
 # that survived UTF-8 decoding of an HTML page (they are not allowed in HTML).
 _SECTION_MARK = re.compile(r"\x00(\d+)\x00")
+# Where the element a top-level heading opens ends (``_opened_element``): its section too.
+_SECTION_END = re.compile(r"\x00/(\d+)\x00")
 _CODE_MARK = re.compile(r"\x01(\d+)\x01")
-_MARKER_CHARACTERS = re.compile(r"[\x00-\x02]")
+_LINK_START = "\x03"
+_LINK_END = "\x04"
+_ITEM_MARK = "\x05"
+_LINK_MARKS = re.compile(r"([\x03\x04])")
+_LINE_MARKS = re.compile(r"[\x03-\x05]")
+_MARKER_CHARACTERS = re.compile(r"[\x00-\x05]")
 # What the ingest report calls a page whose content is only headings (a chapter's table
 # of contents, say): counted, not reported as a bad file.
 HEADINGS_ONLY = "pages with headings only"
+# A page that only lists where the text is (``_without_link_lists``): an index, a table of
+# contents, a chapter's list of its pages.
+LINK_LISTS = "pages of links"
+# A page whose content is a form with at most a sentence beside it (``_FORM_PAGE_WORDS``):
+# Sphinx's search page.
+FORM_PAGES = "pages that are a form"
 TEMPLATES = "theme templates"
 # A page whose ``<meta http-equiv="refresh">`` sends the reader on to another at once (GNU
 # Texinfo's page per node, a redirect plugin's or Jekyll's page left at an old address):
@@ -209,6 +285,13 @@ _REFRESH = re.compile(
     r"\s*(?P<time>\d+[\d.]*|\.[\d.]*)(?:\s*[;,]\s*|\s+)(?:url\s*=\s*)?(?P<address>.*)",
     re.IGNORECASE | re.DOTALL,
 )
+# An HTML file an MkDocs docs folder holds is copied to the site as it is, no page MkDocs
+# renders. A reader of the site finds a page there only when the file is an HTML document
+# that names itself, by its <title> or a heading, as a page copied in from elsewhere does;
+# one without either is served for a machine (Ansible Lint's google04e29a42ae6e6cbc.html
+# is Google's one-line site verification, "google-site-verification: …", and Yandex's
+# wraps its code in a bare <body>), no documentation: counted, not indexed.
+STATIC_FILES = "static files that are no page"
 # A file that opens with a Jinja statement or comment is a template, not a built page.
 _TEMPLATE = re.compile(r"\A\s*\{[%#]")
 
@@ -328,6 +411,10 @@ _FLAT_TAGS = frozenset(
         "body",
     ]
 )
+# The most empty markers (and the blank text between them) read before a heading
+# (``_markers_before``), where docutils writes one ``<span id>`` for each label of a
+# section: nine before its reStructuredText manual's "Specific Admonitions".
+_MARKER_RUN = 32
 # Steps any walk up the tree takes at most: generators wrap a heading in at most four
 # elements inside the one it opens (DocBook's titlepage), so eight is room to spare, and
 # a hostile page of 20,000 nested sections costs 20,000 short walks, not 20,000 long ones.
@@ -358,6 +445,9 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if _redirects_elsewhere(tree, origin.relative):
         yield Omitted(REDIRECTS, 1)
         return
+    if origin.static and not _names_itself(tree):
+        yield Omitted(STATIC_FILES, 1)
+        return
     profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample)
     if profile.name is not None:
         yield SiteName(profile.name)
@@ -369,19 +459,22 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         return
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
-    content, marked, boxed = _cleaned_content(tree, body, profile)
+    content, marked, boxed, form = _cleaned_content(tree, body, profile)
     # Inside an element the generator marks as the content, a line every page repeats is
     # the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
     # content found without such a marker is cleared of the site's repeated lines.
-    sections = _sections(content, linked, boxed, profile.lines if not marked else frozenset())
+    sections, listed = _sections(
+        content, linked, boxed, profile.lines if not marked else frozenset()
+    )
     if _banner_first(sections, content, marked, profile):
         sections.pop(0)
     page_title = sections[0].headings[0] if sections and sections[0].headings else ""
     if not sections[0].headings and title_tag:
         # Text before any heading: the page's <title> names it.
         sections[0] = Section((title_tag,), None, sections[0].text)
-    if not any(has_body(s) for s in sections) and any(s.headings for s in sections):
-        yield Omitted(HEADINGS_ONLY, 1)
+    omitted = _omitted(sections, listed, form)
+    if omitted is not None:
+        yield omitted
         return
     yield from section_documents(
         sections,
@@ -390,6 +483,25 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _names_itself(tree: LexborHTMLParser) -> bool:
+    """Whether the page names itself: a ``<title>`` or a heading with text."""
+    return any(_text_of(node) for node in tree.css(f"title, {_ANY_HEADING}"))
+
+
+def _omitted(sections: list[Section], listed: bool, form: bool) -> Omitted | None:
+    """Why a page of ``sections`` is no document, if it is none: it lost every line to its
+    lists of links (``listed``), it is only headings, or it is a form (``form``: one under
+    its title) with at most a sentence beside it, a tool (Sphinx's search page) whose
+    sentence is about the form, not the site's subject."""
+    if not any(has_body(s) for s in sections):
+        if listed:
+            return Omitted(LINK_LISTS, 1)
+        return Omitted(HEADINGS_ONLY, 1) if any(s.headings for s in sections) else None
+    if form and sum(len(_WORD_TOKEN.findall(body_text(s))) for s in sections) <= _FORM_PAGE_WORDS:
+        return Omitted(FORM_PAGES, 1)
+    return None
 
 
 def _banner_first(
@@ -507,7 +619,7 @@ def _depth(source: str) -> int:
 def _sample(path: Path) -> PageSample | None:
     """What one page of the site holds, read without a profile, for ``site.learn``; None
     for a page that cannot be read (it is reported when its own turn comes)."""
-    source = read_limited(path)
+    source = read_page(path)
     if source is None or _too_deep(source):
         return None
     try:
@@ -523,20 +635,22 @@ def _sample(path: Path) -> PageSample | None:
         # book's name that every page's menu bar repeats).
         headings = {_text_of(heading) for heading in _section_headings(body)}
         lines: set[str] = set()
-        content, _, boxed = _cleaned_content(tree, body, NO_PROFILE)
-        sections = _sections(content, frozenset(), boxed, frozenset(), lines)
+        content, _, boxed, _ = _cleaned_content(tree, body, NO_PROFILE)
+        sections, _ = _sections(content, frozenset(), boxed, frozenset(), lines)
     except Exception:  # a page that breaks the parser teaches nothing, and costs no other
         return None
     headings.update(s.headings[-1] for s in sections if s.headings)
     return PageSample(_text_of(tree.css_first("title")), frozenset(headings), frozenset(lines))
 
 
-def _first_ids_only(body: LexborNode) -> None:
-    """Takes the id off every element but the first that bears it: a browser takes a link
-    to the first. DocBook XSL writes ``<a id="x"/>``, which HTML leaves open, and the parser
-    copies the open ``<a id="x">`` into the next heading, before that heading's own marker;
-    read as that heading's, 240 of the Debian Reference's 449 sections were indexed at an
-    earlier section's address."""
+def _first_places_only(body: LexborNode) -> None:
+    """Takes the id off every element but the first that bears it, and the ``name`` off
+    every ``<a>`` whose name an id or an earlier ``<a name>`` already takes: a browser
+    takes a link to the first element of that id, else to the first ``<a>`` of that name
+    (WHATWG HTML, "find a potential indicated element"). DocBook XSL writes ``<a
+    id="x"/>``, which HTML leaves open, and the parser copies the open ``<a id="x">`` into
+    the next heading, before that heading's own marker; read as that heading's, 240 of the
+    Debian Reference's 449 sections were indexed at an earlier section's address."""
     seen: set[str] = set()
     for node in body.css("[id]"):
         name = str(node.id)
@@ -544,19 +658,32 @@ def _first_ids_only(body: LexborNode) -> None:
             del node.attrs["id"]
         else:
             seen.add(name)
+    for node in body.css("a[name]:not([id])"):
+        name = str(node.attributes.get("name") or "").strip()
+        if name in seen:
+            del node.attrs["name"]
+        elif name:
+            seen.add(name)
 
 
 def _cleaned_content(
     tree: LexborHTMLParser, body: LexborNode, profile: SiteProfile
-) -> tuple[LexborNode, bool, set[int]]:
+) -> tuple[LexborNode, bool, set[int], bool]:
     """The page's main content, cleared of chrome; whether an element the generator marks
-    as content (or the generator itself) said where it is; and the headings that title a
-    box (``_boxed_headings``)."""
-    _first_ids_only(body)
+    as content (or the generator itself) said where it is; the headings that title a
+    box (``_boxed_headings``); and whether the content held a form with a text field after
+    its first heading (``_form_after_title``), which goes with the chrome."""
+    # Read before a repeated id is taken off: SQLAlchemy's ``regexp_replace`` names two
+    # parameters ``...params.pattern``, each with its "¶" beside its own target.
+    marks = {link.mem_id for link in body.css('a[href^="#"]') if _permalink_mark(link)}
+    _first_places_only(body)
+    _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
+    form = _form_after_title(content)
+    texts = _text_lists(content)
     for node in content.css(_NOT_CONTENT):
-        if _dropped(node):
+        if _dropped(node, texts):
             node.decompose()
     # A permalink: an in-page link with no word of its own ("¶", "#", a zero-width space),
     # in a heading, a term or a caption, where generators put them. One that bears an id
@@ -564,28 +691,141 @@ def _cleaned_content(
     # its mark goes, the id stays.
     for link in content.css(_PERMALINKS):
         if not _WORD.search(str(link.text(deep=True))):
-            if link.id:
-                for child in list(link.iter(include_text=True)):
-                    child.decompose()
-                del link.attrs["href"]
-            else:
-                link.decompose()
+            _drop_permalink(link)
+    # Elsewhere, a link whose whole text is a permalink's mark, to a place on the page.
+    for link in content.css('a[href^="#"]'):
+        if link.mem_id in marks:
+            _drop_permalink(link)
     # A heading's navigation bar (``_own_bars``) read as text ended the section before.
     for heading in content.css(_HEADINGS):
         for bar in _own_bars(heading):
             bar.decompose()
     for contents in _own_contents(content):
         contents.decompose()
-    return content, marked, boxed
+    return content, marked, boxed, form
 
 
-def _dropped(node: LexborNode) -> bool:
+def _permalink_mark(link: LexborNode) -> bool:
+    """Whether ``link`` is a permalink wherever it sits: its whole text is a permalink's
+    mark (``_PERMALINK_MARKS``) and it points at its own place on the page, an element
+    around it or just before it (``_at_its_place``). A link of words never is, whatever its
+    class, nor a mark that leads elsewhere: GNU Texinfo's indexes list the ``#`` special
+    parameter as ``<a href="#index-_0023"><code>#</code></a>``, an entry of Bash's Variable
+    Index, and jump to its letter with ``<a class="summary-letter">#</a>``."""
+    href = str(link.attributes.get("href") or "")
+    if len(href) < 2 or str(link.text(deep=True)).strip() not in _PERMALINK_MARKS:
+        return False
+    return _at_its_place(link, href[1:])
+
+
+def _at_its_place(link: LexborNode, target: str) -> bool:
+    """Whether the element ``target`` names holds ``link`` or comes before it beside it or
+    beside an element around it (at most ``_WALK`` of each): sphinx-paramlinks' ``<span
+    class="target" id="...params.server_default">`` before the parameter's name and its
+    "¶"."""
+    node = link
+    for _ in range(_WALK):
+        sibling = node.prev
+        for _ in range(_WALK):
+            if sibling is None:
+                break
+            if sibling.id == target:
+                return True
+            sibling = sibling.prev
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"}:
+            return False
+        if parent.id == target:
+            return True
+        node = parent
+    return False
+
+
+def _drop_permalink(link: LexborNode) -> None:
+    """Drops the permalink ``link``; one that bears an id (Node.js' "#") keeps it, emptied,
+    where it names the place."""
+    if link.id:
+        for child in list(link.iter(include_text=True)):
+            child.decompose()
+        del link.attrs["href"]
+    else:
+        link.decompose()
+
+
+def _mark_permalink_targets(body: LexborNode) -> None:
+    """Keeps on each heading, as ``_PERMALINK_TARGET``, the place its own permalink points
+    at (an in-page link inside it with no word of its own), read by ``_anchor_candidates``
+    after the link is dropped; a heading without one keeps no such attribute, whatever
+    the page wrote."""
+    for heading in body.css(_HEADINGS):
+        target = None
+        for link in heading.css('a[href^="#"]'):
+            href = str(link.attributes.get("href") or "")
+            if len(href) > 1 and not _WORD.search(str(link.text(deep=True))):
+                target = href[1:]
+                break
+        if target is not None:
+            heading.attrs[_PERMALINK_TARGET] = target
+        elif _PERMALINK_TARGET in heading.attrs:
+            del heading.attrs[_PERMALINK_TARGET]
+
+
+def _form_after_title(content: LexborNode) -> bool:
+    """Whether ``content`` holds a form with a text field after its first heading: a form
+    of the page's own (Sphinx's search page puts its query's under its "Search" title),
+    not the site's search box, which SQLite's pages put in the banner above their title.
+    The page is walked only when it holds such a field."""
+    if content.css_first(_QUERY_FIELDS) is None:
+        return False
+    fields = {node.mem_id for node in content.css(_QUERY_FIELDS)}
+    titled = False
+    for node in content.traverse():
+        if node.tag in _HEADING_TAGS:
+            titled = True
+        elif titled and node.mem_id in fields:
+            return True
+    return False
+
+
+def _dropped(node: LexborNode, texts: frozenset[int] | None = None) -> bool:
     """Whether ``node`` is no text of the content: chrome by its tag or role, what is not
     text, or an element whose class or id names it chrome (``_CHROME_NAMES``) that is no
-    section of the page (``_a_section``)."""
+    section of the page (``_a_section``) nor, named a table of contents, a list of text
+    (``_text_list``; among ``texts``, by ``mem_id``, when they were read for the page)."""
     if node.css_matches(_NOT_TEXT):
         return True
-    return node.css_matches(_CHROME_NAMES) and not _a_section(node)
+    if not node.css_matches(_CHROME_NAMES) or _a_section(node):
+        return False
+    if not node.css_matches(_CONTENTS_NAMES):
+        return True
+    return node.mem_id not in texts if texts is not None else not _text_list(node)
+
+
+def _text_lists(content: LexborNode) -> frozenset[int]:
+    """The ``mem_id`` of each element of ``content`` named a table of contents that is a
+    list of text (``_text_list``), judged at the outermost and with every such element
+    inside it: texi2html nests its lists, and judged one by one, 500 nested lists (1.5 MB)
+    took 10 s, each read with all it holds."""
+    found: set[int] = set()
+    for node in content.css(_OUTERMOST_CONTENTS):
+        if _text_list(node):
+            found.add(node.mem_id)
+            found.update(inner.mem_id for inner in node.css(_CONTENTS_NAMES))
+    return frozenset(found)
+
+
+def _text_list(node: LexborNode) -> bool:
+    """Whether ``node``, named a table of contents, holds a list whose words are mostly not
+    its links': a table of contents is a list of links, and a list of sentences is text
+    whatever its class. texi2html 1.78 writes every list without a bullet as ``<ul
+    class="toc">``, the class of its table of contents: dropped, the GNU gettext manual lost
+    71 items of 6 sections (xgettext's default keywords for each language, the encodings a
+    PO header names), and each sentence introducing them ended on a colon. Its table of
+    contents (``gettext_toc.html``), numbers and titles inside the links, stays chrome."""
+    if node.css_first("li") is None:
+        return False
+    links = node.css("a[href]")
+    return _words_outside(node, links) > sum(_word_count(link) for link in links)
 
 
 def _a_section(node: LexborNode) -> bool:
@@ -647,9 +887,42 @@ def _own_contents(content: LexborNode) -> list[LexborNode]:
     found = []
     parents: dict[int, int | None] = {}
     for node, targets in candidates:
-        if outline.contents_at(order[node.mem_id], {order[target.mem_id] for target in targets}):
-            found.append(_titled(node, content, parents))
+        at, linked = order[node.mem_id], {order[target.mem_id] for target in targets}
+        if not outline.contents_at(at, linked):
+            continue
+        if _introduced(node) and outline.own_subsections(at, linked):
+            continue  # a section's text listing its parts
+        found.append(_titled(node, content, parents))
     return found
+
+
+def _introduced(listed: LexborNode) -> bool:
+    """Whether a sentence of the text introduces ``listed``: what comes just before it
+    (blank text and comments aside) is a paragraph or text of more than
+    ``_CONTENTS_TITLE_WORDS`` words (no title, "Contents:") that ends with a colon. Such a
+    list of a section's own parts (``_Outline.own_subsections``) is the section's text,
+    whatever it links: Scrapy's closespider extension, "The conditions for closing a
+    spider can be configured through the following settings:" and the four settings whose
+    subsections follow; Django's logging topic, "A Python logging configuration consists
+    of four parts:". A table of contents stands apart: in its own box with its title
+    (docutils' ``contents`` directive), after the text of a section it ends (GNU Texinfo's
+    menu of a node's subsections), or listing the page's sections. Kept, a list that is
+    one costs its section a line per link; dropped, a list that is not cost the sentence
+    its end and the section the names it lists."""
+    sibling = listed.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return False
+        if sibling.tag == "-comment" or (
+            sibling.tag == "-text" and not str(sibling.text_content or "").strip()
+        ):
+            sibling = sibling.prev
+            continue
+        if sibling.tag not in {"p", "-text"}:
+            return False
+        text = str(sibling.text(deep=True)).strip()
+        return text.endswith(":") and len(_WORD_TOKEN.findall(text)) > _CONTENTS_TITLE_WORDS
+    return False
 
 
 class _Outline:
@@ -697,6 +970,18 @@ class _Outline:
         if sum(1 for target in after if self._level(target) == level) != run:
             return False
         return all(self._holds(target, at) for target in targets if target < at)
+
+    def own_subsections(self, at: int, targets: set[int]) -> bool:
+        """Whether the headings at ``targets`` all lie in the section that the list at
+        ``at`` stands in, a section below the page's first heading: they are that
+        section's parts, not the page's (Postfix's READMEs list every section of the page
+        in their "Introduction", "This document provides information on the following
+        topics:", and the page's own title section lists them all)."""
+        holder = bisect.bisect_left(self.starts, at) - 1
+        if holder <= 0:
+            return False  # before every heading, or under the page's title
+        end = self.ends[holder]
+        return all(at < target and (end is None or target < end) for target in targets)
 
     def _holds(self, heading: int, at: int) -> bool:
         end = self.ends[bisect.bisect_left(self.starts, heading)]
@@ -874,17 +1159,56 @@ def _words(node: LexborNode) -> int:
     return len(str(node.text(deep=True)).split())
 
 
+class _Open(NamedTuple):
+    """A heading whose section the text read so far lies in (``_sections``): its number
+    among the page's section headings, its level, text and anchor, and whether its text is
+    a line of the title paths below it."""
+
+    number: int
+    level: int
+    heading: str
+    anchor: str | None
+    shown: bool
+
+
 def _sections(
     content: LexborNode,
     linked: frozenset[str],
     boxed: set[int],
     chrome: frozenset[str],
     prose_lines: set[str] | None = None,
-) -> list[Section]:
+) -> tuple[list[Section], bool]:
     """The sections of ``content``, each at the anchor of its own the page links to (one of
     ``linked``), but for headings titling a box (``boxed``), less the lines in ``chrome``
-    (the site's repeated ones, compared as ``chrome_key`` gives them); ``prose_lines``
-    gathers every line not code."""
+    (the site's repeated ones, compared as ``chrome_key`` gives them) but for the headings'
+    own; ``prose_lines`` gathers every line not code."""
+    headings = _section_starts(content, linked, boxed)
+    raw, codes = _marked_text(content)
+    found = _path_sections(
+        _SECTION_MARK.split(raw),
+        headings,
+        lambda part, headed: _lines(part, codes, chrome, prose_lines, headed),
+    )
+    listed = _without_link_lists(found)
+    sections = [Section(titles, anchor, _joined(lines, codes)) for titles, anchor, lines in found]
+    if len(sections) > 1 and not sections[0].text:
+        sections.pop(0)
+    return sections, listed
+
+
+def _section_starts(
+    content: LexborNode, linked: frozenset[str], boxed: set[int]
+) -> list[tuple[int, str, str | None]]:
+    """(level, title, anchor) of each heading and glossary term that starts a section of
+    ``content`` (``_sections``), in the order of the marks put before them. A heading of the
+    content is its structure even where its words are a line the site repeats: lxml's pages
+    (Docutils, through lxml's own mkhtml.py) each hold a side menu listing every page's
+    top-level sections, and dropped as that menu's lines, 95 of the 250 sections of its 26
+    pages were read into the section before them (435 documents, now 531), and the two
+    pages titled by a menu line (objectify.html, lxmlhtml.html) lost the text under their
+    title as a banner's. A heading every page holds outside the content is left out where
+    the content is found (``_main_content``); on 19 development sites only R's manuals
+    read differently, their footnotes titled under each page's "Footnotes" heading."""
     # Headings are read before code blocks are replaced, so a heading's own code stays in
     # its title; a heading inside a code block is code, not a section.
     section_headings: list[LexborNode] = []
@@ -892,16 +1216,22 @@ def _sections(
     for heading in content.css(f"{_ANY_HEADING}:not(pre *)"):
         if heading.mem_id in boxed:
             continue
-        text = _text_of(heading)
-        if chrome and chrome_key(text) in chrome:
-            continue  # the site's chrome: its line is dropped with the rest of it
         section_headings.append(heading)
-        headings.append((int(str(heading.tag)[1]), text, _anchor(heading, linked)))
+        headings.append((int(str(heading.tag)[1]), _text_of(heading), _anchor(heading, linked)))
     for term in content.css(f":is({_GLOSSARY_TERMS}):not(pre *)"):
+        if _follows_a_term(term):
+            continue  # one entry with the term before it, at that term's id
         section_headings.append(term)
         headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
+    _mark_top_level_ends(section_headings, headings)
     for number, heading in enumerate(section_headings):
         heading.insert_before(f"\x00{number}\x00")
+    return headings
+
+
+def _marked_text(content: LexborNode) -> tuple[str, list[str]]:
+    """``content``'s text with its code blocks, block ends, links and items marked, and the
+    code blocks' own text."""
     codes: list[str] = []
     for pre in content.css("pre:not(pre *)"):
         # The code's own lines and indentation, kept apart from the collapsing below.
@@ -909,29 +1239,173 @@ def _sections(
         pre.replace_with(f"\x02\x02\x01{len(codes) - 1}\x01\x02\x02")
     for node in content.css(_BLOCKS):
         node.insert_after("\x02\x02" if node.tag in _PARAGRAPH_BLOCKS else "\x02")
-    raw = str(content.text(separator="", strip=False))
-    parts = _SECTION_MARK.split(raw)
-    sections = [Section((), None, _clean(parts[0], codes, chrome, prose_lines))]
-    path: list[tuple[int, str, str | None]] = []
+    # Each link's words are marked (a heading's own link is its title: not counted), and
+    # each item of a list or a table, to find the lists of links (``_without_link_lists``);
+    # code blocks are out already.
+    for link in content.css(_COUNTED_LINKS):
+        link.insert_before(_LINK_START)
+        link.insert_after(_LINK_END)
+    for item in content.css(_ITEMS):
+        item.insert_before(_ITEM_MARK)
+    return str(content.text(separator="", strip=False)), codes
+
+
+class _Line(NamedTuple):
+    """One line of a section's text, and how many of its words lie outside and inside
+    links (a code block's, one line here, outside)."""
+
+    text: str
+    outside: int
+    inside: int
+    links: int
+    item: bool
+
+
+def _without_link_lists(found: list[tuple[tuple[str, ...], str | None, list[_Line]]]) -> bool:
+    """Leaves, in a page or a section that is a list of links (at least
+    ``_LINK_LIST_SHARE`` of the words after its heading inside links, at least
+    ``_LINK_LIST_LINKS`` links), only the lines of its own text (``_own_line``); whether
+    any such list was left out. Sphinx's index (genindex.html: 20 to 26 sections of entries
+    at each of the development collections' Sphinx sites, 29 pages at Python's), a page
+    that is its chapter's list of pages (Tornado's webframework.html), Texinfo's index
+    pages and a one-page manual's index sections (Bash's D.1 to D.5) were indexed as
+    sections whose every line names another section: found for any word of an entry, they
+    stood in for the text they point at. A landing page keeps its intro: the list goes, the
+    sentence before it stays."""
+    bodies = [lines[_heading_lines(titles, lines) :] for titles, _, lines in found]
+    counts = [_counts(body) for body in bodies]
+    whole = _a_link_list(*(sum(column) for column in zip(*counts, strict=True)))
+    listed = False
+    for (_, _, lines), body, (words, inside, links) in zip(found, bodies, counts, strict=True):
+        # In a page of links, a section of it that is half links is one of its lists (the
+        # index's letter of three entries); a section of text stays whole (the note on
+        # the identifiers CMake reserves, over cmake-variables(7)'s lists of variables).
+        if _a_link_list(words, inside, links) or (whole and links and 2 * inside >= words):
+            listed = True
+            lines[len(lines) - len(body) :] = [line for line in body if _own_line(line)]
+    return listed
+
+
+def _heading_lines(titles: tuple[str, ...], lines: list[_Line]) -> int:
+    """How many of ``lines`` open the section with its heading: up to its first with text,
+    for a section with a heading."""
+    if not titles:
+        return 0
+    return next((index + 1 for index, line in enumerate(lines) if line.text), 0)
+
+
+def _counts(lines: list[_Line]) -> tuple[int, int, int]:
+    """(words, words inside links, links) of ``lines``."""
+    return (
+        sum(line.outside + line.inside for line in lines),
+        sum(line.inside for line in lines),
+        sum(line.links for line in lines),
+    )
+
+
+def _a_link_list(words: int, inside: int, links: int) -> bool:
+    return links >= _LINK_LIST_LINKS and inside >= _LINK_LIST_SHARE * words
+
+
+def _own_line(line: _Line) -> bool:
+    """Whether ``line`` of a list of links is text of its own, an intro's sentence: no item
+    of a list or a table (an entry, a letter over entries, a column's head, whether or not
+    it holds a link: Exim's option index names each option outside the links to its
+    sections), with at least ``_SENTENCE_WORDS`` words outside links, more than inside them
+    ("This documentation is also available in PDF and Epub formats."; not a caption over a
+    list, Sphinx's "Get started", nor "Index pages by letter:"). A blank line stays as the
+    paragraphs' separator."""
+    if not line.text:
+        return True
+    return not line.item and line.outside >= _SENTENCE_WORDS and line.outside > line.inside
+
+
+def _mark_top_level_ends(
+    starts: list[LexborNode], headings: list[tuple[int, str, str | None]]
+) -> None:
+    """Marks where the element each later heading of ``starts`` of the first one's level
+    or above (a second ``h1``; ``headings`` holds their levels) opens ends (``_SECTION_END``):
+    it holds the headings after it of lower levels, but not past there
+    (``_path_sections``). GNU Texinfo 6.8's Top node, ``<div class="top"><h1
+    class="top">``, holds every chapter of an R manual, and the footnotes after it lie in
+    the manual's title, not in its last chapter (R-admin's were titled "Environment
+    variable index › (68)"). Read before the marks of the headings' places, which are text
+    before each heading."""
+    for number, heading in enumerate(starts[1:], 1):
+        if heading.tag in _HEADING_TAGS and headings[number][0] <= headings[0][0]:
+            element = _opened_element(heading)
+            if element is not None:
+                element.insert_after(f"\x00/{number}\x00")
+
+
+def _path_sections(
+    parts: list[str],
+    headings: list[tuple[int, str, str | None]],
+    read: Callable[[str, bool], list[_Line]],
+) -> list[tuple[tuple[str, ...], str | None, list[_Line]]]:
+    """The sections of a page's text cut at its headings' marks (``parts``: the text before
+    the first, then each heading's number and the text after it), each as its path of
+    headings' titles (``headings``: level, text, anchor), its anchor and its lines read by
+    ``read`` (told whether the text opens with its heading)."""
+    ended: set[int] = set()  # the headings whose element ended in the text read so far
+
+    def part_lines(part: str, headed: bool = True) -> list[_Line]:
+        ended.update(int(number) for number in _SECTION_END.findall(part))
+        return read(_SECTION_END.sub("", part), headed)
+
+    found: list[tuple[tuple[str, ...], str | None, list[_Line]]] = [
+        ((), None, part_lines(parts[0], headed=False))
+    ]
+    path: list[_Open] = []
     for index in range(1, len(parts), 2):
-        level, heading_text, anchor = headings[int(parts[index])]
-        if path:
-            # The page's first heading stays the root of every path, even where later
-            # headings are of its level (DocBook's reference pages: "SELECT", "Synopsis").
-            level = max(level, path[0][0] + 1)
-        while path and path[-1][0] >= level:
+        number = int(parts[index])
+        level, heading_text, anchor = headings[number]
+        if ended:
+            closed = next((at for at, open_ in enumerate(path) if open_.number in ended), None)
+            if closed:
+                del path[closed:]
+            ended.clear()
+        # The page's first heading stays the root of every path, even where later headings
+        # are of its level (DocBook's reference pages: "SELECT", "Synopsis"); below it, a
+        # heading lies in the nearest one before it of a higher level. Django's ref/urls.html
+        # has two ``h1``: read at the root's level plus one, the second was closed by its own
+        # first ``h2``, and ``static()`` was titled as a section of the first.
+        while len(path) > 1 and path[-1].level >= level:
             path.pop()
         if anchor is None:
             # A heading the page gives no id: a link reaches it only through the section
             # around it, so that section's address is its address too; below the page's
             # title alone (DocBook's reference pages' "Synopsis") it is the page's own.
-            anchor = next((a for _, _, a in reversed(path[1:]) if a is not None), None)
-        path.append((level, heading_text, anchor))
-        text = _clean(parts[index + 1], codes, chrome, prose_lines)
-        sections.append(Section(tuple(text for _, text, _ in path), anchor, text))
-    if len(sections) > 1 and not sections[0].text:
-        sections.pop(0)
-    return sections
+            anchor = next((o.anchor for o in reversed(path[1:]) if o.anchor is not None), None)
+        # A later top-level heading that repeats the page's title (GNU Texinfo's Top node
+        # under the manual's title: "R FAQ", then "R FAQ" around every chapter) is that
+        # title again, no line of the paths below it.
+        shown = not path or level > path[0].level or heading_text != path[0].heading
+        path.append(_Open(number, level, heading_text, anchor, shown))
+        titles = tuple(open_.heading for open_ in path if open_.shown)
+        found.append((titles, anchor, part_lines(parts[index + 1])))
+    return found
+
+
+def _opened_element(heading: LexborNode) -> LexborNode | None:
+    """The outermost element ``heading`` opens (nothing with text before it there, but
+    navigation bars: ``_opens``), at most ``_WALK`` steps up, when it holds a word after
+    the heading; else None (a heading standing in the text, or in a wrapper of its own)."""
+    node = heading
+    for _ in range(_WALK):
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"} or not _opens(node):
+            break
+        node = parent
+    inner = heading
+    while inner.mem_id != node.mem_id and inner.parent is not None:
+        # The first sibling after it with a word ends the search: a page of long sections
+        # reads one paragraph (or one subsection) per heading, not the whole section.
+        for sibling in _after(inner):
+            if sibling.tag != "-comment" and _WORD.search(str(sibling.text(deep=True))):
+                return node
+        inner = inner.parent
+    return None
 
 
 def _boxed_headings(content: LexborNode) -> set[int]:
@@ -982,6 +1456,27 @@ def _titles_a_box(heading: LexborNode) -> bool:
     return False
 
 
+def _follows_a_term(term: LexborNode) -> bool:
+    """Whether ``term`` comes right after another term of the glossary (blank text and
+    comments aside): the terms of one entry, which share its description. SQLAlchemy's
+    glossary writes ``<dt id="term-DBAPI">DBAPI</dt><dt id="term-pep-249">pep-249</dt><dd>``
+    (28 of its 75 entries have several terms); read as entries of their own, every term but
+    the last was a section of its name alone, left out, and the entry was cited at its last
+    term's id and named by it. The entry is at its first term's id, with every term in its
+    text."""
+    sibling = term.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return False
+        if sibling.tag == "-comment" or (
+            sibling.tag == "-text" and not str(sibling.text_content or "").strip()
+        ):
+            sibling = sibling.prev
+            continue
+        return sibling.tag == "dt" and sibling.css_matches(_GLOSSARY_TERMS)
+    return False
+
+
 def _term_anchor(term: LexborNode) -> str | None:
     """The term's own id, else its marker's (AsciiDoc's)."""
     if term.id:
@@ -990,19 +1485,48 @@ def _term_anchor(term: LexborNode) -> str | None:
     return str(marker.id) if marker is not None and marker.id else None
 
 
-def _clean(raw: str, codes: list[str], chrome: frozenset[str], prose_lines: set[str] | None) -> str:
+def _lines(
+    raw: str,
+    codes: list[str],
+    chrome: frozenset[str],
+    prose_lines: set[str] | None,
+    headed: bool = False,
+) -> list[_Line]:
+    """The lines of one section's text, its lines of ``chrome`` left out but for its
+    heading's (the first with text, when ``headed``), each with the words of its links
+    counted; ``prose_lines`` gathers its lines not code."""
     # A line break in the page's source is a space, as a browser shows it; only the ends
     # of blocks (marked above) end lines.
-    lines = [line.strip() for line in _WHITESPACE.sub(" ", raw).split("\x02")]
+    lines = [line.strip() for line in _WHITESPACE.sub(" ", _LINE_MARKS.sub("", raw)).split("\x02")]
+    marked = raw.split("\x02")  # the same lines, their links marked
     if prose_lines is not None:
         prose_lines.update(
             chrome_key(line)
             for line in lines
             if line and "\x01" not in line and _may_be_chrome(line)
         )
-    if chrome:
-        lines = [line for line in lines if not line or chrome_key(line) not in chrome]
-    text = _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+    counted: list[_Line] = []
+    within = False  # a link may hold blocks, and run on from one line to the next
+    for line, marks in zip(lines, marked, strict=True):
+        words = [0, 0]
+        for piece in _LINK_MARKS.split(marks.replace(_ITEM_MARK, "")):
+            if piece in {_LINK_START, _LINK_END}:
+                within = piece == _LINK_START
+            else:
+                code = _CODE_MARK.sub(lambda match: codes[int(match.group(1))], piece)
+                words[within] += len(_WORD_TOKEN.findall(code))
+        heading = headed and bool(line)
+        if line:
+            headed = False
+        if heading or not (chrome and line and chrome_key(line) in chrome):
+            links = marks.count(_LINK_START)
+            counted.append(_Line(line, words[0], words[1], links, _ITEM_MARK in marks))
+    return counted
+
+
+def _joined(lines: list[_Line], codes: list[str]) -> str:
+    """The text of ``lines``, their code blocks put back."""
+    text = _BLANK_LINES.sub("\n\n", "\n".join(line.text for line in lines)).strip()
     return _CODE_MARK.sub(lambda match: codes[int(match.group(1))], text)
 
 
@@ -1037,15 +1561,42 @@ def _linked_ids(content: LexborNode) -> frozenset[str]:
 def _anchor(heading: LexborNode, linked: frozenset[str]) -> str | None:
     """The id a link to this heading's section uses: of the ids that name the place (the
     heading's own, an empty marker inside it, an old ``<a name>``, the element the heading
-    opens, an empty marker just before it), the first the page links to, else the first."""
-    candidates = _anchor_candidates(heading)
-    for candidate in candidates:
+    opens, the element around it its permalink names, the run of empty markers just before
+    it), the first the page links to, else the first. Of the run, an id the page links to
+    (a label's ``<span id>``) names its own place, the nearest to the heading first, as it
+    did before ``<a name>`` was read; else a run counts as one place, named by its first
+    marker: each of its names reaches the same point, and generators write the author's
+    name first and their own serial one after (texi2html 1.78: the Texinfo node's ``<a
+    name="po_002fLINGUAS">``, then ``<a name="SEC235">``). The node's name is the one other
+    sites link to and the one that survives a new release, where the serial numbers shift;
+    the manual's own cross-references use the serial one (gettext 0.21: 2,326 of its links,
+    none to a node's name), which is why a link to any name of the run chooses the run."""
+    own = _own_anchor_candidates(heading)
+    for candidate in own:
         if candidate in linked:
             return candidate
-    return candidates[0] if candidates else None
+    run = _marker_run(heading)
+    # A label's id in the run names a place of its own, the nearest the page links to:
+    # Django's theme writes ``<span id="s-std-setting-ALLOWED_HOSTS"></span><span
+    # id="allowed-hosts"></span><span id="std-setting-ALLOWED_HOSTS"></span><h3>``, its
+    # "s-" copy of each label first, and the page links the label and the section's id.
+    for marker in reversed(run):
+        if marker.id and str(marker.id) in linked:
+            return str(marker.id)
+    before = [str(_marker_name(marker)) for marker in run]
+    if before and (not own or not linked.isdisjoint(before)):
+        return before[0]
+    return own[0] if own else None
 
 
 def _anchor_candidates(heading: LexborNode) -> list[str]:
+    """Every id a link to ``heading``'s place may use (``_anchor``)."""
+    return [*_own_anchor_candidates(heading), *_markers_before(heading)]
+
+
+def _own_anchor_candidates(heading: LexborNode) -> list[str]:
+    """The ids on ``heading``, inside it, on the elements it opens and on the element
+    around it that its own permalink names."""
     candidates: list[str] = []
     if heading.id:
         candidates.append(str(heading.id))
@@ -1066,26 +1617,89 @@ def _anchor_candidates(heading: LexborNode) -> list[str]:
         if parent.id:
             candidates.append(str(parent.id))
         node = parent
-    # An empty marker just before the heading (Sphinx's <span id> for a label, a theme's
-    # <a id>, the "s-" prefixed sections some themes write around it).
-    sibling = heading.prev
-    for _ in range(_WALK):
-        if sibling is None:
-            break
-        if sibling.tag == "-text" and not str(sibling.text_content or "").strip():
-            sibling = sibling.prev
-            continue
-        if _empty_marker(sibling):
-            candidates.append(str(sibling.id))
-            sibling = sibling.prev
-            continue
-        break
+    # The element around the heading that its own permalink names, though text comes
+    # before the heading in it: SQLAlchemy's dialect pages write ``<section
+    # id="dialect-postgresql">``, two paragraphs and a table, then ``<h2>DBAPI Support<a
+    # class="headerlink" href="#dialect-postgresql">``; the heading was cited at the page's
+    # own address, which the page's title has.
+    target = str(heading.attributes.get(_PERMALINK_TARGET) or "")
+    if target and target not in candidates:
+        node = heading
+        for _ in range(_WALK):
+            parent = node.parent
+            if parent is None or parent.tag in {"body", "html"}:
+                break
+            if parent.id and str(parent.id) == target:
+                candidates.append(target)
+                break
+            node = parent
     return candidates
 
 
+def _markers_before(heading: LexborNode) -> list[str]:
+    """The names of the run of empty markers just before ``heading`` (``_marker_run``), in
+    document order."""
+    return [str(_marker_name(marker)) for marker in _marker_run(heading)]
+
+
+def _marker_run(heading: LexborNode) -> list[LexborNode]:
+    """The run of empty markers just before ``heading`` (nothing but white space between
+    them), in document order, at most ``_MARKER_RUN`` of them: Sphinx's ``<span id>`` for a
+    label, a theme's ``<a id>``, the "s-" prefixed sections some themes write around it, and
+    the ``<a name>`` of HTML 4's generators (texi2html, YODL). An element holding nothing
+    but such markers is passed through: YODL writes ``<p><a name="l19"></a><h2>``, and the
+    parser closes that ``p`` around the marker."""
+    found: list[LexborNode] = []
+    sibling = heading.prev
+    while sibling is not None and len(found) < _MARKER_RUN:
+        if sibling.tag == "-text" and not str(sibling.text_content or "").strip():
+            sibling = sibling.prev  # the parser merges adjacent text: one between markers
+            continue
+        inside = [sibling] if _empty_marker(sibling) else _markers_only(sibling)
+        if not inside:
+            break
+        found.extend(reversed(inside))
+        sibling = sibling.prev
+    found.reverse()
+    return found
+
+
+def _markers_only(node: LexborNode) -> list[LexborNode]:
+    """The empty markers (``_marker_name``) that ``node``'s children are, in document order,
+    when it holds nothing else but white space (at most ``_MARKER_RUN`` of them are read);
+    else none."""
+    if node.tag in {"-text", "-comment"} or str(node.text(deep=True)).strip():
+        return []
+    markers: list[LexborNode] = []
+    for child in node.iter(include_text=True):
+        if len(markers) >= _MARKER_RUN:
+            return []
+        if child.tag == "-text":
+            continue  # blank: the node holds no text
+        if not _empty_marker(child):
+            return []
+        markers.append(child)
+    return markers
+
+
+def _marker_name(node: LexborNode) -> str | None:
+    """The name of ``node`` when it is an empty ``span`` or ``a`` that names a place a link
+    lands on: its id, else an ``<a>``'s ``name`` (HTML 4's anchor, which texi2html 1.78
+    writes before every heading of the GNU gettext manual, and YODL before every answer of
+    the Z Shell FAQ); else None."""
+    if node.tag not in {"span", "a"} or str(node.text()).strip():
+        return None
+    if node.id:
+        return str(node.id)
+    if node.tag == "a":
+        name = str(node.attributes.get("name") or "").strip()
+        return name or None
+    return None
+
+
 def _empty_marker(node: LexborNode) -> bool:
-    """Whether ``node`` is an empty ``span`` or ``a`` with an id: a place a link lands on."""
-    return node.tag in {"span", "a"} and bool(node.id) and not str(node.text()).strip()
+    """Whether ``node`` is an empty marker of a place a link lands on (``_marker_name``)."""
+    return _marker_name(node) is not None
 
 
 def _opens(node: LexborNode) -> bool:
@@ -1103,15 +1717,21 @@ def _bars_before(node: LexborNode) -> list[LexborNode] | None:
     its section (git's "Table of contents", a chapter's list of its pages) is its text."""
     bars: list[LexborNode] = []
     sibling = node.prev
-    for _ in range(_WALK):
-        if sibling is None:
-            return bars
+    walked = run = 0  # siblings passed, and of them blank text or markers (``_markers_before``)
+    while sibling is not None:
         if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
             if node.tag not in _HEADING_TAGS or not _navigation_only(sibling):
                 return None
             bars.append(sibling)
+            walked += 1
+        elif sibling.tag == "-text" or _empty_marker(sibling):
+            run += 1
+        else:
+            walked += 1
+        if walked >= _WALK or run >= _MARKER_RUN:
+            return None
         sibling = sibling.prev
-    return None
+    return bars
 
 
 def _own_bars(heading: LexborNode) -> list[LexborNode]:

@@ -108,11 +108,3 @@ def _open_regular(path: Path) -> int:
             "give a folder of ordinary files"
         )
     return descriptor
-
-
-def read_limited(path: Path, limit: int = MAX_PAGE_BYTES) -> str | None:
-    """``path`` as UTF-8 text within ``limit``, or None when it cannot be so read."""
-    try:
-        return read_bytes(path, limit).decode("utf-8-sig")
-    except (RefusedFileError, UnicodeDecodeError):
-        return None

@@ -12,7 +12,8 @@ annotate) is read from its ``mkdocs.yml`` (``dialect``). The docs generators'
 conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .class }``)
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
 ``/// warning``, ``:::info``) and content tabs (``=== "Label"``) become plain paragraphs
-under their title or label, nested ones too; footnote markers show no word and their
+under their title or label, nested ones too, and a code block's title (``title="main.py"``)
+a line above its code, where the generator shows it; footnote markers show no word and their
 definitions keep their text; the files the snippets settings append to every page are
 appended, and a full or collapsed reference link no definition names (one mkdocs-autorefs
 resolves across the site) reads as its text;
@@ -23,8 +24,8 @@ definitions and the tags of md_in_html leave no text; include directives
 (``includes``), and one that cannot be resolved is dropped, counted (``Omitted``) and
 named with its reason. mkdocstrings' ``::: package.module`` directives become the API
 reference they publish, read statically from the project's source (``api_docs``). Each
-heading starts a section (``sections``). It deliberately does not run a generator's plugins
-or macros.
+heading starts a section (``sections``), under the ``h1`` the page opens with, which titles
+it. It deliberately does not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
@@ -171,6 +172,12 @@ def _references_elsewhere(state: StateCore) -> None:
 # language, shown without the prefix (Hatch's docs write 17). A prefix naming no language,
 # "`#!/bin/sh`" or "`#!<EXE_PATH>`", is a shebang shown as written.
 _INLINE_HIGHLIGHT = re.compile(r"\A(?:#!|:{3,})[\w#.+-]+\s+(?=\S)")
+
+# A code block's title, shown above it: pymdownx.superfences reads it among a fence's
+# options ('```yaml title=".ansible-lint-ignore"', Material's "Adding a title") or in its
+# attribute list ('``` { .python title="main.py" }'), Docusaurus in the info string; quoted
+# with either quote, as both write it.
+_CODE_TITLE = re.compile(r"(?:^|[\s{])title=(?:\"([^\"]*)\"|'([^']*)')")
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
 _PARSER.core.ruler.before("inline", "references_elsewhere", _references_elsewhere)
@@ -438,6 +445,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
     index = 0
     list_depth = 0
     used_anchors: dict[str, int] = {}
+    kept = 0  # how many of ``path``'s headings no later one closes (``_onto_path``)
     while index < len(tokens):
         token = tokens[index]
         if token.type == "heading_open":
@@ -447,9 +455,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
             anchor = named or _unique_slug(slug(heading), used_anchors)
             if named:
                 used_anchors.setdefault(named, 0)
-            while path and path[-1][0] >= level:
-                path.pop()
-            path.append((level, heading))
+            kept = _onto_path(path, (level, heading), kept, opens_page=not sections)
             parts = [heading]
             index += 3
             continue
@@ -465,6 +471,11 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
                 text = _list_item_text(tokens[index - 2], text, _dialect(env))
             parts.append(text)
         elif token.type in {"fence", "code_block"}:
+            # Its title (a file's name, mostly) is a line of its own above the code, as the
+            # page shows it and as an admonition's title is kept.
+            title = _code_title(token.info, env)
+            if title:
+                parts.append(title)
             # A diagram's source (```mermaid) stays too: it is what the page shows
             # without JavaScript, and every label the diagram draws is a word of it.
             parts.append(token.content.rstrip("\n"))
@@ -475,6 +486,33 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
         index += 1
     close()
     return sections or [Section((), None, "")]
+
+
+def _onto_path(
+    path: list[tuple[int, str]], heading: tuple[int, str], kept: int, *, opens_page: bool
+) -> int:
+    """Put ``heading`` (its level, its text) on ``path`` in place of the headings it closes,
+    never the first ``kept``; how many to keep from now on. An ``h1`` the page opens with,
+    no text before it (``opens_page``), is kept: MkDocs titles a page by the ``h1`` it opens
+    with (``_ExtractTitleTreeprocessor`` reads the first element only), and a later ``#``
+    heading is a section of that page, not a page of its own. Ansible Lint's rules/galaxy.md
+    holds three, and its "Changelog Details" sections are on the galaxy page, as the HTML
+    reader keeps a page's first heading at the root of every path."""
+    level = heading[0]
+    while len(path) > kept and path[-1][0] >= level:
+        path.pop()
+    if not path and opens_page and level == 1:
+        kept = 1
+    path.append(heading)
+    return kept
+
+
+def _code_title(info: str, env: dict[str, Any]) -> str:
+    """The title a fence's ``info`` gives its code block, where the dialect shows one."""
+    if "title=" not in info or not _dialect(env).code_titles:
+        return ""
+    found = _CODE_TITLE.search(info)
+    return " ".join((found.group(1) or found.group(2) or "").split()) if found else ""
 
 
 def _opens_list_item(tokens: Sequence[Token], index: int) -> bool:

@@ -19,6 +19,8 @@ class SourceFile:
     ``site`` is the built site the file is a page of (its pages compared to learn what they
     share), ``include_root`` the folder no include directive may reach outside of, and
     ``theme`` whether it lies in the theme overrides its ``mkdocs.yml`` names (no page),
+    ``static`` whether its MkDocs docs folder copies it to the site as it is rather than
+    rendering it (an HTML file there is a page only when it is one a reader would read),
     and ``parse_budget`` what the ingest's API directives may still spend parsing, shared by
     its files.
     """
@@ -31,4 +33,5 @@ class SourceFile:
     site: Site | None = None
     include_root: Path | None = None
     theme: bool = False
+    static: bool = False
     parse_budget: ParseBudget | None = None

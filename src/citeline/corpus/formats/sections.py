@@ -80,11 +80,16 @@ def section_documents(
 
 def has_body(section: Section) -> bool:
     """Whether ``section`` holds text beyond its own heading."""
+    return bool(body_text(section))
+
+
+def body_text(section: Section) -> str:
+    """``section``'s text beyond its own heading."""
     heading = section.headings[-1] if section.headings else ""
-    body = section.text.strip()
-    if heading and body.startswith(heading):
-        body = body[len(heading) :]
-    return bool(body.strip())
+    text = section.text.strip()
+    if heading and text.startswith(heading):
+        text = text[len(heading) :]
+    return text.strip()
 
 
 def _unique(candidate: str, used: dict[str, int]) -> str:

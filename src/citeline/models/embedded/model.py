@@ -158,8 +158,16 @@ class SourceText:
 
     @property
     def text(self) -> str:
-        """What the model knows of the source: the text read, else its passages."""
-        return "".join(self.pages) if self.pages else "\n\n".join(self.passages)
+        """What the model knows of the source: the text read, then the passages the search
+        returned from past where reading stopped (a section longer than ``read_chars``: the
+        search found the question's words there), else its passages."""
+        if not self.pages:
+            return "\n\n".join(self.passages)
+        read = "".join(self.pages)
+        if self.next_offset is None:
+            return read
+        unread = [p for p in self.passages if p not in read]
+        return "\n\n".join([read, *unread]) if unread else read
 
     @property
     def passage(self) -> str:

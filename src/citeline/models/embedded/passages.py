@@ -46,6 +46,25 @@ _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d+[.)])\s")
 # operations: add(), sub(), ..."), every one of them prose; Hatch's numbered steps naming
 # files ("1. <NAME>/__init__.py") were read as code once the reader wrote their numbers.
 _READER_BULLET = re.compile(r"[ \t]*(?:\u2022|[\u2610\u2611]|\d{1,9}[.)])\s")
+# A word written as a name of code, in the shapes the languages and configuration files of
+# documentation spell names in: an option ("--force", "-n"), a call with or without its
+# arguments or a macro's ("save()", "derive(Debug)", "println!(...)"), a snake_case, dotted,
+# camelCase or path name ("send_file", "os.path", "maxAge", "HttpResponse", "Rc::new"), a
+# generic type ("Vec<T>"), a reference ("&self"), a variable ("$HOME", "${name}"), a decorator
+# or annotation ("@property"), an element or block ("<VirtualHost>", "</domain>"). A
+# how-question's answer most often gives the reader one the question did not write: the
+# passage that restates the question's words names nothing new (``run_names``). The shapes
+# of Python's and JavaScript's names alone missed every Rust, shell and XML answer's.
+_NAME_SHAPE = re.compile(
+    r"(?<![\w-])(?:--?[A-Za-z][\w-]+|-[A-Za-z]\b)|\b\w+!?\([^()\n]{0,40}\)"
+    r"|\b[A-Za-z]\w*_\w+\b|\b[A-Za-z_]\w+\.[A-Za-z_]\w+\b|\b[a-z]+[A-Z]\w*\b"
+    r"|\b[A-Z][a-z]+[A-Z]\w*\b|\b\w+(?:::\w+)+|\b[A-Z]\w*<[^<>\n]{1,30}>"
+    r"|(?<![\w&])&(?:mut\s+)?[A-Za-z_]\w*|(?<!\w)\$\{?[A-Za-z_]\w*|(?<![\w@])@[A-Za-z_][\w.]*"
+    r"|</?[A-Za-z][\w:-]*(?:\s[^<>\n]{0,40})?/?>"
+)
+# Names new to the question that count, at most: one name given is the answer's mark, more
+# say little more.
+NEW_NAMES_COUNTED = 3
 # An interpreter or shell prompt, or a shebang, opens a code block.
 _PROMPT = re.compile(r"[ \t]*(?:>>>|\.\.\.\s|\$ |% |#!)")
 _CODE_SYMBOLS = frozenset("=(){}[];<>:#\"'_.*/\\|&+-,@")
@@ -472,6 +491,7 @@ PASSAGE_FEATURES = (
     "run_meaning_max",
     "run_first_coverage",
     "run_first_mention",
+    "run_names",
 )
 # The features of a section once read, in the order ``read_features`` gives them, beside its
 # score before it was read and its best run's: what its whole text holds of the question.
@@ -502,6 +522,7 @@ def run_features(
     own_total = sum(w for t, w in weights.items() if t in question.own) or 1.0
     first_start = next((r.start for r in runs), 0)
     first_seen = _first_seen(units, weights.keys())
+    new_names = _new_names(question, units)
     rows: list[list[float]] = []
     for run in runs:
         chosen = units[run.start : run.end + 1]
@@ -538,9 +559,17 @@ def run_features(
                     {t for t, at in first_seen.items() if run.start <= at <= run.end},
                     total,
                 ),
+                min(len(set().union(*new_names[run.start : run.end + 1])), NEW_NAMES_COUNTED)
+                / NEW_NAMES_COUNTED,
             ]
         )
     return rows
+
+
+def _new_names(question: Question, units: Sequence[Unit]) -> list[set[str]]:
+    """Each unit's names of code (``_NAME_SHAPE``) that the question does not write."""
+    asked = {name.lower() for name in question.code_names}
+    return [{n for n in _NAME_SHAPE.findall(u.text) if n.lower() not in asked} for u in units]
 
 
 def _share(weights: Mapping[str, float], held: Set[str], total: float) -> float:

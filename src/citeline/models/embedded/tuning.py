@@ -200,8 +200,9 @@ class Tuning:
     documents_to_judge: int = 2
     # Of one section, read page by page, at most this many characters: choosing among the
     # runs of one costs time linear in its length (splitting HAProxy's 469 KB proxy section
-    # into runs took 161 ms of CPU, its first 200 KB 64 ms). Four sections of the 32
-    # development collections are longer (SQLite's 944 KB list of requirements).
+    # into runs took 161 ms of CPU, its first 200 KB 64 ms). Past the bound, the passages the
+    # search found in the rest stand in for it (``SourceText.text``): 4 sections of 32
+    # collections' are longer (SQLite's 944 KB list of requirements).
     read_chars: int = 200_000
     # What of a section is read for meaning beside its title, and of a paragraph: a point is
     # made early, more dilutes it, and every character costs model time.
