@@ -909,20 +909,11 @@ def _introduced(listed: LexborNode) -> bool:
     menu of a node's subsections), or listing the page's sections. Kept, a list that is
     one costs its section a line per link; dropped, a list that is not cost the sentence
     its end and the section the names it lists."""
-    sibling = listed.prev
-    for _ in range(_WALK):
-        if sibling is None:
-            return False
-        if sibling.tag == "-comment" or (
-            sibling.tag == "-text" and not str(sibling.text_content or "").strip()
-        ):
-            sibling = sibling.prev
-            continue
-        if sibling.tag not in {"p", "-text"}:
-            return False
-        text = str(sibling.text(deep=True)).strip()
-        return text.endswith(":") and len(_WORD_TOKEN.findall(text)) > _CONTENTS_TITLE_WORDS
-    return False
+    sibling = _previous_written(listed)
+    if sibling is None or sibling.tag not in {"p", "-text"}:
+        return False
+    text = str(sibling.text(deep=True)).strip()
+    return text.endswith(":") and len(_WORD_TOKEN.findall(text)) > _CONTENTS_TITLE_WORDS
 
 
 class _Outline:
@@ -1464,17 +1455,24 @@ def _follows_a_term(term: LexborNode) -> bool:
     the last was a section of its name alone, left out, and the entry was cited at its last
     term's id and named by it. The entry is at its first term's id, with every term in its
     text."""
-    sibling = term.prev
+    sibling = _previous_written(term)
+    return sibling is not None and sibling.tag == "dt" and sibling.css_matches(_GLOSSARY_TERMS)
+
+
+def _previous_written(node: LexborNode) -> LexborNode | None:
+    """The sibling before ``node``, past comments and blank text, within ``_WALK`` of them
+    (None past that or where there is none)."""
+    sibling = node.prev
     for _ in range(_WALK):
         if sibling is None:
-            return False
+            return None
         if sibling.tag == "-comment" or (
             sibling.tag == "-text" and not str(sibling.text_content or "").strip()
         ):
             sibling = sibling.prev
             continue
-        return sibling.tag == "dt" and sibling.css_matches(_GLOSSARY_TERMS)
-    return False
+        return sibling
+    return None
 
 
 def _term_anchor(term: LexborNode) -> str | None:
