@@ -20,7 +20,6 @@ links or how the passage is cited.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import textwrap
@@ -29,7 +28,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
-from citeline.models.embedded.columns import feature_rows
+from citeline.models.embedded.columns import computed_once, feature_rows
 from citeline.models.embedded.tuning import TextRules, Tuning
 from citeline.stream.code_fences import CodeFences
 from citeline.text.answer_terms import content_terms
@@ -554,15 +553,15 @@ class _RunsOf:
     def share(self, held: Set[str]) -> float:
         return _share(self.weights, held, self.total)
 
-    @functools.cached_property
+    @computed_once
     def own_total(self) -> float:
         return sum(w for t, w in self.weights.items() if t in self.question.own) or 1.0
 
-    @functools.cached_property
+    @computed_once
     def first_seen(self) -> dict[str, int]:
         return _first_seen(self.units, self.weights.keys())
 
-    @functools.cached_property
+    @computed_once
     def new_names(self) -> list[set[str]]:
         return _new_names(self.question, self.units)
 
@@ -577,15 +576,15 @@ class _RunView:
         self.has_code = float(run.code > 0)
         self._meaning = section.meaning
 
-    @functools.cached_property
+    @computed_once
     def held(self) -> set[str]:
         return set().union(*(unit.terms for unit in self.units))
 
-    @functools.cached_property
+    @computed_once
     def prose_held(self) -> set[str]:
         return set().union(*(u.terms for u in self.units if u.kind != "code"))
 
-    @functools.cached_property
+    @computed_once
     def block_meaning(self) -> list[float]:
         return [self._meaning[b] for b in self.run.blocks if b in self._meaning]
 
@@ -692,7 +691,7 @@ class _Read:
         self.tuning = tuning
         self.total = sum(question.weights.values()) or 1.0
 
-    @functools.cached_property
+    @computed_once
     def counted(self) -> tuple[dict[str, int], int]:
         """How many units hold each term, and how many words the units have."""
         counts: dict[str, int] = {}

@@ -17,13 +17,12 @@ answer is written: it reads titles and texts and returns numbers.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
-from citeline.models.embedded.columns import feature_rows
+from citeline.models.embedded.columns import computed_once, feature_rows
 from citeline.models.embedded.passages import Question, shows_code
 from citeline.models.embedded.tuning import Tuning
 from citeline.models.turn import Similarity
@@ -256,24 +255,24 @@ class _Sections:
         self.history_total = sum(w for t, w in self.weights.items() if t not in own)
         self.split = [split_title(c.title) for c in candidates]
 
-    @functools.cached_property
+    @computed_once
     def bodies(self) -> list[dict[str, int]]:
         return [term_counts(c.passage) for c in self.candidates]
 
-    @functools.cached_property
+    @computed_once
     def headings(self) -> list[dict[str, int]]:
         return [term_counts(heading) for _, heading in self.split]
 
-    @functools.cached_property
+    @computed_once
     def means(self) -> tuple[float, float]:
         """The mean length of a heading and of a passage, in terms."""
         return _mean_length(self.headings), _mean_length(self.bodies)
 
-    @functools.cached_property
+    @computed_once
     def meaning(self) -> list[float]:
         return _meaning(self.candidates, self.asked.meaning_query, self.similarity, self.tuning)
 
-    @functools.cached_property
+    @computed_once
     def titled(self) -> list[float]:
         return _title_meaning(self.candidates, self.asked.meaning_query, self.similarity)
 
@@ -287,7 +286,7 @@ class _SectionView:
         self.candidate = sections.candidates[index]
         self.heading = sections.split[index][1]
 
-    @functools.cached_property
+    @computed_once
     def fields(self) -> tuple[float, float, float, float, float]:
         """``_fields`` of this section: the question's weight in its heading, page title and
         passage, held anywhere, and of its own words."""
@@ -302,7 +301,7 @@ class _SectionView:
             s.tuning,
         )
 
-    @functools.cached_property
+    @computed_once
     def subjects(self) -> set[str]:
         return subject_terms(self.heading)
 
