@@ -60,7 +60,7 @@ def needed_features(fitted: Fitted, ablated: frozenset[str] = frozenset()) -> fr
     those they take from another model's rows (``READ_FROM``). Any other counts nothing
     (its weight is absent, zero or ablated), so the choice is the same without it: as
     shipped, ``history_coverage`` and ``run_names``, and without the sentence model every
-    feature of meaning."""
+    feature of meaning but the sections' likeness (which scales ``answer_unindexed``)."""
     weighted = fitted.weighted(ablated)
     return weighted | {READ_FROM[name] for name in weighted if name in READ_FROM}
 
@@ -71,7 +71,8 @@ class Choice:
     candidates and that section's runs, ``None`` when no read section has one), its read
     section's score, and whether it answers; ``order`` is every section, best first before
     reading (the closest results of a ``nothing_found``); ``features`` the confidence
-    model's (``CONFIDENCE_FEATURES``)."""
+    model's (``CONFIDENCE_FEATURES``; one it does not weigh may be 0, what it is read from
+    not computed: ``needed_features``)."""
 
     order: tuple[int, ...]
     section: int | None

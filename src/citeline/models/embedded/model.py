@@ -544,8 +544,8 @@ def answer_choice(
     tuning = tuning or current_tuning()
     fitted = tuning.fitted(similarity is not None)
     # Only the features the models need: the answer is the same, and without the names of
-    # code no shipped model weighs, a 200 KB section's run features cost 16 ms of CPU, not
-    # 62 (docs/models.md).
+    # code no shipped model weighs, a 200 KB section's run features cost 14 ms of CPU, not
+    # 61 (docs/models.md).
     wanted = needed_features(fitted, tuning.ablated)
     reading = read_sections(question, earlier, sources, similarity, tuning, unheld, wanted=wanted)
     read = best_sections(reading, meaning=similarity is not None, tuning=tuning)
