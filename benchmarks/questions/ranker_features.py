@@ -37,6 +37,7 @@ from citeline.agent.meaning import new_similarity
 from citeline.corpus import Corpus
 from citeline.evaluation.answer_checks import contains_expected_term
 from citeline.evaluation.questions import EvalQuestion
+from citeline.models.embedded.features import FEATURES
 from citeline.models.embedded.model import (
     ToolOutcome,
     read_sections,
@@ -52,7 +53,10 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 MODEL_SOURCES = REPOSITORY / "src" / "citeline" / "models" / "embedded"
 # The files whose change can change a feature (the weights file and the choice made from the
 # features cannot): the model's and the text package's it compares terms and meaning with.
-FEATURE_SOURCES = ("ranking.py", "passages.py", "model.py", "meaning_texts.py")
+FEATURE_SOURCES = ("ranking.py", "passages.py", "columns.py", "model.py", "meaning_texts.py")
+# What the records hold of each section and run: every feature, weighted or not, since the
+# fit weighs them afresh (an answer computes only those its weights need).
+EVERY_FEATURE = frozenset(FEATURES)
 # Bump when the records below change shape: a cache of another shape is extracted again.
 RECORD_VERSION = "5"
 
@@ -185,11 +189,13 @@ async def _question_record(
             offset = following
     sources = sources_of(outcomes)
     unheld = unheld_of(outcomes)
-    reading = read_sections(question.question, earlier, sources, similarity, tuning, unheld)
+    reading = read_sections(
+        question.question, earlier, sources, similarity, tuning, unheld, wanted=EVERY_FEATURE
+    )
     gold = set(question.gold_ids)
     sections: list[SectionRecord] = []
     for source, row in zip(sources, reading.rows, strict=True):
-        runs = section_runs(reading, source, similarity, tuning)
+        runs = section_runs(reading, source, similarity, tuning, wanted=EVERY_FEATURE)
         records = []
         for number, features in enumerate(runs.rows):
             text = runs.passage(number).text

@@ -36,6 +36,33 @@ _R = {name: at for at, name in enumerate(READ_FEATURES)}
 BEST_RUN_FEATURES = ("read_run_coverage", "read_run_meaning")
 # The read model's features, in the order ``read_values`` gives them.
 READ_MODEL_FEATURES = (*READ_FEATURES, *BEST_RUN_FEATURES)
+# The features the read and confidence models take from another model's rows, by the
+# feature that takes each: a read section's best run's, the answer's section's, run's and
+# read text's, the likest section's (whose meaning also scales ``answer_unindexed``). An
+# answer computes each one that a feature it weighs takes, weighted itself or not.
+READ_FROM: Mapping[str, str] = {
+    "read_run_coverage": "run_coverage",
+    "read_run_meaning": "run_meaning_max",
+    "answer_coverage": "coverage",
+    "answer_own_coverage": "own_coverage",
+    "answer_title_coverage": "run_title_coverage",
+    "answer_run_coverage": "run_coverage",
+    "answer_read_coverage": "read_coverage",
+    "answer_meaning": "meaning",
+    "answer_meaning_max": "meaning",
+    "answer_run_meaning": "run_meaning",
+    "answer_unindexed": "meaning",
+}
+
+
+def needed_features(fitted: Fitted, ablated: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The features an answer by ``fitted`` needs computed: those its models weigh, and
+    those they take from another model's rows (``READ_FROM``). Any other counts nothing
+    (its weight is absent, zero or ablated), so the choice is the same without it: as
+    shipped, ``history_coverage`` and ``run_names``, and without the sentence model every
+    feature of meaning but the sections' likeness (which scales ``answer_unindexed``)."""
+    weighted = fitted.weighted(ablated)
+    return weighted | {READ_FROM[name] for name in weighted if name in READ_FROM}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +71,8 @@ class Choice:
     candidates and that section's runs, ``None`` when no read section has one), its read
     section's score, and whether it answers; ``order`` is every section, best first before
     reading (the closest results of a ``nothing_found``); ``features`` the confidence
-    model's (``CONFIDENCE_FEATURES``)."""
+    model's (``CONFIDENCE_FEATURES``; one it does not weigh may be 0, what it is read from
+    not computed: ``needed_features``)."""
 
     order: tuple[int, ...]
     section: int | None
@@ -102,7 +130,7 @@ def read_values(
     """A read section's features (``READ_MODEL_FEATURES``): its score before reading, its
     best run's score, its own (``passages.read_features``) and what its best run (``run``,
     that run's ``PASSAGE_FEATURES``) holds."""
-    return [section, best, *read, run[_P["run_coverage"]], run[_P["run_meaning_max"]]]
+    return [section, best, *read, *(run[_P[READ_FROM[name]]] for name in BEST_RUN_FEATURES)]
 
 
 def choose(
@@ -149,16 +177,16 @@ def choose(
     second = _second(fitted, answers, terms, ablated, scales)
     judged = order[:judge] if judge else order
     score, index, number, run_score = next((a for a in answers if a[1] in judged), chosen)
-    likest = max((row[_S["meaning"]] for row in section_rows), default=0.0)
+    likest = max((row[_S[READ_FROM["answer_meaning_max"]]] for row in section_rows), default=0.0)
     values = [
         score,
         scores[index],
         run_score,
         *_answer_values(section_rows, index, run_rows[index][number], read_rows[index]),
         found,
-        section_rows[index][_S["meaning"]],
+        section_rows[index][_S[READ_FROM["answer_meaning"]]],
         likest,
-        run_rows[index][number][_P["run_meaning"]],
+        run_rows[index][number][_P[READ_FROM["answer_run_meaning"]]],
         *_question_values((terms, missing, passing, names, unindexed), likest, scales),
     ]
     probability = confidence(fitted, values, ablated)
@@ -194,11 +222,12 @@ def _answer_values(
     in its whole read text."""
     section = section_rows[index]
     return [
-        section[_S["coverage"]],
-        section[_S["own_coverage"]],
-        run[_P["run_title_coverage"]],
-        run[_P["run_coverage"]],
-        read[_R["read_coverage"] - 2],
+        section[_S[READ_FROM["answer_coverage"]]],
+        section[_S[READ_FROM["answer_own_coverage"]]],
+        run[_P[READ_FROM["answer_title_coverage"]]],
+        run[_P[READ_FROM["answer_run_coverage"]]],
+        # A read row leaves out the read model's first two features (its scores).
+        read[_R[READ_FROM["answer_read_coverage"]] - 2],
     ]
 
 

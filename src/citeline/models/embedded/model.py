@@ -23,12 +23,20 @@ import functools
 import random
 import re
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
-from citeline.models.embedded.choice import Choice, choose, section_order, section_scores
+from citeline.models.embedded.choice import (
+    Choice,
+    choose,
+    needed_features,
+    section_order,
+    section_scores,
+)
+from citeline.models.embedded.features import FEATURES
 from citeline.models.embedded.passages import (
+    BLOCK_MEANING_FEATURES,
     Passage,
     Run,
     Unit,
@@ -218,10 +226,12 @@ def _reads(
     """The reads to ask for next: the best sections' first pages, then the further pages of
     each of them that has more, up to ``read_chars`` of one section."""
     if not any(o.tool == "read" for o in view.outcomes):
+        meaning = view.similarity is not None
+        needed = needed_features(tuning.fitted(meaning), tuning.ablated)
         reading = read_sections(
-            view.question, view.earlier_questions, sources, view.similarity, tuning
+            view.question, view.earlier_questions, sources, view.similarity, tuning, wanted=needed
         )
-        best = best_sections(reading, meaning=view.similarity is not None, tuning=tuning)
+        best = best_sections(reading, meaning=meaning, tuning=tuning)
         return tuple(ToolRequest("read", {"id": sources[i].id}) for i in best if sources[i].id)
     # Past the first pages, the rest of each section is asked for in as few requests as the
     # tool loop runs (``MAX_CALLS_PER_RESPONSE`` calls each), a page at each offset the first
@@ -368,13 +378,16 @@ def read_sections(
     similarity: Similarity | None,
     tuning: Tuning,
     unheld: frozenset[str] = frozenset(),
+    *,
+    wanted: Set[str] = frozenset(FEATURES),
 ) -> Reading:
     """The search's sections described for ``question``: what only the search gave is read,
     so the description is the same before and after any section is read. ``unheld`` are the
-    words the search said no document holds (``unheld_of``)."""
+    words the search said no document holds (``unheld_of``); of the section features, those
+    not ``wanted`` are 0.0 (an answer wants those its models need: ``needed_features``)."""
     candidates = [Candidate(s.title, s.passage, max(len(s.passages), 1)) for s in sources]
     question_read = asked(question, earlier, candidates, tuning)
-    rows = section_features(question_read, candidates, similarity, tuning)
+    rows = section_features(question_read, candidates, similarity, tuning, wanted)
     own = question_read.question.own
     weights = question_read.weights
     each = [title_terms(c.title) | content_terms(c.passage) for c in candidates]
@@ -446,10 +459,13 @@ def section_runs(
     source: SourceText,
     similarity: Similarity | None,
     tuning: Tuning,
+    *,
+    wanted: Set[str] = frozenset(FEATURES),
 ) -> SectionRuns:
     """The runs of ``source`` (its text read, else its passages) that may answer, each with
-    its features. A run the answer could not cite (shorter than ``min_passage_chars``, or
-    whose opening cannot carry a link) is left out."""
+    its features (those not ``wanted`` 0.0, as in ``read_sections``). A run the answer could
+    not cite (shorter than ``min_passage_chars``, or whose opening cannot carry a link) is
+    left out."""
     units = _units(source.text, split_title(source.title)[1], tuning.text)
     runs = [
         run
@@ -458,12 +474,14 @@ def section_runs(
         and _anchor_span(passage(units, run), html=False) is not None
     ]
     question = reading.asked.question
-    meaning = _block_meaning(
-        units, reading.asked.meaning_query, similarity, question.weights, tuning
+    meaning = (
+        _block_meaning(units, reading.asked.meaning_query, similarity, question.weights, tuning)
+        if wanted & BLOCK_MEANING_FEATURES
+        else {}
     )
     terms = frozenset(title_terms(source.title))
-    rows = run_features(question, units, runs, terms, meaning, tuning)
-    read = read_features(question, units, terms, meaning, tuning)
+    rows = run_features(question, units, runs, terms, meaning, tuning, wanted)
+    read = read_features(question, units, terms, meaning, tuning, wanted)
     return SectionRuns(units, tuple(runs), tuple(tuple(row) for row in rows), tuple(read))
 
 
@@ -524,10 +542,17 @@ def answer_choice(
     nothing answers): callable on its own, for anyone who wants the embedded model's pick.
     ``unheld``: the words the search said no document holds (``unheld_of``)."""
     tuning = tuning or current_tuning()
-    reading = read_sections(question, earlier, sources, similarity, tuning, unheld)
     fitted = tuning.fitted(similarity is not None)
+    # Only the features the models need: the answer is the same, and without the names of
+    # code no shipped model weighs, a 200 KB section's run features cost 14 ms of CPU, not
+    # 61 (docs/models.md).
+    wanted = needed_features(fitted, tuning.ablated)
+    reading = read_sections(question, earlier, sources, similarity, tuning, unheld, wanted=wanted)
     read = best_sections(reading, meaning=similarity is not None, tuning=tuning)
-    runs = {index: section_runs(reading, sources[index], similarity, tuning) for index in read}
+    runs = {
+        index: section_runs(reading, sources[index], similarity, tuning, wanted=wanted)
+        for index in read
+    }
     choice = choose(
         fitted,
         reading.rows,

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
+from citeline.models.embedded.columns import computed_once, feature_rows
 from citeline.models.embedded.passages import Question, shows_code
 from citeline.models.embedded.tuning import Tuning
 from citeline.models.turn import Similarity
@@ -220,60 +221,137 @@ def section_features(
     candidates: Sequence[Candidate],
     similarity: Similarity | None,
     tuning: Tuning,
+    wanted: Set[str] = frozenset(SECTION_FEATURES),
 ) -> list[list[float]]:
-    """Each candidate's features (``SECTION_FEATURES``), in the search's order."""
-    weights = question.weights
-    total = sum(weights.values()) or 1.0
-    own = question.question.own
-    own_total = sum(w for t, w in weights.items() if t in own) or 1.0
-    # A follow-up's earlier questions' words: the subject its own words ("it", "that") lean on.
-    history_total = sum(w for t, w in weights.items() if t not in own)
-    meaning = _meaning(candidates, question.meaning_query, similarity, tuning)
-    titled = _title_meaning(candidates, question.meaning_query, similarity)
-    asks_changes = question.question.asks_versions
-    bodies = [term_counts(c.passage) for c in candidates]
-    split = [split_title(c.title) for c in candidates]
-    headings = [term_counts(heading) for _, heading in split]
-    pages = [title_terms(page) for page, _ in split]
-    heading_subjects = [subject_terms(heading) for _, heading in split]
-    body_mean = _mean_length(bodies)
-    heading_mean = _mean_length(headings)
-    scales = tuning.scales
-    rows: list[list[float]] = []
-    for index, candidate in enumerate(candidates):
-        in_heading, in_page, in_body, held, held_own = _fields(
-            weights,
-            own,
-            (title_terms(split[index][1]), headings[index], heading_mean),
-            pages[index],
-            (bodies[index], body_mean),
-            tuning,
+    """Each candidate's features (``SECTION_FEATURES``), in the search's order; a feature
+    not ``wanted`` is 0.0 and is not computed (``columns``)."""
+    sections = _Sections(question, candidates, similarity, tuning)
+    views = (_SectionView(sections, index) for index in range(len(candidates)))
+    return feature_rows(SECTION_FEATURES, _SECTION_COLUMNS, wanted, sections, views)
+
+
+class _Sections:
+    """What the features of the search's sections share, each part computed on first use
+    (the sentence model's likenesses among them)."""
+
+    def __init__(
+        self,
+        question: Asked,
+        candidates: Sequence[Candidate],
+        similarity: Similarity | None,
+        tuning: Tuning,
+    ) -> None:
+        self.asked = question
+        self.question = question.question
+        self.weights = question.weights
+        self.candidates = candidates
+        self.similarity = similarity
+        self.tuning = tuning
+        self.total = sum(self.weights.values()) or 1.0
+        own = self.question.own
+        self.own_total = sum(w for t, w in self.weights.items() if t in own) or 1.0
+        # A follow-up's earlier questions' words: the subject its own words ("it", "that")
+        # lean on.
+        self.history_total = sum(w for t, w in self.weights.items() if t not in own)
+        self.split = [split_title(c.title) for c in candidates]
+
+    @computed_once
+    def bodies(self) -> list[dict[str, int]]:
+        return [term_counts(c.passage) for c in self.candidates]
+
+    @computed_once
+    def headings(self) -> list[dict[str, int]]:
+        return [term_counts(heading) for _, heading in self.split]
+
+    @computed_once
+    def means(self) -> tuple[float, float]:
+        """The mean length of a heading and of a passage, in terms."""
+        return _mean_length(self.headings), _mean_length(self.bodies)
+
+    @computed_once
+    def meaning(self) -> list[float]:
+        return _meaning(self.candidates, self.asked.meaning_query, self.similarity, self.tuning)
+
+    @computed_once
+    def titled(self) -> list[float]:
+        return _title_meaning(self.candidates, self.asked.meaning_query, self.similarity)
+
+
+class _SectionView:
+    """One of the search's sections as its features read it."""
+
+    def __init__(self, sections: _Sections, index: int) -> None:
+        self.sections = sections
+        self.index = index
+        self.candidate = sections.candidates[index]
+        self.heading = sections.split[index][1]
+
+    @computed_once
+    def fields(self) -> tuple[float, float, float, float, float]:
+        """``_fields`` of this section: the question's weight in its heading, page title and
+        passage, held anywhere, and of its own words."""
+        s, at = self.sections, self.index
+        heading_mean, body_mean = s.means
+        return _fields(
+            s.weights,
+            s.question.own,
+            (title_terms(self.heading), s.headings[at], heading_mean),
+            title_terms(s.split[at][0]),
+            (s.bodies[at], body_mean),
+            s.tuning,
         )
-        subjects = heading_subjects[index]
-        asked_subjects = question.question.own - question.question.compounds
-        rows.append(
-            [
-                in_heading / total,
-                in_page / total,
-                in_body / total,
-                held / total,
-                held_own / own_total,
-                len(subjects & weights.keys()) / len(subjects) if subjects else 0.0,
-                float(bool(asked_subjects) and subjects == asked_subjects),
-                1 / (1 + index),
-                float(index == 0),
-                float(_other_kind(question.meaning_query, split[index][1])),
-                float(not asks_changes and _release_notes(candidate.title)),
-                float(bool(question.question.compounds & _terms(candidate))),
-                min(candidate.hits, scales.hits) / scales.hits,
-                min(len(_TITLE_SEPARATOR.findall(candidate.title)), scales.depth) / scales.depth,
-                float(question.question.wants_code and shows_code(candidate.passage, tuning.text)),
-                meaning[index],
-                titled[index],
-                (held - held_own) / history_total if history_total else 0.0,
-            ]
-        )
-    return rows
+
+    @computed_once
+    def subjects(self) -> set[str]:
+        return subject_terms(self.heading)
+
+
+def _named(s: _Sections, v: _SectionView) -> float:
+    asked_subjects = s.question.own - s.question.compounds
+    return float(bool(asked_subjects) and v.subjects == asked_subjects)
+
+
+def _heading_precision(s: _Sections, v: _SectionView) -> float:
+    return len(v.subjects & s.weights.keys()) / len(v.subjects) if v.subjects else 0.0
+
+
+def _history_coverage(s: _Sections, v: _SectionView) -> float:
+    held, held_own = v.fields[3], v.fields[4]
+    return (held - held_own) / s.history_total if s.history_total else 0.0
+
+
+def _depth(s: _Sections, v: _SectionView) -> float:
+    depth = s.tuning.scales.depth
+    return min(len(_TITLE_SEPARATOR.findall(v.candidate.title)), depth) / depth
+
+
+def _code_how(s: _Sections, v: _SectionView) -> float:
+    return float(s.question.wants_code and shows_code(v.candidate.passage, s.tuning.text))
+
+
+# Each section feature's value, by name: a function of the search's sections and of one.
+_SECTION_COLUMNS: dict[str, Callable[[_Sections, _SectionView], float]] = {
+    "heading": lambda s, v: v.fields[0] / s.total,
+    "page": lambda s, v: v.fields[1] / s.total,
+    "body": lambda s, v: v.fields[2] / s.total,
+    "coverage": lambda s, v: v.fields[3] / s.total,
+    "own_coverage": lambda s, v: v.fields[4] / s.own_total,
+    "heading_precision": _heading_precision,
+    "named": _named,
+    "rank": lambda s, v: 1 / (1 + v.index),
+    "first": lambda s, v: float(v.index == 0),
+    "other_kind": lambda s, v: float(_other_kind(s.asked.meaning_query, v.heading)),
+    "release_notes": lambda s, v: float(
+        not s.question.asks_versions and _release_notes(v.candidate.title)
+    ),
+    "compound": lambda s, v: float(bool(s.question.compounds & _terms(v.candidate))),
+    "hits": lambda s, v: min(v.candidate.hits, s.tuning.scales.hits) / s.tuning.scales.hits,
+    "depth": _depth,
+    "code_how": _code_how,
+    "meaning": lambda s, v: s.meaning[v.index],
+    "meaning_title": lambda s, v: s.titled[v.index],
+    "history_coverage": _history_coverage,
+}
 
 
 def _fields(

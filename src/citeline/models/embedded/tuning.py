@@ -93,6 +93,16 @@ class Fitted:
     second: LinearModel = field(default_factory=LinearModel)
     second_threshold: float = 1.0
 
+    def weighted(self, ablated: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The features some model of this set weighs: a non-zero weight, not ablated."""
+        models = (self.section, self.passage, self.read, self.confidence, self.second)
+        return frozenset(
+            name
+            for model in models
+            for name, weight in model.weights.items()
+            if weight != 0.0 and name not in ablated
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "section": self.section.to_json(),
