@@ -552,9 +552,13 @@ def _redirects_elsewhere(tree: LexborHTMLParser, relative: str) -> bool:
 
 
 def _repeated_only(text: str, repeated: frozenset[str]) -> bool:
-    """Whether every line of ``text`` is one the site repeats (compared as ``chrome_key``)."""
+    """Whether every line of ``text`` is one the site repeats (compared as ``chrome_key``),
+    as a link or as plain text (``_chrome_line_key``: the links of ``text`` are unmarked)."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return bool(lines) and all(chrome_key(line) in repeated for line in lines)
+    return bool(lines) and all(
+        chrome_key(line) in repeated or _chrome_line_key(line, linked=True) in repeated
+        for line in lines
+    )
 
 
 def _opens_with_h1(content: LexborNode) -> bool:
@@ -1549,26 +1553,25 @@ def _lines(
     # of blocks (marked above) end lines.
     lines = [line.strip() for line in _WHITESPACE.sub(" ", _LINE_MARKS.sub("", raw)).split("\x02")]
     marked = raw.split("\x02")  # the same lines, their links marked
-    if prose_lines is not None:
-        prose_lines.update(
-            chrome_key(line)
-            for line in lines
-            if line and "\x01" not in line and _may_be_chrome(line)
-        )
     counted: list[_Line] = []
     within = False  # a link may hold blocks, and run on from one line to the next
     for line, marks in zip(lines, marked, strict=True):
         words = [0, 0]
+        plain = False  # whether a character of the line lies outside its links
         for piece in _LINK_MARKS.split(marks.replace(_ITEM_MARK, "")):
             if piece in {_LINK_START, _LINK_END}:
                 within = piece == _LINK_START
             else:
                 code = _CODE_MARK.sub(lambda match: codes[int(match.group(1))], piece)
                 words[within] += len(_WORD_TOKEN.findall(code))
+                plain = plain or (not within and bool(piece.strip()))
+        key = _chrome_line_key(line, linked=not plain)
+        if prose_lines is not None and line and "\x01" not in line and _may_be_chrome(line):
+            prose_lines.add(key)
         heading = headed and bool(line)
         if line:
             headed = False
-        if heading or not (chrome and line and chrome_key(line) in chrome):
+        if heading or not (chrome and line and key in chrome):
             links = marks.count(_LINK_START)
             counted.append(_Line(line, words[0], words[1], links, _ITEM_MARK in marks))
     return counted
@@ -1578,6 +1581,15 @@ def _joined(lines: list[_Line], codes: list[str]) -> str:
     """The text of ``lines``, their code blocks put back."""
     text = _BLANK_LINES.sub("\n\n", "\n".join(line.text for line in lines)).strip()
     return _CODE_MARK.sub(lambda match: codes[int(match.group(1))], text)
+
+
+def _chrome_line_key(line: str, linked: bool) -> str:
+    """``line`` as pages are compared (``chrome_key``), marked when it is all link text: a
+    line is chrome only where it stands as chrome stands on the other pages. lxml's pages each
+    hold a side menu of every page's sections, a link each; learned as bare lines, the menu's
+    "RelaxNG" and "XSLT" took the FAQ's list of the standards lxml implements, items of plain
+    text, with them. A footer's plain line is still compared as a plain line."""
+    return _LINK_START + chrome_key(line) if linked else chrome_key(line)
 
 
 def chrome_key(line: str) -> str:
