@@ -53,13 +53,17 @@ def test_a_line_of_numbers_is_no_chrome_and_a_repeated_line_of_words_is(
     }
     documents = _ingest(tmp_path, pages)
     ranges = next(d for d in documents.values() if d.title.endswith("Range Categories"))
-    assert "From\nTo\nCategory\n\n0\n99\nimmediate execution\n\n100\n199\nvery early" in (
+    # Each row is a line: its numbers stand beside their words, and no page repeats them.
+    assert "From | To | Category\n0 | 99 | immediate execution\n100 | 199 | very early" in (
         ranges.text
     )
     for topic in topics:
         # Every page's first footnote, "(1)" on each, is a section at its own address.
         assert documents[f"{topic}#FOOT1"].text == f"(1)\n\nA note on {topic}."
-        assert "\n0.19\n" in documents[topic].text  # the version each page shows
+        # The docinfo's rows, each a line of words every page repeats, numbers masked, are
+        # chrome, as "Last changed on ..." is: its revision number no longer stands alone.
+        assert "Revision:" not in documents[topic].text
+        assert "0.19" not in documents[topic].text
     for document in documents.values():
         # A line of words every page repeats is chrome, whatever its numbers.
         assert "Last changed on" not in document.text
@@ -127,11 +131,11 @@ def _anchor(heading: str) -> str:
     return heading.lower().replace(" ", "-").replace(".", "-")
 
 
-def _menu_page(name: str) -> str:
+def _menu_page(name: str, after: str = "") -> str:
     """A page as lxml's mkhtml.py builds it: ``div.document`` holding the side menu (every
     page's title and its top-level sections, as links), a banner, the page's title, an opening
-    paragraph, and each section a ``div.section`` whose heading is an ``h1``; the footer
-    line every page ends with."""
+    paragraph, and each section a ``div.section`` whose heading is an ``h1``, then ``after``;
+    the footer line every page ends with."""
     menu = "".join(
         f'<ul class="menu"><li class="menu title"><a href="{page}.html">{title}</a>'
         f'<ul class="submenu">'
@@ -156,7 +160,7 @@ def _menu_page(name: str) -> str:
     <div class="sidemenu" id="sidemenu"><div class="menutrigger">Menu</div>
     <div class="menu">{banner}<ul><li><span class="section title">Developing with lxml</span>
     {menu}</li></ul></div></div>{banner}<h1 class="title">{title}</h1>
-    <p>The opening of the {name} page, before its first section.</p>{sections}
+    <p>The opening of the {name} page, before its first section.</p>{sections}{after}
     <p>Generated on 2024-0{len(name) % 9 + 1}-12 from the reStructuredText sources.</p>
     </div></body></html>"""
 
@@ -193,3 +197,18 @@ def test_the_side_menus_own_lines_and_a_repeated_footer_line_are_still_chrome(
             assert line not in document.text
         # A menu entry is a line of a document only as its own heading, its first line.
         assert not entries.intersection(document.text.splitlines()[1:])
+
+
+def test_a_list_item_of_plain_text_that_a_menu_links_is_no_chrome(tmp_path: Path) -> None:
+    # lxml's FAQ.html, "What standards does lxml implement?": its standards a list of plain
+    # text, "RelaxNG" and "XSLT" among them, each a link of the side menu on every page.
+    standards = """<div class="section" id="standards"><h1>Standards</h1><p>The important
+    ones are:</p><ul class="simple"><li>XML 1.0</li><li>RelaxNG</li><li>XSLT</li>
+    <li><a href="validation.html#xmlschema">XMLSchema</a></li></ul></div>"""
+    pages = {f"{name}.html": _menu_page(name) for name in _MENU_PAGES}
+    pages["validation.html"] = _menu_page("validation", standards)
+    documents = _ingest(tmp_path, pages)
+    # Where it stands as the menu's entries stand, a link in a list, it is still chrome.
+    assert documents["validation#standards"].text == (
+        "Standards\n\nThe important ones are:\n\nXML 1.0\nRelaxNG\nXSLT"
+    )

@@ -1,10 +1,11 @@
 """Sphinx's markup as its themes and extensions write it, read by structure: permalinks
 outside headings, glossary entries of several terms, a list of links a sentence
 introduces, a heading that does not open the section its permalink names, and a page of
-two top-level headings (Django's, and GNU Texinfo's Top node around a manual's chapters).
-The cases are the pages of Debian's documentation packages that broke: SQLAlchemy 1.4
-(python-sqlalchemy-doc, the zzzeeksphinx theme), Scrapy 2.8 (python-scrapy-doc), Django 3.2
-(python-django-doc) and the Bash Reference Manual (bash-doc)."""
+two top-level headings (Django's, lxml's changelog, and GNU Texinfo's Top node around a
+manual's chapters). The cases are the pages of Debian's documentation packages that broke:
+SQLAlchemy 1.4 (python-sqlalchemy-doc, the zzzeeksphinx theme), Scrapy 2.8
+(python-scrapy-doc), Django 3.2 (python-django-doc), lxml 4.9.2 (python-lxml-doc) and the
+Bash Reference Manual (bash-doc)."""
 
 from __future__ import annotations
 
@@ -182,6 +183,28 @@ def test_sections_under_a_second_top_level_heading_are_titled_under_it() -> None
             " › django.conf.urls functions for use in URLconfs"
             f" › {name}()"
         )
+
+
+def test_a_release_heading_at_the_titles_level_stays_in_its_sections_titles() -> None:
+    # lxml's changes-4.9.2.html (docutils' html4css1 writer): the page's title and each
+    # release an ``h1``, a release with no text of its own, its "Bugs fixed" an ``h2``.
+    page = """<html><body><div class="document" id="lxml-changelog">
+    <h1 class="title">lxml changelog</h1>
+    <div class="section" id="section-1"><h1>4.9.2 (2022-12-13)</h1>
+    <div class="section" id="bugs-fixed"><h2>Bugs fixed</h2><ul class="simple"><li>CVE-2022-2309:
+    A Bug in libxml2 2.9.1[0-4] could let namespace declarations leak.</li></ul></div></div>
+    <div class="section" id="section-2"><h1>4.9.1 (2022-07-01)</h1>
+    <div class="section" id="bugs-fixed-1"><h2>Bugs fixed</h2><ul class="simple"><li>A crash
+    was resolved when using iterwalk().</li></ul></div>
+    <div class="section" id="features-added"><h2>Features added</h2><div class="section"
+    id="parser"><h3>Parser</h3><p>A new option.</p></div></div></div></div></body></html>"""
+    titles = {name: document.title for name, document in _read(page, "changes").items()}
+    assert titles == {
+        "changes#bugs-fixed": "lxml changelog › 4.9.2 (2022-12-13) › Bugs fixed",
+        "changes#bugs-fixed-1": "lxml changelog › 4.9.1 (2022-07-01) › Bugs fixed",
+        # A heading of any level with no text of its own stays in the paths below it.
+        "changes#parser": "lxml changelog › 4.9.1 (2022-07-01) › Features added › Parser",
+    }
 
 
 def test_a_second_top_level_heading_holds_the_headings_inside_the_element_it_opens() -> None:

@@ -26,13 +26,14 @@ nearest before it of a higher level (a second top-level heading only as far as t
 element it opens). A page or a section that is a list of links (an index, a chapter's
 list of its pages) keeps only its sentences, and a page left with none is omitted and
 counted, as is a page that is a form with a sentence beside it (a search page).
-Code blocks keep their lines and indentation; other runs of spaces collapse. The page
-title is its first heading, else ``<title>`` less the site's shared part, else the file's
-name; the url is the site's address for the file when ingest was given a base URL, else
-the page's canonical link. A page whose refresh sends the reader on at once (a redirect
-page) is omitted, counted, and left out of the site's sample. A static file an MkDocs docs
-folder copies as it is, naming itself by no ``<title>`` or heading (a search engine's
-verification file), is omitted and counted too.
+Code blocks keep their lines and indentation; other runs of spaces collapse. A data table
+reads as rows, a line each, its cells between " | " (``tables``); a table of layout, a line
+per cell. The page title is its first heading, else ``<title>`` less the site's shared
+part, else the file's name; the url is the site's address for the file when ingest was
+given a base URL, else the page's canonical link. A page whose refresh sends the reader on
+at once (a redirect page) is omitted, counted, and left out of the site's sample. A static
+file an MkDocs docs folder copies as it is, naming itself by no ``<title>`` or heading (a
+search engine's verification file), is omitted and counted too.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
@@ -55,6 +56,7 @@ from typing import NamedTuple
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
+from citeline.corpus.formats import tables
 from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
@@ -109,6 +111,8 @@ _OUTERMOST_CONTENTS = ", ".join(
     name + "".join(f":not({outer} *)" for outer in _CONTENTS_NAMES.split(", "))
     for name in _CONTENTS_NAMES.split(", ")
 )
+# Chrome that may be a list a sentence introduces (``_introduced_contents``).
+_INTRODUCED_CHROME = f"nav, [role=navigation], {_CONTENTS_NAMES}"
 _CHROME_NAMES = (
     ".md-content__button, .md-source-file, .sphinxsidebar, .related, .breadcrumb, "
     ".breadcrumbs, .edit-this-page, .navheader, .navfooter, .td-page-meta, .prev-next, "
@@ -548,9 +552,13 @@ def _redirects_elsewhere(tree: LexborHTMLParser, relative: str) -> bool:
 
 
 def _repeated_only(text: str, repeated: frozenset[str]) -> bool:
-    """Whether every line of ``text`` is one the site repeats (compared as ``chrome_key``)."""
+    """Whether every line of ``text`` is one the site repeats (compared as ``chrome_key``),
+    as a link or as plain text (``_chrome_line_key``: the links of ``text`` are unmarked)."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return bool(lines) and all(chrome_key(line) in repeated for line in lines)
+    return bool(lines) and all(
+        chrome_key(line) in repeated or _chrome_line_key(line, linked=True) in repeated
+        for line in lines
+    )
 
 
 def _opens_with_h1(content: LexborNode) -> bool:
@@ -683,7 +691,7 @@ def _cleaned_content(
     form = _form_after_title(content)
     texts = _text_lists(content)
     for node in content.css(_NOT_CONTENT):
-        if _dropped(node, texts):
+        if _dropped(node, texts) and not _introduced_contents(node):
             node.decompose()
     # A permalink: an in-page link with no word of its own ("¶", "#", a zero-width space),
     # in a heading, a term or a caption, where generators put them. One that bears an id
@@ -801,6 +809,20 @@ def _dropped(node: LexborNode, texts: frozenset[int] | None = None) -> bool:
     return node.mem_id not in texts if texts is not None else not _text_list(node)
 
 
+def _introduced_contents(node: LexborNode) -> bool:
+    """Whether ``node``, a navigation element or one named a table of contents, holds a list
+    that a sentence introduces (``_introduced``): left for ``_own_contents`` to judge, as any
+    list of the page's sections is. libvirt's storage.html says "Libvirt supports the
+    following storage pool types:" and lists them as docutils' ``contents`` box, a ``<nav
+    class="contents">`` of links to the sections that follow: dropped as navigation, the
+    section ended on its colon."""
+    return (
+        node.css_matches(_INTRODUCED_CHROME)
+        and node.css_first("li") is not None
+        and _introduced(node)
+    )
+
+
 def _text_lists(content: LexborNode) -> frozenset[int]:
     """The ``mem_id`` of each element of ``content`` named a table of contents that is a
     list of text (``_text_list``), judged at the outermost and with every such element
@@ -884,15 +906,20 @@ def _own_contents(content: LexborNode) -> list[LexborNode]:
     outline = _Outline(
         sorted((order[h.mem_id], int(str(h.tag)[1])) for h in content.css(_HEADINGS))
     )
-    found = []
+    found: list[LexborNode] = []
     parents: dict[int, int | None] = {}
     for node, targets in candidates:
         at, linked = order[node.mem_id], {order[target.mem_id] for target in targets}
         if not outline.contents_at(at, linked):
             continue
-        if _introduced(node) and outline.own_subsections(at, linked):
-            continue  # a section's text listing its parts
-        found.append(_titled(node, content, parents))
+        # A box's sentence introduces the box: its title ("Contents") stands before the list.
+        titled = _titled(node, content, parents)
+        if (_introduced(node) or _introduced(titled)) and outline.own_subsections(at, linked):
+            # A section's text listing its parts; its box's title names the box, not them.
+            if titled.mem_id != node.mem_id:
+                found.extend(child for child in titled.iter() if child.mem_id != node.mem_id)
+            continue
+        found.append(titled)
     return found
 
 
@@ -964,13 +991,15 @@ class _Outline:
 
     def own_subsections(self, at: int, targets: set[int]) -> bool:
         """Whether the headings at ``targets`` all lie in the section that the list at
-        ``at`` stands in, a section below the page's first heading: they are that
-        section's parts, not the page's (Postfix's READMEs list every section of the page
-        in their "Introduction", "This document provides information on the following
-        topics:", and the page's own title section lists them all)."""
+        ``at`` stands in: they are that section's parts, not another's (Postfix's READMEs
+        list every section of the page in their "Introduction", "This document provides
+        information on the following topics:"). Under the page's title, whose section holds
+        every other, they are the page's parts: libvirt's storage.html introduces its list
+        of the pool types, each a section of its own, with "Libvirt supports the following
+        storage pool types:"."""
         holder = bisect.bisect_left(self.starts, at) - 1
-        if holder <= 0:
-            return False  # before every heading, or under the page's title
+        if holder < 0:
+            return False  # before every heading
         end = self.ends[holder]
         return all(at < target and (end is None or target < end) for target in targets)
 
@@ -1238,7 +1267,34 @@ def _marked_text(content: LexborNode) -> tuple[str, list[str]]:
         link.insert_after(_LINK_END)
     for item in content.css(_ITEMS):
         item.insert_before(_ITEM_MARK)
+    for table in content.css("table"):
+        _read_as_rows(table)
     return str(content.text(separator="", strip=False)), codes
+
+
+def _read_as_rows(table: LexborNode) -> None:
+    """Replaces a data table (``tables.rows``), its marks read, with its caption and its
+    rows, each row an item's line; a table of layout stays as it is, each cell a line."""
+    lines = tables.rows(table, _cell_text)
+    caption = table.css_first("caption")
+    head = None if caption is None else _cell_text(caption)
+    if lines is None or (caption is not None and head is None):
+        return
+    # A line break first: a table after inline text starts a line of its own.
+    rows = [head] if head else []
+    table.replace_with("\x02" + "\x02".join([*rows, *(_ITEM_MARK + line for line in lines)]))
+
+
+def _cell_text(cell: LexborNode) -> str | None:
+    """A table cell's text on one line, its marks kept (a paragraph, a list's items, a line
+    break run on); None for a cell holding a table, a code block or a section's start, whose
+    table is one of layout."""
+    if cell.css_first("table") is not None:
+        return None
+    text = str(cell.text(separator="", strip=False))
+    if "\x00" in text or "\x01" in text:
+        return None
+    return _WHITESPACE.sub(" ", text.replace("\x02", " ")).strip()
 
 
 class _Line(NamedTuple):
@@ -1497,26 +1553,25 @@ def _lines(
     # of blocks (marked above) end lines.
     lines = [line.strip() for line in _WHITESPACE.sub(" ", _LINE_MARKS.sub("", raw)).split("\x02")]
     marked = raw.split("\x02")  # the same lines, their links marked
-    if prose_lines is not None:
-        prose_lines.update(
-            chrome_key(line)
-            for line in lines
-            if line and "\x01" not in line and _may_be_chrome(line)
-        )
     counted: list[_Line] = []
     within = False  # a link may hold blocks, and run on from one line to the next
     for line, marks in zip(lines, marked, strict=True):
         words = [0, 0]
+        plain = False  # whether a character of the line lies outside its links
         for piece in _LINK_MARKS.split(marks.replace(_ITEM_MARK, "")):
             if piece in {_LINK_START, _LINK_END}:
                 within = piece == _LINK_START
             else:
                 code = _CODE_MARK.sub(lambda match: codes[int(match.group(1))], piece)
                 words[within] += len(_WORD_TOKEN.findall(code))
+                plain = plain or (not within and bool(piece.strip()))
+        key = _chrome_line_key(line, linked=not plain)
+        if prose_lines is not None and line and "\x01" not in line and _may_be_chrome(line):
+            prose_lines.add(key)
         heading = headed and bool(line)
         if line:
             headed = False
-        if heading or not (chrome and line and chrome_key(line) in chrome):
+        if heading or not (chrome and line and key in chrome):
             links = marks.count(_LINK_START)
             counted.append(_Line(line, words[0], words[1], links, _ITEM_MARK in marks))
     return counted
@@ -1526,6 +1581,15 @@ def _joined(lines: list[_Line], codes: list[str]) -> str:
     """The text of ``lines``, their code blocks put back."""
     text = _BLANK_LINES.sub("\n\n", "\n".join(line.text for line in lines)).strip()
     return _CODE_MARK.sub(lambda match: codes[int(match.group(1))], text)
+
+
+def _chrome_line_key(line: str, linked: bool) -> str:
+    """``line`` as pages are compared (``chrome_key``), marked when it is all link text: a
+    line is chrome only where it stands as chrome stands on the other pages. lxml's pages each
+    hold a side menu of every page's sections, a link each; learned as bare lines, the menu's
+    "RelaxNG" and "XSLT" took the FAQ's list of the standards lxml implements, items of plain
+    text, with them. A footer's plain line is still compared as a plain line."""
+    return _LINK_START + chrome_key(line) if linked else chrome_key(line)
 
 
 def chrome_key(line: str) -> str:
