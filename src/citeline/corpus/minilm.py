@@ -161,8 +161,9 @@ class MiniLM:
         pieces = [tuple(one) for one in each(self.word_pieces, texts)]
         # The graph reads the word pieces alone, so texts that give the same ones (the same
         # string twice, or two that differ only in case, accents, spacing or past the cut)
-        # get the same bytes from one run. Rare in collections (1 of SciFact's 21,852 texts,
-        # 0 to 8 of each documentation collection's): it costs a dict of one batch's pieces.
+        # get the same bytes from one run. Rare in collections, so this is a bound, not a
+        # saving: one pair in SciFact's 21,852 texts (two titles, two batches apart), 0 to 8
+        # texts in each documentation collection; it costs a dict of one call's pieces.
         distinct = list(dict.fromkeys(pieces))
         vectors = dict(zip(distinct, each(self._run, distinct), strict=True))
         for row, one in enumerate(pieces):
