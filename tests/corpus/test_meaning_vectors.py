@@ -3,11 +3,13 @@ model's reading (``citeline.text.meaning``), kept in step with the documents, in
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -26,6 +28,7 @@ from citeline.text.vector_bytes import MEANING_DTYPE
 pytest.importorskip("onnxruntime", reason="meaning vectors need pip install 'citeline[dense]'")
 
 from citeline.corpus.embedding import load_embedder
+from citeline.corpus.minilm import MiniLM
 
 pytestmark = pytest.mark.usefixtures("searched_as_built")
 
@@ -166,3 +169,74 @@ def test_an_older_file_gains_the_new_table_and_its_next_ingest_fills_it(
             "SELECT value FROM corpus_meta WHERE key = 'schema_version'"
         ).fetchone()
     assert version == ("5",)
+
+
+def _stored(path: Path) -> tuple[dict[tuple[str, int, int], bytes], dict[tuple[str, bytes], bytes]]:
+    """Every passage vector by (document, start, end), every meaning vector by (document,
+    key), as an SQLite collection holds them."""
+    with sqlite3.connect(path) as connection:
+        passages = connection.execute(
+            "SELECT d.id, p.start, p.end, v.vector FROM corpus_vectors AS v "
+            "JOIN corpus_passages AS p ON p.rowid = v.passage "
+            "JOIN corpus_documents AS d ON d.rowid = p.document"
+        ).fetchall()
+        meanings = connection.execute(
+            "SELECT d.id, m.key, m.vector FROM corpus_meanings AS m "
+            "JOIN corpus_passages AS p ON p.rowid = m.passage "
+            "JOIN corpus_documents AS d ON d.rowid = p.document"
+        ).fetchall()
+    return (
+        {(doc, start, end): bytes(vector) for doc, start, end, vector in passages},
+        {(doc, bytes(key)): bytes(vector) for doc, key, vector in meanings},
+    )
+
+
+def test_texts_of_the_same_word_pieces_run_the_graph_once_and_store_the_same_vectors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two copies of one abstract under two ids, and two titles SciFact writes in two cases
+    # ("Corresponding author:", "Corresponding Author:"): the model's tokenizer lowercases,
+    # so their passages and their titles-and-openings are the same word pieces.
+    abstract = "Apoptosis was measured in cultured cells.\n\nCaspase activity rose twofold."
+    rows = [
+        ("a1", "Cell death in culture", abstract),
+        ("a2", "Cell death in culture", abstract),
+        ("b1", "Corresponding author:", "Over the years the lab measured the flow."),
+        ("b2", "Corresponding Author:", "Over the years the lab measured the flow."),
+        ("c", "A section of its own", "Nothing here is written twice."),
+    ]
+    source = tmp_path / "corpus.jsonl"
+    source.write_text(
+        "".join(json.dumps({"_id": i, "title": t, "text": x}) + "\n" for i, t, x in rows),
+        encoding="utf-8",
+    )
+    model = load_embedder()
+    assert isinstance(model, MiniLM)
+    runs: list[int] = []
+    graph = model.run
+
+    def counted(pieces: Sequence[int]) -> npt.NDArray[np.float32]:
+        runs.append(len(pieces))
+        return graph(pieces)
+
+    monkeypatch.setattr(model, "run", counted)
+    one_call = model.embed
+    with Corpus.open(tmp_path / "shipped.sqlite") as corpus:
+        corpus.ingest(source, retrieval="hybrid", reading=_with_paragraphs)
+    shipped = len(runs)
+
+    def one_text_a_call(texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        # A call of one text has nothing to share: every text runs the graph.
+        return np.concatenate([one_call([text]) for text in texts]) if texts else one_call([])
+
+    monkeypatch.setattr(model, "embed", one_text_a_call)
+    with Corpus.open(tmp_path / "alone.sqlite") as corpus:
+        corpus.ingest(source, retrieval="hybrid", reading=_with_paragraphs)
+    alone = len(runs) - shipped
+
+    assert _stored(tmp_path / "shipped.sqlite") == _stored(tmp_path / "alone.sqlite")
+    passages, meanings = _stored(tmp_path / "shipped.sqlite")
+    assert len(passages) == 5 and len(meanings) == 3 + 3 + 2 + 2 + 2
+    # Passages: a2's is a1's and b2's is b1's (5 texts, 3 runs). Meaning texts, embedded once
+    # a string already (8 strings): b2's title-and-opening is b1's in other letters (7 runs).
+    assert (shipped, alone) == (3 + 7, 5 + 8)
