@@ -19,11 +19,10 @@ shared machine falls on both alike, each timed in CPU (``time.process_time``: ev
   another, with nothing else: no tokenizing, pooling, storing or reading.
 
 Which texts: ingest embeds every passage and each meaning text no document stored before,
-and runs the graph once for each distinct sequence of word pieces in a call (a batch of
-256 passages, or of 128 documents' meaning texts); the raw arm runs each distinct sequence
-of the whole collection once, so a sequence two batches share is one run there and two in
-ingest. Both counts are printed: the graph's runs inside the ingest (``MiniLM.run``
-counted) and the raw arm's texts and distinct sequences.
+one graph run a text; the raw arm runs each distinct sequence of word pieces of the whole
+collection once, so two texts of the same pieces are one run there and two in ingest (one
+pair in SciFact's 21,852 texts). Both counts are printed: the graph's runs inside the
+ingest (``MiniLM.run`` counted) and the raw arm's texts and distinct sequences.
 
 Ingest spreads its texts over the cores, so its wall time is printed beside its CPU: the
 ratio is of CPU, what the texts cost; the wall time is how long a user waits.

@@ -42,10 +42,9 @@ import os
 import platform
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -81,9 +80,6 @@ TOKENIZED_OPENING = 800
 # searches a question its answer searches too.
 QUERY_CACHE = 256
 
-
-# ``map``, or a thread pool's: a function over items, its results in the items' order.
-_Map = Callable[[Callable[[Any], Any], Iterable[Any]], Iterator[Any]]
 
 # Where the rewritten graph is kept, under the user's cache folder ($XDG_CACHE_HOME).
 GRAPH_CACHE = Path("citeline") / "models"
@@ -147,27 +143,14 @@ class MiniLM:
         result = np.empty((len(texts), DIMENSION), dtype=np.float32)
         workers = min(len(texts), usable_cores())
         if workers <= 1:
-            return self._embed_distinct(texts, map, result)
+            for row, text in enumerate(texts):
+                result[row] = self._embed_one(text)
+            return result
         # onnxruntime lets go of the GIL while a graph runs, and one session may run on many
         # threads at once.
         with ThreadPoolExecutor(workers, thread_name_prefix="citeline-embed") as pool:
-            return self._embed_distinct(texts, pool.map, result)
-
-    def _embed_distinct(
-        self, texts: Sequence[str], each: _Map, result: npt.NDArray[np.float32]
-    ) -> npt.NDArray[np.float32]:
-        """Fill ``result`` with each text's vector, running the graph once for each distinct
-        sequence of word pieces (``each`` maps a function over items, in order)."""
-        pieces = [tuple(one) for one in each(self.word_pieces, texts)]
-        # The graph reads the word pieces alone, so texts that give the same ones (the same
-        # string twice, or two that differ only in case, accents, spacing or past the cut)
-        # get the same bytes from one run. Rare in collections, so this is a bound, not a
-        # saving: one pair in SciFact's 21,852 texts (two titles, two batches apart), 0 to 8
-        # texts in each documentation collection; it costs a dict of one call's pieces.
-        distinct = list(dict.fromkeys(pieces))
-        vectors = dict(zip(distinct, each(self._run, distinct), strict=True))
-        for row, one in enumerate(pieces):
-            result[row] = vectors[one]
+            for row, vector in enumerate(pool.map(self._embed_one, texts)):
+                result[row] = vector
         return result
 
     def _embed_one(self, text: str) -> npt.NDArray[np.float32]:
