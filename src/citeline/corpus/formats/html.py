@@ -26,14 +26,13 @@ nearest before it of a higher level (a second top-level heading only as far as t
 element it opens). A page or a section that is a list of links (an index, a chapter's
 list of its pages) keeps only its sentences, and a page left with none is omitted and
 counted, as is a page that is a form with a sentence beside it (a search page).
-Code blocks keep their lines and indentation; other runs of spaces collapse. A data table
-reads as rows, a line each, its cells between " | " (``tables``); a table of layout, a line
-per cell. The page title is its first heading, else ``<title>`` less the site's shared
-part, else the file's name; the url is the site's address for the file when ingest was
-given a base URL, else the page's canonical link. A page whose refresh sends the reader on
-at once (a redirect page) is omitted, counted, and left out of the site's sample. A static
-file an MkDocs docs folder copies as it is, naming itself by no ``<title>`` or heading (a
-search engine's verification file), is omitted and counted too.
+Code blocks keep their lines and indentation; other runs of spaces collapse. The page
+title is its first heading, else ``<title>`` less the site's shared part, else the file's
+name; the url is the site's address for the file when ingest was given a base URL, else
+the page's canonical link. A page whose refresh sends the reader on at once (a redirect
+page) is omitted, counted, and left out of the site's sample. A static file an MkDocs docs
+folder copies as it is, naming itself by no ``<title>`` or heading (a search engine's
+verification file), is omitted and counted too.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
@@ -56,7 +55,6 @@ from typing import NamedTuple
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
-from citeline.corpus.formats import tables
 from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
@@ -1267,34 +1265,7 @@ def _marked_text(content: LexborNode) -> tuple[str, list[str]]:
         link.insert_after(_LINK_END)
     for item in content.css(_ITEMS):
         item.insert_before(_ITEM_MARK)
-    for table in content.css("table"):
-        _read_as_rows(table)
     return str(content.text(separator="", strip=False)), codes
-
-
-def _read_as_rows(table: LexborNode) -> None:
-    """Replaces a data table (``tables.rows``), its marks read, with its caption and its
-    rows, each row an item's line; a table of layout stays as it is, each cell a line."""
-    lines = tables.rows(table, _cell_text)
-    caption = table.css_first("caption")
-    head = None if caption is None else _cell_text(caption)
-    if lines is None or (caption is not None and head is None):
-        return
-    # A line break first: a table after inline text starts a line of its own.
-    rows = [head] if head else []
-    table.replace_with("\x02" + "\x02".join([*rows, *(_ITEM_MARK + line for line in lines)]))
-
-
-def _cell_text(cell: LexborNode) -> str | None:
-    """A table cell's text on one line, its marks kept (a paragraph, a list's items, a line
-    break run on); None for a cell holding a table, a code block or a section's start, whose
-    table is one of layout."""
-    if cell.css_first("table") is not None:
-        return None
-    text = str(cell.text(separator="", strip=False))
-    if "\x00" in text or "\x01" in text:
-        return None
-    return _WHITESPACE.sub(" ", text.replace("\x02", " ")).strip()
 
 
 class _Line(NamedTuple):
