@@ -512,34 +512,3 @@ def test_a_tab_panel_hidden_until_its_tab_is_chosen_keeps_its_text(tmp_path: Pat
         text = "\n".join(document.text for document in corpus.documents())
     assert "python3 -m venv .venv" in text and "py -3 -m venv .venv" in text
     assert "A menu the page shows on hover" not in text
-
-
-def _contents_page(before: str) -> str:
-    """libvirt's storage.html (docutils' HTML5 writer): ``before`` under the page's title,
-    then docutils' ``contents`` box, a ``nav`` of links to the sections that follow."""
-    return f"""<html><body><div id="body"><div class="document"><section id="storage">
-    <h1>Storage Management</h1>{before}
-    <nav class="contents" id="contents" role="doc-toc"><p class="topic-title">Contents</p>
-    <ul class="simple"><li><p><a href="#directory-pool" id="toc-entry-1">Directory pool</a>
-    </p></li><li><p><a href="#filesystem-pool" id="toc-entry-2">Filesystem pool</a></p></li>
-    </ul></nav><section id="directory-pool"><h2>Directory pool</h2><p>A pool with a
-    directory to manage image files.</p></section><section id="filesystem-pool"><h2>Filesystem
-    pool</h2><p>A variant of the directory pool.</p></section></section></div></div>
-    </body></html>"""
-
-
-def test_a_table_of_contents_a_sentence_introduces_under_the_title_is_its_text() -> None:
-    intro = "<p>Libvirt supports the following storage pool types:</p>"
-    documents = {d.id: d for d in _read(_contents_page(intro), "storage")}
-    assert documents["storage"].text == (
-        "Storage Management\n\nLibvirt supports the following storage pool types:\n\n"
-        "Directory pool\n\nFilesystem pool"
-    )
-    assert list(documents) == ["storage", "storage#directory-pool", "storage#filesystem-pool"]
-    # A page's own table of contents, under its title with no sentence introducing it (or
-    # after one that ends without a colon), is still none of its text.
-    for before in ("", "<p>Libvirt provides storage management on the physical host.</p>"):
-        read = {d.id: d.text for d in _read(_contents_page(before), "storage")}
-        assert "Contents" not in read.get("storage", "")
-        assert "Filesystem pool" not in read.get("storage", "")
-        assert read["storage#directory-pool"].startswith("Directory pool\n\nA pool with")

@@ -109,8 +109,6 @@ _OUTERMOST_CONTENTS = ", ".join(
     name + "".join(f":not({outer} *)" for outer in _CONTENTS_NAMES.split(", "))
     for name in _CONTENTS_NAMES.split(", ")
 )
-# Chrome that may be a list a sentence introduces (``_introduced_contents``).
-_INTRODUCED_CHROME = f"nav, [role=navigation], {_CONTENTS_NAMES}"
 _CHROME_NAMES = (
     ".md-content__button, .md-source-file, .sphinxsidebar, .related, .breadcrumb, "
     ".breadcrumbs, .edit-this-page, .navheader, .navfooter, .td-page-meta, .prev-next, "
@@ -689,7 +687,7 @@ def _cleaned_content(
     form = _form_after_title(content)
     texts = _text_lists(content)
     for node in content.css(_NOT_CONTENT):
-        if _dropped(node, texts) and not _introduced_contents(node):
+        if _dropped(node, texts):
             node.decompose()
     # A permalink: an in-page link with no word of its own ("¶", "#", a zero-width space),
     # in a heading, a term or a caption, where generators put them. One that bears an id
@@ -807,20 +805,6 @@ def _dropped(node: LexborNode, texts: frozenset[int] | None = None) -> bool:
     return node.mem_id not in texts if texts is not None else not _text_list(node)
 
 
-def _introduced_contents(node: LexborNode) -> bool:
-    """Whether ``node``, a navigation element or one named a table of contents, holds a list
-    that a sentence introduces (``_introduced``): left for ``_own_contents`` to judge, as any
-    list of the page's sections is. libvirt's storage.html says "Libvirt supports the
-    following storage pool types:" and lists them as docutils' ``contents`` box, a ``<nav
-    class="contents">`` of links to the sections that follow: dropped as navigation, the
-    section ended on its colon."""
-    return (
-        node.css_matches(_INTRODUCED_CHROME)
-        and node.css_first("li") is not None
-        and _introduced(node)
-    )
-
-
 def _text_lists(content: LexborNode) -> frozenset[int]:
     """The ``mem_id`` of each element of ``content`` named a table of contents that is a
     list of text (``_text_list``), judged at the outermost and with every such element
@@ -904,20 +888,15 @@ def _own_contents(content: LexborNode) -> list[LexborNode]:
     outline = _Outline(
         sorted((order[h.mem_id], int(str(h.tag)[1])) for h in content.css(_HEADINGS))
     )
-    found: list[LexborNode] = []
+    found = []
     parents: dict[int, int | None] = {}
     for node, targets in candidates:
         at, linked = order[node.mem_id], {order[target.mem_id] for target in targets}
         if not outline.contents_at(at, linked):
             continue
-        # A box's sentence introduces the box: its title ("Contents") stands before the list.
-        titled = _titled(node, content, parents)
-        if (_introduced(node) or _introduced(titled)) and outline.own_subsections(at, linked):
-            # A section's text listing its parts; its box's title names the box, not them.
-            if titled.mem_id != node.mem_id:
-                found.extend(child for child in titled.iter() if child.mem_id != node.mem_id)
-            continue
-        found.append(titled)
+        if _introduced(node) and outline.own_subsections(at, linked):
+            continue  # a section's text listing its parts
+        found.append(_titled(node, content, parents))
     return found
 
 
@@ -989,15 +968,13 @@ class _Outline:
 
     def own_subsections(self, at: int, targets: set[int]) -> bool:
         """Whether the headings at ``targets`` all lie in the section that the list at
-        ``at`` stands in: they are that section's parts, not another's (Postfix's READMEs
-        list every section of the page in their "Introduction", "This document provides
-        information on the following topics:"). Under the page's title, whose section holds
-        every other, they are the page's parts: libvirt's storage.html introduces its list
-        of the pool types, each a section of its own, with "Libvirt supports the following
-        storage pool types:"."""
+        ``at`` stands in, a section below the page's first heading: they are that
+        section's parts, not the page's (Postfix's READMEs list every section of the page
+        in their "Introduction", "This document provides information on the following
+        topics:", and the page's own title section lists them all)."""
         holder = bisect.bisect_left(self.starts, at) - 1
-        if holder < 0:
-            return False  # before every heading
+        if holder <= 0:
+            return False  # before every heading, or under the page's title
         end = self.ends[holder]
         return all(at < target and (end is None or target < end) for target in targets)
 
