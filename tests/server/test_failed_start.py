@@ -42,7 +42,8 @@ def _now_on(url: str) -> datetime:
     with psycopg.connect(url, autocommit=True) as connection:
         row = connection.execute("SELECT clock_timestamp()").fetchone()
     assert row is not None
-    return row[0]
+    now: datetime = row[0]
+    return now
 
 
 def _sessions_on(url: str, since: datetime) -> int:
