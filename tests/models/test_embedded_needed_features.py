@@ -11,6 +11,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -216,30 +217,16 @@ def test_any_fitted_models_choose_the_same_with_their_unneeded_features_zero(
     sections, runs, read = tables
     off = frozenset(ablated)
     needed = needed_features(fitted, off)
-    full = choose(
-        fitted,
-        sections,
-        runs,
-        read,
-        read=3,
-        judge=judge,
-        found=0.5,
-        terms=4,
-        missing=1,
-        unindexed=1,
-        ablated=off,
+    # The same answer's counts for both: only the feature tables differ.
+    counts: dict[str, Any] = dict(
+        read=3, judge=judge, found=0.5, terms=4, missing=1, unindexed=1, ablated=off
     )
+    full = choose(fitted, sections, runs, read, **counts)
     lean = choose(
         fitted,
         _lean(sections, SECTION_FEATURES, needed),
         {i: _lean(r, PASSAGE_FEATURES, needed) for i, r in runs.items()},
         {i: _lean([r], READ_FEATURES[2:], needed)[0] for i, r in read.items()},
-        read=3,
-        judge=judge,
-        found=0.5,
-        terms=4,
-        missing=1,
-        unindexed=1,
-        ablated=off,
+        **counts,
     )
     assert dataclasses.replace(lean, features=()) == dataclasses.replace(full, features=())
