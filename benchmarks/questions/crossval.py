@@ -440,6 +440,13 @@ def main(argv: list[str] | None = None) -> int:
         "over the answers the shipped models choose (leave one out, or --write-weights).",
     )
     parser.add_argument(
+        "--meaning-only",
+        action="store_true",
+        help="With --write-weights: refit only the models that read with the sentence model; "
+        "the words-only set stays the file's (a change to features of meaning alone leaves "
+        "its records as they were, and it spares building every collection lexically).",
+    )
+    parser.add_argument(
         "--write-weights",
         action="store_true",
         help="Fit on every collection, with and without meaning, and write the shipped "
@@ -542,7 +549,14 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         raise SystemExit(f"Unknown features {sorted(unknown)}; known: {', '.join(ALL_FEATURES)}.")
     if options.write_weights:
-        write_weights(collections, tuning, dropped, argv, confidence_only=options.confidence_only)
+        write_weights(
+            collections,
+            tuning,
+            dropped,
+            argv,
+            confidence_only=options.confidence_only,
+            meaning_only=options.meaning_only,
+        )
         return 0
     rows: list[Row] = []
     if options.engine:
@@ -618,20 +632,29 @@ def write_weights(
     argv: list[str] | None,
     *,
     confidence_only: bool = False,
+    meaning_only: bool = False,
 ) -> None:
     """Fit on every collection, with and without the sentence model, without the ``dropped``
     features (``--ablate``: they get no weight), and write the weights file the package
     ships. Each set is fitted over the indexes its users have: the sentence model's over
     ``RETRIEVAL``'s (hybrid, as ingest builds a collection where the dense extra is
-    installed), the words-only set over lexical ones (the plain install has no vectors)."""
-    fitted = {}
-    for meaning, retrieval in ((True, RETRIEVAL), (False, "lexical")):
+    installed), the words-only set over lexical ones (the plain install has no vectors); with
+    ``meaning_only``, the words-only set is the file's as it was."""
+    fitted = {False: tuning.words_only}
+    sets = ((True, RETRIEVAL),) if meaning_only else ((True, RETRIEVAL), (False, "lexical"))
+    for meaning, retrieval in sets:
         records = {c.name: collection_records(c, tuning, meaning, retrieval) for c in collections}
         chooser = tuning.fitted(meaning) if confidence_only else None
         fitted[meaning] = fit(training(records), tuning, dropped, chooser)
     shipped = dataclasses.replace(tuning, with_meaning=fitted[True], words_only=fitted[False])
     command = "benchmarks/questions/crossval.py " + " ".join(argv or sys.argv[1:])
     notes: dict[str, object] = {"collections": [c.name for c in collections]}
+    if meaning_only:
+        before = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+        notes["words_only"] = before.get("notes", {}).get("words_only") or {
+            "command": before.get("command", ""),
+            "collections": before.get("notes", {}).get("collections", []),
+        }
     if confidence_only:
         # The section, passage, read and second models are the file's as it was: say which
         # fit made them (the first one's, however many confidence refits followed).

@@ -47,7 +47,7 @@ from citeline.models.embedded.model import (
     unheld_of,
 )
 from citeline.models.embedded.tuning import Tuning
-from citeline.models.turn import Similarity
+from citeline.models.turn import Similarity, StoredSimilarity
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 MODEL_SOURCES = REPOSITORY / "src" / "citeline" / "models" / "embedded"
@@ -131,7 +131,7 @@ class KeptSimilarity:
     kept by question, text and arithmetic in a file, so a second extraction asks the model
     only about texts it has not seen."""
 
-    def __init__(self, inner: Similarity, path: Path) -> None:
+    def __init__(self, inner: StoredSimilarity, path: Path) -> None:
         self._inner = inner
         self._path = path
         self._kept: dict[bytes, float] = {}
@@ -149,6 +149,10 @@ class KeptSimilarity:
                 self._kept[_key(question, text, exact)] = float(value)
                 self._added += 1
         return [self._kept[key] for key in keys]
+
+    def passages(self, question: str, ids: Sequence[str | None]) -> Sequence[float | None]:
+        # Read from the index, never embedded: cheap enough to ask again.
+        return self._inner.passages(question, ids)
 
     def save(self) -> None:
         if self._added:

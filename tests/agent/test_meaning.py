@@ -19,6 +19,7 @@ from citeline import answer
 from citeline.agent import meaning
 from citeline.corpus import Corpus
 from citeline.corpus.embedding import Embedder, load_embedder
+from citeline.corpus.passages import split_passages
 from citeline.events import Done, Event, encode_sse
 from citeline.models import quotable
 from citeline.text.meaning import SectionRead, meaning_text
@@ -154,6 +155,37 @@ def test_sections_a_hybrid_collection_stored_are_read_and_only_the_question_embe
     assert counting.questions == ["How is a sample prepared?"]
     computed = meaning._Meanings(load_embedder()).reading(None)
     assert stored == computed("How is a sample prepared?", sections)
+
+
+def test_a_section_is_as_near_as_its_likest_stored_passage_and_nothing_is_embedded(
+    hybrid: Corpus,
+) -> None:
+    question = "How is a sample prepared?"
+    hits = hybrid.search("flow cytometry sample preparation", k=6)
+    ids = list(dict.fromkeys(hit.doc_id for hit in hits))
+    counting = _Counting(load_embedder())
+    likeness = meaning._Meanings(counting).reading(hybrid).passages(question, ids)
+    assert counting.texts == []
+    embedder = load_embedder()
+    asked = np.asarray(embedder.embed_query(question), dtype=np.float64).reshape(-1)
+    for doc_id, found in zip(ids, likeness, strict=True):
+        document = hybrid.get(doc_id)
+        assert document is not None and found is not None
+        # Each passage as ingest embeds it (its title, a line, its text), stored in float16:
+        # within a rounding of the likest passage's cosine computed afresh.
+        texts = [f"{document.title}\n{p.text}" for p in split_passages(document.text)]
+        expected = max(float(np.dot(embedder.embed([text])[0], asked)) for text in texts)
+        assert found == pytest.approx(expected, abs=2e-3)
+
+
+def test_a_section_with_no_stored_passage_has_no_likeness(hybrid: Corpus, tmp_path: Path) -> None:
+    similarity = meaning._Meanings(load_embedder()).reading(hybrid)
+    [hit] = hybrid.search("flow cytometry", k=1)
+    assert similarity.passages("cytometry", ["no-such-section", None]) == [None, None]
+    with Corpus.open(tmp_path / "lexical.sqlite") as lexical:
+        lexical.ingest(COLLECTION, retrieval="lexical")
+        words_only = meaning._Meanings(load_embedder()).reading(lexical)
+        assert words_only.passages("cytometry", [hit.doc_id]) == [None]
 
 
 def test_a_stored_vector_of_the_wrong_length_is_embedded_again_not_read(

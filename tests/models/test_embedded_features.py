@@ -243,6 +243,42 @@ def test_meaning_is_the_sentence_models_likeness_of_title_and_opening() -> None:
     )
 
 
+class _Stored:
+    """A similarity that also reads stored passage vectors, by section id."""
+
+    def __init__(self, passages: dict[str, float]) -> None:
+        self.stored = passages
+        self.asked: list[list[str | None]] = []
+
+    def __call__(self, question: str, texts: Sequence[str], *, exact: bool = True) -> list[float]:
+        return [0.2 for _ in texts]
+
+    def passages(self, question: str, ids: Sequence[str | None]) -> list[float | None]:
+        self.asked.append(list(ids))
+        return [None if i is None else self.stored.get(i) for i in ids]
+
+
+def test_a_sections_likest_stored_passage_is_its_passage_meaning() -> None:
+    candidates = [
+        Candidate("Sorting: Key Functions", "key=", id="sorting#key"),
+        Candidate("Dictionaries", "d", id="dicts"),
+    ]
+    stored = _Stored({"sorting#key": 0.7, "dicts": 0.3})
+    found = _sections("sort by a key", candidates, stored)
+    assert [f["meaning_passage"] for f in found] == [0.7, 0.3]
+    assert stored.asked == [["sorting#key", "dicts"]]
+
+
+def test_a_section_with_no_stored_passage_takes_its_meaning_instead() -> None:
+    # A lexical collection stores no passage vector: the title-and-opening likeness is the
+    # nearest figure, where 0 would read as "unlike the question".
+    candidates = [Candidate("Sorting", "key=", id="sorting"), Candidate("Dictionaries", "d")]
+    found = _sections("sort by a key", candidates, _Stored({"sorting": 0.7}))
+    assert [f["meaning_passage"] for f in found] == [0.7, 0.2]
+    plain = _sections("sort by a key", candidates, _similarity({"Sorting": 0.6}))
+    assert [f["meaning_passage"] for f in plain] == [f["meaning"] for f in plain]
+
+
 # -- run features ------------------------------------------------------------------------
 
 

@@ -26,7 +26,6 @@ stored vectors live); it decides nothing about ranking, which stays the embedded
 
 from __future__ import annotations
 
-import functools
 import os
 import threading
 from collections import OrderedDict
@@ -36,9 +35,9 @@ from typing import TYPE_CHECKING
 from citeline.agent.corpus_tools import READ_CHARS
 from citeline.corpus.embedding import Embedder, dense_installed, load_embedder
 from citeline.corpus.retrieval import words_only_note
-from citeline.models import Similarity, quotable, texts_read_for_meaning
+from citeline.models import StoredSimilarity, quotable, texts_read_for_meaning
 from citeline.text.meaning import MeaningReader, SectionRead, section_meanings, title_text
-from citeline.text.vector_bytes import meaning_vector
+from citeline.text.vector_bytes import meaning_vector, passage_matrix
 
 if TYPE_CHECKING:
     import numpy as np
@@ -66,7 +65,7 @@ _lock = threading.Lock()
 _meanings: _Meanings | None = None
 
 
-def embedded_similarity(corpus: Corpus | None = None) -> Similarity | None:
+def embedded_similarity(corpus: Corpus | None = None) -> StoredSimilarity | None:
     """The similarity the embedded model reads with, reading vectors ``corpus`` stored at
     ingest where it has them; ``None`` when the extra is not installed or
     ``CITELINE_EMBEDDED_MEANING=0``. The model loads on the first call."""
@@ -79,7 +78,7 @@ def embedded_similarity(corpus: Corpus | None = None) -> Similarity | None:
         return _meanings.reading(corpus)
 
 
-def new_similarity(corpus: Corpus | None = None) -> Similarity | None:
+def new_similarity(corpus: Corpus | None = None) -> StoredSimilarity | None:
     """A similarity with a cache of its own (a benchmark's, to pay as a fresh process does),
     or ``None`` as ``embedded_similarity`` would be."""
     return _Meanings(load_embedder()).reading(corpus) if _wanted() else None
@@ -134,9 +133,35 @@ class _Meanings:
         self._vectors: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def reading(self, corpus: Corpus | None) -> Similarity:
+    def reading(self, corpus: Corpus | None) -> StoredSimilarity:
         """The similarity over ``corpus``'s stored vectors (none: all embedded here)."""
-        return functools.partial(self.similarity, corpus)
+        return _Reading(self, corpus)
+
+    def passages(
+        self, corpus: Corpus | None, question: str, ids: Sequence[str | None]
+    ) -> list[float | None]:
+        """For each section id, the question's cosine with the likest of the passage vectors
+        ``corpus`` stored for it (None where it stored none). Read, never embedded: a
+        section's passages are what dense retrieval compared the question with, and
+        embedding them here would cost an answer about 5 ms a passage."""
+        import numpy as np
+
+        if corpus is None or not ids:
+            return [None] * len(ids)
+        wanted = [i for i in dict.fromkeys(ids) if i is not None]
+        stored = corpus.passage_vectors(wanted, self._embedder.model_id)
+        if not stored:
+            return [None] * len(ids)
+        asked = np.asarray(self._embedder.embed_query(question), dtype=np.float64).reshape(-1)
+        dimension = self._embedder.dimension
+        likest: dict[str, float] = {}
+        for doc_id, blobs in stored.items():
+            if any(len(blob) != dimension * 2 for blob in blobs):
+                continue  # a row of another length is damage, not a vector
+            matrix = passage_matrix(blobs, dimension).astype(np.float64)
+            # Summed row by row, as ``similarity``: a section's figure is its own.
+            likest[doc_id] = float((matrix * asked).sum(axis=1).max())
+        return [None if i is None else likest.get(i) for i in ids]
 
     def similarity(
         self, corpus: Corpus | None, question: str, texts: Sequence[str], *, exact: bool = True
@@ -170,3 +195,17 @@ class _Meanings:
         # Products of float32 values are exact in float64; the sum along each row is that
         # row's own, whatever rows stand beside it.
         return [float(score) for score in (matrix * asked).sum(axis=1)]
+
+
+class _Reading:
+    """``_Meanings`` over one collection: the ``StoredSimilarity`` an answer reads with."""
+
+    def __init__(self, meanings: _Meanings, corpus: Corpus | None) -> None:
+        self._meanings = meanings
+        self._corpus = corpus
+
+    def __call__(self, question: str, texts: Sequence[str], *, exact: bool = True) -> list[float]:
+        return self._meanings.similarity(self._corpus, question, texts, exact=exact)
+
+    def passages(self, question: str, ids: Sequence[str | None]) -> list[float | None]:
+        return self._meanings.passages(self._corpus, question, ids)

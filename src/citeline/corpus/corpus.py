@@ -285,6 +285,14 @@ class Corpus:
         keys = {meaning_key(text): text for text in texts}
         return {keys[key]: vector for key, vector in self._store.meanings(list(keys)).items()}
 
+    def passage_vectors(self, ids: Sequence[str], model_id: str) -> dict[str, list[bytes]]:
+        """The vectors dense retrieval stored for the passages of each document among
+        ``ids`` (``citeline.text.vector_bytes``'s passage bytes), by its id, when ``model_id``
+        made them; documents without any are left out (all of a lexical collection's)."""
+        if not ids or self._store.setting("embedding_model") != model_id:
+            return {}
+        return self._store.document_vectors(ids)
+
     def get(self, doc_id: str) -> Document | None:
         """The document with this id, or None."""
         return self._store.get(doc_id)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from citeline.conversation import Role
 from citeline.errors import CitelineError
@@ -104,3 +104,13 @@ class Similarity(Protocol):
     def __call__(
         self, question: str, texts: Sequence[str], *, exact: bool = True
     ) -> Sequence[float]: ...
+
+
+@runtime_checkable
+class StoredSimilarity(Similarity, Protocol):
+    """A ``Similarity`` that also reads the vectors dense retrieval stored for a collection's
+    passages: ``passages`` gives, for each section id, the question's cosine with the likest
+    of that section's passages (what dense retrieval scored it by), ``None`` for a section
+    with none stored (a lexical collection's, or an id the collection lacks)."""
+
+    def passages(self, question: str, ids: Sequence[str | None]) -> Sequence[float | None]: ...

@@ -199,6 +199,11 @@ class PassageVectors(ABC):
     def vectors_version(self) -> int:
         """A number that changes in the same transaction as any vector is added or removed."""
 
+    @abstractmethod
+    def document_vectors(self, ids: Sequence[str]) -> dict[str, list[bytes]]:
+        """The stored vectors of the passages of each document among ``ids``, by its id;
+        a document without any is left out."""
+
 
 class MeaningVectors(ABC):
     """The vectors of the texts each document is read by for meaning, kept on its first

@@ -666,6 +666,26 @@ class SQLCorpusStore(CorpusStore):
     def vectors_version(self) -> int:
         return int(self._read_value(_VECTORS_VERSION) or 0)
 
+    def document_vectors(self, ids: Sequence[str]) -> dict[str, list[bytes]]:
+        if not ids:
+            return {}
+        # An answer asks for its search's sections, about twenty, each a few passages.
+        statement = self._dialect.sql(
+            "SELECT d.id, v.vector FROM corpus_documents AS d "
+            "JOIN corpus_passages AS p ON p.document = d.rowid "
+            "JOIN corpus_vectors AS v ON v.passage = p.rowid "
+            "WHERE d.id {ids} ORDER BY p.rowid"
+        )
+
+        def read(connection: Connection) -> dict[str, list[bytes]]:
+            found: dict[str, list[bytes]] = {}
+            for cursor in self._each_member(connection, statement, list(dict.fromkeys(ids))):
+                for doc_id, vector in cursor:
+                    found.setdefault(doc_id, []).append(bytes(vector))
+            return found
+
+        return self._runner.read(read)
+
     # -- meaning vectors ---------------------------------------------------------------
 
     def without_meaning(self, limit: int) -> list[IndexableDocument]:

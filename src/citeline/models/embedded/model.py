@@ -385,7 +385,7 @@ def read_sections(
     so the description is the same before and after any section is read. ``unheld`` are the
     words the search said no document holds (``unheld_of``); of the section features, those
     not ``wanted`` are 0.0 (an answer wants those its models need: ``needed_features``)."""
-    candidates = [Candidate(s.title, s.passage, max(len(s.passages), 1)) for s in sources]
+    candidates = [Candidate(s.title, s.passage, max(len(s.passages), 1), s.id) for s in sources]
     question_read = asked(question, earlier, candidates, tuning)
     rows = section_features(question_read, candidates, similarity, tuning, wanted)
     own = question_read.question.own

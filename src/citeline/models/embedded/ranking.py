@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from citeline.models.embedded.columns import computed_once, feature_rows
 from citeline.models.embedded.passages import Question, shows_code
 from citeline.models.embedded.tuning import Tuning
-from citeline.models.turn import Similarity
+from citeline.models.turn import Similarity, StoredSimilarity
 from citeline.text.answer_terms import (
     compounds,
     content_terms,
@@ -102,6 +102,7 @@ SECTION_FEATURES = (
     "meaning",
     "meaning_title",
     "history_coverage",
+    "meaning_passage",
 )
 # The features of the next read section, for whether it answers beside the best: how far
 # behind the best it is (read scores) and how many subject terms the question has.
@@ -136,6 +137,7 @@ class Candidate:
     title: str
     passage: str
     hits: int = 1
+    id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +278,10 @@ class _Sections:
     def titled(self) -> list[float]:
         return _title_meaning(self.candidates, self.asked.meaning_query, self.similarity)
 
+    @computed_once
+    def passages(self) -> list[float]:
+        return _passage_meaning(self, self.asked.meaning_query)
+
 
 class _SectionView:
     """One of the search's sections as its features read it."""
@@ -351,6 +357,7 @@ _SECTION_COLUMNS: dict[str, Callable[[_Sections, _SectionView], float]] = {
     "meaning": lambda s, v: s.meaning[v.index],
     "meaning_title": lambda s, v: s.titled[v.index],
     "history_coverage": _history_coverage,
+    "meaning_passage": lambda s, v: s.passages[v.index],
 }
 
 
@@ -415,6 +422,25 @@ def _title_meaning(
     if len(scores) != len(candidates):
         return [0.0] * len(candidates)
     return [float(s) for s in scores]
+
+
+def _passage_meaning(sections: _Sections, query: str) -> list[float]:
+    """Each candidate's likeness in meaning to the question by its likest passage, as dense
+    retrieval stored them (``StoredSimilarity``): the whole passage, where ``meaning`` reads
+    a title and 80 characters. A section with none stored (a lexical collection, a
+    similarity that reads no collection) takes its ``meaning``, the nearest figure there is."""
+    similarity = sections.similarity
+    if similarity is None or not query or not sections.candidates:
+        return [0.0] * len(sections.candidates)
+    found: Sequence[float | None] = ()
+    if isinstance(similarity, StoredSimilarity):
+        found = similarity.passages(query, [c.id for c in sections.candidates])
+    if len(found) != len(sections.candidates):
+        found = [None] * len(sections.candidates)
+    if all(value is not None for value in found):
+        return [float(value) for value in found if value is not None]
+    meaning = sections.meaning
+    return [meaning[i] if value is None else float(value) for i, value in enumerate(found)]
 
 
 def _release_notes(title: str) -> bool:
