@@ -143,7 +143,8 @@ class _Meanings:
         """For each section id, the question's cosine with the likest of the passage vectors
         ``corpus`` stored for it (None where it stored none). Read, never embedded: a
         section's passages are what dense retrieval compared the question with, and
-        embedding them here would cost an answer about 5 ms a passage."""
+        embedding them here would cost an answer 7.6 ms a passage (SciFact's 5,746 took
+        43.4 s of the int8 graph on an Intel Xeon with VNNI)."""
         import numpy as np
 
         if corpus is None or not ids:

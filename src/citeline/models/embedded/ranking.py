@@ -132,7 +132,8 @@ CONFIDENCE_FEATURES = (
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A section as the search gave it: its title, the passages that came back of it (as one
-    text) and how many there were."""
+    text), how many there were, and its id (whose stored passage vectors ``meaning_passage``
+    reads; ``None`` for a source without one)."""
 
     title: str
     passage: str
