@@ -137,6 +137,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
         "ModelSpecError",
         "RequestObserver",
         "Similarity",
+        "StoredSimilarity",
         "ToolReply",
         "ToolSpec",
         "ToolUse",
