@@ -115,15 +115,21 @@ def _pairwise(
     each pair both ways (label 1 when the first is better)."""
     rows: list[Matrix] = []
     for features, grades in groups:
-        pairs = [
-            (i, j) for i in range(len(grades)) for j in range(len(grades)) if grades[i] > grades[j]
-        ]
-        if not pairs:
+        graded = np.asarray(grades, dtype=np.float64)
+        # Every (better, worse) pair, the better's index first then the worse's: the order
+        # of the list of pairs this once built in Python, 38 % of a fold's CPU (a question's
+        # runs number in the hundreds, its pairs in the tens of thousands): four folds of
+        # the 32 documentation collections back to back, a fold's fit and answers took
+        # 24.8 s with that list and 15.5 s with numpy, the same weights to the bit.
+        first, second = np.nonzero(graded[:, None] > graded[None, :])
+        if not len(first):
             continue
-        if len(pairs) > PAIRS_PER_QUESTION:
-            pairs = rng.sample(pairs, PAIRS_PER_QUESTION)
-        first = np.array([i for i, _ in pairs])
-        second = np.array([j for _, j in pairs])
+        if len(first) > PAIRS_PER_QUESTION:
+            # ``random.sample`` picks positions by the population's length alone, so drawing
+            # from the positions is drawing the same pairs from the list of them, for the
+            # same seed (tests/evaluation/test_crossval_fast_paths.py).
+            chosen = np.array(rng.sample(range(len(first)), PAIRS_PER_QUESTION))
+            first, second = first[chosen], second[chosen]
         rows.append(features[first] - features[second])
     if not rows:
         raise SystemExit("No pair of candidates to learn from: are the gold ids in the index?")
@@ -134,7 +140,7 @@ def _pairwise(
 
 
 def _listwise_model(
-    groups: list[tuple[Matrix, Sequence[float]]], names: Sequence[str], dropped: frozenset[str]
+    groups: Sequence[tuple[Matrix, Sequence[float]]], names: Sequence[str], dropped: frozenset[str]
 ) -> LinearModel:
     """A linear scorer fitted so that, in each group, the softmax of the scores puts the most
     probability on the candidates of the highest grade (the conditional logit of McFadden's
@@ -172,7 +178,7 @@ def _listwise_model(
 
 
 def _ranking_model(
-    groups: list[tuple[Matrix, Sequence[float]]], names: Sequence[str], dropped: frozenset[str]
+    groups: Sequence[tuple[Matrix, Sequence[float]]], names: Sequence[str], dropped: frozenset[str]
 ) -> LinearModel:
     """A linear scorer fitted to order each group's candidates by grade."""
     if LISTWISE:
