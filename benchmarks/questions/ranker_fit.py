@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from ranker_features import QuestionRecord
+from ranker_scores import plain, remembering
 from scipy.optimize import minimize
 from sklearn.linear_model import LogisticRegression
 
@@ -205,7 +206,7 @@ def fit(
     the same answers as before: a confidence feature's worth without a refit of the rest."""
     if chooser is not None:
         unsure = dataclasses.replace(chooser, threshold=float("-inf"))
-        return _with_confidence(records, unsure, tuning, dropped)
+        return plain(_with_confidence(records, unsure, tuning, dropped))
     kinds = RANKING_KINDS | ({"claim"} if CLAIMS_IN_RANKING else set())
     answerable = [r for r in records if r.kind in kinds and r.sections]
     section_groups = [
@@ -232,7 +233,9 @@ def fit(
         if len(s.runs) > 1
     ]
     passage = _ranking_model(run_groups, PASSAGE_FEATURES, dropped)
-    fitted = Fitted(section=section, passage=passage)
+    # Every later pass over the records scores the same sections and runs with these two
+    # models: each list of rows scored once (ranker_scores.py).
+    fitted = remembering(Fitted(section=section, passage=passage))
     read_groups: list[tuple[Matrix, Sequence[float]]] = []
     for record in answerable:
         if not record.has_gold:
@@ -249,9 +252,9 @@ def fit(
         if len(rows) > 1:
             read_groups.append((np.array(list(rows.values()), dtype=np.float64), grades))
     read = _ranking_model(read_groups, READ_MODEL_FEATURES, dropped)
-    fitted = Fitted(section=section, passage=passage, read=read, threshold=float("-inf"))
+    fitted = dataclasses.replace(fitted, read=read, threshold=float("-inf"))
     fitted = _with_confidence(records, fitted, tuning, dropped)
-    return _with_second(records, fitted, tuning, dropped)
+    return plain(_with_second(records, fitted, tuning, dropped))
 
 
 def _with_confidence(
@@ -261,6 +264,7 @@ def _with_confidence(
     the threshold that loses ``LOST_ANSWERABLE`` of the answerable questions."""
     values: list[tuple[float, ...]] = []
     labels: list[int] = []
+    fitted = remembering(fitted)
     for record in records:
         choice = choice_of(record, fitted, tuning)
         if choice.features:
@@ -381,6 +385,7 @@ def choice_of(record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> Choice:
 
 def simulate(records: Sequence[QuestionRecord], fitted: Fitted, tuning: Tuning) -> list[Outcome]:
     """Each question answered by ``fitted`` over its cached candidates, scored."""
+    fitted = remembering(fitted)
     outcomes: list[Outcome] = []
     for record in records:
         if not record.sections:
