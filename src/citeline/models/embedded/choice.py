@@ -85,28 +85,18 @@ class Choice:
     second: tuple[int, int] | None = None
 
 
-def _scores(
-    model: LinearModel,
-    names: Sequence[str],
-    rows: Sequence[Sequence[float]],
-    ablated: frozenset[str],
-) -> list[float]:
-    weights = model.aligned(names, ablated)
-    return [model.bias + dot(weights, row) for row in rows]
-
-
 def section_scores(
     fitted: Fitted, rows: Sequence[Sequence[float]], ablated: frozenset[str] = frozenset()
 ) -> list[float]:
     """Each section's score by the section model."""
-    return _scores(fitted.section, SECTION_FEATURES, rows, ablated)
+    return fitted.section.scores(SECTION_FEATURES, rows, ablated)
 
 
 def run_scores(
     fitted: Fitted, rows: Sequence[Sequence[float]], ablated: frozenset[str] = frozenset()
 ) -> list[float]:
     """Each run's score by the passage model (comparable within one section)."""
-    return _scores(fitted.passage, PASSAGE_FEATURES, rows, ablated)
+    return fitted.passage.scores(PASSAGE_FEATURES, rows, ablated)
 
 
 def section_order(scores: Sequence[float]) -> tuple[int, ...]:

@@ -55,6 +55,18 @@ class LinearModel:
         """The weights in the order of ``names``, an ablated feature's 0."""
         return tuple(0.0 if n in ablated else float(self.weights.get(n, 0.0)) for n in names)
 
+    def scores(
+        self,
+        names: Sequence[str],
+        rows: Sequence[Sequence[float]],
+        ablated: frozenset[str] = frozenset(),
+    ) -> list[float]:
+        """Each row's score, its values in the order of ``names``, an ablated feature's
+        counting 0. The one place a model scores rows, so that the harness can hand the
+        answerer's choice scores it computed once (benchmarks/questions/ranker_scores.py)."""
+        weights = self.aligned(names, ablated)
+        return [self.bias + dot(weights, row) for row in rows]
+
     def to_json(self) -> dict[str, Any]:
         # Six significant digits: the fit's own precision is far coarser.
         weights = {name: float(f"{w:.6g}") for name, w in sorted(self.weights.items())}
