@@ -21,14 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks" / "que
 import ranker_fit
 import ranker_scores
 from ranker_features import QuestionRecord, RunRecord, SectionRecord
+from tests.support.fitted_models import FITTED
 
-from citeline.models.embedded.choice import READ_MODEL_FEATURES
 from citeline.models.embedded.passages import PASSAGE_FEATURES, READ_FEATURES
-from citeline.models.embedded.ranking import (
-    CONFIDENCE_FEATURES,
-    SECOND_FEATURES,
-    SECTION_FEATURES,
-)
+from citeline.models.embedded.ranking import SECTION_FEATURES
 from citeline.models.embedded.tuning import Fitted, LinearModel, Tuning
 
 
@@ -94,7 +90,6 @@ def test_a_question_with_more_pairs_than_drawn_gets_the_listed_sample() -> None:
 
 # -- the section and passage models' scores, kept through a fit (ranker_scores.py) ---------
 
-_WEIGHT = st.one_of(st.just(0.0), st.floats(-3, 3, allow_nan=False, allow_infinity=False))
 # Values as the features hold them: shares, counts and BM25 sums, some far apart in size,
 # so that the order of the sum shows in the last bits.
 _VALUE = st.one_of(
@@ -102,11 +97,6 @@ _VALUE = st.one_of(
     st.floats(0, 1e4, allow_nan=False, allow_infinity=False),
     st.integers(0, 50).map(float),
 )
-
-
-def _model(names: Sequence[str]) -> st.SearchStrategy[LinearModel]:
-    weights = st.dictionaries(st.sampled_from(list(names)), _WEIGHT, max_size=len(names))
-    return st.builds(LinearModel, weights, st.floats(-1, 1))
 
 
 def _row(names: Sequence[str]) -> st.SearchStrategy[tuple[float, ...]]:
@@ -134,20 +124,10 @@ _RECORD = st.builds(
     st.integers(0, 3),
     st.lists(_SECTION, max_size=6),
 )
-_FITTED = st.builds(
-    Fitted,
-    _model(SECTION_FEATURES),
-    _model(PASSAGE_FEATURES),
-    _model(READ_MODEL_FEATURES),
-    _model(CONFIDENCE_FEATURES),
-    st.floats(0, 1),
-    _model(SECOND_FEATURES),
-    st.floats(0, 1),
-)
 
 
 @settings(max_examples=50, deadline=None)
-@given(_FITTED, st.lists(_RECORD, min_size=1, max_size=4))
+@given(FITTED, st.lists(_RECORD, min_size=1, max_size=4))
 def test_the_kept_scores_are_the_answerers_to_the_bit_the_first_time_and_every_time_after(
     fitted: Fitted, records: list[QuestionRecord]
 ) -> None:
@@ -165,7 +145,7 @@ def test_the_kept_scores_are_the_answerers_to_the_bit_the_first_time_and_every_t
 
 
 @settings(max_examples=50, deadline=None)
-@given(_FITTED, st.lists(_RECORD, min_size=1, max_size=4))
+@given(FITTED, st.lists(_RECORD, min_size=1, max_size=4))
 def test_the_harness_answers_alike_with_the_kept_scores_as_with_the_answerers(
     fitted: Fitted, records: list[QuestionRecord]
 ) -> None:

@@ -16,20 +16,18 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.fitted_models import FITTED
 
 from citeline.models.embedded import model
 from citeline.models.embedded.choice import (
     READ_FROM,
-    READ_MODEL_FEATURES,
     choose,
     needed_features,
 )
 from citeline.models.embedded.features import (
-    CONFIDENCE_FEATURES,
     FEATURES,
     PASSAGE_FEATURES,
     READ_FEATURES,
-    SECOND_FEATURES,
     SECTION_FEATURES,
 )
 from citeline.models.embedded.model import SourceText, answer_choice, read_sections, section_runs
@@ -161,25 +159,7 @@ def test_a_feature_taken_from_another_models_rows_is_computed_for_the_feature_ta
         assert source not in needed_features(fitted, frozenset({taker}))
 
 
-_WEIGHT = st.one_of(st.just(0.0), st.floats(-3, 3, allow_nan=False, allow_infinity=False))
 _VALUE = st.floats(0, 1, allow_nan=False, allow_infinity=False)
-
-
-def _model(names: Sequence[str]) -> st.SearchStrategy[LinearModel]:
-    weights = st.dictionaries(st.sampled_from(list(names)), _WEIGHT, max_size=len(names))
-    return st.builds(LinearModel, weights, st.floats(-1, 1))
-
-
-_FITTED = st.builds(
-    Fitted,
-    _model(SECTION_FEATURES),
-    _model(PASSAGE_FEATURES),
-    _model(READ_MODEL_FEATURES),
-    _model(CONFIDENCE_FEATURES),
-    st.floats(0, 1),
-    _model(SECOND_FEATURES),
-    st.floats(0, 1),
-)
 
 
 def _rows(width: int, count: int) -> st.SearchStrategy[list[list[float]]]:
@@ -207,7 +187,7 @@ def _lean(
 
 
 @settings(max_examples=200, deadline=None)
-@given(_FITTED, _tables(), st.sets(st.sampled_from(FEATURES), max_size=4), st.integers(0, 3))
+@given(FITTED, _tables(), st.sets(st.sampled_from(FEATURES), max_size=4), st.integers(0, 3))
 def test_any_fitted_models_choose_the_same_with_their_unneeded_features_zero(
     fitted: Fitted,
     tables: Tables,
