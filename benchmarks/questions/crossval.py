@@ -318,6 +318,12 @@ def diagnose(
     return diagnosis_table(rows) + (margins_table(found) if found else "")
 
 
+def resample_seeds(first: int, count: int) -> range:
+    """The seeds of ``count`` resampled fits from ``first``: a run from seed 3 continues one
+    of seeds 1 and 2, and the two runs' figures averaged are those of seeds 1 to 4."""
+    return range(first, first + count)
+
+
 def mean_rows(runs: Sequence[Sequence[Row]]) -> list[Row]:
     """Each collection's row averaged over several runs of ``left_out_rows`` (one row a
     collection each, in one order)."""
@@ -496,8 +502,17 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         metavar="K",
         help="Fit each fold K times, on bootstrap resamples of its training questions (seeds "
-        "1 to K), and print the figures averaged over the K fits with how far each moves "
-        "between them: the noise a change's figures must clear. About two CPU minutes a fit.",
+        "1 to K, or from --first-seed), and print the figures averaged over the K fits with "
+        "how far each moves between them: the noise a change's figures must clear. About "
+        "two CPU minutes a fit.",
+    )
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=1,
+        metavar="N",
+        help="The first resample's seed (seeds N to N+K-1): more fits of an arm already "
+        "measured, paired with another arm's run with the same seeds.",
     )
     parser.add_argument("--out", type=Path, help="Write the rows as JSON.")
     options = parser.parse_args(argv)
@@ -597,7 +612,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if options.resamples > 0:
             runs = []
-            for seed in range(1, options.resamples + 1):
+            for seed in resample_seeds(options.first_seed, options.resamples):
                 runs.append(left_out_rows(records, tuning, dropped, resample=seed))
                 print(f"resample {seed}: done", file=sys.stderr, flush=True)
             rows = mean_rows(runs)
@@ -614,7 +629,11 @@ def main(argv: list[str] | None = None) -> int:
         title += f", threshold losing {options.lost_answerable:.1%} of training answerable"
         title += f", regularisation C {options.regularisation:g}"
         if options.resamples > 0:
-            title += f", the mean of {options.resamples} fits on resampled training questions"
+            last = options.first_seed + options.resamples - 1
+            title += (
+                f", the mean of {options.resamples} fits on resampled training questions "
+                f"(seeds {options.first_seed} to {last})"
+            )
     print(table(rows, title))
     print(
         f"\n{time.perf_counter() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU",

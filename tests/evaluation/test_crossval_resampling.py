@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks" / "questions"))
 
-from crossval import Row, mean_rows, resampled, spread_table
+from crossval import Row, mean_rows, resample_seeds, resampled, spread_table
 
 
 @given(st.lists(st.integers(), min_size=1, max_size=50), st.integers(1, 1_000))
@@ -44,3 +44,12 @@ def test_the_resampled_figures_are_averaged_and_their_spread_is_in_questions() -
     spread = spread_table([first, second]).splitlines()[-1]
     # term: one question of four apart; follow-ups: one of two; no off-topic question.
     assert spread == "| flask | 1.0 | 0.0 | 0.0 | 1.0 | - | 0.0 |"
+
+
+def test_a_run_from_a_later_seed_continues_the_fits_of_an_earlier_one() -> None:
+    judged = (4, 4, 4, 2, 0, 6)
+    assert list(resample_seeds(1, 2)) + list(resample_seeds(3, 2)) == list(resample_seeds(1, 4))
+    runs = [[_row(term, None, judged)] for term in (0.25, 0.5, 0.75, 1.0)]
+    (whole,) = mean_rows(runs)
+    (early,), (late,) = mean_rows(runs[:2]), mean_rows(runs[2:])
+    assert whole.term == (early.term + late.term) / 2
