@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,7 @@ def window_vectors(path: Path) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.
         with np.load(kept) as stored:
             found = (stored["vectors"], stored["passages"])
     else:
-        with sqlite3.connect(path) as db:
+        with closing(sqlite3.connect(path)) as db:
             documents = {
                 row: (text, title)
                 for row, text, title in db.execute(
