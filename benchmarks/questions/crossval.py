@@ -629,10 +629,10 @@ def main(argv: list[str] | None = None) -> int:
         title += f", threshold losing {options.lost_answerable:.1%} of training answerable"
         title += f", regularisation C {options.regularisation:g}"
         if options.resamples > 0:
-            last = options.first_seed + options.resamples - 1
+            seeds = resample_seeds(options.first_seed, options.resamples)
             title += (
                 f", the mean of {options.resamples} fits on resampled training questions "
-                f"(seeds {options.first_seed} to {last})"
+                f"(seeds {seeds[0]} to {seeds[-1]})"
             )
     print(table(rows, title))
     print(
