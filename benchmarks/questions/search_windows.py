@@ -8,6 +8,7 @@ options:
     .venv/bin/python benchmarks/questions/search_windows.py --weights 0.4,0.6
     .venv/bin/python benchmarks/questions/search_windows.py --weights 0.4,0.6 --collections scifact
     .venv/bin/python benchmarks/questions/search_windows.py --stored --weights 0.4,0.6
+    .venv/bin/python benchmarks/questions/search_windows.py --first-window-share 0.3 --weights 0.4
 
 A stored passage is up to 2,000 characters, and its vector is the sentence model's reading
 of its title and first 128 word pieces (about 450 characters): the rest of a long passage is
@@ -15,14 +16,18 @@ found by its words alone. Here every passage is cut into windows of about ``WIND
 characters at a space, each embedded as ingest embeds a passage (its title, a line break,
 the window), and the dense ranking gives each passage its best window's dot product with
 the question. The window vectors are kept beside each index (``site.sqlite.windows.npz``),
-so a second run only searches. ``--stored`` runs the same loop on the stored vectors, the
-search as it ships, for a comparison in one place. Nothing in the engine changes: this
-measures whether building it is worth about three vectors a passage (docs/benchmarks.md,
-"What dense retrieval never reads").
+so a second run only searches. ``--first-window-share S`` scores a passage ``S`` of its first
+window's dot product and the rest of its best window's: the best of several windows alone
+favours a long passage for the number of draws it gets. ``--stored`` runs the same loop on
+the stored vectors, the search as it ships, for a comparison in one place. Nothing in the
+engine changes: this measures whether building it is worth about three vectors a passage
+(docs/benchmarks.md, "What dense retrieval never reads").
 """
 
 from __future__ import annotations
 
+import argparse
+import functools
 import sqlite3
 import sys
 from contextlib import closing
@@ -95,25 +100,41 @@ def window_vectors(path: Path) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.
     return found
 
 
-def best_window_search(self: Any, query: npt.NDArray[np.float32], k: int) -> list[Candidate]:
-    """``VectorIndex.search`` by each passage's best window."""
+def passage_scores(
+    scores: npt.NDArray[np.float32], passages: npt.NDArray[np.int64], first_share: float
+) -> dict[int, float]:
+    """Each passage's score from its windows' ``scores`` (``passages`` lists a passage's
+    windows together, in order): ``first_share`` of its first window's, the rest its best's."""
+    starts = np.flatnonzero(np.r_[True, passages[1:] != passages[:-1]])
+    best = np.maximum.reduceat(scores, starts) if len(scores) else scores
+    mixed = first_share * scores[starts] + (1 - first_share) * best
+    return dict(zip(passages[starts].tolist(), mixed.tolist(), strict=True))
+
+
+def window_search(
+    self: Any, query: npt.NDArray[np.float32], k: int, *, first_share: float
+) -> list[Candidate]:
+    """``VectorIndex.search`` by each passage's windows (``passage_scores``)."""
     # The benchmark reads the store's file directly; the engine's stores expose no path.
     found, passages = window_vectors(Path(self._store._runner._path))
     scores = found @ np.asarray(query, dtype=np.float32).reshape(-1)
-    best: dict[int, float] = {}
-    for passage, score in zip(passages.tolist(), scores.tolist(), strict=True):
-        if score > best.get(passage, -2.0):
-            best[passage] = score
-    ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
+    scored = passage_scores(scores, passages, first_share)
+    ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:k]
     return [Candidate(passage, score, False) for passage, score in ranked]
 
 
 def main(argv: list[str]) -> int:
-    if "--stored" in argv:
-        argv = [a for a in argv if a != "--stored"]
-    else:
-        vectors.VectorIndex.search = best_window_search  # type: ignore[method-assign]
-    return search_fusion.main(argv)
+    # This script's own options; the rest are search_fusion.py's.
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--stored", action="store_true")
+    parser.add_argument("--first-window-share", type=float, default=0.0)
+    options, rest = parser.parse_known_args(argv)
+    if not 0 <= options.first_window_share <= 1:
+        raise SystemExit("--first-window-share is a share from 0 to 1.")
+    if not options.stored:
+        search = functools.partialmethod(window_search, first_share=options.first_window_share)
+        vectors.VectorIndex.search = search  # type: ignore[assignment,method-assign]
+    return search_fusion.main(rest)
 
 
 if __name__ == "__main__":
