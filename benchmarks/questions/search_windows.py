@@ -105,8 +105,10 @@ def passage_scores(
 ) -> dict[int, float]:
     """Each passage's score from its windows' ``scores`` (``passages`` lists a passage's
     windows together, in order): ``first_share`` of its first window's, the rest its best's."""
+    if len(scores) == 0:
+        return {}
     starts = np.flatnonzero(np.r_[True, passages[1:] != passages[:-1]])
-    best = np.maximum.reduceat(scores, starts) if len(scores) else scores
+    best = np.maximum.reduceat(scores, starts)
     mixed = first_share * scores[starts] + (1 - first_share) * best
     return dict(zip(passages[starts].tolist(), mixed.tolist(), strict=True))
 

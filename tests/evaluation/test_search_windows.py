@@ -38,3 +38,4 @@ def test_a_passage_scores_its_share_of_its_first_window_and_the_rest_of_its_best
     assert passage_scores(scores, passages, 1.0) == pytest.approx({3: 0.1, 8: 0.4, 9: 0.7})
     mixed = passage_scores(scores, passages, 0.3)
     assert mixed == pytest.approx({3: 0.3 * 0.1 + 0.7 * 0.9, 8: 0.4, 9: 0.7})
+    assert passage_scores(scores[:0], passages[:0], 0.3) == {}
