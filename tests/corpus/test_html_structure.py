@@ -512,3 +512,27 @@ def test_a_tab_panel_hidden_until_its_tab_is_chosen_keeps_its_text(tmp_path: Pat
         text = "\n".join(document.text for document in corpus.documents())
     assert "python3 -m venv .venv" in text and "py -3 -m venv .venv" in text
     assert "A menu the page shows on hover" not in text
+
+
+def test_a_menu_opened_inside_a_sentence_leaves_the_sentence_its_own_words(tmp_path: Path) -> None:
+    # HAProxy's manual opens a Bootstrap menu at every keyword a sentence names; an ARIA
+    # menu is the same thing written to the standard.
+    menu = (
+        '<span class="dropdown"><a class="dropdown-toggle" data-toggle="dropdown" href="#">'
+        'ca-file<span class="caret"></span></a><ul class="dropdown-menu">'
+        '<li class="dropdown-header">This keyword is available in sections :</li>'
+        '<li><a href="#bind">Bind options</a></li></ul></span>'
+    )
+    page = f"""<html><body><div role="main"><h1>Global parameters</h1>
+    <h2 id="ca-base">ca-base</h2>
+    <pre class="text">Assigns a default directory to fetch SSL CA certificates from when a
+    relative path is used with "{menu}" directives.</pre>
+    <div>The <span>crl-file</span><ul role="menu"><li>Server options</li></ul> keyword too.</div>
+    </div></body></html>"""
+    (tmp_path / "configuration.html").write_text(page, "utf-8")
+    with Corpus.open(tmp_path / "index.sqlite") as corpus:
+        corpus.ingest(tmp_path / "configuration.html")
+        text = "\n".join(document.text for document in corpus.documents())
+    assert 'used with "ca-file" directives' in " ".join(text.split())
+    assert "This keyword is available" not in text and "Bind options" not in text
+    assert "Server options" not in text and "crl-file" in text

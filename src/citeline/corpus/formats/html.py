@@ -89,6 +89,12 @@ _CHROME_PARTS = (
     # opens with one click: Flask's installation page keeps its Windows commands there.
     "[hidden]:not([role=tabpanel])",
     "[aria-hidden=true]",
+    # A menu a click opens (WAI-ARIA's, and Bootstrap's every version): its links are
+    # navigation, and where it sits inside a sentence (HAProxy's manual opens one at every
+    # keyword it names, "This keyword is available in sections : Bind options ...") it
+    # splices its lines into the sentence's words.
+    "[role=menu]",
+    ".dropdown-menu",
     "header:not(article header):not(main header):not([role=main] header):not(section header)",
 )
 _CHROME = ", ".join(_CHROME_PARTS)
