@@ -64,12 +64,14 @@ def _sections(
     return [dict(zip(SECTION_FEATURES, row, strict=True)) for row in rows]
 
 
-def _runs(question: str, text: str, title: str = "A page: A section") -> list[dict[str, float]]:
+def _runs(
+    question: str, text: str, title: str = "A page: A section", found: Sequence[str] = ()
+) -> list[dict[str, float]]:
     candidates = [Candidate(title, text)]
     read = asked(question, (), candidates, TUNING)
     units = units_of(text)
     runs = runs_of(units, TUNING)
-    rows = run_features(read.question, units, runs, frozenset(), {}, TUNING)
+    rows = run_features(read.question, units, runs, frozenset(), {}, TUNING, found=found)
     return [dict(zip(PASSAGE_FEATURES, row, strict=True)) for row in rows]
 
 
@@ -323,6 +325,38 @@ def test_the_run_that_first_writes_a_question_word_is_marked_not_the_ones_that_r
     assert firsts[0] == max(firsts) > 0
     # The last paragraph repeats every word the question shares with the section.
     assert found[-1]["run_first_mention"] == 0.0 < found[-1]["run_coverage"]
+
+
+def test_a_run_in_the_passage_the_search_ranked_first_is_marked_above_one_in_its_second() -> None:
+    # Three paragraphs, each long enough to be a run of its own.
+    cache, expiry, never = (
+        "The cache keeps every page it has served for an hour by default, and it serves the "
+        "kept copy to every reader who asks for the same address within that hour, whatever "
+        "the reader's language or the headers the request carries, so that a busy page is "
+        "built once an hour.",
+        "Set the expiry in seconds with the max_age option of the cache section of the file, "
+        "or per page with the cache_for field of its front matter, which wins over the section "
+        "when both are written; an expiry of zero keeps nothing and sends every request to the "
+        "application.",
+        "A page that changes on every request, a reader's account page or a search result, "
+        "should never be cached at all: list its address under the cache section's skip key, "
+        "and the cache passes every request for it straight to the application, whatever the "
+        "expiry says.",
+    )
+    text = "\n\n".join((cache, expiry, never))
+    # The search's passages of the section, best first, as its index cut them: their line
+    # breaks and letter case are not the units' own.
+    found = [expiry.replace(" with the ", " with\nthe "), cache.upper()]
+    runs = _runs("How long are pages cached?", text, found=found)
+    assert len(runs) == 3
+    assert [f["run_found"] for f in runs] == [1 / 2, 1.0, 0.0]
+    assert all(f["run_found"] == 0.0 for f in _runs("How long are pages cached?", text))
+
+
+def test_a_short_unit_is_not_placed_by_a_passage_that_happens_to_write_it() -> None:
+    text = "Example:\n\n```\nserve --cache\n```\n\nThe cache is on by default in every mode."
+    runs = _runs("Is the cache on?", text, found=["Another example:\n\nserve --cache"])
+    assert all(f["run_found"] == 0.0 for f in runs)
 
 
 def test_a_read_section_counts_what_its_whole_text_holds() -> None:

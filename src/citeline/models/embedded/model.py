@@ -480,7 +480,7 @@ def section_runs(
         else {}
     )
     terms = frozenset(title_terms(source.title))
-    rows = run_features(question, units, runs, terms, meaning, tuning, wanted)
+    rows = run_features(question, units, runs, terms, meaning, tuning, wanted, source.passages)
     read = read_features(question, units, terms, meaning, tuning, wanted)
     return SectionRuns(units, tuple(runs), tuple(tuple(row) for row in rows), tuple(read))
 

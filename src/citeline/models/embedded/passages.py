@@ -493,7 +493,11 @@ PASSAGE_FEATURES = (
     "run_first_coverage",
     "run_first_mention",
     "run_names",
+    "run_found",
 )
+# A unit shorter than this is not placed in a search passage by its text: a closing brace,
+# "Example:" or "Note" is written in many places of a section.
+FOUND_UNIT_CHARS = 24
 # The features read from how alike in meaning a section's paragraphs are to the question: a
 # section's are asked of the sentence model only when one of them is wanted.
 BLOCK_MEANING_FEATURES = frozenset({"run_meaning", "run_meaning_max", "read_meaning"})
@@ -518,11 +522,13 @@ def run_features(
     meaning: Mapping[int, float],
     tuning: Tuning,
     wanted: Set[str] = frozenset(PASSAGE_FEATURES),
+    found: Sequence[str] = (),
 ) -> list[list[float]]:
-    """Each run's features (``PASSAGE_FEATURES``), given the section's title terms and how
+    """Each run's features (``PASSAGE_FEATURES``), given the section's title terms, how
     alike in meaning each of its prose blocks is to the question (empty without a sentence
-    model); a feature not ``wanted`` is 0.0 and is not computed (``columns``)."""
-    section = _RunsOf(question, units, runs, title_terms, meaning, tuning)
+    model) and the passages the search returned of it, best first; a feature not ``wanted``
+    is 0.0 and is not computed (``columns``)."""
+    section = _RunsOf(question, units, runs, title_terms, meaning, tuning, found)
     views = (_RunView(section, run) for run in runs)
     return feature_rows(PASSAGE_FEATURES, _RUN_COLUMNS, wanted, section, views)
 
@@ -540,8 +546,10 @@ class _RunsOf:
         title_terms: frozenset[str],
         meaning: Mapping[int, float],
         tuning: Tuning,
+        found: Sequence[str] = (),
     ) -> None:
         self.question = question
+        self.found = found
         self.weights = question.weights
         self.units = units
         self.title_terms = title_terms
@@ -564,6 +572,10 @@ class _RunsOf:
     @computed_once
     def new_names(self) -> list[set[str]]:
         return _new_names(self.question, self.units)
+
+    @computed_once
+    def placed(self) -> list[float]:
+        return _placed(self.units, self.found)
 
 
 class _RunView:
@@ -630,7 +642,26 @@ _RUN_COLUMNS: dict[str, Callable[[_RunsOf, _RunView], float]] = {
     "run_first_coverage": lambda s, r: s.share(r.units[0].terms),
     "run_first_mention": _first_mention,
     "run_names": _names_given,
+    "run_found": lambda s, r: max(s.placed[r.run.start : r.run.end + 1], default=0.0),
 }
+
+
+def _placed(units: Sequence[Unit], found: Sequence[str]) -> list[float]:
+    """Where the search placed each unit: 1 / (1 + i) for the first of the section's search
+    passages (best first) that holds it, 0 for none. Inside a long section, the passage the
+    search ranked (by words and by meaning over the whole collection) is where it matched
+    the question, which the run's own features judge only by the question's words."""
+    passages = [_plain(text) for text in found]
+    placed: list[float] = []
+    for unit in units:
+        text = _plain(unit.text)
+        at = (
+            next((i for i, passage in enumerate(passages) if text in passage), None)
+            if len(text) >= FOUND_UNIT_CHARS
+            else None
+        )
+        placed.append(0.0 if at is None else 1.0 / (1 + at))
+    return placed
 
 
 def _new_names(question: Question, units: Sequence[Unit]) -> list[set[str]]:
@@ -683,8 +714,10 @@ class _Read:
         title_terms: frozenset[str],
         meaning: Mapping[int, float],
         tuning: Tuning,
+        found: Sequence[str] = (),
     ) -> None:
         self.question = question
+        self.found = found
         self.units = units
         self.title_terms = title_terms
         self.meaning = meaning
