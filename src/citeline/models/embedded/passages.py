@@ -649,8 +649,8 @@ _RUN_COLUMNS: dict[str, Callable[[_RunsOf, _RunView], float]] = {
 def _placed(units: Sequence[Unit], found: Sequence[str]) -> list[float]:
     """Where the search placed each unit: 1 / (1 + i) for the first of the section's search
     passages (best first) that holds it, 0 for none. Inside a long section, the passage the
-    search ranked (by words and by meaning over the whole collection) is where it matched
-    the question, which the run's own features judge only by the question's words."""
+    search ranked (by words and by meaning, against the whole collection) is where it
+    matched the question; the run's other features compare it with its own section only."""
     passages = [_plain(text) for text in found]
     placed: list[float] = []
     for unit in units:
@@ -714,10 +714,8 @@ class _Read:
         title_terms: frozenset[str],
         meaning: Mapping[int, float],
         tuning: Tuning,
-        found: Sequence[str] = (),
     ) -> None:
         self.question = question
-        self.found = found
         self.units = units
         self.title_terms = title_terms
         self.meaning = meaning
