@@ -44,7 +44,7 @@ SHARED_SHARE = 0.6
 TITLE_SEPARATORS = re.compile(r"\s+(?:[\u2014\u2013|\u00b7\u2022:\u00bb\u00ab-]|::)\s+")
 # A site's name in parentheses after the page's own title: Javadoc writes every page's
 # ``<title>`` so ("ArchUtils (Apache Commons Lang 3.12.0 API)").
-_PARENTHESISED = re.compile(r"\s+(\([^()]+\))\s*$")
+_PARENTHESISED = re.compile(r"\s(\([^()]+\))\s*$")
 
 
 @dataclass(frozen=True, slots=True)
