@@ -536,3 +536,49 @@ def test_a_menu_opened_inside_a_sentence_leaves_the_sentence_its_own_words(tmp_p
     assert 'used with "ca-file" directives' in " ".join(text.split())
     assert "This keyword is available" not in text and "Bind options" not in text
     assert "Server options" not in text and "crl-file" in text
+
+
+# rustdoc's struct page: each method's heading stands in a ``section`` that holds its id,
+# after the section's "source" link and beside the heading's own permalink.
+RUSTDOC_METHODS = """<html><body><main><h1>Struct std::collections::HashMap</h1>
+<p>A hash map implemented with quadratic probing.</p>
+<h2 id="implementations">Implementations</h2><div id="implementations-list">
+<details open><summary><section id="method.new" class="method"><span class="rightside"><a
+class="srclink" href="../src/map.rs.html#232">source</a></span><a href="#method.new"
+class="anchor"></a><h4 class="code-header">pub fn <a href="#method.new">new</a>() -&gt;
+HashMap&lt;K, V&gt;</h4></section></summary><div class="docblock"><p>Creates an empty
+HashMap.</p></div></details>
+<details open><summary><section id="method.keys" class="method"><span class="rightside"><a
+class="srclink" href="../src/map.rs.html#250">source</a></span><a href="#method.keys"
+class="anchor"></a><h4 class="code-header">pub fn keys(&amp;self) -&gt; Keys<span
+class="notable-traits"><span class="notable-traits-tooltip">&#9432;<span
+class="notable-traits-tooltiptext"><span class="notable">Notable traits for Keys</span><code>impl
+Iterator for Keys</code></span></span></span></h4></section></summary><div class="docblock">
+<p>An iterator visiting all keys in arbitrary order.</p></div></details></div>
+</main></body></html>"""
+
+
+def test_a_heading_whose_permalink_stands_just_before_it_is_at_the_place_it_names() -> None:
+    documents = {d.id: d for d in _read(RUSTDOC_METHODS, "struct.HashMap")}
+    assert "struct.HashMap#method.new" in documents
+    assert "struct.HashMap#method.keys" in documents
+    assert documents["struct.HashMap#method.new"].text.startswith(
+        "pub fn new() -> HashMap<K, V>\n\nCreates an empty HashMap."
+    )
+    # An empty link before a heading that names no element around it is no permalink of its:
+    # the heading is where the section around it is.
+    elsewhere = RUSTDOC_METHODS.replace(
+        '<a href="#method.new"\nclass="anchor">', '<a href="#top"\nclass="anchor">'
+    )
+    assert elsewhere != RUSTDOC_METHODS
+    ids = [d.id for d in _read(elsewhere, "struct.HashMap")]
+    assert "struct.HashMap#method.new" not in ids and "struct.HashMap#method.keys" in ids
+
+
+def test_a_tooltips_text_is_no_word_of_the_heading_it_sits_in() -> None:
+    keys = {d.id: d for d in _read(RUSTDOC_METHODS, "struct.HashMap")}["struct.HashMap#method.keys"]
+    assert keys.title.endswith("pub fn keys(&self) -> Keys\u24d8")
+    assert "Notable traits" not in keys.text
+    aria = '<p>Run <code>make</code><span role="tooltip">Builds every target</span> first.</p>'
+    (page,) = _read(f"<html><body><main><h1>Build</h1>{aria}</main></body></html>")
+    assert "Builds every target" not in page.text and "Run make first." in page.text

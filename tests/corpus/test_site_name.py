@@ -58,6 +58,20 @@ def test_mkdocs_and_docusaurus_separators_are_read(tmp_path: Path) -> None:
         assert _named_by_ingest(site, tmp_path / f"{site.name}.sqlite") == "Tidewater"
 
 
+def test_a_javadoc_site_is_named_by_the_parenthesised_part_its_titles_share(
+    tmp_path: Path,
+) -> None:
+    site = tmp_path / "api"
+    for name in ("ArchUtils", "StringUtils", "Range", "Validate (deprecated)"):
+        body = f"<p>What {name} holds and does.</p>"
+        page(site, f"{name.split()[0]}.html", f"{name} (Acme Lang 3.12.0 API)", body)
+    assert _named_by_ingest(site, tmp_path / "api.sqlite") == "Acme Lang 3.12.0 API"
+    with Corpus.open(tmp_path / "api.sqlite") as corpus:
+        titles = sorted(document.title for document in corpus.documents())
+    # Each page keeps its own title, a parenthesis of its own included.
+    assert titles == ["ArchUtils", "Range", "StringUtils", "Validate (deprecated)"]
+
+
 def test_an_mkdocs_site_name_wins_even_beside_tags_only_mkdocs_loads(tmp_path: Path) -> None:
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: 'Tidewater: the guide'\n"

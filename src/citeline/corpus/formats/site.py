@@ -42,6 +42,9 @@ MIN_PAGES = 4
 SHARED_SHARE = 0.6
 # Separators between a page's own title and the site's name in ``<title>``.
 TITLE_SEPARATORS = re.compile(r"\s+(?:[\u2014\u2013|\u00b7\u2022:\u00bb\u00ab-]|::)\s+")
+# A site's name in parentheses after the page's own title: Javadoc writes every page's
+# ``<title>`` so ("ArchUtils (Apache Commons Lang 3.12.0 API)").
+_PARENTHESISED = re.compile(r"\s(\([^()]+\))\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +60,19 @@ class SiteProfile:
     @property
     def name(self) -> str | None:
         """The site's own name, as its titles share it ("Python 3.11.2 documentation")."""
-        return self.title_suffix or self.title_prefix or None
+        suffix = self.title_suffix
+        if suffix.startswith("(") and suffix.endswith(")"):
+            suffix = suffix[1:-1]
+        return suffix or self.title_prefix or None
 
     def page_title(self, title: str) -> str:
         """``title`` without the part every page shares, unless that is all of it."""
         if self.title_suffix and title.endswith(self.title_suffix):
             rest = title[: -len(self.title_suffix)]
             cut = _trailing_separator(rest)
-            if cut is not None and rest[:cut].strip():
+            if self.title_suffix.startswith("(") and rest[-1:].isspace() and rest.strip():
+                title = rest.strip()
+            elif cut is not None and rest[:cut].strip():
                 title = rest[:cut].strip()
         if self.title_prefix and title.startswith(self.title_prefix):
             rest = title[len(self.title_prefix) :]
@@ -159,7 +167,11 @@ def _title_parts(titles: list[str], needed: int) -> tuple[str, str]:
         cuts = list(TITLE_SEPARATORS.finditer(title))
         # Every cut, not only the last: "Page — Part — Site" and "Page — Site" share
         # "Site" only after their last separator, a versioned name may hold one itself.
-        suffixes.update({title[cut.end() :] for cut in cuts})
+        parenthesised = _PARENTHESISED.search(title)
+        suffixes.update(
+            {title[cut.end() :] for cut in cuts}
+            | ({parenthesised.group(1)} if parenthesised else set())
+        )
         prefixes.update({title[: cut.start()] for cut in cuts})
     return _most_shared(prefixes, needed), _most_shared(suffixes, needed)
 
