@@ -797,9 +797,7 @@ def _permalink_before(heading: LexborNode) -> str | None:
     the heading opens nothing; without its permalink, 6,299 of the 8,517 sections of the
     Rust standard library's ``collections`` pages were cited at the "Implementations"
     heading above them."""
-    sibling = heading.prev
-    while sibling is not None and sibling.tag == "-text" and not str(sibling.text()).strip():
-        sibling = sibling.prev
+    sibling = _previous_written(heading)
     if sibling is None or sibling.tag != "a" or _WORD.search(str(sibling.text(deep=True))):
         return None
     href = str(sibling.attributes.get("href") or "")
