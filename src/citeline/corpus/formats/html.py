@@ -482,6 +482,9 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if _banner_first(sections, content, marked, profile):
         sections.pop(0)
     page_title = sections[0].headings[0] if sections and sections[0].headings else ""
+    if page_title in profile.headings and title_tag:
+        sections = _rooted_at(sections, page_title, title_tag)
+        page_title = title_tag
     if not sections[0].headings and title_tag:
         # Text before any heading: the page's <title> names it.
         sections[0] = Section((title_tag,), None, sections[0].text)
@@ -496,6 +499,26 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _rooted_at(sections: list[Section], banner: str, title: str) -> list[Section]:
+    """``sections`` with ``title`` for the ``banner`` that roots their paths. A top heading
+    most of a site's pages share is its banner, not the page's title ("The XSLT C library
+    for GNOME" atop each of libxslt's API pages, so that no function's path named its
+    module); the page's ``<title>`` names it, and where the banner's first subheading says
+    the same ("Module transform from libxslt"), the path holds it once."""
+    rooted = []
+    for section in sections:
+        headings, text = section.headings, section.text
+        if headings == (banner,):
+            # The banner's own section holds its line, not the title's: what follows it
+            # is its text, whatever the heading above it is called.
+            headings, text = (title,), f"{title}\n\n{body_text(section)}"
+        elif headings[:1] == (banner,):
+            rest = headings[1:]
+            headings = rest if rest[:1] == (title,) else (title, *rest)
+        rooted.append(Section(headings, section.anchor, text))
+    return rooted
 
 
 def _names_itself(tree: LexborHTMLParser) -> bool:
