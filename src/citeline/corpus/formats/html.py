@@ -482,7 +482,10 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if _banner_first(sections, content, marked, profile):
         sections.pop(0)
     page_title = sections[0].headings[0] if sections and sections[0].headings else ""
-    if page_title in profile.headings and title_tag:
+    if page_title in profile.roots and title_tag:
+        # Most pages' content opens under this heading: the site's banner, not the page's
+        # title. Shared only outside the content (mdBook's menu bar names the book on every
+        # page), the same words atop the front page's content are that page's own title.
         sections = _rooted_at(sections, page_title, title_tag)
         page_title = title_tag
     if not sections[0].headings and title_tag:
@@ -502,8 +505,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
 
 
 def _rooted_at(sections: list[Section], banner: str, title: str) -> list[Section]:
-    """``sections`` with ``title`` for the ``banner`` that roots their paths. A top heading
-    most of a site's pages share is its banner, not the page's title ("The XSLT C library
+    """``sections`` with ``title`` for the ``banner`` that roots their paths. The top heading
+    of most of a site's pages' content is its banner, not the page's title ("The XSLT C library
     for GNOME" atop each of libxslt's API pages, so that no function's path named its
     module); the page's ``<title>`` names it, and where the banner's first subheading says
     the same ("Module transform from libxslt"), the path holds it once."""
@@ -680,7 +683,9 @@ def _sample(path: Path) -> PageSample | None:
     except Exception:  # a page that breaks the parser teaches nothing, and costs no other
         return None
     headings.update(s.headings[-1] for s in sections if s.headings)
-    return PageSample(_text_of(tree.css_first("title")), frozenset(headings), frozenset(lines))
+    root = sections[0].headings[0] if sections and sections[0].headings else ""
+    title = _text_of(tree.css_first("title"))
+    return PageSample(title, frozenset(headings), frozenset(lines), root)
 
 
 def _first_places_only(body: LexborNode) -> None:

@@ -50,12 +50,14 @@ _PARENTHESISED = re.compile(r"\s(\([^()]+\))\s*$")
 @dataclass(frozen=True, slots=True)
 class SiteProfile:
     """What every page of a site shares: the ``<title>`` part that names the site, before or
-    after a separator, and the lines and headings of its chrome."""
+    after a separator, the lines and headings of its chrome, and the top heading of its
+    pages' content (``roots``: a banner, not a page's title)."""
 
     title_prefix: str = ""
     title_suffix: str = ""
     lines: frozenset[str] = frozenset()
     headings: frozenset[str] = frozenset()
+    roots: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str | None:
@@ -95,12 +97,14 @@ def _trailing_separator(text: str) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class PageSample:
-    """What the reader found on one sampled page: its ``<title>``, its section headings
-    and the lines of its text (code excluded)."""
+    """What the reader found on one sampled page: its ``<title>``, its section headings,
+    the lines of its text (code excluded) and the top heading of its content's sections
+    (``root``, "" for none)."""
 
     title: str
     headings: frozenset[str]
     lines: frozenset[str]
+    root: str = ""
 
 
 @dataclass(slots=True)
@@ -148,6 +152,7 @@ def learn(samples: Iterable[PageSample | None]) -> SiteProfile:
         title_suffix=suffix,
         lines=_shared((sample.lines for sample in read), needed),
         headings=_shared((sample.headings for sample in read), needed),
+        roots=_shared((frozenset({sample.root} - {""}) for sample in read), needed),
     )
 
 
