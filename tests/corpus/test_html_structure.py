@@ -582,3 +582,61 @@ def test_a_tooltips_text_is_no_word_of_the_heading_it_sits_in() -> None:
     aria = '<p>Run <code>make</code><span role="tooltip">Builds every target</span> first.</p>'
     (page,) = _read(f"<html><body><main><h1>Build</h1>{aria}</main></body></html>")
     assert "Builds every target" not in page.text and "Run make first." in page.text
+
+
+def _gtkdoc_page(bar: str) -> str:
+    """A gtk-doc reference page (GTK-Doc 1.33 over DocBook XSL, as GLib's), its navigation
+    table ``bar`` beside the ``div.refentry`` that holds its title six elements down."""
+    return f"""<html><head><title>Hash Tables: GLib Reference Manual</title>
+<meta name="generator" content="DocBook XSL Stylesheets Vsnapshot"></head><body>
+{bar}
+<div class="refentry"><a name="glib-Hash-Tables"></a><div class="titlepage"></div>
+<div class="refnamediv"><table width="100%"><tr><td valign="top">
+<h2><span class="refentrytitle"><a name="glib-Hash-Tables.top_of_page"></a>Hash Tables</span></h2>
+<p>Hash Tables — associations between keys and values</p></td></tr></table></div>
+<div class="refsect1"><a name="glib-Hash-Tables.description"></a><h2>Description</h2>
+<p>A GHashTable provides associations between keys and values.</p></div>
+<div class="refsect1"><a name="glib-Hash-Tables.functions_details"></a><h2>Functions</h2>
+<div class="refsect2"><a name="g-hash-table-new"></a><h3>g_hash_table_new ()</h3>
+<pre class="programlisting">GHashTable *
+g_hash_table_new (GHashFunc hash_func,
+                  GEqualFunc key_equal_func);</pre>
+<p>Creates a new GHashTable with a reference count of 1.</p></div></div></div>
+</body></html>"""
+
+
+_GTKDOC_BAR = """<table class="navigation" id="top" width="100%"><tr valign="middle">
+<td width="100%" align="left" class="shortcuts"><a href="#" class="shortcut">Top</a>
+<span id="nav_description"> <span class="dim">|</span>
+<a href="#glib-Hash-Tables.description" class="shortcut">Description</a></span></td>
+<td><a accesskey="h" href="index.html"><img src="home.png" alt="Home"></a></td>
+<td><a accesskey="u" href="glib-data-types.html"><img src="up.png" alt="Up"></a></td>
+<td><a accesskey="p" href="glib-Trash-Stacks.html"><img src="left.png" alt="Prev"></a></td>
+<td><a accesskey="n" href="glib-Strings.html"><img src="right.png" alt="Next"></a></td>
+</tr></table>"""
+
+
+def test_a_navigation_bar_before_the_pages_first_heading_is_no_section_of_it() -> None:
+    documents = {d.id: d for d in _read(_gtkdoc_page(_GTKDOC_BAR), "glib-Hash-Tables")}
+    assert list(documents) == [
+        "glib-Hash-Tables",
+        "glib-Hash-Tables#glib-Hash-Tables.description",
+        "glib-Hash-Tables#g-hash-table-new",
+    ]
+    page = documents["glib-Hash-Tables"]
+    assert page.title == "Hash Tables"
+    assert page.text == "Hash Tables\n\nHash Tables — associations between keys and values"
+    function = documents["glib-Hash-Tables#g-hash-table-new"]
+    assert function.title == "Hash Tables › Functions › g_hash_table_new ()"
+    assert "GHashTable *\ng_hash_table_new (GHashFunc hash_func,\n" in function.text
+    for document in documents.values():
+        assert "Top" not in document.text and "Description |" not in document.text
+
+
+def test_a_sentence_before_the_pages_first_heading_keeps_the_links_beside_it() -> None:
+    # Only bars of links: a line of words before the title is the page's text, and the
+    # links beside it stay with it.
+    said = f"<p>This manual describes GLib 2.74, a general-purpose library.</p>{_GTKDOC_BAR}"
+    first = _read(_gtkdoc_page(said), "glib-Hash-Tables")[0]
+    assert first.text.startswith("This manual describes GLib 2.74")
+    assert "Description" in first.text

@@ -717,6 +717,8 @@ def _cleaned_content(
     for heading in content.css(_HEADINGS):
         for bar in _own_bars(heading):
             bar.decompose()
+    for bar in _page_bars(content, boxed):
+        bar.decompose()
     for contents in _own_contents(content):
         contents.decompose()
     return content, marked, boxed, form
@@ -1796,6 +1798,39 @@ def _own_bars(heading: LexborNode) -> list[LexborNode]:
             owned = len(bars)
         sibling = sibling.prev
     return bars[:owned]
+
+
+def _page_bars(content: LexborNode, boxed: set[int]) -> list[LexborNode]:
+    """The navigation bars (``_navigation_only``) that are all that comes before the page's
+    first heading in ``content``, beside it or beside an element around it (at most
+    ``_WALK`` of each, up to ``content``); none when anything else with a word comes first.
+    gtk-doc opens every page with ``<table class="navigation">``, "Top | Description |
+    Object Hierarchy" and its Home, Up, Prev and Next icons, beside the ``div.refentry``
+    that holds the page's title six elements down; DocBook XSL's generator meta reads the
+    page whole, and the bar was the page's first section, titled by ``<title>`` and at the
+    page's address, its title a section below it: 76 of GLib's 115 pages and 31 of
+    libsoup's 55 (the index's "A | B | C" bar too)."""
+    first = next(
+        (h for h in content.css(f"{_ANY_HEADING}:not(pre *)") if h.mem_id not in boxed), None
+    )
+    bars: list[LexborNode] = []
+    node = first
+    for _ in range(_WALK):
+        if node is None or node.mem_id == content.mem_id:
+            return bars
+        sibling = node.prev
+        for _ in range(_WALK):
+            if sibling is None:
+                break
+            if sibling.tag != "-comment" and _WORD.search(str(sibling.text(deep=True))):
+                if not _navigation_only(sibling):
+                    return []
+                bars.append(sibling)
+            sibling = sibling.prev
+        else:
+            return []  # more before it than a few bars and markers
+        node = node.parent
+    return []
 
 
 def _navigation_only(node: LexborNode) -> bool:
