@@ -658,3 +658,42 @@ def test_a_footer_named_by_its_class_is_no_text_of_the_last_section() -> None:
     </body></html>"""
     (page,) = _read(doxygen)
     assert page.text.endswith("so that it is called by SDL.")
+
+
+_DOXYGEN_FILE = """<html><head><title>Acme: acme_main.h File Reference</title>
+<meta name="generator" content="Doxygen 1.9.4"></head><body>
+<div id="top"><div id="titlearea"><div id="projectname">Acme 2.0</div></div></div>
+<div id="doc-content"><div class="header"><div class="summary"><a href="#func-members">
+Functions</a></div><div class="headertitle"><div class="title">acme_main.h File
+Reference</div></div></div><div class="contents">
+<div class="textblock"><code>#include "acme_stdinc.h"</code></div>
+<table class="memberdecls"><tr class="heading"><td colspan="2"><h2 class="groupheader">
+<a id="func-members" name="func-members"></a>Functions</h2></td></tr>
+<tr><td class="memItemLeft">int</td><td class="memItemRight"><a class="el"
+href="#a35282508ae">acme_main</a> (int argc, char *argv[])</td></tr></table>
+<a name="details" id="details"></a><h2 class="groupheader">Detailed Description</h2>
+<div class="textblock"><p>Redefine main() on some platforms so that Acme calls it.</p></div>
+<h2 class="groupheader">Function Documentation</h2>
+<a id="a35282508ae" name="a35282508ae"></a>
+<h2 class="memtitle"><span class="permalink"><a href="#a35282508ae">&#9670;&nbsp;</a></span>
+acme_main()</h2><div class="memitem"><div class="memproto">int acme_main (int argc)</div>
+<div class="memdoc"><p>The application's own main function.</p></div></div>
+</div></div></body></html>"""
+
+
+def test_a_page_titled_by_its_title_tag_roots_its_side_by_side_headings_there() -> None:
+    # Doxygen writes the page's title in a div, text, then h2 headings of one level.
+    site = _read(_DOXYGEN_FILE, "acme__main_8h")
+    titles = {d.id: d.title for d in site}
+    assert titles["acme__main_8h#details"] == (
+        "Acme: acme_main.h File Reference › Detailed Description"
+    )
+    assert titles["acme__main_8h#a35282508ae"] == "Acme: acme_main.h File Reference › acme_main()"
+    # An h1 is the page's title: the paths stay rooted there (what stands before it, found
+    # without a content marker, is a banner's).
+    with_h1 = _DOXYGEN_FILE.replace(
+        '<h2 class="groupheader">\n<a id="func-members"', '<h1>\n<a id="func-members"'
+    ).replace("Functions</h2></td>", "Functions</h1></td>")
+    assert with_h1 != _DOXYGEN_FILE
+    titles = {d.id: d.title for d in _read(with_h1, "acme__main_8h")}
+    assert titles["acme__main_8h#details"] == "Functions › Detailed Description"

@@ -483,7 +483,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     # the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
     # content found without such a marker is cleared of the site's repeated lines.
     sections, listed = _sections(
-        content, linked, boxed, profile.lines if not marked else frozenset()
+        content, linked, boxed, profile.lines if not marked else frozenset(), titled=bool(title_tag)
     )
     if _banner_first(sections, content, marked, profile):
         sections.pop(0)
@@ -1204,23 +1204,36 @@ class _Open(NamedTuple):
     shown: bool
 
 
+# The root of the paths of a page that opens with text, titled by its ``<title>``
+# (``_path_sections``): no heading is its title, so its first heading heads no path of the
+# headings after it. Doxygen writes a page's title in a ``div`` ("SDL_main.h File
+# Reference") above the text, then ``h2`` headings side by side ("Macros", "Functions",
+# "Detailed Description", then one per member): rooted at its first, 3,614 of libsdl2-doc's
+# 4,460 sections were titled as parts of it ("... File Reference › Macros › SDL_Init()").
+_TITLE_ROOT = _Open(-1, 0, "", None, False)
+
+
 def _sections(
     content: LexborNode,
     linked: frozenset[str],
     boxed: set[int],
     chrome: frozenset[str],
     prose_lines: set[str] | None = None,
+    *,
+    titled: bool = False,
 ) -> tuple[list[Section], bool]:
     """The sections of ``content``, each at the anchor of its own the page links to (one of
     ``linked``), but for headings titling a box (``boxed``), less the lines in ``chrome``
     (the site's repeated ones, compared as ``chrome_key`` gives them) but for the headings'
-    own; ``prose_lines`` gathers every line not code."""
+    own; ``prose_lines`` gathers every line not code. ``titled``: the page's ``<title>``
+    names it (``_path_sections``)."""
     headings = _section_starts(content, linked, boxed)
     raw, codes = _marked_text(content)
     found = _path_sections(
         _SECTION_MARK.split(raw),
         headings,
         lambda part, headed: _lines(part, codes, chrome, prose_lines, headed),
+        titled=titled,
     )
     listed = _without_link_lists(found)
     sections = [Section(titles, anchor, _joined(lines, codes)) for titles, anchor, lines in found]
@@ -1375,11 +1388,15 @@ def _path_sections(
     parts: list[str],
     headings: list[tuple[int, str, str | None]],
     read: Callable[[str, bool], list[_Line]],
+    *,
+    titled: bool = False,
 ) -> list[tuple[tuple[str, ...], str | None, list[_Line]]]:
     """The sections of a page's text cut at its headings' marks (``parts``: the text before
     the first, then each heading's number and the text after it), each as its path of
     headings' titles (``headings``: level, text, anchor), its anchor and its lines read by
-    ``read`` (told whether the text opens with its heading)."""
+    ``read`` (told whether the text opens with its heading). A page ``titled`` by its
+    ``<title>`` that opens with text before a first heading that is no ``h1`` is rooted
+    there (``_TITLE_ROOT``), and its headings lie below it side by side by their levels."""
     ended: set[int] = set()  # the headings whose element ended in the text read so far
 
     def part_lines(part: str, headed: bool = True) -> list[_Line]:
@@ -1390,6 +1407,8 @@ def _path_sections(
         ((), None, part_lines(parts[0], headed=False))
     ]
     path: list[_Open] = []
+    if titled and headings and headings[0][0] > 1 and any(line.text for line in found[0][2]):
+        path.append(_TITLE_ROOT)
     for index in range(1, len(parts), 2):
         number = int(parts[index])
         level, heading_text, anchor = headings[number]
