@@ -697,3 +697,46 @@ def test_a_page_titled_by_its_title_tag_roots_its_side_by_side_headings_there() 
     assert with_h1 != _DOXYGEN_FILE
     titles = {d.id: d.title for d in _read(with_h1, "acme__main_8h")}
     assert titles["acme__main_8h#details"] == "Functions › Detailed Description"
+
+
+def _gtkdoc_function(anchor: str, name: str, returns: str) -> str:
+    """One function's entry as gtk-doc writes it, its parameters and return value each
+    under an ``h4`` of its own."""
+    return f"""<div class="refsect2"><a name="{anchor}"></a><h3>{name} ()</h3>
+<pre class="programlisting">gboolean
+{name} (GHashTable *hash_table, gpointer key);</pre><p>Looks up a key in a GHashTable.</p>
+<div class="refsect3"><a name="{anchor}.parameters"></a><h4>Parameters</h4>
+<div class="informaltable"><table width="100%" border="0"><tbody><tr>
+<td class="parameter_name"><p>hash_table</p></td><td class="parameter_description">
+<p>a GHashTable</p></td></tr></tbody></table></div></div>
+<div class="refsect3"><a name="{anchor}.returns"></a><h4>Returns</h4><p>{returns}</p></div>
+</div><hr>"""
+
+
+def test_the_parts_every_entry_of_a_page_labels_alike_are_text_of_each_entry() -> None:
+    entries = _gtkdoc_function(
+        "g-hash-table-contains", "g_hash_table_contains", "TRUE if key is in hash_table."
+    ) + _gtkdoc_function("g-hash-table-remove", "g_hash_table_remove", "TRUE if found.")
+    page = (
+        _gtkdoc_page(_GTKDOC_BAR)
+        .replace("<hr></div></div></div>", "")
+        .replace("reference count of 1.</p></div>", f"reference count of 1.</p></div>{entries}")
+    )
+    assert entries in page
+    documents = {d.id: d for d in _read(page, "glib-Hash-Tables")}
+    assert not [anchor for anchor in documents if anchor.endswith((".parameters", ".returns"))]
+    contains = documents["glib-Hash-Tables#g-hash-table-contains"]
+    assert contains.title == "Hash Tables › Functions › g_hash_table_contains ()"
+    assert contains.text.endswith(
+        "Parameters\n\nhash_table\n\na GHashTable\n\nReturns\n\nTRUE if key is in hash_table."
+    )
+    # A permalink makes each a place a reader is sent to: sections of their own.
+    linked = page.replace("<h4>Returns</h4>", '<h4>Returns<a href="#{0}">¶</a></h4>')
+    for anchor in ("g-hash-table-contains", "g-hash-table-remove"):
+        linked = linked.replace(
+            f'"{anchor}.returns"></a><h4>Returns<a href="#{{0}}">',
+            f'"{anchor}.returns"></a><h4>Returns<a href="#{anchor}.returns">',
+        )
+    ids = [d.id for d in _read(linked, "glib-Hash-Tables")]
+    assert "glib-Hash-Tables#g-hash-table-remove.returns" in ids
+    assert "glib-Hash-Tables#g-hash-table-remove.parameters" not in ids
