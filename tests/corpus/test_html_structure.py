@@ -741,3 +741,31 @@ def test_the_parts_every_entry_of_a_page_labels_alike_are_text_of_each_entry() -
     ids = [d.id for d in _read(linked, "glib-Hash-Tables")]
     assert "glib-Hash-Tables#g-hash-table-remove.returns" in ids
     assert "glib-Hash-Tables#g-hash-table-remove.parameters" not in ids
+
+
+def test_text_beside_a_first_h1_is_the_pages_own_and_its_title_roots_the_paths() -> None:
+    # Doxygen's Markdown pages: the title in a div, the page's text, then its "#" headings
+    # as h1 beside that text.
+    page = """<html><head><title>Acme: DirectFB</title></head><body>
+    <div id="top"><div id="projectname">Acme 2.0</div></div><div id="doc-content">
+    <div class="header"><div class="headertitle"><div class="title">DirectFB</div></div></div>
+    <div class="contents"><div class="textblock"><p>Supports:</p><ul><li>Hardware YUV
+    overlays</li><li>multiple displays</li></ul>
+    <h1><a class="anchor" id="autotoc_md39"></a>Simple Window Manager</h1>
+    <p>The driver has support for a very, very basic window manager.</p>
+    <h1><a class="anchor" id="autotoc_md40"></a>OpenGL Support</h1>
+    <p>The following instructions will give you software OpenGL.</p></div></div></div>
+    </body></html>"""
+    documents = {d.id: d for d in _read(page, "directfb")}
+    assert list(documents) == ["directfb", "directfb#autotoc_md39", "directfb#autotoc_md40"]
+    assert documents["directfb"].text.startswith("Supports:")
+    assert documents["directfb"].title == "Acme: DirectFB"
+    assert documents["directfb#autotoc_md40"].title == "Acme: DirectFB › OpenGL Support"
+    # An h1 that opens its own element is the page's title: a line above it is a banner's.
+    banner = page.replace(
+        '<h1><a class="anchor" id="autotoc_md39">',
+        '</div><div class="textblock"><h1><a class="anchor" id="autotoc_md39">',
+    )
+    assert banner != page
+    first = _read(banner, "directfb")[0]
+    assert first.title == "Simple Window Manager" and "Supports" not in first.text

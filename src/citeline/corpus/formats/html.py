@@ -486,10 +486,17 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     # Inside an element the generator marks as the content, a line every page repeats is
     # the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
     # content found without such a marker is cleared of the site's repeated lines.
+    # Read before the sections mark the headings' places: whether the page's first heading
+    # is an h1 that opens its element, the page's title (``_titled_apart``).
+    apart = _titled_apart(content, boxed)
     sections, listed = _sections(
-        content, linked, boxed, profile.lines if not marked else frozenset(), titled=bool(title_tag)
+        content,
+        linked,
+        boxed,
+        profile.lines if not marked else frozenset(),
+        titled=bool(title_tag) and apart,
     )
-    if _banner_first(sections, content, marked, profile):
+    if _banner_first(sections, content, marked, profile, apart):
         sections.pop(0)
     page_title = sections[0].headings[0] if sections and sections[0].headings else ""
     if not sections[0].headings and title_tag:
@@ -528,19 +535,42 @@ def _omitted(sections: list[Section], listed: bool, form: bool) -> Omitted | Non
 
 
 def _banner_first(
-    sections: list[Section], content: LexborNode, marked: bool, profile: SiteProfile
+    sections: list[Section],
+    content: LexborNode,
+    marked: bool,
+    profile: SiteProfile,
+    apart: bool,
 ) -> bool:
     """Whether the first of ``sections``, before the page's own title, is a banner's. Found
     without a marker, what comes before the page's ``h1`` is a banner's (a version badge, a
-    breadcrumb), not the page's text; inside a marker, when it is nothing but lines the site
-    repeats (a theme's "This document describes the current stable version" above every
-    page's title, which made a 98-character section at each of Celery's 215 pages)."""
-    return (
-        len(sections) > 1
-        and not sections[0].headings
-        and _opens_with_h1(content)
-        and (not marked or _repeated_only(sections[0].text, profile.lines))
+    breadcrumb), not the page's text, where that ``h1`` is the title (``apart`` is False:
+    it opens its element, and the text stands in another); inside a marker, when it is
+    nothing but lines the site repeats (a theme's "This document describes the current
+    stable version" above every page's title, which made a 98-character section at each
+    of Celery's 215 pages)."""
+    if len(sections) < 2 or sections[0].headings or not _opens_with_h1(content):
+        return False
+    return _repeated_only(sections[0].text, profile.lines) if marked else not apart
+
+
+def _first_heading(content: LexborNode, boxed: set[int]) -> LexborNode | None:
+    """The first heading of ``content`` that may start a section: not in a code block, and
+    titling no box."""
+    return next(
+        (h for h in content.css(f"{_ANY_HEADING}:not(pre *)") if h.mem_id not in boxed), None
     )
+
+
+def _titled_apart(content: LexborNode, boxed: set[int]) -> bool:
+    """Whether the page's first heading is no title of it: no ``h1``, or an ``h1`` that
+    text of the page stands before in its own element (``_opens``), so that the page's
+    ``<title>`` names it and roots its paths (``_path_sections``). Doxygen writes a page's
+    title in a ``div`` and a Markdown page's text, then its first ``#`` heading, as an
+    ``h1`` beside that text: read as a banner, libsdl2-doc's READMEs lost what they open
+    with (DirectFB's 177 of 362 words, "Supports: Hardware YUV overlays ..."), and each
+    was titled by its first section's heading."""
+    first = _first_heading(content, boxed)
+    return first is not None and (first.tag != "h1" or not _opens(first))
 
 
 def _redirects_elsewhere(tree: LexborHTMLParser, relative: str) -> bool:
@@ -1435,8 +1465,8 @@ def _path_sections(
     the first, then each heading's number and the text after it), each as its path of
     headings' titles (``headings``: level, text, anchor), its anchor and its lines read by
     ``read`` (told whether the text opens with its heading). A page ``titled`` by its
-    ``<title>`` that opens with text before a first heading that is no ``h1`` is rooted
-    there (``_TITLE_ROOT``), and its headings lie below it side by side by their levels."""
+    ``<title>`` (``_titled_apart``) that opens with text is rooted there (``_TITLE_ROOT``),
+    and its headings lie below it side by side by their levels."""
     ended: set[int] = set()  # the headings whose element ended in the text read so far
 
     def part_lines(part: str, headed: bool = True) -> list[_Line]:
@@ -1447,7 +1477,7 @@ def _path_sections(
         ((), None, part_lines(parts[0], headed=False))
     ]
     path: list[_Open] = []
-    if titled and headings and headings[0][0] > 1 and any(line.text for line in found[0][2]):
+    if titled and any(line.text for line in found[0][2]):
         path.append(_TITLE_ROOT)
     for index in range(1, len(parts), 2):
         number = int(parts[index])
@@ -1875,11 +1905,8 @@ def _page_bars(content: LexborNode, boxed: set[int]) -> list[LexborNode]:
     page whole, and the bar was the page's first section, titled by ``<title>`` and at the
     page's address, its title a section below it: 76 of GLib's 115 pages and 31 of
     libsoup's 55 (the index's "A | B | C" bar too)."""
-    first = next(
-        (h for h in content.css(f"{_ANY_HEADING}:not(pre *)") if h.mem_id not in boxed), None
-    )
     bars: list[LexborNode] = []
-    node = first
+    node = _first_heading(content, boxed)
     for _ in range(_WALK):
         if node is None or node.mem_id == content.mem_id:
             return bars
