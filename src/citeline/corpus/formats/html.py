@@ -65,6 +65,7 @@ from citeline.corpus.formats.sections import (
     section_documents,
 )
 from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
+from citeline.corpus.formats.synopses import synopsis_rows
 
 # The structural elements generators put a page's own content in (Sphinx's basic,
 # Read the Docs, PyData and Furo themes, MkDocs themes, mdBook, Docusaurus, Hugo's): the
@@ -482,7 +483,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         return
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
-    content, marked, boxed, form = _cleaned_content(tree, body, profile)
+    content, marked, boxed, form = _cleaned_content(tree, body, profile, origin.relative)
     # Inside an element the generator marks as the content, a line every page repeats is
     # the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
     # content found without such a marker is cleared of the site's repeated lines.
@@ -692,7 +693,7 @@ def _sample(path: Path) -> PageSample | None:
         # book's name that every page's menu bar repeats).
         headings = {_text_of(heading) for heading in _section_headings(body)}
         lines: set[str] = set()
-        content, _, boxed, _ = _cleaned_content(tree, body, NO_PROFILE)
+        content, _, boxed, _ = _cleaned_content(tree, body, NO_PROFILE, path.name)
         sections, _ = _sections(content, frozenset(), boxed, frozenset(), lines)
     except Exception:  # a page that breaks the parser teaches nothing, and costs no other
         return None
@@ -724,12 +725,13 @@ def _first_places_only(body: LexborNode) -> None:
 
 
 def _cleaned_content(
-    tree: LexborHTMLParser, body: LexborNode, profile: SiteProfile
+    tree: LexborHTMLParser, body: LexborNode, profile: SiteProfile, page: str
 ) -> tuple[LexborNode, bool, set[int], bool]:
     """The page's main content, cleared of chrome; whether an element the generator marks
     as content (or the generator itself) said where it is; the headings that title a
     box (``_boxed_headings``); and whether the content held a form with a text field after
-    its first heading (``_form_after_title``), which goes with the chrome."""
+    its first heading (``_form_after_title``), which goes with the chrome. ``page`` is the
+    page's path in the site, which its synopsis tables may link it by (``synopses``)."""
     # Read before a repeated id is taken off: SQLAlchemy's ``regexp_replace`` names two
     # parameters ``...params.pattern``, each with its "¶" beside its own target.
     marks = {link.mem_id for link in body.css('a[href^="#"]') if _permalink_mark(link)}
@@ -761,6 +763,8 @@ def _cleaned_content(
         bar.decompose()
     for contents in _own_contents(content):
         contents.decompose()
+    for synopsis in synopsis_rows(content, page, _anchor_candidates):
+        synopsis.decompose()
     return content, marked, boxed, form
 
 

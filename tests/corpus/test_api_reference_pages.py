@@ -1,0 +1,129 @@
+"""C API references read whole: the synopsis tables gtk-doc and Doxygen open a page with,
+hand-written in the generators' shapes (GTK-Doc 1.33 over DocBook XSL as GLib and libsoup
+ship it, Doxygen 1.9 as libsdl2-doc does)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citeline.corpus import Document
+from citeline.corpus.formats import html
+from citeline.corpus.formats.origin import SourceFile
+
+
+def _read(source: str, page: str) -> list[Document]:
+    origin = SourceFile(Path(f"{page}.html"), page, f"{page}.html")
+    return [d for d in html.read(source, origin) if isinstance(d, Document)]
+
+
+def _row(type_: str, anchor: str, name: str) -> str:
+    return f"""<tr><td class="function_type">{type_}</td><td class="function_name"><a
+    class="link" href="SoupAuthDomain.html#{anchor}">{name}</a> <span>()</span></td></tr>"""
+
+
+def _entry(anchor: str, name: str, signature: str, text: str) -> str:
+    return f"""<div class="refsect2"><a name="{anchor}"></a><h3>{name} ()</h3>
+    <pre class="programlisting">{signature}</pre><p>{text}</p></div><hr>"""
+
+
+_ENTRIES = _entry(
+    "soup-auth-domain-add-path",
+    "soup_auth_domain_add_path",
+    "void\nsoup_auth_domain_add_path (SoupAuthDomain *domain,\n    const char *path);",
+    "Adds path to domain.",
+) + _entry(
+    "soup-auth-domain-covers",
+    "soup_auth_domain_covers",
+    "gboolean\nsoup_auth_domain_covers (SoupAuthDomain *domain,\n    SoupMessage *msg);",
+    "Checks if domain requires msg to be authenticated.",
+)
+
+
+def _gtkdoc(summary: str) -> str:
+    return f"""<html><head><title>SoupAuthDomain: libsoup Reference Manual</title>
+<meta name="generator" content="DocBook XSL Stylesheets Vsnapshot"></head><body>
+<div class="refentry"><a name="SoupAuthDomain"></a><div class="refnamediv"><h2><span
+class="refentrytitle"><a name="SoupAuthDomain.top_of_page"></a>SoupAuthDomain</span></h2>
+<p>SoupAuthDomain — Server-side authentication</p></div>
+<div class="refsect1"><a name="SoupAuthDomain.functions"></a><h2>Functions</h2>
+<div class="informaltable"><table class="informaltable" width="100%" border="0"><tbody>
+{summary}</tbody></table></div></div>
+<div class="refsect1"><a name="SoupAuthDomain.description"></a><h2>Description</h2>
+<p>A SoupAuthDomain manages authentication for all or part of a SoupServer.</p></div>
+<div class="refsect1"><a name="SoupAuthDomain.functions_details"></a><h2>Functions</h2>
+{_ENTRIES}
+</div></div></body></html>"""
+
+
+_SUMMARY = _row("void", "soup-auth-domain-add-path", "soup_auth_domain_add_path") + _row(
+    "gboolean", "soup-auth-domain-covers", "soup_auth_domain_covers"
+)
+
+
+def test_a_table_of_the_entries_a_page_documents_further_on_is_no_text_of_it() -> None:
+    documents = {d.id: d for d in _read(_gtkdoc(_SUMMARY), "SoupAuthDomain")}
+    assert list(documents) == [
+        "SoupAuthDomain",
+        "SoupAuthDomain#SoupAuthDomain.description",
+        "SoupAuthDomain#soup-auth-domain-add-path",
+        "SoupAuthDomain#soup-auth-domain-covers",
+    ]
+    covers = documents["SoupAuthDomain#soup-auth-domain-covers"]
+    assert covers.title == "SoupAuthDomain › Functions › soup_auth_domain_covers ()"
+    assert covers.text.startswith("soup_auth_domain_covers ()\n\ngboolean\nsoup_auth_domain")
+
+
+def test_a_table_whose_rows_say_more_than_the_entries_they_link_is_text() -> None:
+    # A comparison table links the sections it compares, and says what they do not.
+    more = _SUMMARY.replace('<td class="function_type">void</td>', "<td>deprecated</td>")
+    assert more != _SUMMARY
+    ids = [d.id for d in _read(_gtkdoc(more), "SoupAuthDomain")]
+    assert "SoupAuthDomain#SoupAuthDomain.functions" in ids
+    # Rows that link elsewhere (another page's entries) are no synopsis of this one.
+    elsewhere = _SUMMARY.replace('href="SoupAuthDomain.html#', 'href="SoupServer.html#')
+    ids = [d.id for d in _read(_gtkdoc(elsewhere), "SoupAuthDomain")]
+    assert "SoupAuthDomain#SoupAuthDomain.functions" in ids
+
+
+_DOXYGEN = """<html><head><title>Acme: acme_events.h File Reference</title>
+<meta name="generator" content="Doxygen 1.9.4"></head><body><div id="doc-content">
+<div class="header"><div class="headertitle"><div class="title">acme_events.h File
+Reference</div></div></div><div class="contents">
+<div class="textblock"><code>#include "acme_stdinc.h"</code></div>
+<table class="memberdecls"><tr class="heading"><td colspan="2"><h2 class="groupheader"><a
+id="define-members" name="define-members"></a>Macros</h2></td></tr>
+<tr class="memitem:a1"><td class="memItemLeft" align="right" valign="top">#define&#160;</td>
+<td class="memItemRight" valign="bottom"><a class="el" href="../../d9/d42/acme__events_8h.html#a1">
+ACME_GetEventState</a>(type)&#160;&#160;&#160;<a class="el"
+href="../../d9/d42/acme__events_8h.html#a2">ACME_EventState</a>(type, ACME_QUERY)</td></tr>
+<tr class="separator:a1"><td class="memSeparator" colspan="2">&#160;</td></tr>
+<tr class="memitem:a2"><td class="memItemLeft" align="right" valign="top">int&#160;</td>
+<td class="memItemRight" valign="bottom"><a class="el" href="../../d9/d42/acme__events_8h.html#a2">
+ACME_EventState</a> (int type, int state)</td></tr>
+<tr class="memdesc:a2"><td class="mdescLeft">&#160;</td><td class="mdescRight">Set the
+state of processing events by type. <a href="../../d9/d42/acme__events_8h.html#a2">More...</a>
+</td></tr></table>
+<a name="details" id="details"></a><h2 class="groupheader">Detailed Description</h2>
+<div class="textblock"><p>Include file for Acme event handling.</p></div>
+<h2 class="groupheader">Macro Definition Documentation</h2>
+<a id="a1" name="a1"></a><h2 class="memtitle">ACME_GetEventState</h2>
+<div class="memitem"><div class="memproto"><table class="memname"><tr><td class="memname">
+#define ACME_GetEventState</td><td>(</td><td class="paramtype"></td><td class="paramname">
+type</td><td>)&#160;&#160;&#160;<a class="el" href="../../d9/d42/acme__events_8h.html#a2">
+ACME_EventState</a>(type, ACME_QUERY)</td></tr></table></div>
+<div class="memdoc"><p>Definition at line 1136 of file acme_events.h.</p></div></div>
+<h2 class="groupheader">Function Documentation</h2>
+<a id="a2" name="a2"></a><h2 class="memtitle">ACME_EventState()</h2>
+<div class="memitem"><div class="memproto">int ACME_EventState (int type, int state)</div>
+<div class="memdoc"><p>Set the state of processing events by type.</p><p>This function
+may be used to query ACME_GetEventState.</p></div></div>
+</div></div></body></html>"""
+
+
+def test_doxygens_member_table_is_no_text_and_a_signature_table_in_an_entry_is() -> None:
+    documents = {d.id: d for d in _read(_DOXYGEN, "d9/d42/acme__events_8h")}
+    page = "d9/d42/acme__events_8h"
+    assert f"{page}#define-members" not in documents
+    macro = documents[f"{page}#a1"].text
+    assert "#define ACME_GetEventState" in macro and "ACME_EventState(type, ACME_QUERY)" in macro
+    assert documents[f"{page}#a2"].text.endswith("may be used to query ACME_GetEventState.")
