@@ -492,9 +492,8 @@ def test_a_see_also_list_of_the_sections_after_its_own_stays_text() -> None:
     {directive("RLimitNPROC", ["RLimitCPU", "RLimitMEM"])}
     {directive("ScriptInterpreterSource", ["ScriptAlias", "ScriptLog"])}</div></body></html>"""
     documents = _read(page, "core")
-    # Each directive's "See also", a heading no link reaches, is a part of its entry.
-    cpu = next(d for d in documents if d.title.endswith("RLimitCPU Directive"))
-    assert cpu.text.endswith("See also\n\nRLimitMEM\nRLimitNPROC")
+    cpu = next(d for d in documents if d.title.endswith("RLimitCPU Directive › See also"))
+    assert cpu.text == "See also\n\nRLimitMEM\nRLimitNPROC"
 
 
 def test_a_tab_panel_hidden_until_its_tab_is_chosen_keeps_its_text(tmp_path: Path) -> None:
@@ -637,10 +636,11 @@ def test_a_navigation_bar_before_the_pages_first_heading_is_no_section_of_it() -
 def test_a_sentence_before_the_pages_first_heading_keeps_the_links_beside_it() -> None:
     # Only bars of links: a line of words before the title is the page's text, and the
     # links beside it stay with it.
-    said = f"<p>This manual describes GLib 2.74, a general-purpose library.</p>{_GTKDOC_BAR}"
+    bar = '<p><a href="index.html">Home</a> | <a href="glib-Strings.html">Strings</a></p>'
+    said = f"<p>This manual describes GLib 2.74, a general-purpose library.</p>{bar}"
     first = _read(_gtkdoc_page(said), "glib-Hash-Tables")[0]
     assert first.text.startswith("This manual describes GLib 2.74")
-    assert "Description" in first.text
+    assert first.text.endswith("Home | Strings")
 
 
 def test_a_footer_named_by_its_class_is_no_text_of_the_last_section() -> None:

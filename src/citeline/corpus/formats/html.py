@@ -217,6 +217,9 @@ _GLOSSARY_TERM_LEVEL = 7
 # a heading that repeats under two entries and is reached by no link is already the name
 # of their parts (gtk-doc's "Returns" under a page's two functions), not two places.
 _LABEL_ENTRIES = 2
+# What joins an entry's id and the suffix naming a part of it (``_a_part``): gtk-doc's
+# ``g-hash-table-new.parameters``. Not ``-`` or ``_``, which join an id's own words.
+_ID_SUFFIXES = (".", ":")
 # Boxes whose own heading ("Tip", "Note") does not start a section (DocBook, Sphinx).
 _ASIDES = ".tip, .note, .warning, .caution, .important, .admonition, .sidebar"
 # (lexbor reads ``:is(a, b) c`` wrongly past a child, and ``c:is(a *, b *)`` rightly)
@@ -484,21 +487,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
     content, marked, boxed, form = _cleaned_content(tree, body, profile, origin.relative)
-    # Inside an element the generator marks as the content, a line every page repeats is
-    # the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
-    # content found without such a marker is cleared of the site's repeated lines.
-    # Read before the sections mark the headings' places: whether the page's first heading
-    # is an h1 that opens its element, the page's title (``_titled_apart``).
-    apart = _titled_apart(content, boxed)
-    sections, listed = _sections(
-        content,
-        linked,
-        boxed,
-        profile.lines if not marked else frozenset(),
-        titled=bool(title_tag) and apart,
-    )
-    if _banner_first(sections, content, marked, profile, apart):
-        sections.pop(0)
+    sections, listed = _page_sections(content, linked, boxed, marked, profile, bool(title_tag))
     page_title = sections[0].headings[0] if sections and sections[0].headings else ""
     if not sections[0].headings and title_tag:
         # Text before any heading: the page's <title> names it.
@@ -514,6 +503,35 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _page_sections(
+    content: LexborNode,
+    linked: frozenset[str],
+    boxed: set[int],
+    marked: bool,
+    profile: SiteProfile,
+    titled: bool,
+) -> tuple[list[Section], bool]:
+    """The sections of the page's cleaned ``content`` (``_sections``), less a banner's
+    before its title (``_banner_first``), and whether lists of links were left out. Inside
+    an element the generator marks as the content (``marked``), a line every page repeats
+    is the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
+    content found without such a marker is cleared of the site's repeated lines. A page
+    ``titled`` by its ``<title>`` is rooted there where no heading is its title."""
+    # Read before the sections mark the headings' places: whether the page's first heading
+    # is an h1 that opens its element, the page's title (``_titled_apart``).
+    apart = _titled_apart(content, boxed)
+    sections, listed = _sections(
+        content,
+        linked,
+        boxed,
+        profile.lines if not marked else frozenset(),
+        titled=titled and apart,
+    )
+    if _banner_first(sections, content, marked, profile, apart):
+        sections.pop(0)
+    return sections, listed
 
 
 def _names_itself(tree: LexborHTMLParser) -> bool:
@@ -1321,32 +1339,55 @@ def _section_starts(
 
 def _entry_labels(found: list[tuple[LexborNode, int, str]], linked: frozenset[str]) -> set[int]:
     """The ``mem_id`` of each heading of ``found`` (heading, level, text) that labels a part
-    of the entry it lies in rather than starting a section: no link of the page reaches it,
-    and its words head a part of at least ``_LABEL_ENTRIES`` entries of the page, each
-    under a heading of its own of a higher level, none twice. gtk-doc writes each
-    function's "Parameters" and "Returns" (a struct's "Members") as an ``h4`` of its own:
-    read as sections, 3,514 of GLib's 6,630 sections and 817 of libsoup's 2,033 were these
-    parts, and no function's section held what it takes or what it returns; 1 and 10 are
-    left, on pages of one function. A heading a
-    permalink or a table of contents reaches (rustdoc's "Examples" under each method,
-    every heading of Sphinx's) is a place a reader is sent to: it stays a section."""
+    of the entry it lies in rather than starting a section (``_a_part``), where its words
+    head such a part of at least ``_LABEL_ENTRIES`` entries of the page, none twice.
+    gtk-doc writes each function's "Parameters" and "Returns" (a struct's "Members") as an
+    ``h4`` of its own at the function's id and a suffix (``g-hash-table-new.parameters``):
+    read as sections, 3,536 of GLib's 6,713 sections and 838 of libsoup's 2,078 were these
+    parts, and no function's section held what it takes or what it returns; 23 and 31 are
+    left (a page's one struct, libsoup's structs at ``X-struct`` with members at
+    ``X.members``, pages of one function). A heading a permalink or a table of contents reaches
+    (rustdoc's "Examples" under each method, every heading of Sphinx's) is a place a reader
+    is sent to, and one whose id is its own (lxml's changelog's "Bugs fixed" under each
+    release, ``#bugs-fixed-1``; Apache's id-less "See also" under each directive) a section
+    of its own: both stay sections."""
     parents: dict[tuple[int, str], list[int]] = {}
     open_levels: list[tuple[int, int]] = []  # (level, number) of the headings above
-    unlinked: list[int] = []
+    parts: list[int] = []
     for number, (heading, level, text) in enumerate(found):
         while open_levels and open_levels[-1][0] >= level:
             open_levels.pop()
-        if linked.isdisjoint(_anchor_candidates(heading)):
-            parents.setdefault((level, text), []).append(open_levels[-1][1] if open_levels else -1)
-            unlinked.append(number)
+        parent = found[open_levels[-1][1]][0] if open_levels else None
+        if parent is not None and _a_part(heading, parent, linked):
+            parents.setdefault((level, text), []).append(open_levels[-1][1])
+            parts.append(number)
         open_levels.append((level, number))
     labels: set[int] = set()
-    for number in unlinked:
+    for number in parts:
         heading, level, text = found[number]
         under = parents[(level, text)]
-        if len(under) >= _LABEL_ENTRIES and -1 not in under and len(set(under)) == len(under):
+        if len(under) >= _LABEL_ENTRIES and len(set(under)) == len(under):
             labels.add(heading.mem_id)
     return labels
+
+
+def _a_part(heading: LexborNode, parent: LexborNode, linked: frozenset[str]) -> bool:
+    """Whether ``heading`` names a part of the entry ``parent`` heads: no link of the page
+    reaches it, and an id of its place is one of the entry's (less a suffix of its own) and
+    a suffix, after a ``.`` or ``:`` (``_ID_SUFFIXES``). gtk-doc names a macro
+    ``G-HOOK-FLAGS:CAPS`` and its parameters ``G-HOOK-FLAGS.parameters``."""
+    own = _anchor_candidates(heading)
+    if not own or not linked.isdisjoint(own):
+        return False
+    stems = {_id_stem(entry) for entry in _anchor_candidates(parent)}
+    stems.update(_anchor_candidates(parent))
+    return any(_id_stem(mine) in stems for mine in own if _id_stem(mine) != mine)
+
+
+def _id_stem(anchor: str) -> str:
+    """``anchor`` up to its last ``_ID_SUFFIXES`` separator, or all of it."""
+    cut = max(anchor.rfind(separator) for separator in _ID_SUFFIXES)
+    return anchor[:cut] if cut > 0 else anchor
 
 
 def _marked_text(content: LexborNode) -> tuple[str, list[str]]:
