@@ -9,6 +9,7 @@ from pathlib import Path
 from citeline.corpus import Document
 from citeline.corpus.formats import html
 from citeline.corpus.formats.origin import SourceFile
+from citeline.corpus.formats.rejected import Omitted
 
 
 def _read(source: str, page: str) -> list[Document]:
@@ -127,3 +128,47 @@ def test_doxygens_member_table_is_no_text_and_a_signature_table_in_an_entry_is()
     macro = documents[f"{page}#a1"].text
     assert "#define ACME_GetEventState" in macro and "ACME_EventState(type, ACME_QUERY)" in macro
     assert documents[f"{page}#a2"].text.endswith("may be used to query ACME_GetEventState.")
+
+
+def _index(entries: list[tuple[str, str, str]]) -> str:
+    """gtk-doc's API index: each entry its name linked to its place, its kind, the page's
+    title linked."""
+    rows = "".join(
+        f"""<dt><a class="link" href="glib-{page}.html#{name}">{name}</a>, {kind} in <a
+        class="link" href="glib-{page}.html">{page.replace("-", " ")}</a></dt><dd></dd>"""
+        for name, kind, page in entries
+    )
+    return f"""<html><head><title>Index: GLib Reference Manual</title>
+<meta name="generator" content="DocBook XSL Stylesheets Vsnapshot"></head><body>
+<div class="index"><div class="titlepage"><h1 class="title"><a name="api-index-full"></a>Index
+</h1></div><a name="idx"></a><a name="idxA"></a><h3 class="title">A</h3>
+<div class="indexdiv"><dl>{rows}</dl></div></div></body></html>"""
+
+
+_INDEX_ENTRIES = [
+    ("g_abort", "macro", "Miscellaneous-Utility-Functions"),
+    ("ABS", "macro", "Standard-Macros"),
+    ("g_access", "function", "File-Utilities"),
+    ("g_aligned_alloc", "function", "Memory-Allocation"),
+    ("g_aligned_free", "function", "Memory-Allocation"),
+    ("G_ALIGNOF", "macro", "Standard-Macros"),
+]
+
+
+def test_an_index_of_entries_each_a_link_and_its_kind_is_a_list_of_links() -> None:
+    origin = SourceFile(Path("api-index-full.html"), "api-index-full", "api-index-full.html")
+    (item,) = html.read(_index(_INDEX_ENTRIES), origin)
+    assert item == Omitted(html.LINK_LISTS, 1)
+
+
+def test_a_list_of_links_each_with_a_line_of_its_own_is_text() -> None:
+    # Doxygen's list of data structures with their brief lines, a module index's synopses.
+    rows = "".join(
+        f'<li><a href="d{n}/struct_{n}.html">SDL_Struct{n}</a> holds the state of one device'
+        f" while it is open</li>"
+        for n in range(12)
+    )
+    page = f"""<html><head><title>SDL: Data Structures</title></head><body><div
+    class="contents"><h1>Data Structures</h1><ul>{rows}</ul></div></body></html>"""
+    (document,) = _read(page, "annotated")
+    assert "SDL_Struct11 holds the state of one device while it is open" in document.text

@@ -192,6 +192,9 @@ _LINK_LIST_SHARE = 0.85
 # The fewest links such a list holds: a "See also" of a few links (Apache's RLimitCPU
 # names two directives, PostgreSQL's CREATE TABLE five commands) is the text of its section.
 _LINK_LIST_LINKS = 10
+# The most words beside its links an index's entry holds (``_an_entry``): gtk-doc's
+# "macro in", "user_function in"; Doxygen's entry name before the file it is in.
+_ENTRY_WORDS = 2
 # The fewest words outside links that make a line of a list of links its own text (an
 # intro's sentence, Tornado's "This documentation is also available in PDF and Epub
 # formats."), not an entry (an index's "add_function_parentheses [configuration value]",
@@ -1456,12 +1459,22 @@ def _heading_lines(titles: tuple[str, ...], lines: list[_Line]) -> int:
 
 
 def _counts(lines: list[_Line]) -> tuple[int, int, int]:
-    """(words, words inside links, links) of ``lines``."""
+    """(words, words inside links, links) of ``lines``; an index's entry (``_an_entry``) is
+    all link."""
     return (
         sum(line.outside + line.inside for line in lines),
-        sum(line.inside for line in lines),
+        sum(line.inside + (line.outside if _an_entry(line) else 0) for line in lines),
         sum(line.links for line in lines),
     )
+
+
+def _an_entry(line: _Line) -> bool:
+    """Whether ``line`` is an index's entry: an item of a list or a table with a link and
+    at most ``_ENTRY_WORDS`` words beside it, the kind of what it names or its name where
+    the link names its place. gtk-doc's API index writes "g_abort, macro in
+    Miscellaneous Utility Functions" (two links), Doxygen's "SDL_NUM_SCANCODES :
+    SDL_scancode.h" (the file linked at the entry)."""
+    return line.item and line.links > 0 and line.outside <= _ENTRY_WORDS
 
 
 def _a_link_list(words: int, inside: int, links: int) -> bool:
