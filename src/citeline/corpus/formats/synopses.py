@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from selectolax.lexbor import LexborNode
@@ -35,35 +36,83 @@ def synopsis_rows(
     table), their rows: every row with words links a section of the page that comes after
     the table (a heading, by the ids ``anchors`` names its place with), in the page itself
     (``#id``) or by the page's own name (gtk-doc's ``glib-Hash-Tables.html#g-hash-table-new``
-    on that page), and holds no word outside its links that those sections lack."""
+    on that page), leads nowhere on the page before it, and holds no word outside its
+    links that those sections lack."""
     tables = content.css("table:not(table *)")
-    if not tables:
-        return []
     own = PurePosixPath(page).name
-    places: dict[str, LexborNode] | None = None
-    order: dict[int, int] = {}
-    words: dict[int, set[str]] = {}
+    read: _Page | None = None
     candidates: list[tuple[int, list[LexborNode]]] = []
     first_named: int | None = None  # where the first section any of them names stands
     for table in tables:
         if not any(_in_page(link, own) for link in table.css("a[href]")):
             continue
-        if places is None:  # read only for a page that has such a table
-            places = {a: h for h in content.css(_HEADINGS) for a in anchors(h)}
-            order = {node.mem_id: index for index, node in enumerate(content.traverse())}
+        read = read or _Page.read(content, own, anchors)  # only for a page with one
         entries = [row for row in table.css("tr") if _WORD_TOKEN.search(_text(row))]
         entries = [row for row in entries if row.css_first(_HEADINGS) is None]
-        at = order[table.mem_id]
-        named = [_named(row, own, places, order, at, words) for row in entries]
+        at = read.order[table.mem_id]
+        named = [read.named(row, at) for row in entries]
         if not entries or not all(named):
             continue
-        first = min(min(sections) for sections in named if sections)
+        first = min(min(sections) for sections in named)
         first_named = first if first_named is None else min(first_named, first)
         candidates.append((at, entries if table.css_first(_HEADINGS) else [table]))
     # A synopsis stands before every entry: a table inside an entry (Doxygen's table of a
     # macro's signature, which links the macro it expands to; gtk-doc's parameters, which
     # link their types) only seems to name one.
     return [node for at, nodes in candidates if first_named and at < first_named for node in nodes]
+
+
+@dataclass
+class _Page:
+    """What the rows of a page's tables are judged by: its name (``own``), its headings by
+    the ids of their places, every element by its id or ``<a name>``, each node's place in
+    document order, and each heading's section's words once read."""
+
+    own: str
+    places: dict[str, LexborNode]
+    marks: dict[str, LexborNode]
+    order: dict[int, int]
+    words: dict[int, set[str]] = field(default_factory=dict)
+
+    @classmethod
+    def read(
+        cls, content: LexborNode, own: str, anchors: Callable[[LexborNode], list[str]]
+    ) -> _Page:
+        marks: dict[str, LexborNode] = {}
+        for node in content.css("[id], a[name]"):
+            for name in (node.id, node.attributes.get("name")):
+                if name:
+                    marks.setdefault(str(name), node)
+        return cls(
+            own,
+            {anchor: h for h in content.css(_HEADINGS) for anchor in anchors(h)},
+            marks,
+            {node.mem_id: index for index, node in enumerate(content.traverse())},
+        )
+
+    def named(self, row: LexborNode, after: int) -> list[int]:
+        """Where the sections ``row`` names after position ``after`` stand, when it leads
+        nowhere before it and says nothing they do not; else none. A footnote's row links
+        back to its mark in the text (docutils' "[1] See Docstring Extractor below.", which
+        names a section after it and says nothing that section does not)."""
+        links = row.css("a[href]")
+        sections: list[LexborNode] = []
+        for anchor in filter(None, (_in_page(link, self.own) for link in links)):
+            place = self.places.get(anchor) or self.marks.get(anchor)
+            if place is not None and self.order.get(place.mem_id, -1) <= after:
+                return []
+            if anchor in self.places:
+                sections.append(self.places[anchor])
+        if not sections:
+            return []
+        said: set[str] = set()
+        for section in sections:
+            if section.mem_id not in self.words:
+                self.words[section.mem_id] = _section_words(section)
+            said |= self.words[section.mem_id]
+        inside = {w.lower() for link in links for w in _WORD_TOKEN.findall(_text(link))}
+        outside = {w.lower() for w in _WORD_TOKEN.findall(_text(row))} - inside
+        return [self.order[section.mem_id] for section in sections] if outside <= said else []
 
 
 def _in_page(link: LexborNode, own: str) -> str | None:
@@ -73,31 +122,6 @@ def _in_page(link: LexborNode, own: str) -> str | None:
     if not fragment or (path and PurePosixPath(path).name != own):
         return None
     return fragment
-
-
-def _named(
-    row: LexborNode,
-    own: str,
-    places: dict[str, LexborNode],
-    order: dict[int, int],
-    after: int,
-    words: dict[int, set[str]],
-) -> list[int]:
-    """Where the sections ``row`` names after position ``after`` stand, when it says nothing
-    they do not (``words`` keeps each section's words once read); else none."""
-    links = row.css("a[href]")
-    targets = [places.get(_in_page(link, own) or "") for link in links]
-    sections = [t for t in targets if t is not None and order.get(t.mem_id, -1) > after]
-    if not sections:
-        return []
-    said: set[str] = set()
-    for section in sections:
-        if section.mem_id not in words:
-            words[section.mem_id] = _section_words(section)
-        said |= words[section.mem_id]
-    inside = {w.lower() for link in links for w in _WORD_TOKEN.findall(_text(link))}
-    outside = {w.lower() for w in _WORD_TOKEN.findall(_text(row))} - inside
-    return [order[section.mem_id] for section in sections] if outside <= said else []
 
 
 def _section_words(heading: LexborNode) -> set[str]:
