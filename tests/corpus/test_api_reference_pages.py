@@ -172,3 +172,37 @@ def test_a_list_of_links_each_with_a_line_of_its_own_is_text() -> None:
     class="contents"><h1>Data Structures</h1><ul>{rows}</ul></div></body></html>"""
     (document,) = _read(page, "annotated")
     assert "SDL_Struct11 holds the state of one device while it is open" in document.text
+
+
+def test_a_footnote_that_names_a_later_section_is_text() -> None:
+    # docutils' footnote: a table row that links back to its mark in the text, and to a
+    # section after it whose words it repeats.
+    page = """<html><head><title>Python Source Reader</title></head><body>
+    <div class="document"><h1 class="title">Python Source Reader</h1>
+    <div class="section" id="model"><h1>Model</h1><p>The Python module is read<a
+    class="footnote-reference" href="#id2" id="id1">[1]</a>.</p>
+    <table class="docutils footnote" id="id2"><tbody><tr><td class="label"><a
+    class="fn-backref" href="#id1">[1]</a></td><td>See <a class="reference internal"
+    href="#docstring-extractor">Docstring Extractor</a> below.</td></tr></tbody></table></div>
+    <div class="section" id="docstring-extractor"><h1>Docstring Extractor</h1><p>See the
+    module below: it reads each docstring.</p></div></div></body></html>"""
+    model = {d.id: d for d in _read(page, "pysource")}["pysource#model"]
+    assert model.text.endswith("See Docstring Extractor below.")
+
+
+def test_a_list_of_links_to_pages_with_a_date_beside_each_is_text() -> None:
+    # lxml's "Old Versions": each release linked to its files and changes, its date beside.
+    rows = "".join(
+        f'<li><a href="https://lxml.de/files/lxml-4.{n}.0.tgz">lxml 4.{n}.0</a>, released'
+        f' 2022-0{n % 9 + 1}-01 (<a href="changes-4.{n}.0.html">changes for 4.{n}.0</a>)</li>'
+        for n in range(10)
+    )
+    page = f"""<html><head><title>lxml</title></head><body><div class="document">
+    <h1 class="title">lxml - XML and HTML with Python</h1><p>lxml is the most feature-rich
+    and easy-to-use library for processing XML and HTML in the Python language.</p>
+    <div class="section" id="old-versions"><h1>Old Versions</h1><ul>{rows}</ul></div>
+    </div></body></html>"""
+    documents = {d.id: d for d in _read(page, "index")}
+    assert "lxml 4.9.0, released 2022-01-01 (changes for 4.9.0)" in (
+        documents["index#old-versions"].text
+    )
