@@ -769,3 +769,45 @@ def test_text_beside_a_first_h1_is_the_pages_own_and_its_title_roots_the_paths()
     assert banner != page
     first = _read(banner, "directfb")[0]
     assert first.title == "Simple Window Manager" and "Supports" not in first.text
+
+
+def test_a_title_and_a_contents_box_beside_a_first_h1_leave_it_the_pages_title() -> None:
+    # SQLite's pages: a title and a table of contents in divs beside the first h1, no
+    # paragraph of the page's own before it.
+    page = """<html><head><title>Measuring and Reducing CPU Usage in SQLite</title></head>
+    <body><div class="fancy"><div class="nosearch"><div class="fancy_title">Measuring and
+    Reducing CPU Usage in SQLite</div><div class="fancy_toc"><a>Table Of Contents</a><div
+    id="toc_sub"><div class="fancy-toc1"><a href="#overview">1. Overview</a></div><div
+    class="fancy-toc1"><a href="#limitations">2. Limitations</a></div></div></div></div>
+    <h1 id="overview"><span>1. </span>Overview</h1><p>The graph below shows the number of
+    CPU cycles used by SQLite on a standard workload.</p>
+    <h1 id="limitations"><span>2. </span>Limitations</h1><p>The measurements are of CPU
+    cycles, not of time.</p></div></body></html>"""
+    titles = [d.title for d in _read(page, "cpu")]
+    assert titles == ["1. Overview", "1. Overview › 2. Limitations"]
+
+
+def test_a_bar_a_rule_and_markers_before_a_chapters_h1_are_no_text_of_it() -> None:
+    # texi2html 1.78 (GNU gettext's manual): the chapter's bar, a rule, two <a name>.
+    page = """<html><head><title>GNU gettext utilities: 2. The User's View</title></head>
+    <body lang="en"><table cellpadding="1" cellspacing="1" border="0"><tr><td>[<a
+    href="gettext_1.html#SEC1" title="Beginning of this chapter"> &lt;&lt; </a>]</td><td>[<a
+    href="gettext_3.html#SEC16" title="Next chapter"> &gt;&gt; </a>]</td><td> &nbsp; </td>
+    <td>[<a href="gettext_toc.html#SEC_Top">Top</a>]</td><td>[<a
+    href="gettext_toc.html#SEC_Contents">Contents</a>]</td></tr></table>
+    <hr size="2">
+    <a name="Users"></a>
+    <a name="SEC7"></a>
+    <h1 class="chapter"> <a href="gettext_toc.html#TOC7">2. The User's View</a> </h1>
+    <p>Nowadays, when users log into a computer, they usually find that all their programs
+    show messages in their native language.</p>
+    <a name="System-Installation"></a><a name="SEC8"></a>
+    <h2 class="section"> <a href="gettext_toc.html#TOC8">2.1 Operating System
+    Installation</a> </h2><p>The default language is often already specified during
+    operating system installation.</p></body></html>"""
+    documents = _read(page, "gettext_2")
+    assert [d.title for d in documents] == [
+        "2. The User's View",
+        "2. The User's View › 2.1 Operating System Installation",
+    ]
+    assert documents[0].text.startswith("2. The User's View\n\nNowadays")

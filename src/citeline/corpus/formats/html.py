@@ -272,6 +272,8 @@ _BLOCK_TAGS = frozenset(
     ]
 )
 _BLOCKS = ", ".join(sorted(_BLOCK_TAGS))
+# The blocks of a page's own prose (``_prose_before``).
+_PROSE_BLOCKS = frozenset(["p", "pre", "ul", "ol", "dl", "blockquote"])
 _PARAGRAPH_BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul"}
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 _WHITESPACE = re.compile(r"[ \t\n\r\f\v\u00a0]+")
@@ -290,9 +292,12 @@ _CODE_MARK = re.compile(r"\x01(\d+)\x01")
 _LINK_START = "\x03"
 _LINK_END = "\x04"
 _ITEM_MARK = "\x05"
+# Before a link to a place on a page (an ``#id``): an index's entry leads to one
+# (``_an_entry``).
+_PLACE_MARK = "\x06"
 _LINK_MARKS = re.compile(r"([\x03\x04])")
-_LINE_MARKS = re.compile(r"[\x03-\x05]")
-_MARKER_CHARACTERS = re.compile(r"[\x00-\x05]")
+_LINE_MARKS = re.compile(r"[\x03-\x06]")
+_MARKER_CHARACTERS = re.compile(r"[\x00-\x06]")
 # What the ingest report calls a page whose content is only headings (a chapter's table
 # of contents, say): counted, not reported as a bad file.
 HEADINGS_ONLY = "pages with headings only"
@@ -585,14 +590,33 @@ def _first_heading(content: LexborNode, boxed: set[int]) -> LexborNode | None:
 
 def _titled_apart(content: LexborNode, boxed: set[int]) -> bool:
     """Whether the page's first heading is no title of it: no ``h1``, or an ``h1`` that
-    text of the page stands before in its own element (``_opens``), so that the page's
+    prose of the page stands before in its own element (``_prose_before``), so that the page's
     ``<title>`` names it and roots its paths (``_path_sections``). Doxygen writes a page's
     title in a ``div`` and a Markdown page's text, then its first ``#`` heading, as an
     ``h1`` beside that text: read as a banner, libsdl2-doc's READMEs lost what they open
     with (DirectFB's 177 of 362 words, "Supports: Hardware YUV overlays ..."), and each
     was titled by its first section's heading."""
     first = _first_heading(content, boxed)
-    return first is not None and (first.tag != "h1" or not _opens(first))
+    return first is not None and (first.tag != "h1" or _prose_before(first))
+
+
+def _prose_before(heading: LexborNode) -> bool:
+    """Whether a block of prose (``_PROSE_BLOCKS``) with a word stands before ``heading``
+    beside it, at most ``_WALK`` elements back. SQLite's pages put their title and a table
+    of contents in ``div`` elements beside their first ``h1``: the title, not the page's
+    text, which Doxygen's Markdown pages write in paragraphs and lists there."""
+    sibling = heading.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return False
+        if (
+            sibling.tag in _PROSE_BLOCKS
+            and _WORD.search(str(sibling.text(deep=True)))
+            and not _navigation_only(sibling)
+        ):
+            return True
+        sibling = sibling.prev
+    return False
 
 
 def _redirects_elsewhere(tree: LexborHTMLParser, relative: str) -> bool:
@@ -1288,13 +1312,18 @@ def _sections(
     names it (``_path_sections``)."""
     headings = _section_starts(content, linked, boxed)
     raw, codes = _marked_text(content)
-    found = _path_sections(
-        _SECTION_MARK.split(raw),
-        headings,
-        lambda part, headed: _lines(part, codes, chrome, prose_lines, headed),
-        titled=titled,
-    )
+    parts = _SECTION_MARK.split(raw)
+
+    def read(part: str, headed: bool) -> list[_Line]:
+        return _lines(part, codes, chrome, prose_lines, headed)
+
+    found = _path_sections(parts, headings, read, titled=titled)
     listed = _without_link_lists(found)
+    if titled and not any(line.text for line in found[0][2]):
+        # The text the page opened with was a list of links (lxml's side menu of the
+        # page's own sections beside its h1): the page opens with its title after all.
+        found = _path_sections(parts, headings, read)
+        listed = _without_link_lists(found)
     sections = [Section(titles, anchor, _joined(lines, codes)) for titles, anchor, lines in found]
     if len(sections) > 1 and not sections[0].text:
         sections.pop(0)
@@ -1407,6 +1436,8 @@ def _marked_text(content: LexborNode) -> tuple[str, list[str]]:
     # each item of a list or a table, to find the lists of links (``_without_link_lists``);
     # code blocks are out already.
     for link in content.css(_COUNTED_LINKS):
+        if str(link.attributes.get("href") or "").partition("#")[2]:
+            link.insert_before(_PLACE_MARK)
         link.insert_before(_LINK_START)
         link.insert_after(_LINK_END)
     for item in content.css(_ITEMS):
@@ -1423,6 +1454,7 @@ class _Line(NamedTuple):
     inside: int
     links: int
     item: bool
+    places: int = 0  # links to a place on a page (``_PLACE_MARK``)
 
 
 def _without_link_lists(found: list[tuple[tuple[str, ...], str | None, list[_Line]]]) -> bool:
@@ -1469,12 +1501,14 @@ def _counts(lines: list[_Line]) -> tuple[int, int, int]:
 
 
 def _an_entry(line: _Line) -> bool:
-    """Whether ``line`` is an index's entry: an item of a list or a table with a link and
-    at most ``_ENTRY_WORDS`` words beside it, the kind of what it names or its name where
-    the link names its place. gtk-doc's API index writes "g_abort, macro in
+    """Whether ``line`` is an index's entry: an item of a list or a table with a link to a
+    place on a page (an ``#id``) and at most ``_ENTRY_WORDS`` words beside it, the kind of
+    what it names or its name where the link names its place. A list of links to pages
+    or files with a date beside each (lxml's "lxml 4.9.2, released 2022-12-13 (changes
+    for 4.9.2)") is text. gtk-doc's API index writes "g_abort, macro in
     Miscellaneous Utility Functions" (two links), Doxygen's "SDL_NUM_SCANCODES :
     SDL_scancode.h" (the file linked at the entry)."""
-    return line.item and line.links > 0 and line.outside <= _ENTRY_WORDS
+    return line.item and line.places > 0 and line.outside <= _ENTRY_WORDS
 
 
 def _a_link_list(words: int, inside: int, links: int) -> bool:
@@ -1691,7 +1725,7 @@ def _lines(
     for line, marks in zip(lines, marked, strict=True):
         words = [0, 0]
         plain = False  # whether a character of the line lies outside its links
-        for piece in _LINK_MARKS.split(marks.replace(_ITEM_MARK, "")):
+        for piece in _LINK_MARKS.split(marks.replace(_ITEM_MARK, "").replace(_PLACE_MARK, "")):
             if piece in {_LINK_START, _LINK_END}:
                 within = piece == _LINK_START
             else:
@@ -1706,7 +1740,8 @@ def _lines(
             headed = False
         if heading or not (chrome and line and key in chrome):
             links = marks.count(_LINK_START)
-            counted.append(_Line(line, words[0], words[1], links, _ITEM_MARK in marks))
+            places = marks.count(_PLACE_MARK)
+            counted.append(_Line(line, words[0], words[1], links, _ITEM_MARK in marks, places))
     return counted
 
 
@@ -1955,32 +1990,46 @@ def _own_bars(heading: LexborNode) -> list[LexborNode]:
 
 def _page_bars(content: LexborNode, boxed: set[int]) -> list[LexborNode]:
     """The navigation bars (``_navigation_only``) that are all that comes before the page's
-    first heading in ``content``, beside it or beside an element around it (at most
-    ``_WALK`` of each, up to ``content``); none when anything else with a word comes first.
-    gtk-doc opens every page with ``<table class="navigation">``, "Top | Description |
-    Object Hierarchy" and its Home, Up, Prev and Next icons, beside the ``div.refentry``
-    that holds the page's title six elements down; DocBook XSL's generator meta reads the
-    page whole, and the bar was the page's first section, titled by ``<title>`` and at the
-    page's address, its title a section below it: 76 of GLib's 115 pages and 31 of
-    libsoup's 55 (the index's "A | B | C" bar too)."""
+    first heading in ``content``, beside it or beside an element around it (``_WALK`` of
+    each and ``_MARKER_RUN`` blank text, comments, rules and empty markers, up to
+    ``content``); none when anything else with a word comes first. gtk-doc opens every page
+    with ``<table class="navigation">``, "Top | Description | Object Hierarchy" and its
+    Home, Up, Prev and Next icons, beside the ``div.refentry`` that holds the page's title
+    six elements down; DocBook XSL's generator meta reads the page whole, and the bar was
+    the page's first section, titled by ``<title>`` and at the page's address, its title a
+    section below it: 76 of GLib's 115 pages and 31 of libsoup's 55 (the index's "A | B |
+    C" bar too). texi2html 1.78 opens each of GNU gettext's chapters with its bar, a rule
+    and two ``<a name>`` markers before the ``h1``."""
     bars: list[LexborNode] = []
     node = _first_heading(content, boxed)
     for _ in range(_WALK):
         if node is None or node.mem_id == content.mem_id:
             return bars
-        sibling = node.prev
-        for _ in range(_WALK):
-            if sibling is None:
-                break
-            if sibling.tag != "-comment" and _WORD.search(str(sibling.text(deep=True))):
-                if not _navigation_only(sibling):
-                    return []
-                bars.append(sibling)
-            sibling = sibling.prev
-        else:
-            return []  # more before it than a few bars and markers
+        found = _bars_beside(node)
+        if found is None:
+            return []
+        bars.extend(found)
         node = node.parent
     return []
+
+
+def _bars_beside(node: LexborNode) -> list[LexborNode] | None:
+    """The navigation bars before ``node`` beside it, when nothing else with a word stands
+    there (blank text, comments, rules and empty markers passed over); else None."""
+    bars: list[LexborNode] = []
+    sibling, walked, passed = node.prev, 0, 0
+    while sibling is not None:
+        if sibling.tag != "-comment" and _WORD.search(str(sibling.text(deep=True))):
+            if not _navigation_only(sibling):
+                return None
+            bars.append(sibling)
+            walked += 1
+        else:
+            passed += 1
+        if walked > _WALK or passed > _MARKER_RUN:
+            return None  # more before it than a few bars and markers
+        sibling = sibling.prev
+    return bars
 
 
 def _navigation_only(node: LexborNode) -> bool:
