@@ -1383,6 +1383,7 @@ def _entry_labels(found: list[tuple[LexborNode, int, str]], linked: frozenset[st
     is sent to, and one whose id is its own (lxml's changelog's "Bugs fixed" under each
     release, ``#bugs-fixed-1``; Apache's id-less "See also" under each directive) a section
     of its own: both stay sections."""
+    repeated = Counter((level, text) for _, level, text in found)
     parents: dict[tuple[int, str], list[int]] = {}
     open_levels: list[tuple[int, int]] = []  # (level, number) of the headings above
     parts: list[int] = []
@@ -1390,17 +1391,21 @@ def _entry_labels(found: list[tuple[LexborNode, int, str]], linked: frozenset[st
         while open_levels and open_levels[-1][0] >= level:
             open_levels.pop()
         parent = found[open_levels[-1][1]][0] if open_levels else None
-        if parent is not None and _a_part(heading, parent, linked):
+        if (
+            parent is not None
+            and repeated[(level, text)] >= _LABEL_ENTRIES
+            and _a_part(heading, parent, linked)
+        ):
             parents.setdefault((level, text), []).append(open_levels[-1][1])
             parts.append(number)
         open_levels.append((level, number))
-    labels: set[int] = set()
-    for number in parts:
-        heading, level, text = found[number]
-        under = parents[(level, text)]
-        if len(under) >= _LABEL_ENTRIES and len(set(under)) == len(under):
-            labels.add(heading.mem_id)
-    return labels
+    # Read once a name: each entry's part, none twice.
+    alike = {
+        key
+        for key, under in parents.items()
+        if len(under) >= _LABEL_ENTRIES and len(set(under)) == len(under)
+    }
+    return {found[number][0].mem_id for number in parts if found[number][1:] in alike}
 
 
 def _a_part(heading: LexborNode, parent: LexborNode, linked: frozenset[str]) -> bool:
