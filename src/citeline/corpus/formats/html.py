@@ -528,7 +528,7 @@ def _page_sections(
     content found without such a marker is cleared of the site's repeated lines. A page
     ``titled`` by its ``<title>`` is rooted there where no heading is its title."""
     # Read before the sections mark the headings' places: whether the page's first heading
-    # is an h1 that opens its element, the page's title (``_titled_apart``).
+    # is its title (``_titled_apart``).
     apart = _titled_apart(content, boxed)
     sections, listed = _sections(
         content,
@@ -570,8 +570,8 @@ def _banner_first(
 ) -> bool:
     """Whether the first of ``sections``, before the page's own title, is a banner's. Found
     without a marker, what comes before the page's ``h1`` is a banner's (a version badge, a
-    breadcrumb), not the page's text, where that ``h1`` is the title (``apart`` is False:
-    it opens its element, and the text stands in another); inside a marker, when it is
+    breadcrumb), not the page's text, where that ``h1`` is the title (``apart`` is False: no
+    paragraph of the page's own stands beside it before); inside a marker, when it is
     nothing but lines the site repeats (a theme's "This document describes the current
     stable version" above every page's title, which made a 98-character section at each
     of Celery's 215 pages)."""
