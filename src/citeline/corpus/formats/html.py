@@ -1943,19 +1943,21 @@ def _opens(node: LexborNode) -> bool:
     return _bars_before(node) is not None
 
 
-def _bars_before(node: LexborNode) -> list[LexborNode] | None:
+def _bars_before(node: LexborNode, *, of_any: bool = False) -> list[LexborNode] | None:
     """When nothing with text comes before ``node`` in its parent but navigation bars
     (``_navigation_only``) just before a heading, those bars; else None. GNU Texinfo
     opens each section's element (``<div class="section" id="Multios">``) with its bar,
     then the heading: the bar is chrome, and the element's id the section's address. Only
     a heading's own bars count: a list of links between a heading and the subsections of
-    its section (git's "Table of contents", a chapter's list of its pages) is its text."""
+    its section (git's "Table of contents", a chapter's list of its pages) is its text.
+    ``of_any``: bars before any element count (the page's first heading's, ``_page_bars``,
+    which may stand before an element around it)."""
     bars: list[LexborNode] = []
     sibling = node.prev
     walked = run = 0  # siblings passed, and of them blank text or markers (``_markers_before``)
     while sibling is not None:
         if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
-            if node.tag not in _HEADING_TAGS or not _navigation_only(sibling):
+            if not (of_any or node.tag in _HEADING_TAGS) or not _navigation_only(sibling):
                 return None
             bars.append(sibling)
             walked += 1
@@ -1995,46 +1997,28 @@ def _own_bars(heading: LexborNode) -> list[LexborNode]:
 
 def _page_bars(content: LexborNode, boxed: set[int]) -> list[LexborNode]:
     """The navigation bars (``_navigation_only``) that are all that comes before the page's
-    first heading in ``content``, beside it or beside an element around it (``_WALK`` of
-    each and ``_MARKER_RUN`` blank text, comments, rules and empty markers, up to
-    ``content``); none when anything else with a word comes first. gtk-doc opens every page
-    with ``<table class="navigation">``, "Top | Description | Object Hierarchy" and its
-    Home, Up, Prev and Next icons, beside the ``div.refentry`` that holds the page's title
-    six elements down; DocBook XSL's generator meta reads the page whole, and the bar was
-    the page's first section, titled by ``<title>`` and at the page's address, its title a
-    section below it: 76 of GLib's 115 pages and 31 of libsoup's 55 (the index's "A | B |
-    C" bar too). texi2html 1.78 opens each of GNU gettext's chapters with its bar, a rule
-    and two ``<a name>`` markers before the ``h1``."""
+    first heading in ``content``, beside it or beside an element around it (at most
+    ``_WALK`` levels up to ``content``, each read by ``_bars_before``, past blank text,
+    comments, rules and empty markers); none when anything else with text comes first.
+    gtk-doc opens every page with ``<table class="navigation">``, "Top | Description |
+    Object Hierarchy" and its Home, Up, Prev and Next icons, beside the ``div.refentry``
+    that holds the page's title six elements down; DocBook XSL's generator meta reads the
+    page whole, and the bar was the page's first section, titled by ``<title>`` and at the
+    page's address, its title a section below it: 76 of GLib's 115 pages and 31 of
+    libsoup's 55 (the index's "A | B | C" bar too). texi2html 1.78 opens each of GNU
+    gettext's chapters with its bar, a rule and two ``<a name>`` markers before the
+    ``h1``."""
     bars: list[LexborNode] = []
     node = _first_heading(content, boxed)
     for _ in range(_WALK):
         if node is None or node.mem_id == content.mem_id:
             return bars
-        found = _bars_beside(node)
+        found = _bars_before(node, of_any=True)
         if found is None:
             return []
         bars.extend(found)
         node = node.parent
     return []
-
-
-def _bars_beside(node: LexborNode) -> list[LexborNode] | None:
-    """The navigation bars before ``node`` beside it, when nothing else with a word stands
-    there (blank text, comments, rules and empty markers passed over); else None."""
-    bars: list[LexborNode] = []
-    sibling, walked, passed = node.prev, 0, 0
-    while sibling is not None:
-        if sibling.tag != "-comment" and _WORD.search(str(sibling.text(deep=True))):
-            if not _navigation_only(sibling):
-                return None
-            bars.append(sibling)
-            walked += 1
-        else:
-            passed += 1
-        if walked > _WALK or passed > _MARKER_RUN:
-            return None  # more before it than a few bars and markers
-        sibling = sibling.prev
-    return bars
 
 
 def _navigation_only(node: LexborNode) -> bool:
