@@ -72,6 +72,27 @@ def test_a_javadoc_site_is_named_by_the_parenthesised_part_its_titles_share(
     assert titles == ["ArchUtils", "Range", "StringUtils", "Validate (deprecated)"]
 
 
+def test_a_colon_after_a_word_separates_the_site_name_gtk_doc_and_doxygen_write(
+    tmp_path: Path,
+) -> None:
+    # gtk-doc: "Hash Tables: GLib Reference Manual"; Doxygen: "SDL: SDL_main.h File Reference".
+    gtkdoc = tmp_path / "glib"
+    for name in ("Hash Tables", "Arrays", "Strings", "Main Event Loop: Timeouts"):
+        body = f"<p>What {name} holds and does.</p>"
+        page(gtkdoc, f"{name.split()[0]}.html", f"{name}: Acme Reference Manual", body)
+    assert _named_by_ingest(gtkdoc, tmp_path / "glib.sqlite") == "Acme Reference Manual"
+    with Corpus.open(tmp_path / "glib.sqlite") as corpus:
+        titles = sorted(document.title for document in corpus.documents())
+    # The page's own colon stays: only the shared part is the site's.
+    assert titles == ["Arrays", "Hash Tables", "Main Event Loop: Timeouts", "Strings"]
+    doxygen = tmp_path / "sdl"
+    for name in ("SDL_main.h File Reference", "SDL_Rect Struct Reference", "Globals", "Todo"):
+        page(doxygen, f"{name.split()[0]}.html", f"Acme: {name}", f"<p>{name} text.</p>")
+    assert _named_by_ingest(doxygen, tmp_path / "sdl.sqlite") == "Acme"
+    with Corpus.open(tmp_path / "sdl.sqlite") as corpus:
+        assert "SDL_Rect Struct Reference" in {document.title for document in corpus.documents()}
+
+
 def test_an_mkdocs_site_name_wins_even_beside_tags_only_mkdocs_loads(tmp_path: Path) -> None:
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: 'Tidewater: the guide'\n"

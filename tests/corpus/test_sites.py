@@ -466,6 +466,52 @@ def test_a_banner_every_page_repeats_above_its_title_is_no_section_of_it(tmp_pat
     assert not any("stable version" in d.text for d in documents)
 
 
+def test_a_site_name_atop_every_page_gives_way_to_the_pages_own_title(tmp_path: Path) -> None:
+    # The shape of libxslt's API pages (Debian's libxslt1-dev): the site's name is each
+    # page's h1, the module its h2, each function an h3 under a shared "Description".
+    site = tmp_path / "site"
+    site.mkdir()
+    modules = ["transform", "keys", "pattern", "imports", "numbers", "security"]
+    for module in modules:
+        (site / f"{module}.html").write_text(
+            f"<html><head><title>Module {module} from demolib</title></head><body>"
+            "<h1>The Demo C library</h1><h2>Module " + module + " from demolib</h2>"
+            f"<p>This module implements the {module} part of the library.</p>"
+            "<h2>Description</h2>"
+            f'<h3><a name="demo_{module}_run"></a>Function: demo_{module}_run</h3>'
+            f"<pre>int demo_{module}_run (void)</pre><p>Runs the {module} step once.</p>"
+            "</body></html>",
+            "utf-8",
+        )
+    with Corpus.open(tmp_path / "site.sqlite") as corpus:
+        corpus.ingest(site)
+        documents = {d.id: d for d in corpus.documents()}
+    run = documents["keys#demo_keys_run"]
+    assert run.title == "Module keys from demolib › Description › Function: demo_keys_run"
+    opening = documents["keys#module-keys-from-demolib"]
+    assert opening.title == "Module keys from demolib"  # the title once, not twice
+    assert not any(
+        "Demo C library" in d.title or "Demo C library" in d.text for d in documents.values()
+    )
+
+
+def test_a_heading_every_page_shares_below_its_own_title_stays_in_the_path(tmp_path: Path) -> None:
+    # Only the top heading can be a banner: "Description" under each page's own h1 stays.
+    site = tmp_path / "site"
+    site.mkdir()
+    for module in ["transform", "keys", "pattern", "imports", "numbers", "security"]:
+        (site / f"{module}.html").write_text(
+            f"<html><head><title>{module} - Demo</title></head><body><h1>{module}</h1>"
+            f"<p>The {module} module.</p><h2>Description</h2><p>What {module} does.</p>"
+            "</body></html>",
+            "utf-8",
+        )
+    with Corpus.open(tmp_path / "site.sqlite") as corpus:
+        corpus.ingest(site)
+        documents = {d.id: d for d in corpus.documents()}
+    assert documents["keys#description"].title == "keys › Description"
+
+
 _BOXED_EXAMPLE = """<html><head><title>mod_proxy - Apache HTTP Server</title></head><body>
 <div id="page-content"><h1>Apache Module mod_proxy</h1>
 <p>Multi-protocol proxy and gateway.</p>

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # How many pages, spread evenly over the site's sorted list, are compared. Measured on
@@ -40,8 +40,12 @@ MIN_PAGES = 4
 # manual's own repeated sections reach 0.83 (git's "NAME", "Part of the git(1) suite"),
 # which is why lines are dropped only where no content marker said where the text is.
 SHARED_SHARE = 0.6
-# Separators between a page's own title and the site's name in ``<title>``.
-TITLE_SEPARATORS = re.compile(r"\s+(?:[\u2014\u2013|\u00b7\u2022:\u00bb\u00ab-]|::)\s+")
+# Separators between a page's own title and the site's name in ``<title>``; a colon needs
+# no space before it: gtk-doc writes "Hash Tables: GLib Reference Manual" and Doxygen "SDL:
+# SDL_main.h File Reference" on every page. Read without it, GLib's and libsoup's references
+# had no site name (their front pages were titled "GLib Reference Manual: GLib Reference
+# Manual"), and the site's name headed 4,146 of libsdl2-doc's 4,460 sections' titles.
+TITLE_SEPARATORS = re.compile(r"\s+(?:[\u2014\u2013|\u00b7\u2022\u00bb\u00ab-]|::)\s+|\s*:\s+")
 # A site's name in parentheses after the page's own title: Javadoc writes every page's
 # ``<title>`` so ("ArchUtils (Apache Commons Lang 3.12.0 API)").
 _PARENTHESISED = re.compile(r"\s(\([^()]+\))\s*$")
@@ -50,12 +54,14 @@ _PARENTHESISED = re.compile(r"\s(\([^()]+\))\s*$")
 @dataclass(frozen=True, slots=True)
 class SiteProfile:
     """What every page of a site shares: the ``<title>`` part that names the site, before or
-    after a separator, and the lines and headings of its chrome."""
+    after a separator, the lines and headings of its chrome, and the top heading of its
+    pages' content (``roots``: a banner, not a page's title)."""
 
     title_prefix: str = ""
     title_suffix: str = ""
     lines: frozenset[str] = frozenset()
     headings: frozenset[str] = frozenset()
+    roots: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str | None:
@@ -95,12 +101,13 @@ def _trailing_separator(text: str) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class PageSample:
-    """What the reader found on one sampled page: its ``<title>``, its section headings
-    and the lines of its text (code excluded)."""
+    """What the reader found on one sampled page: its ``<title>``, its section headings and
+    the lines of its text (code excluded), and the page it read (``page``)."""
 
     title: str
     headings: frozenset[str]
     lines: frozenset[str]
+    page: Path | None = None
 
 
 @dataclass(slots=True)
@@ -110,11 +117,20 @@ class Site:
     pages: Sequence[Path]
     _profile: SiteProfile | None = field(default=None, repr=False)
 
-    def profile(self, sample: Callable[[Path], PageSample | None]) -> SiteProfile:
-        """The site's profile, learned on first use from ``sample`` of spread pages."""
+    def profile(
+        self,
+        sample: Callable[[Path], PageSample | None],
+        root: Callable[[Path, SiteProfile], str] | None = None,
+    ) -> SiteProfile:
+        """The site's profile, learned on first use from ``sample`` of spread pages, and
+        their top headings, ``root`` of each read under the profile learned (``roots``)."""
         if self._profile is None:
-            few = len(self.pages) < MIN_PAGES
-            self._profile = NO_PROFILE if few else learn(samples(self.pages, sample))
+            found = [] if len(self.pages) < MIN_PAGES else list(samples(self.pages, sample))
+            profile = learn(found)
+            if root is not None and profile != NO_PROFILE:
+                tops = [root(page, profile) for page in (s.page for s in found) if page]
+                profile = replace(profile, roots=_shared_roots(tops, len(found)))
+            self._profile = profile
         return self._profile
 
 
@@ -149,6 +165,13 @@ def learn(samples: Iterable[PageSample | None]) -> SiteProfile:
         lines=_shared((sample.lines for sample in read), needed),
         headings=_shared((sample.headings for sample in read), needed),
     )
+
+
+def _shared_roots(roots: Sequence[str], read: int) -> frozenset[str]:
+    """The top headings as many of ``read`` sampled pages' content share as ``learn``
+    asks of a heading: the site's banner, which no page is titled by."""
+    needed = max(MIN_PAGES - 1, int(SHARED_SHARE * read + 0.999))
+    return _shared((frozenset({root} - {""}) for root in roots), needed)
 
 
 def _shared(sets: Iterable[frozenset[str]], needed: int) -> frozenset[str]:
