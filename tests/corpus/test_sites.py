@@ -5,6 +5,7 @@ at the anchor the site itself uses. Fixtures are real pages from Debian's python
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -466,26 +467,35 @@ def test_a_banner_every_page_repeats_above_its_title_is_no_section_of_it(tmp_pat
     assert not any("stable version" in d.text for d in documents)
 
 
+_MODULES = ("transform", "keys", "pattern", "imports", "numbers", "security")
+
+
+def _site_of(tmp_path: Path, page: Callable[[str], str]) -> dict[str, Document]:
+    """A site of one page per module, each ``page(module)``, ingested."""
+    site = tmp_path / "site"
+    site.mkdir()
+    for module in _MODULES:
+        (site / f"{module}.html").write_text(page(module), "utf-8")
+    with Corpus.open(tmp_path / "site.sqlite") as corpus:
+        corpus.ingest(site)
+        return {document.id: document for document in corpus.documents()}
+
+
 def test_a_site_name_atop_every_page_gives_way_to_the_pages_own_title(tmp_path: Path) -> None:
     # The shape of libxslt's API pages (Debian's libxslt1-dev): the site's name is each
     # page's h1, the module its h2, each function an h3 under a shared "Description".
-    site = tmp_path / "site"
-    site.mkdir()
-    modules = ["transform", "keys", "pattern", "imports", "numbers", "security"]
-    for module in modules:
-        (site / f"{module}.html").write_text(
+    documents = _site_of(
+        tmp_path,
+        lambda module: (
             f"<html><head><title>Module {module} from demolib</title></head><body>"
-            "<h1>The Demo C library</h1><h2>Module " + module + " from demolib</h2>"
+            f"<h1>The Demo C library</h1><h2>Module {module} from demolib</h2>"
             f"<p>This module implements the {module} part of the library.</p>"
             "<h2>Description</h2>"
             f'<h3><a name="demo_{module}_run"></a>Function: demo_{module}_run</h3>'
             f"<pre>int demo_{module}_run (void)</pre><p>Runs the {module} step once.</p>"
-            "</body></html>",
-            "utf-8",
-        )
-    with Corpus.open(tmp_path / "site.sqlite") as corpus:
-        corpus.ingest(site)
-        documents = {d.id: d for d in corpus.documents()}
+            "</body></html>"
+        ),
+    )
     run = documents["keys#demo_keys_run"]
     assert run.title == "Module keys from demolib › Description › Function: demo_keys_run"
     opening = documents["keys#module-keys-from-demolib"]
@@ -497,18 +507,14 @@ def test_a_site_name_atop_every_page_gives_way_to_the_pages_own_title(tmp_path: 
 
 def test_a_heading_every_page_shares_below_its_own_title_stays_in_the_path(tmp_path: Path) -> None:
     # Only the top heading can be a banner: "Description" under each page's own h1 stays.
-    site = tmp_path / "site"
-    site.mkdir()
-    for module in ["transform", "keys", "pattern", "imports", "numbers", "security"]:
-        (site / f"{module}.html").write_text(
+    documents = _site_of(
+        tmp_path,
+        lambda module: (
             f"<html><head><title>{module} - Demo</title></head><body><h1>{module}</h1>"
             f"<p>The {module} module.</p><h2>Description</h2><p>What {module} does.</p>"
-            "</body></html>",
-            "utf-8",
-        )
-    with Corpus.open(tmp_path / "site.sqlite") as corpus:
-        corpus.ingest(site)
-        documents = {d.id: d for d in corpus.documents()}
+            "</body></html>"
+        ),
+    )
     assert documents["keys#description"].title == "keys › Description"
 
 
