@@ -481,6 +481,13 @@ def main(argv: list[str] | None = None) -> int:
         f"default {ranker_fit.C}; smaller is stronger).",
     )
     parser.add_argument(
+        "--pairs-in-turn",
+        action="store_true",
+        help="Draw the ranking models' pairs with one generator through every question in "
+        "turn, as fits did before each question drew its own (ranker_fit.PAIRS_BY_GROUP): "
+        "the old fits, to measure the noise that draw added.",
+    )
+    parser.add_argument(
         "--second-threshold",
         type=float,
         help="Hold every fit's second-citation threshold at this probability instead of "
@@ -532,6 +539,7 @@ def main(argv: list[str] | None = None) -> int:
     if not options.regularisation > 0:
         raise SystemExit("--regularisation is an inverse strength: a number above 0.")
     ranker_fit.C = options.regularisation
+    ranker_fit.PAIRS_BY_GROUP = not options.pairs_in_turn
     if options.second_threshold is not None:
         if options.second_threshold <= 0:
             raise SystemExit("--second-threshold is a probability above 0 (above 1: never).")
@@ -628,6 +636,8 @@ def main(argv: list[str] | None = None) -> int:
             title += f", without {', '.join(sorted(dropped))}"
         title += f", threshold losing {options.lost_answerable:.1%} of training answerable"
         title += f", regularisation C {options.regularisation:g}"
+        if options.pairs_in_turn:
+            title += ", pairs drawn in turn"
         if options.resamples > 0:
             seeds = resample_seeds(options.first_seed, options.resamples)
             title += (

@@ -65,6 +65,15 @@ LOST_ANSWERABLE = 0.015
 # Pairs drawn per question and grade pair at most: a question with a thousand runs would
 # otherwise outweigh forty with a hundred.
 PAIRS_PER_QUESTION = 200
+# Each group's pairs drawn by a generator seeded from ``SEED`` and the group's grades, rather
+# than by one generator running through every group in turn, where a group whose pair count
+# changed (one site's ingest changed its candidates) redrew the pairs of every group after it
+# and every fold was fitted on other pairs: one site's candidates changed, pytest's fold moved
+# 11 of its 95 answers under that draw and none under this one, and over every fold the means
+# agree within 0.002 (docs/benchmarks.md, "The refit's steadiness"). Seeded by the grades, not
+# the features, an ablated fit draws the same pairs too. False: the old draw
+# (``crossval.py --pairs-in-turn``), which fitted the shipped weights.json.
+PAIRS_BY_GROUP = True
 # Inverse regularisation strength of every model (the ranking and confidence models' on
 # standardised features, the second citation's on its two raw values;
 # ``crossval.py --regularisation``). Ten collections left out in turn, each fold fitted on
@@ -109,11 +118,18 @@ def _keep(names: Sequence[str], dropped: frozenset[str]) -> list[int]:
     return [i for i, name in enumerate(names) if name not in dropped]
 
 
+def group_generator(graded: Matrix) -> random.Random:
+    """The generator that draws one group's pairs: its seed is ``SEED`` and the group's
+    grades, so the group draws the same pairs whatever groups come before it."""
+    return random.Random(SEED.to_bytes(8, "little") + graded.tobytes())
+
+
 def _pairwise(
     groups: Iterable[tuple[Matrix, Sequence[float]]], rng: random.Random
 ) -> tuple[Matrix, npt.NDArray[np.int64]]:
     """Feature differences of pairs of candidates of one question whose grades differ,
-    each pair both ways (label 1 when the first is better)."""
+    each pair both ways (label 1 when the first is better); each group's pairs drawn by its
+    own generator (``PAIRS_BY_GROUP``) or by ``rng`` through every group in turn."""
     rows: list[Matrix] = []
     for features, grades in groups:
         graded = np.asarray(grades, dtype=np.float64)
@@ -129,7 +145,8 @@ def _pairwise(
             # ``random.sample`` picks positions by the population's length alone, so drawing
             # from the positions is drawing the same pairs from the list of them, for the
             # same seed (tests/evaluation/test_crossval_fast_paths.py).
-            chosen = np.array(rng.sample(range(len(first)), PAIRS_PER_QUESTION))
+            draw = group_generator(graded) if PAIRS_BY_GROUP else rng
+            chosen = np.array(draw.sample(range(len(first)), PAIRS_PER_QUESTION))
             first, second = first[chosen], second[chosen]
         rows.append(features[first] - features[second])
     if not rows:

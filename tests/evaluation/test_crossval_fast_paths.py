@@ -1,9 +1,9 @@
 """The leave-one-out harness's fast paths give what the plain ones gave, to the bit: the
 figures that decide a change to the embedded model must not move because the harness got
 cheaper. The pairs a ranking model learns from are drawn with numpy from the same positions
-as from the list of pairs built in Python, for the same seed; the section and passage
-models' scores kept through a fit are the answerer's, and the answers chosen with them the
-same."""
+as from the list of pairs built in Python, for the same seed; each question draws its own,
+whatever comes before it; the section and passage models' scores kept through a fit are the
+answerer's, and the answers chosen with them the same."""
 
 from __future__ import annotations
 
@@ -29,19 +29,21 @@ from citeline.models.embedded.tuning import Fitted, LinearModel, Tuning
 
 
 def _listed_pairs(
-    groups: Sequence[tuple[np.ndarray, Sequence[float]]], rng: random.Random
+    groups: Sequence[tuple[np.ndarray, Sequence[float]]], rng: random.Random | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The pairs as the harness drew them before numpy: the list of every (better, worse)
-    pair, sampled down to ``PAIRS_PER_QUESTION``."""
+    pair, sampled down to ``PAIRS_PER_QUESTION`` by ``rng`` through every group in turn, or
+    without one by each group's own generator."""
     rows = []
     for features, grades in groups:
+        draw = rng or ranker_fit.group_generator(np.asarray(grades, dtype=np.float64))
         pairs = [
             (i, j) for i in range(len(grades)) for j in range(len(grades)) if grades[i] > grades[j]
         ]
         if not pairs:
             continue
         if len(pairs) > ranker_fit.PAIRS_PER_QUESTION:
-            pairs = rng.sample(pairs, ranker_fit.PAIRS_PER_QUESTION)
+            pairs = draw.sample(pairs, ranker_fit.PAIRS_PER_QUESTION)
         first = np.array([i for i, _ in pairs])
         second = np.array([j for _, j in pairs])
         rows.append(features[first] - features[second])
@@ -59,21 +61,31 @@ _GRADES = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(_GRADES, min_size=1, max_size=6), st.integers(0, 2**32 - 1))
-def test_the_numpy_pairs_are_the_pairs_sampled_from_the_list_for_the_same_seed(
-    every_grades: list[list[float]], seed: int
-) -> None:
+def _groups(every_grades: list[list[float]], seed: int) -> list[tuple[np.ndarray, list[float]]]:
     features = np.random.default_rng(seed).normal(size=(sum(map(len, every_grades)), 3))
     groups = []
     at = 0
     for grades in every_grades:
         groups.append((features[at : at + len(grades)], grades))
         at += len(grades)
+    return groups
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_GRADES, min_size=1, max_size=6), st.integers(0, 2**32 - 1), st.booleans())
+def test_the_numpy_pairs_are_the_pairs_sampled_from_the_list_for_the_same_seed(
+    every_grades: list[list[float]], seed: int, by_group: bool
+) -> None:
     if not any(max(g) > min(g) for g in every_grades):
         return  # no pair to learn from: the fit stops (its own test is the harness's run)
-    x, y = ranker_fit._pairwise(groups, random.Random(seed))
-    expected_x, expected_y = _listed_pairs(groups, random.Random(seed))
+    groups = _groups(every_grades, seed)
+    shipped = ranker_fit.PAIRS_BY_GROUP
+    ranker_fit.PAIRS_BY_GROUP = by_group
+    try:
+        x, y = ranker_fit._pairwise(groups, random.Random(seed))
+    finally:
+        ranker_fit.PAIRS_BY_GROUP = shipped
+    expected_x, expected_y = _listed_pairs(groups, None if by_group else random.Random(seed))
     assert np.array_equal(x, expected_x)
     assert np.array_equal(y, expected_y)
 
@@ -83,9 +95,34 @@ def test_a_question_with_more_pairs_than_drawn_gets_the_listed_sample() -> None:
     grades = [1.0] * 20 + [0.0] * 20
     features = np.arange(80, dtype=np.float64).reshape(40, 2)
     x, _ = ranker_fit._pairwise([(features, grades)], random.Random(ranker_fit.SEED))
-    expected, _ = _listed_pairs([(features, grades)], random.Random(ranker_fit.SEED))
+    expected, _ = _listed_pairs([(features, grades)])
     assert len(x) == 2 * ranker_fit.PAIRS_PER_QUESTION
     assert np.array_equal(x, expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_GRADES, min_size=1, max_size=4), st.integers(0, 2**32 - 1))
+def test_a_question_draws_the_same_pairs_whatever_questions_come_before_it(
+    before: list[list[float]], seed: int
+) -> None:
+    # 15 gold of 30 candidates: 225 pairs, more than are drawn.
+    last = [1.0] * 15 + [0.0] * 15
+    groups = _groups([*before, last], seed)
+    alone, _ = ranker_fit._pairwise(groups[-1:], random.Random(seed))
+    behind, _ = ranker_fit._pairwise(groups, random.Random(seed + 1))
+    drawn = ranker_fit.PAIRS_PER_QUESTION
+    # The last question's pairs are the last ``drawn`` rows of each half (better first, then
+    # the same pairs the other way).
+    half = len(behind) // 2
+    assert np.array_equal(behind[half - drawn : half], alone[:drawn])
+
+
+def test_a_fit_without_a_feature_learns_from_the_same_pairs() -> None:
+    grades = [1.0] * 20 + [0.0] * 20
+    features = np.random.default_rng(5).normal(size=(40, 3))
+    every, _ = ranker_fit._pairwise([(features, grades)], random.Random(1))
+    ablated, _ = ranker_fit._pairwise([(features[:, :2], grades)], random.Random(2))
+    assert np.array_equal(every[:, :2], ablated)
 
 
 # -- the section and passage models' scores, kept through a fit (ranker_scores.py) ---------
