@@ -1,0 +1,183 @@
+"""A page's title block and its headings' words, as a reader reads them.
+
+Three structures generators share make a page's headings say something else than its
+title and sections, whatever the theme:
+
+- a ``<header>`` (or ``<hgroup>``) holding two headings and nothing else, the kind of what
+  the page documents above its name (gi-docgen's ``<h3>Method</h3><h1>Gsk.RoundedRect.
+  intersects_rect</h1>``) or a subtitle below it: one title, which read as two headings made
+  the kind the root of every path ("Method › ... › Declaration": 1,184 of GTK 4's GSK
+  reference's 1,196 sections);
+- a ``<header>`` placed as a page's banner is (beside the content, not in it), whose ``h1``
+  is the page's only one and names the page as its ``<title>`` does (odoc's ``<header
+  class="odoc-preamble">``, the module's name and its preamble): the page's own title and
+  text, which dropped as a banner cost js_of_ocaml's reference 4,648 words;
+- a bracketed link to another page at the end of a heading ("[src]", "[source]", "[edit]"):
+  a control, not the heading's words (Node.js 18's "Stream[src]" headed 145 of its sections'
+  titles; gi-docgen puts one after each "Declaration" and "Description").
+
+This module changes the parsed page in place before the reader finds its content; which
+page a link leads to is ``nodes.page_target``'s to say. It deliberately leaves a header that
+holds anything but headings (a logo, a search box, a menu), and a heading's link to a place
+on its own page (a permalink) or with words after it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from selectolax.lexbor import LexborNode
+
+from citeline.corpus.formats.nodes import page_target, word_count, written
+
+# A ``<header>`` outside every element of content: the page's banner by where it stands
+# (WHATWG HTML: a header whose nearest sectioning ancestor is the body).
+BANNER_HEADERS = (
+    "header:not(article header):not(main header):not([role=main] header):not(section header)"
+)
+_HEADINGS = "h1, h2, h3, h4, h5, h6"
+_WORDS = re.compile(r"\w+")
+# A link's text in brackets, a word inside: "[src]", "[ edit ]"; not "[]" or "[*]".
+_BRACKETED = re.compile(r"\A\[[^\[\]]*\w[^\[\]]*\]\Z")
+# Steps any walk up from a link to its heading takes at most: generators wrap such a link
+# in at most a span or two (MediaWiki's ``span.mw-editsection`` around its brackets).
+_WALK = 8
+
+
+def read_as_shown(body: LexborNode, title: str, page: str) -> None:
+    """Reads ``body`` (of ``page``, titled ``title`` less the site's name) as a reader reads
+    its title and headings: each heading without its bracketed links to other pages, a
+    header of headings as one title, and a banner-placed header naming the page as its
+    content."""
+    for heading in body.css(_HEADINGS):
+        for control in _bracketed_controls(heading, page):
+            control.decompose()
+    for header in body.css("header, hgroup"):
+        _join_headings(header)
+    for header in body.css(BANNER_HEADERS):
+        if _names_the_page(header, body, title, page):
+            header.unwrap()
+
+
+def _bracketed_controls(heading: LexborNode, page: str) -> list[LexborNode]:
+    """The bracketed links to other pages that end ``heading``: each a link to another page
+    (``page_target``), or the element around it holding nothing else but its brackets, whose
+    text is in brackets, and after which the heading holds no word."""
+    found = []
+    for link in heading.css("a[href]"):
+        if page_target(str(link.attributes.get("href") or ""), page) is None:
+            continue
+        control = _bracketed(link, heading)
+        if control is not None and not _words_after(control, heading):
+            found.append(control)
+    return found
+
+
+def _bracketed(link: LexborNode, heading: LexborNode) -> LexborNode | None:
+    """``link``, or the nearest element around it inside ``heading`` whose words are the
+    link's, when its text is in brackets; else None."""
+    words = word_count(link)
+    node = link
+    for _ in range(_WALK):
+        if _BRACKETED.match(str(node.text(deep=True)).strip()):
+            return node
+        parent = node.parent
+        if parent is None or parent.mem_id == heading.mem_id or word_count(parent) != words:
+            return None
+        node = parent
+    return None
+
+
+def _words_after(node: LexborNode, heading: LexborNode) -> bool:
+    """Whether a word follows ``node`` inside ``heading``."""
+    for _ in range(_WALK):
+        sibling = node.next
+        while sibling is not None:
+            if written(sibling):
+                return True
+            sibling = sibling.next
+        parent = node.parent
+        if parent is None or parent.mem_id == heading.mem_id:
+            return False
+        node = parent
+    return True
+
+
+def _join_headings(header: LexborNode) -> None:
+    """Makes the headings that open ``header`` one, the highest in rank, when two or more
+    stand side by side there (``_side_by_side``) and no heading but that one names a place
+    (an id): the others' words go before its own where they stand before it ("Method
+    Gsk.RoundedRect.intersects_rect"), after a colon where they stand after it (a
+    subtitle). What else the header holds (gi-docgen's namespace page: a description, a
+    table of its version, an ``h4`` over its dependencies) stays the title's text."""
+    headings = header.css(_HEADINGS)
+    # (A node's ``css`` matches the node itself: a heading holding another matches twice.)
+    if len(headings) < 2 or any(len(h.css(_HEADINGS)) > 1 for h in headings):
+        return
+    run = headings[:1]
+    for heading in headings[1:]:
+        if not _side_by_side(run[-1], heading):
+            break
+        run.append(heading)
+    if len(run) < 2:
+        return
+    top = min(run, key=lambda heading: str(heading.tag))
+    others = [h for h in run if h.mem_id != top.mem_id]
+    if any(h.css_first("[id], a[name]") is not None for h in others):
+        return
+    at = run.index(top)
+    before = " ".join(_text(h) for h in run[:at] if _text(h))
+    after = ": ".join(_text(h) for h in run[at + 1 :] if _text(h))
+    if before:
+        first = top.child
+        if first is None:
+            top.insert_child(before)
+        else:
+            first.insert_before(f"{before} ")
+    if after:
+        top.insert_child(f": {after}")
+    for heading in others:
+        heading.decompose()
+
+
+def _side_by_side(before: LexborNode, heading: LexborNode) -> bool:
+    """Whether ``heading`` comes right after ``before`` in the same element (blank text and
+    comments between them aside)."""
+    sibling = heading.prev
+    for _ in range(_WALK):
+        if sibling is None:
+            return False
+        if sibling.mem_id == before.mem_id:
+            return True
+        if sibling.tag != "-comment" and (sibling.tag != "-text" or written(sibling)):
+            return False
+        sibling = sibling.prev
+    return False
+
+
+def _names_the_page(header: LexborNode, body: LexborNode, title: str, page: str) -> bool:
+    """Whether the banner-placed ``header`` holds the page's title: no role says it is the
+    banner, it holds the body's only ``h1``, that ``h1`` shares a word with the page's
+    ``title``, and its words are not a link to another page (a banner's name of the site
+    links its front page)."""
+    if str(header.attributes.get("role") or "").strip().lower() == "banner":
+        return False
+    h1 = header.css_first("h1")
+    if h1 is None or len(body.css("h1")) != 1:
+        return False
+    if not _words_of(_text(h1)) & _words_of(title):
+        return False
+    away = [
+        link
+        for link in h1.css("a[href]")
+        if page_target(str(link.attributes.get("href") or ""), page) is not None
+    ]
+    return sum(word_count(link) for link in away) < word_count(h1)
+
+
+def _words_of(text: str) -> set[str]:
+    return {word.lower() for word in _WORDS.findall(text)}
+
+
+def _text(node: LexborNode) -> str:
+    return " ".join(str(node.text(deep=True)).split())
