@@ -506,7 +506,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if body is None:
         yield Rejected("it has no HTML body; check that it is an HTML page")
         return
-    read_as_shown(body, title_tag, origin.relative)
+    read_as_shown(body, title_tag, profile.name or "", origin.relative)
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
     content, marked, boxed, form = _cleaned_content(tree, body, profile, origin.relative)
@@ -799,8 +799,9 @@ def _sample(path: Path) -> PageSample | None:
         body = tree.body or tree.root
         if body is None or _redirects_elsewhere(tree, path.name):
             return None  # a redirect page holds none of the site's chrome
-        title = _text_of(tree.css_first("title"))
-        read_as_shown(body, title, path.name)
+        # No title: which part of it names the site is what the samples are read to learn,
+        # so no banner-placed header is read as the page's own here (``titles``).
+        read_as_shown(body, "", "", path.name)
         # Every heading that could start a section, inside the content found or not: a
         # heading every page holds outside it is chrome too. Current mdBook opens each page
         # with a "Keyboard shortcuts" popup, a CSS-hidden ``h2`` outside ``<main>``; unlearned,
@@ -814,6 +815,7 @@ def _sample(path: Path) -> PageSample | None:
     except Exception:  # a page that breaks the parser teaches nothing, and costs no other
         return None
     headings.update(s.headings[-1] for s in sections if s.headings)
+    title = _text_of(tree.css_first("title"))
     return PageSample(title, frozenset(headings), frozenset(lines), path)
 
 
@@ -830,7 +832,7 @@ def _root(path: Path, profile: SiteProfile) -> str:
         if body is None:
             return ""
         title = profile.page_title(_text_of(tree.css_first("title")))
-        read_as_shown(body, title, path.name)
+        read_as_shown(body, title, profile.name or "", path.name)
         titled = bool(title)
         linked = _linked_ids(body)
         content, marked, boxed, _ = _cleaned_content(tree, body, profile, path.name)

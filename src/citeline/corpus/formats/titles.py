@@ -29,6 +29,7 @@ import re
 from selectolax.lexbor import LexborNode
 
 from citeline.corpus.formats.nodes import page_target, word_count, written
+from citeline.corpus.formats.site import TITLE_SEPARATORS
 
 # A ``<header>`` outside every element of content: the page's banner by where it stands
 # (WHATWG HTML: a header whose nearest sectioning ancestor is the body).
@@ -44,18 +45,18 @@ _BRACKETED = re.compile(r"\A\[[^\[\]]*\w[^\[\]]*\]\Z")
 _WALK = 8
 
 
-def read_as_shown(body: LexborNode, title: str, page: str) -> None:
-    """Reads ``body`` (of ``page``, titled ``title`` less the site's name) as a reader reads
-    its title and headings: each heading without its bracketed links to other pages, a
-    header of headings as one title, and a banner-placed header naming the page as its
-    content."""
+def read_as_shown(body: LexborNode, title: str, site: str, page: str) -> None:
+    """Reads ``body`` (of ``page``, titled ``title`` less the name of the ``site``, where its
+    pages' titles share one) as a reader reads its title and headings: each heading without
+    its bracketed links to other pages, a header of headings as one title, and a
+    banner-placed header naming the page as its content (not where ``title`` is empty)."""
     for heading in body.css(_HEADINGS):
         for control in _bracketed_controls(heading, page):
             control.decompose()
     for header in body.css("header, hgroup"):
         _join_headings(header)
     for header in body.css(BANNER_HEADERS):
-        if _names_the_page(header, body, title, page):
+        if title and _names_the_page(header, body, title, site, page):
             header.unwrap()
 
 
@@ -155,17 +156,22 @@ def _side_by_side(before: LexborNode, heading: LexborNode) -> bool:
     return False
 
 
-def _names_the_page(header: LexborNode, body: LexborNode, title: str, page: str) -> bool:
+def _names_the_page(header: LexborNode, body: LexborNode, title: str, site: str, page: str) -> bool:
     """Whether the banner-placed ``header`` holds the page's title: no role says it is the
-    banner, it holds the body's only ``h1``, that ``h1`` shares a word with the page's
-    ``title``, and its words are not a link to another page (a banner's name of the site
-    links its front page)."""
+    banner, it holds the body's only ``h1``, that ``h1`` shares a word with the page's own
+    part of ``title`` (before a separator) and does not name the ``site`` (its words are
+    not all in the site's name, nor in a part of ``title`` after a separator: Node.js's
+    "About this documentation | Node.js v18.20.4 Documentation" is no title of its
+    banner's "Node.js v18.20.4 documentation"), and its words are not a link to another
+    page (a banner's name of the site links its front page)."""
     if str(header.attributes.get("role") or "").strip().lower() == "banner":
         return False
     h1 = header.css_first("h1")
     if h1 is None or len(body.css("h1")) != 1:
         return False
-    if not _words_of(_text(h1)) & _words_of(title):
+    own, *rest = TITLE_SEPARATORS.split(title)
+    named = _words_of(_text(h1))
+    if not named & _words_of(own) or any(named <= _words_of(part) for part in [site, *rest]):
         return False
     away = [
         link
