@@ -40,38 +40,46 @@ _HEADINGS = "h1, h2, h3, h4, h5, h6"
 _WORDS = re.compile(r"\w+")
 # A link's text in brackets, a word inside: "[src]", "[ edit ]"; not "[]" or "[*]".
 _BRACKETED = re.compile(r"\A\[[^\[\]]*\w[^\[\]]*\]\Z")
-# Steps any walk up from a link to its heading takes at most: generators wrap such a link
-# in at most a span or two (MediaWiki's ``span.mw-editsection`` around its brackets).
+# Steps any walk takes at most: up from a link to its heading (generators wrap such a link
+# in a span or two: MediaWiki's ``span.mw-editsection`` around its brackets), or back over
+# the blank text between two headings of a header.
 _WALK = 8
 
 
 def read_as_shown(body: LexborNode, title: str, site: str, page: str) -> None:
     """Reads ``body`` (of ``page``, titled ``title`` less the name of the ``site``, where its
     pages' titles share one) as a reader reads its title and headings: each heading without
-    its bracketed links to other pages, a header of headings as one title, and a
+    its bracketed link to another page, a header of headings as one title, and a
     banner-placed header naming the page as its content (not where ``title`` is empty)."""
     for heading in body.css(_HEADINGS):
-        for control in _bracketed_controls(heading, page):
+        control = _bracketed_control(heading, page)
+        if control is not None:
             control.decompose()
     for header in body.css("header, hgroup"):
         _join_headings(header)
-    for header in body.css(BANNER_HEADERS):
-        if title and _names_the_page(header, body, title, site, page):
-            header.unwrap()
+    banners = [h for h in body.css(BANNER_HEADERS) if h.css_first("h1") is not None]
+    # Read once: a banner's ``h1`` titles the page only where the body holds no other.
+    if (
+        title
+        and len(banners) == 1
+        and len(body.css("h1")) == 1
+        and _names_the_page(banners[0], title, site, page)
+    ):
+        banners[0].unwrap()
 
 
-def _bracketed_controls(heading: LexborNode, page: str) -> list[LexborNode]:
-    """The bracketed links to other pages that end ``heading``: each a link to another page
-    (``page_target``), or the element around it holding nothing else but its brackets, whose
-    text is in brackets, and after which the heading holds no word."""
-    found = []
-    for link in heading.css("a[href]"):
-        if page_target(str(link.attributes.get("href") or ""), page) is None:
-            continue
-        control = _bracketed(link, heading)
-        if control is not None and not _words_after(control, heading):
-            found.append(control)
-    return found
+def _bracketed_control(heading: LexborNode, page: str) -> LexborNode | None:
+    """The bracketed link to another page that ends ``heading``, if it has one: its last link
+    with a word (only links without one may follow it, permalinks), when that leads to
+    another page (``page_target``) and it, or the element around it holding nothing else
+    but its brackets, is in brackets, with no word after it in the heading."""
+    link = next((a for a in reversed(heading.css("a[href]")) if written(a)), None)
+    if link is None or page_target(str(link.attributes.get("href") or ""), page) is None:
+        return None
+    control = _bracketed(link, heading)
+    if control is None or _words_after(control, heading):
+        return None
+    return control
 
 
 def _bracketed(link: LexborNode, heading: LexborNode) -> LexborNode | None:
@@ -156,18 +164,18 @@ def _side_by_side(before: LexborNode, heading: LexborNode) -> bool:
     return False
 
 
-def _names_the_page(header: LexborNode, body: LexborNode, title: str, site: str, page: str) -> bool:
-    """Whether the banner-placed ``header`` holds the page's title: no role says it is the
-    banner, it holds the body's only ``h1``, that ``h1`` shares a word with the page's own
-    part of ``title`` (before a separator) and does not name the ``site`` (its words are
-    not all in the site's name, nor in a part of ``title`` after a separator: Node.js's
+def _names_the_page(header: LexborNode, title: str, site: str, page: str) -> bool:
+    """Whether the banner-placed ``header``, which holds the body's only ``h1``, holds the
+    page's title: no role says it is the banner, that ``h1`` shares a word with the page's
+    own part of ``title`` (before a separator) and does not name the ``site`` (its words
+    are not all in the site's name, nor in a part of ``title`` after a separator: Node.js's
     "About this documentation | Node.js v18.20.4 Documentation" is no title of its
     banner's "Node.js v18.20.4 documentation"), and its words are not a link to another
     page (a banner's name of the site links its front page)."""
     if str(header.attributes.get("role") or "").strip().lower() == "banner":
         return False
     h1 = header.css_first("h1")
-    if h1 is None or len(body.css("h1")) != 1:
+    if h1 is None:
         return False
     own, *rest = TITLE_SEPARATORS.split(title)
     named = _words_of(_text(h1))
