@@ -11,7 +11,9 @@ page of the site repeats (``site``: the ``<title>`` part that names the site, li
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
 Inside the content, permalink markers (an in-page link with no word of its own, ``¶``, or
 anywhere a mark alone that points at its own place), "edit this page" buttons, forms, the
-navigation bar just before a heading (GNU Texinfo's) and the page's own table of contents
+navigation bar just before a heading (GNU Texinfo's; before the first, a line of links loose
+in the body too: groff's), the bar of links to the pages before and after it that closes
+the content (``sequence``) and the page's own table of contents
 (a list of nothing but links to its sections, standing before them, that no sentence
 introduces as a section's parts, or an element a generator names a table of contents that
 holds a list of links, not of sentences) are dropped. Each heading starts a section
@@ -23,9 +25,13 @@ permalink names, or the run of empty markers just before it (``<span id>``, HTML
 ``<a name>``: texi2html's, YODL's), named by its first; so does each entry of a glossary,
 at its first term's id. A section's title is its heading path, each heading in the
 nearest before it of a higher level (a second top-level heading only as far as the
-element it opens). A page or a section that is a list of links (an index, a chapter's
-list of its pages) keeps only its sentences, and a page left with none is omitted and
-counted, as is a page that is a form with a sentence beside it (a search page).
+element it opens); a line of a few words alone above the page's ``h1`` (Javadoc's package)
+is that title's text, and headings and headers are read as ``titles`` says (a heading's
+bracketed link to another page is no word of it, a header of two headings is one title, a
+banner-placed header whose ``h1`` names the page is the page's own). A page or a section
+that is a list of links (an index, a chapter's list of its pages) keeps only its sentences,
+and a page left with none is omitted and counted, as is a page that is a form with a
+sentence beside it (a search page).
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
@@ -2053,7 +2059,8 @@ def _bars_before(node: LexborNode, *, of_any: bool = False) -> list[LexborNode] 
     a heading's own bars count: a list of links between a heading and the subsections of
     its section (git's "Table of contents", a chapter's list of its pages) is its text.
     ``of_any``: bars before any element count (the page's first heading's, ``_page_bars``,
-    which may stand before an element around it)."""
+    which may stand before an element around it), and so does a line of links loose there
+    (``_navigation_line``)."""
     bars: list[LexborNode] = []
     sibling = node.prev
     walked = run = 0  # siblings passed, and of them blank text or markers (``_markers_before``)
