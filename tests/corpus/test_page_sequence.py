@@ -139,3 +139,10 @@ This manual describes <a href="pic.html">pic</a>, a preprocessor of
 <h2>1. Introduction</h2><p>Pictures are described procedurally.</p></html>"""
     documents = _read(source, "pic")
     assert "a preprocessor of groff that draws pictures" in documents[0].text
+
+
+def test_a_page_closing_with_twenty_thousand_links_to_its_neighbours_is_read_in_one_pass() -> None:
+    # Each bar judged with every bar after it would cost the page's size a thousand times.
+    links = '<a href="integrate.html">previous</a> <a href="interpolate.html">next</a> ' * 10
+    (page,) = _read(_page(_NEIGHBOURS, "", f"<div>{links}</div>" * 1_000))
+    assert page.text.endswith("multivariate scalar functions.")

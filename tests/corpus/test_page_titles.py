@@ -188,3 +188,23 @@ def test_a_bracketed_link_with_words_after_it_or_to_a_place_on_the_page_stays() 
 keywords <a href="#note-1">[1]</a></h3>"""
     documents = _read(_node(heading), "assert")
     assert documents[1].title == "Assert › [RFC 2119] keywords [1]"
+
+
+def test_a_heading_of_twenty_thousand_links_in_one_element_is_read_in_one_pass() -> None:
+    # Each link judged with the words of the element around it would cost the heading's
+    # size 20,000 times; only its last link with a word may be a control.
+    links = "".join(f'<a href="p{i}.html">[p{i}]</a> ' for i in range(20_000))
+    page = f"<main><h1><span>{links}</span></h1><p>Text.</p></main>"
+    (document,) = _read(page, "links")
+    assert document.text.startswith("[p0] [p1]")
+    assert "[p19999]" not in document.title
+
+
+def test_twenty_thousand_headers_of_two_headings_are_each_one_title() -> None:
+    entries = "".join(
+        f"<section><header><h3>Method</h3><h2>m{i}</h2></header><p>Does {i}.</p></section>"
+        for i in range(20_000)
+    )
+    documents = _read(f"<main><h1>Class</h1><p>A class.</p>{entries}</main>", "class")
+    assert len(documents) == 20_001
+    assert documents[-1].title == "Class › Method m19999"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 from urllib.parse import urlsplit, urlunsplit
 
 from selectolax.lexbor import LexborNode
@@ -37,6 +38,9 @@ def word_count(node: LexborNode) -> int:
     return len(_WORD_TOKEN.findall(str(node.text(deep=True, separator=" "))))
 
 
+# A page's links repeat their addresses (a bar's, a menu's on every page of a site): each
+# is resolved once.
+@lru_cache(maxsize=4096)
 def page_target(href: str, page: str) -> str | None:
     """The page ``href`` leads to from ``page`` (its path in the site): the path resolved
     against ``page``'s folder, or a web address as written, without a place on the page or
