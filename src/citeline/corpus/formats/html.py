@@ -2155,8 +2155,8 @@ def _navigation_line(line: list[LexborNode]) -> bool:
     """Whether ``line``, a run of text and links loose in its parent (``loose_line``), is a
     bar of links as ``_navigation_only`` reads an element. groff's HTML output opens each page
     with one in the body itself, "[ prev | next | top ]" between two rules: read piece by
-    piece, its "]" was text before the first heading, and every page of groff's manuals
-    opened with a section of its three links."""
+    piece, its "]" was text before the first heading, and 23 of the 24 pages of groff 1.22's
+    pic manual opened with a section of its links, titled by the file's name."""
     links = [link for node in line if node.tag != "-text" for link in node.css("a[href]")]
     if len(links) < _BAR_LINKS:
         return False

@@ -6,8 +6,8 @@ title and sections, whatever the theme:
 - a ``<header>`` (or ``<hgroup>``) holding two headings and nothing else, the kind of what
   the page documents above its name (gi-docgen's ``<h3>Method</h3><h1>Gsk.RoundedRect.
   intersects_rect</h1>``) or a subtitle below it: one title, which read as two headings made
-  the kind the root of every path ("Method › ... › Declaration": 1,184 of GTK 4's GSK
-  reference's 1,196 sections);
+  the kind the root of every path ("Method › ... › Declaration": 1,185 of the 1,196
+  sections of GTK 4's GSK reference, libgtk-4-doc's ``gsk4``);
 - a ``<header>`` placed as a page's banner is (beside the content, not in it), whose ``h1``
   is the page's only one and names the page as its ``<title>`` does (odoc's ``<header
   class="odoc-preamble">``, the module's name and its preamble): the page's own title and
