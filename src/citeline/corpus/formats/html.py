@@ -11,7 +11,9 @@ page of the site repeats (``site``: the ``<title>`` part that names the site, li
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
 Inside the content, permalink markers (an in-page link with no word of its own, ``¶``, or
 anywhere a mark alone that points at its own place), "edit this page" buttons, forms, the
-navigation bar just before a heading (GNU Texinfo's) and the page's own table of contents
+navigation bar just before a heading (GNU Texinfo's; before the first, a line of links loose
+in the body too: groff's), the bar of links to the pages before and after it that closes
+the content (``sequence``) and the page's own table of contents
 (a list of nothing but links to its sections, standing before them, that no sentence
 introduces as a section's parts, or an element a generator names a table of contents that
 holds a list of links, not of sentences) are dropped. Each heading starts a section
@@ -23,9 +25,13 @@ permalink names, or the run of empty markers just before it (``<span id>``, HTML
 ``<a name>``: texi2html's, YODL's), named by its first; so does each entry of a glossary,
 at its first term's id. A section's title is its heading path, each heading in the
 nearest before it of a higher level (a second top-level heading only as far as the
-element it opens). A page or a section that is a list of links (an index, a chapter's
-list of its pages) keeps only its sentences, and a page left with none is omitted and
-counted, as is a page that is a form with a sentence beside it (a search page).
+element it opens); a line of a few words alone above the page's ``h1`` (Javadoc's package)
+is that title's text, and headings and headers are read as ``titles`` says (a heading's
+bracketed link to another page is no word of it, a header of two headings is one title, a
+banner-placed header whose ``h1`` names the page is the page's own). A page or a section
+that is a list of links (an index, a chapter's list of its pages) keeps only its sentences,
+and a page left with none is omitted and counted, as is a page that is a form with a
+sentence beside it (a search page).
 Code blocks keep their lines and indentation; other runs of spaces collapse. The page
 title is its first heading, else ``<title>`` less the site's shared part, else the file's
 name; the url is the site's address for the file when ingest was given a base URL, else
@@ -56,6 +62,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.decoding import read_page
+from citeline.corpus.formats.nodes import word_count as _word_count
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.sections import (
@@ -64,8 +71,15 @@ from citeline.corpus.formats.sections import (
     has_body,
     section_documents,
 )
+from citeline.corpus.formats.sequence import (
+    closing_bars,
+    declared,
+    loose_line,
+    with_opening_bars,
+)
 from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
 from citeline.corpus.formats.synopses import synopsis_rows
+from citeline.corpus.formats.titles import BANNER_HEADERS, read_as_shown
 
 # The structural elements generators put a page's own content in (Sphinx's basic,
 # Read the Docs, PyData and Furo themes, MkDocs themes, mdBook, Docusaurus, Hugo's): the
@@ -103,7 +117,7 @@ _CHROME_PARTS = (
     # Keys<'a, K, V>impl<'a, K, V> Iterator for ...".
     "[role=tooltip]",
     "[class*=tooltiptext]",
-    "header:not(article header):not(main header):not([role=main] header):not(section header)",
+    BANNER_HEADERS,
 )
 _CHROME = ", ".join(_CHROME_PARTS)
 # Dropped from the content: chrome, what is not text, and (``_CHROME_NAMES``) the
@@ -205,6 +219,12 @@ _SENTENCE_WORDS = 6
 # multiple words only shows matches that contain all words."); a page of documentation
 # that shows a search box in its content says more.
 _FORM_PAGE_WORDS = 20
+# The most words a line alone above the page's title holds and still labels that title, not
+# saying a sentence of its own (``_label_first``): Javadoc 9+'s "Package org.apache.commons.
+# lang3" above each class's ``h1`` holds two, a module's "Module java.base" two.
+_LABEL_WORDS = 4
+# What ends a sentence, so that a line ending with it is no label.
+_SENTENCE_END = re.compile(r"[.!?:;]\s*$")
 _QUERY_FIELDS = "form input:not([type]), form input[type=text], form input[type=search]"
 # A glossary's terms with an id a link can reach (Sphinx's ``dl.glossary``, DocBook's
 # ``glossterm``, AsciiDoc's anchored ``[[def_index]]index::``) each start a section, below
@@ -492,6 +512,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if body is None:
         yield Rejected("it has no HTML body; check that it is an HTML page")
         return
+    read_as_shown(body, title_tag, profile.name or "", origin.relative)
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
     content, marked, boxed, form = _cleaned_content(tree, body, profile, origin.relative)
@@ -565,6 +586,13 @@ def _page_sections(
     )
     if _banner_first(sections, content, marked, profile, apart):
         sections.pop(0)
+    elif _label_first(sections, content, apart):
+        label, title = sections.pop(0), sections[0]
+        sections[0] = Section(
+            title.headings,
+            title.anchor,
+            f"{title.headings[-1]}\n\n{label.text.strip()}\n\n{body_text(title)}".strip(),
+        )
     return sections, listed
 
 
@@ -604,6 +632,27 @@ def _banner_first(
     if len(sections) < 2 or sections[0].headings or not _opens_with_h1(content):
         return False
     return _repeated_only(sections[0].text, profile.lines) if marked else not apart
+
+
+def _label_first(sections: list[Section], content: LexborNode, apart: bool) -> bool:
+    """Whether the first of ``sections``, before the page's ``h1`` title (``apart`` is False),
+    is a label of that title: one line of at most ``_LABEL_WORDS`` words that ends no
+    sentence. Javadoc 9+ writes the class's package above its title, ``<div class="sub-title">
+    Package <a>org.apache.commons.lang3</a></div><h1>Class StringUtils</h1>`` inside
+    ``<main>``: read as text before the title, it made a section of its own at the page's
+    address on 223 of Apache Commons Lang's pages, and the page's ``<title>`` then rooted
+    every path of it ("StringUtils › Class StringUtils › Method Details": 3,409 titles). The
+    label is kept as the title's text, after its heading."""
+    if len(sections) < 2 or sections[0].headings or apart or not _opens_with_h1(content):
+        return False
+    if len(sections[1].headings) != 1:
+        return False
+    lines = [line.strip() for line in sections[0].text.splitlines() if line.strip()]
+    return (
+        len(lines) == 1
+        and len(_WORD_TOKEN.findall(lines[0])) <= _LABEL_WORDS
+        and _SENTENCE_END.search(lines[0]) is None
+    )
 
 
 def _first_heading(content: LexborNode, boxed: set[int]) -> LexborNode | None:
@@ -756,6 +805,9 @@ def _sample(path: Path) -> PageSample | None:
         body = tree.body or tree.root
         if body is None or _redirects_elsewhere(tree, path.name):
             return None  # a redirect page holds none of the site's chrome
+        # No title: which part of it names the site is what the samples are read to learn,
+        # so no banner-placed header is read as the page's own here (``titles``).
+        read_as_shown(body, "", "", path.name)
         # Every heading that could start a section, inside the content found or not: a
         # heading every page holds outside it is chrome too. Current mdBook opens each page
         # with a "Keyboard shortcuts" popup, a CSS-hidden ``h2`` outside ``<main>``; unlearned,
@@ -785,7 +837,9 @@ def _root(path: Path, profile: SiteProfile) -> str:
         body = tree.body or tree.root
         if body is None:
             return ""
-        titled = bool(profile.page_title(_text_of(tree.css_first("title"))))
+        title = profile.page_title(_text_of(tree.css_first("title")))
+        read_as_shown(body, title, profile.name or "", path.name)
+        titled = bool(title)
         linked = _linked_ids(body)
         content, marked, boxed, _ = _cleaned_content(tree, body, profile, path.name)
         sections, _ = _page_sections(content, linked, boxed, marked, profile, titled)
@@ -852,7 +906,13 @@ def _cleaned_content(
     for heading in content.css(_HEADINGS):
         for bar in _own_bars(heading):
             bar.decompose()
-    for bar in _page_bars(content, boxed):
+    opening = _page_bars(content, boxed)
+    # The pages the opening bars link, read before they go: a closing bar that links
+    # exactly those is the same navigation (``sequence``).
+    neighbours = with_opening_bars(declared(tree, page), opening, page)
+    for bar in opening:
+        bar.decompose()
+    for bar in closing_bars(content, neighbours, page):
         bar.decompose()
     for contents in _own_contents(content):
         contents.decompose()
@@ -1999,12 +2059,19 @@ def _bars_before(node: LexborNode, *, of_any: bool = False) -> list[LexborNode] 
     a heading's own bars count: a list of links between a heading and the subsections of
     its section (git's "Table of contents", a chapter's list of its pages) is its text.
     ``of_any``: bars before any element count (the page's first heading's, ``_page_bars``,
-    which may stand before an element around it)."""
+    which may stand before an element around it), and so does a line of links loose there
+    (``_navigation_line``)."""
     bars: list[LexborNode] = []
     sibling = node.prev
     walked = run = 0  # siblings passed, and of them blank text or markers (``_markers_before``)
     while sibling is not None:
-        if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
+        line = loose_line(sibling) if of_any else []
+        if sibling.tag != "-comment" and len(line) > 1 and _navigation_line(line):
+            # An empty marker in the line names the heading's place: it stays.
+            bars.extend(piece for piece in line if not _empty_marker(piece))
+            walked += 1
+            sibling = line[0]
+        elif sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
             if not (of_any or node.tag in _HEADING_TAGS) or not _navigation_only(sibling):
                 return None
             bars.append(sibling)
@@ -2084,11 +2151,19 @@ def _navigation_only(node: LexborNode) -> bool:
     return _words_outside(node, links) <= len(links)
 
 
-def _word_count(node: LexborNode) -> int:
-    """How many words ``node``'s text nodes hold, each counted apart (so that a list's
-    items, or a bar's cells, are not run together): runs of non-space holding a letter or
-    digit."""
-    return len(_WORD_TOKEN.findall(str(node.text(deep=True, separator=" "))))
+def _navigation_line(line: list[LexborNode]) -> bool:
+    """Whether ``line``, a run of text and links loose in its parent (``loose_line``), is a
+    bar of links as ``_navigation_only`` reads an element. groff's HTML output opens each page
+    with one in the body itself, "[ prev | next | top ]" between two rules: read piece by
+    piece, its "]" was text before the first heading, and 23 of the 24 pages of groff 1.22's
+    pic manual opened with a section of its links, titled by the file's name."""
+    links = [link for node in line if node.tag != "-text" for link in node.css("a[href]")]
+    if len(links) < _BAR_LINKS:
+        return False
+    if any(node.tag != "-text" and node.css_first(_HEADINGS) is not None for node in line):
+        return False
+    words = sum(_word_count(node) for node in line)
+    return words - sum(_word_count(link) for link in links) <= len(links)
 
 
 def _words_outside(node: LexborNode, links: list[LexborNode]) -> int:
