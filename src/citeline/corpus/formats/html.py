@@ -1531,8 +1531,27 @@ def _without_link_lists(found: list[tuple[tuple[str, ...], str | None, list[_Lin
         # the identifiers CMake reserves, over cmake-variables(7)'s lists of variables).
         if _a_link_list(words, inside, links) or (whole and links and 2 * inside >= words):
             listed = True
-            lines[len(lines) - len(body) :] = [line for line in body if _own_line(line)]
+            lines[len(lines) - len(body) :] = _own_lines(body)
     return listed
+
+
+def _own_lines(body: list[_Line]) -> list[_Line]:
+    """The lines of ``body``, a list of links, that are its own text (``_own_line``), and
+    each short line with no link that stands over such text, as a caption stands over its
+    paragraph: DocBook's front page holds its copyright line and its "Abstract" caption
+    over the abstract's sentence, before the book's list of tables. Dropped as a list's
+    lines, the Debian Reference lost "Copyright © 2013-2021 Osamu Aoki" and "Abstract"; a
+    caption over a list ("List of Tables", "Index pages by letter:") stands over no text
+    of its own and still goes."""
+    kept: list[_Line] = []
+    over_own = False  # whether the next line with text below is the section's own
+    for line in reversed(body):
+        keep = _own_line(line) or (over_own and not line.item and not line.links)
+        if line.text:
+            over_own = keep
+        if keep:
+            kept.append(line)
+    return kept[::-1]
 
 
 def _heading_lines(titles: tuple[str, ...], lines: list[_Line]) -> int:
