@@ -10,7 +10,8 @@ Headings in navigation, banners, footers and sidebars start no section, and what
 page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
 Inside the content, permalink markers (an in-page link with no word of its own, ``¶``, or
-anywhere a mark alone that points at its own place), "edit this page" buttons, forms, the
+anywhere a mark alone that points at its own place), a heading's controls (a link beside
+its words that leads nowhere: YARD's "collapse"), "edit this page" buttons, forms, the
 navigation bar just before a heading (GNU Texinfo's) and the page's own table of contents
 (a list of nothing but links to its sections, standing before them, that no sentence
 introduces as a section's parts, or an element a generator names a table of contents that
@@ -157,6 +158,8 @@ _PERMALINK_MARKS = frozenset(["¶", "§", "#", "🔗"])
 # (``_mark_permalink_targets``, read by ``_anchor_candidates``).
 _PERMALINK_TARGET = "data-citeline-permalink"
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
+# The links inside a heading (``_heading_control``).
+_HEADING_LINKS = ", ".join(f"{heading} a[href]" for heading in _HEADINGS.split(", "))
 # The links whose words count as a list's (``_without_link_lists``): not a heading's own;
 # and the items of a list or a table, whose lines are entries of such a list.
 _ITEMS = "li, dt, dd, td, th"
@@ -848,6 +851,9 @@ def _cleaned_content(
     for link in content.css('a[href^="#"]'):
         if link.mem_id in marks:
             _drop_permalink(link)
+    for link in content.css(_HEADING_LINKS):
+        if _heading_control(link):
+            link.decompose()
     # A heading's navigation bar (``_own_bars``) read as text ended the section before.
     for heading in content.css(_HEADINGS):
         for bar in _own_bars(heading):
@@ -895,6 +901,32 @@ def _at_its_place(link: LexborNode, target: str) -> bool:
             return True
         node = parent
     return False
+
+
+def _heading_control(link: LexborNode) -> bool:
+    """Whether ``link``, in a heading, is a control beside the heading's title: it leads
+    nowhere (``href="#"`` alone, or a ``javascript:`` address: a script does what it does,
+    folding or unfolding what the heading opens), and the heading holds words of its own
+    beside it. YARD writes "collapse" in each summary's heading (``<a href="#">``): 40 of
+    Mocha's and Cri's section titles read "Instance Method Summary collapse". A link that is
+    all the heading's words is its title, whatever it leads to; one that leads nowhere
+    inside a sentence (HAProxy's keywords open a menu, libsdl2-doc's authors' addresses are
+    written by a script) is no heading's and stays."""
+    href = str(link.attributes.get("href") or "").strip()
+    if href != "#" and not href.lower().startswith("javascript:"):
+        return False
+    if not _WORD.search(str(link.text(deep=True))):
+        return False  # a permalink's mark, dropped as such
+    heading = link.parent
+    for _ in range(_WALK):
+        if heading is None or heading.tag in _HEADING_TAGS:
+            break
+        heading = heading.parent
+    return (
+        heading is not None
+        and heading.tag in _HEADING_TAGS
+        and (_words_outside(heading, [link]) > 0)
+    )
 
 
 def _drop_permalink(link: LexborNode) -> None:
