@@ -22,7 +22,8 @@ heading opens, past such a bar (Sphinx's ``<section id>``, DocBook's ``<div
 class=sect1>``, Texinfo's ``<div class=section id>``), that of the element around it its
 permalink names, or the run of empty markers just before it (``<span id>``, HTML 4's
 ``<a name>``: texi2html's, YODL's), named by its first; so does each entry of a glossary,
-at its first term's id. A section's title is its heading path, each heading in the
+at its first term's id, and each API entry written without a heading, at its block's id
+(``entries``: RDoc's methods). A section's title is its heading path, each heading in the
 nearest before it of a higher level (a second top-level heading only as far as the
 element it opens). A page or a section that is a list of links (an index, a chapter's
 list of its pages) keeps only its sentences, and a page left with none is omitted and
@@ -57,6 +58,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.decoding import read_page
+from citeline.corpus.formats.entries import signature_entries
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.sections import (
@@ -219,6 +221,10 @@ _QUERY_FIELDS = "form input:not([type]), form input[type=text], form input[type=
 # the three glossary pages hold such terms (an API entry's ``dt id`` is no glossary's).
 _GLOSSARY_TERMS = "dl.glossary > dt[id], dt[id]:has(> span.glossterm), dt:has(> a[id])"
 _GLOSSARY_TERM_LEVEL = 7
+# An API entry written without a heading (``entries``: RDoc's methods) lies below every
+# heading too, in the one before it ("Public Instance Methods"); the next entry or heading
+# ends it.
+_ENTRY_LEVEL = _GLOSSARY_TERM_LEVEL
 # The fewest entries of a page whose parts one heading's words label (``_entry_labels``):
 # a heading that repeats under two entries and is reached by no link is already the name
 # of their parts (gtk-doc's "Returns" under a page's two functions), not two places.
@@ -1443,6 +1449,12 @@ def _section_starts(
             continue  # one entry with the term before it, at that term's id
         section_headings.append(term)
         headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
+    found_entries = signature_entries(content, linked)
+    for label in found_entries.labels:
+        label.decompose()
+    for entry in found_entries.entries:
+        section_headings.append(entry.line)
+        headings.append((_ENTRY_LEVEL, _text_of(entry.line), entry.anchor))
     _mark_top_level_ends(section_headings, headings)
     for number, heading in enumerate(section_headings):
         heading.insert_before(f"\x00{number}\x00")
