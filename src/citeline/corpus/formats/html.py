@@ -10,7 +10,8 @@ Headings in navigation, banners, footers and sidebars start no section, and what
 page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
 Inside the content, permalink markers (an in-page link with no word of its own, ``¶``, or
-anywhere a mark alone that points at its own place), "edit this page" buttons, forms, the
+anywhere a mark alone that points at its own place), a heading's controls (a link beside
+its words that leads nowhere: YARD's "collapse"), "edit this page" buttons, forms, the
 navigation bar just before a heading (GNU Texinfo's; before the first, a line of links loose
 in the body too: groff's), the bar of links to the pages before and after it that closes
 the content (``sequence``) and the page's own table of contents
@@ -23,7 +24,8 @@ heading opens, past such a bar (Sphinx's ``<section id>``, DocBook's ``<div
 class=sect1>``, Texinfo's ``<div class=section id>``), that of the element around it its
 permalink names, or the run of empty markers just before it (``<span id>``, HTML 4's
 ``<a name>``: texi2html's, YODL's), named by its first; so does each entry of a glossary,
-at its first term's id. A section's title is its heading path, each heading in the
+at its first term's id, and each API entry written without a heading, at its block's id
+(``entries``: RDoc's methods). A section's title is its heading path, each heading in the
 nearest before it of a higher level (a second top-level heading only as far as the
 element it opens); a line of a few words alone above the page's ``h1`` (Javadoc's package)
 is that title's text, and headings and headers are read as ``titles`` says (a heading's
@@ -62,6 +64,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.decoding import read_page
+from citeline.corpus.formats.entries import signature_entries
 from citeline.corpus.formats.nodes import word_count as _word_count
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
@@ -171,6 +174,8 @@ _PERMALINK_MARKS = frozenset(["¶", "§", "#", "🔗"])
 # (``_mark_permalink_targets``, read by ``_anchor_candidates``).
 _PERMALINK_TARGET = "data-citeline-permalink"
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
+# The links inside a heading (``_heading_control``).
+_HEADING_LINKS = ", ".join(f"{heading} a[href]" for heading in _HEADINGS.split(", "))
 # The links whose words count as a list's (``_without_link_lists``): not a heading's own;
 # and the items of a list or a table, whose lines are entries of such a list.
 _ITEMS = "li, dt, dd, td, th"
@@ -236,6 +241,10 @@ _QUERY_FIELDS = "form input:not([type]), form input[type=text], form input[type=
 # the three glossary pages hold such terms (an API entry's ``dt id`` is no glossary's).
 _GLOSSARY_TERMS = "dl.glossary > dt[id], dt[id]:has(> span.glossterm), dt:has(> a[id])"
 _GLOSSARY_TERM_LEVEL = 7
+# An API entry written without a heading (``entries``: RDoc's methods) lies below every
+# heading too, in the one before it ("Public Instance Methods"); the next entry or heading
+# ends it.
+_ENTRY_LEVEL = _GLOSSARY_TERM_LEVEL
 # The fewest entries of a page whose parts one heading's words label (``_entry_labels``):
 # a heading that repeats under two entries and is reached by no link is already the name
 # of their parts (gtk-doc's "Returns" under a page's two functions), not two places.
@@ -902,6 +911,9 @@ def _cleaned_content(
     for link in content.css('a[href^="#"]'):
         if link.mem_id in marks:
             _drop_permalink(link)
+    for link in content.css(_HEADING_LINKS):
+        if _heading_control(link):
+            link.decompose()
     # A heading's navigation bar (``_own_bars``) read as text ended the section before.
     for heading in content.css(_HEADINGS):
         for bar in _own_bars(heading):
@@ -955,6 +967,32 @@ def _at_its_place(link: LexborNode, target: str) -> bool:
             return True
         node = parent
     return False
+
+
+def _heading_control(link: LexborNode) -> bool:
+    """Whether ``link``, in a heading, is a control beside the heading's title: it leads
+    nowhere (``href="#"`` alone, or a ``javascript:`` address: a script does what it does,
+    folding or unfolding what the heading opens), and the heading holds words of its own
+    beside it. YARD writes "collapse" in each summary's heading (``<a href="#">``): 40 of
+    Mocha's and Cri's section titles read "Instance Method Summary collapse". A link that is
+    all the heading's words is its title, whatever it leads to; one that leads nowhere
+    inside a sentence (HAProxy's keywords open a menu, libsdl2-doc's authors' addresses are
+    written by a script) is no heading's and stays."""
+    href = str(link.attributes.get("href") or "").strip()
+    if href != "#" and not href.lower().startswith("javascript:"):
+        return False
+    if not _WORD.search(str(link.text(deep=True))):
+        return False  # a permalink's mark, dropped as such
+    heading = link.parent
+    for _ in range(_WALK):
+        if heading is None or heading.tag in _HEADING_TAGS:
+            break
+        heading = heading.parent
+    return (
+        heading is not None
+        and heading.tag in _HEADING_TAGS
+        and (_words_outside(heading, [link]) > 0)
+    )
 
 
 def _drop_permalink(link: LexborNode) -> None:
@@ -1471,6 +1509,12 @@ def _section_starts(
             continue  # one entry with the term before it, at that term's id
         section_headings.append(term)
         headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
+    found_entries = signature_entries(content, linked)
+    for label in found_entries.labels:
+        label.decompose()
+    for entry in found_entries.entries:
+        section_headings.append(entry.line)
+        headings.append((_ENTRY_LEVEL, _text_of(entry.line), entry.anchor))
     _mark_top_level_ends(section_headings, headings)
     for number, heading in enumerate(section_headings):
         heading.insert_before(f"\x00{number}\x00")
@@ -1591,8 +1635,27 @@ def _without_link_lists(found: list[tuple[tuple[str, ...], str | None, list[_Lin
         # the identifiers CMake reserves, over cmake-variables(7)'s lists of variables).
         if _a_link_list(words, inside, links) or (whole and links and 2 * inside >= words):
             listed = True
-            lines[len(lines) - len(body) :] = [line for line in body if _own_line(line)]
+            lines[len(lines) - len(body) :] = _own_lines(body)
     return listed
+
+
+def _own_lines(body: list[_Line]) -> list[_Line]:
+    """The lines of ``body``, a list of links, that are its own text (``_own_line``), and
+    each short line with no link that stands over such text, as a caption stands over its
+    paragraph: DocBook's front page holds its copyright line and its "Abstract" caption
+    over the abstract's sentence, before the book's list of tables. Dropped as a list's
+    lines, the Debian Reference lost "Copyright © 2013-2021 Osamu Aoki" and "Abstract"; a
+    caption over a list ("List of Tables", "Index pages by letter:") stands over no text
+    of its own and still goes."""
+    kept: list[_Line] = []
+    over_own = False  # whether the next line with text below is the section's own
+    for line in reversed(body):
+        keep = _own_line(line) or (over_own and not line.item and not line.links)
+        if line.text:
+            over_own = keep
+        if keep:
+            kept.append(line)
+    return kept[::-1]
 
 
 def _heading_lines(titles: tuple[str, ...], lines: list[_Line]) -> int:

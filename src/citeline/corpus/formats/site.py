@@ -46,6 +46,11 @@ SHARED_SHARE = 0.6
 # had no site name (their front pages were titled "GLib Reference Manual: GLib Reference
 # Manual"), and the site's name headed 4,146 of libsdl2-doc's 4,460 sections' titles.
 TITLE_SEPARATORS = re.compile(r"\s+(?:[\u2014\u2013|\u00b7\u2022\u00bb\u00ab-]|::)\s+|\s*:\s+")
+# A separator that opens a ``<title>``: the generator wrote "{site}: {page}" with no site name
+# to put before it (Javadoc without a window title: ": Class Hierarchy", "- Overview"). The
+# page is named by the rest alone; read whole, such a title kept its separator as the page's
+# name, and every page of the site shared an empty name before it.
+_LEADING_SEPARATOR = re.compile(r"\A\s*(?:[\u2014\u2013|\u00b7\u2022\u00bb\u00ab:-]|::)\s+")
 # A site's name in parentheses after the page's own title: Javadoc writes every page's
 # ``<title>`` so ("ArchUtils (Apache Commons Lang 3.12.0 API)").
 _PARENTHESISED = re.compile(r"\s(\([^()]+\))\s*$")
@@ -72,7 +77,9 @@ class SiteProfile:
         return suffix or self.title_prefix or None
 
     def page_title(self, title: str) -> str:
-        """``title`` without the part every page shares, unless that is all of it."""
+        """``title`` without the part every page shares, unless that is all of it, and
+        without a separator it opens with (``without_leading_separator``)."""
+        title = without_leading_separator(title)
         if self.title_suffix and title.endswith(self.title_suffix):
             rest = title[: -len(self.title_suffix)]
             cut = _trailing_separator(rest)
@@ -89,6 +96,15 @@ class SiteProfile:
 
 
 NO_PROFILE = SiteProfile()
+
+
+def without_leading_separator(title: str) -> str:
+    """``title`` without a separator it opens with (``_LEADING_SEPARATOR``), unless that
+    is all of it."""
+    opening = _LEADING_SEPARATOR.match(title)
+    if opening is None or not title[opening.end() :].strip():
+        return title
+    return title[opening.end() :]
 
 
 def _trailing_separator(text: str) -> int | None:
@@ -158,7 +174,8 @@ def learn(samples: Iterable[PageSample | None]) -> SiteProfile:
     if len(read) < MIN_PAGES:
         return NO_PROFILE
     needed = max(MIN_PAGES - 1, int(SHARED_SHARE * len(read) + 0.999))
-    prefix, suffix = _title_parts([sample.title for sample in read], needed)
+    titles = [without_leading_separator(sample.title) for sample in read]
+    prefix, suffix = _title_parts(titles, needed)
     return SiteProfile(
         title_prefix=prefix,
         title_suffix=suffix,
