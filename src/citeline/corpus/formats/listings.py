@@ -184,6 +184,8 @@ def _clear_leading_numbers(listing: LexborNode) -> None:
     if listing.tag != "pre":
         return
     lines = [line for line in _split_lines(listing) if line]
+    if any(_a_number(line[0].element) for line in lines):
+        return  # a number in an element of its own: the code's (``_numbered_lines``)
     found = [(line, _LEADING_NUMBER.match(line[0].text)) for line in lines]
     leads = [(line, lead) for line, lead in found if lead is not None]
     if len(leads) != len(lines) or len(leads) < _NUMBERED_LINES:
@@ -265,7 +267,8 @@ def join_signature_tables(content: LexborNode) -> None:
     ``SDLTest_RandomInit`` was "void SDLTest_RandomInit / ( / SDLTest_RandomContext * /
     rndContext, / unsigned int / xi, ..." over eleven lines."""
     for table in content.css("table"):
-        if table.css_first(_BLOCKS) is not None:
+        # (lexbor's ``css`` of an element finds the element itself too)
+        if any(block.mem_id != table.mem_id for block in table.css(_BLOCKS)):
             continue
         rows = [[_text(cell) for cell in row.css("td, th")] for row in table.css("tr")]
         rows = [row for row in rows if any(row)]
