@@ -97,6 +97,15 @@ def test_numbers_written_at_the_start_of_each_line_of_an_old_source_page_are_no_
     assert "/* SDL */\nint x;\n    x = 1;" in text and "0000" not in text
 
 
+def test_a_programs_output_that_numbers_its_lines_keeps_its_numbers() -> None:
+    # Node.js' page on process.argv: the output of ``console.log(`${index}: ${val}`)``.
+    output = (
+        "<pre><code>0: /usr/local/bin/node\n1: process-args.js\n2: one\n3: two=three</code></pre>"
+    )
+    text = _text(f"<h1>process.argv</h1><p>Would generate the output:</p>{output}", "Process")
+    assert "0: /usr/local/bin/node\n1: process-args.js\n2: one" in text
+
+
 def _memname(rows: str) -> str:
     return f'<div class="memproto"><table class="memname">{rows}</table></div>'
 

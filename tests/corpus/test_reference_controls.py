@@ -199,6 +199,17 @@ def test_a_more_link_to_the_detailed_description_that_repeats_the_brief_is_no_te
     assert first.text == f"{brief} More..."
 
 
+def test_a_link_that_ends_a_sentence_to_a_later_place_saying_it_again_is_text() -> None:
+    # The Cargo Book's glossary: the "Crate" entry's sentence is said again under "Module".
+    body = """<h1>Glossary</h1><h2 id="crate">Crate</h2><p>The source code for a given crate
+    may be subdivided into <a href="#module"><em>modules</em></a>.</p><p>See <a
+    href="#lock-file">lock file</a>.</p><h2 id="lock-file">Lock file</h2><p>See the lock
+    file's format.</p><h2 id="module">Module</h2><p>The source code for a given crate may be
+    subdivided into one or more separate modules.</p>"""
+    crate = _read(_page(body, "Glossary"))["page#crate"]
+    assert "subdivided into modules.\n\nSee lock file." in crate.text
+
+
 def test_a_page_without_a_title_element_is_titled_by_its_first_heading() -> None:
     body = """<body><p>FOR IMMEDIATE RELEASE:</p><h2>SQLite Consortium Launches</h2><p>The
     SQLite Consortium was formally announced today.</p></body>"""

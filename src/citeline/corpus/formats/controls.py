@@ -70,6 +70,9 @@ _WORD_TOKEN = re.compile(r"\S*\w\S*")
 _WORD_RUN = re.compile(r"\w+")
 # Steps any walk up the tree, or back along siblings, takes at most (the reader's bound).
 _WALK = 8
+# The fewest words of the paragraph before a "More..." link that its target must repeat:
+# a sentence, not a word that any text may hold ("See").
+_SAID_WORDS = 3
 # The shortest line of a code block that a link's address must carry to run that block.
 _CODE_LINE = 4
 # The most characters a summary that is a label holds ("Expand description", "show/hide
@@ -153,8 +156,9 @@ def _controls(content: LexborNode, labels: frozenset[str], page: str) -> Iterato
         else:
             target = _in_page_target(href, own)
             said = _said_before(link) if target and _ends_its_block(link) else ""
-            if said:
-                in_page.append((link, target, said))
+            if not _words_over(said, _SAID_WORDS - 1):
+                continue  # no sentence before it: a term, a heading's own link
+            in_page.append((link, target, said))
     for summary in content.css("summary"):
         if labels and _label(summary) in labels:
             yield summary
@@ -321,15 +325,17 @@ def _written_before(node: LexborNode) -> LexborNode | None:
 
 
 def _ends_its_block(link: LexborNode) -> bool:
-    """Whether no word follows ``link`` in the paragraph (or cell, or item) it ends: each
-    sibling after it, and after each inline element around it, holds none."""
+    """Whether nothing follows ``link`` in the paragraph (or cell, or item) it ends, not
+    even a stop: each sibling after it, and after each inline element around it, is blank.
+    A link that a sentence's stop follows ("See <a>lock file</a>.", the Cargo Book's
+    glossary) is the sentence's last words, no control after it."""
     node = link
     for _ in range(_WALK):
         sibling = node.next
         for _ in range(_WALK * _WALK):
             if sibling is None:
                 break
-            if sibling.tag != "-comment" and _WORD.search(str(sibling.text(deep=True))):
+            if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
                 return False
             sibling = sibling.next
         else:

@@ -38,8 +38,9 @@ _COLUMN_LEVELS = 3
 _NUMBER = re.compile(r"\s*(\d+)\s*")
 # Steps a walk up the tree takes at most (the reader's bound).
 _WALK = 8
-# A number that opens a line of code as its first characters, and the space after it.
-_LEADING_NUMBER = re.compile(r"(\s*)(\d+)( ?)")
+# A number that opens a line of code as its first characters, padded with zeros to its
+# listing's width ("00042"), and the space after it.
+_LEADING_NUMBER = re.compile(r"(\s*)(0\d+|[1-9]\d+)(?:[ \t]|$)")
 _WORD = re.compile(r"\w")
 _WHITESPACE = re.compile(r"[\s\u00a0]+")
 # The elements a signature's cells may hold: words, links, emphasis, code; not blocks.
@@ -179,8 +180,10 @@ def _numbered_lines(listing: LexborNode) -> list[LexborNode]:
 
 def _clear_leading_numbers(listing: LexborNode) -> None:
     """Takes the numbers off a code block whose every line with text begins with one,
-    counting up by one, and one line at least holds code after it (Doxygen's old source
-    pages: ``<a name="l00042"></a>00042 int x;``)."""
+    padded with zeros to one width, counting up by one, and one line at least holds code
+    after it (Doxygen's old source pages: ``<a name="l00042"></a>00042 int x;``). A
+    program's output that numbers its lines ("0: /usr/local/bin/node", Node.js' page on
+    ``process.argv``) pads none."""
     if listing.tag != "pre":
         return
     lines = [line for line in _split_lines(listing) if line]
@@ -192,6 +195,9 @@ def _clear_leading_numbers(listing: LexborNode) -> None:
         return
     if not _counts_up([(line[0].line, int(lead.group(2))) for line, lead in leads]):
         return
+    widths = {len(lead.group(2)) for _, lead in leads}
+    if len(widths) != 1 or not any(lead.group(2).startswith("0") for _, lead in leads):
+        return  # numbers of the code's own ("0: /usr/local/bin/node", a program's output)
     if not any(len(line) > 1 or line[0].text[lead.end() :].strip() for line, lead in leads):
         return
     nodes: dict[int, tuple[LexborNode, dict[int, int]]] = {}
