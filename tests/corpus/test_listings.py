@@ -97,6 +97,12 @@ def test_numbers_written_at_the_start_of_each_line_of_an_old_source_page_are_no_
     assert "/* SDL */\nint x;\n    x = 1;" in text and "0000" not in text
 
 
+def test_numbers_written_before_code_lose_their_gutter_and_keep_its_indentation() -> None:
+    listing = "<pre>\n01  #!/usr/bin/tclsh\n02  if {$argc!=2} {\n03    exit 1\n04  }\n</pre>"
+    text = _text(f"<h1>Quick start</h1>{listing}", "Quick start")
+    assert "#!/usr/bin/tclsh\nif {$argc!=2} {\n  exit 1\n}" in text
+
+
 def test_a_programs_output_that_numbers_its_lines_keeps_its_numbers() -> None:
     # Node.js' page on process.argv: the output of ``console.log(`${index}: ${val}`)``.
     output = (

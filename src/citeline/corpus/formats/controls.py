@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from urllib.parse import parse_qsl, unquote
 
 from selectolax.lexbor import LexborNode
@@ -45,7 +45,8 @@ _HEADING_TAGS = frozenset(_HEADINGS.split(", "))
 # a link to a listing's line: Node.js' "[src]" after a class's name). (lexbor reads
 # ``:is(a, b) c`` wrongly past a child, and ``c:is(a *, b *)`` rightly.)
 _IN_HEADINGS = f"a[href]:is({', '.join(f'{heading} *' for heading in sorted(_HEADING_TAGS))})"
-_OUTSIDE_HEADINGS = "a[href]" + "".join(f":not({heading} *)" for heading in sorted(_HEADING_TAGS))
+# Headings, code blocks and links, as lexbor lists them: in document order.
+_IN_ORDER = f":is({', '.join(sorted(_HEADING_TAGS))}, pre, a[href])"
 # The most words a control's label holds: "[src]", "Read more", "More...", "collapse all".
 _CONTROL_WORDS = 3
 # The most words a link to a listing's line holds as a label ("source", "[src]"); a link of
@@ -129,36 +130,46 @@ def _clear(content: LexborNode, controls: Iterable[LexborNode]) -> None:
 
 
 def _controls(content: LexborNode, labels: frozenset[str], page: str) -> Iterator[LexborNode]:
-    """The controls of ``content`` but tooltips' marks; each link is judged by its address
-    first, which costs least, and its words only where its address may be a control's. The
-    links of a heading are names of its signature, or a link to a listing's line (Node.js'
-    "[src]" after a class's name)."""
+    """The controls of ``content`` but tooltips' marks, read in one pass in document order
+    (each link beside the last heading and code block before it); each link is judged by
+    its address first, which costs least, and its words only where its address may be a
+    control's. The links of a heading are names of its signature, or a link to a listing's
+    line (Node.js' "[src]" after a class's name)."""
+    headed: set[int] = set()
     for link in content.css(_IN_HEADINGS):
+        headed.add(link.mem_id)
         href = str(link.attrs.get("href") or "").strip()
         if _MAY_BE_LISTING.search(href) and _source_link(href, _flat(link)):
             yield link
     own = page.rsplit("/", 1)[-1]
     in_page: list[tuple[LexborNode, str, str]] = []  # (link, its target, the words before it)
-    for link in content.css(_OUTSIDE_HEADINGS):
-        href = str(link.attrs.get("href") or "").strip()
+    heading: LexborNode | None = None
+    named: frozenset[str] = frozenset()  # where the heading's links of words lead
+    code: LexborNode | None = None
+    for node in content.css(_IN_ORDER):
+        if node.tag in _HEADING_TAGS:
+            heading, named = node, _named_targets(node)
+            continue
+        if node.tag == "pre":
+            code = node
+            continue
+        if node.mem_id in headed:
+            continue
+        href = str(node.attrs.get("href") or "").strip()
         if _MAY_BE_LISTING.search(href):
-            if _source_link(href, _flat(link)) and not _within(link, _PROSE):
-                yield link
-            continue
-        if href.lower().startswith("javascript:") or href == "#":
-            if _toggle(href, _flat(link)):
-                yield link
-            continue
-        if _words_over(_flat(link), _CONTROL_WORDS):
-            continue  # a link of a sentence's words
-        if ("?" in href and _runs_code(link, href)) or _reads_on(link, href):
-            yield link
-        else:
-            target = _in_page_target(href, own)
-            said = _said_before(link) if target and _ends_its_block(link) else ""
-            if not _words_over(said, _SAID_WORDS - 1):
-                continue  # no sentence before it: a term, a heading's own link
-            in_page.append((link, target, said))
+            if _source_link(href, _flat(node)) and not _within(node, _PROSE):
+                yield node
+        elif href.lower().startswith("javascript:") or href == "#":
+            if _toggle(href, _flat(node)):
+                yield node
+        elif ("?" in href and _runs_code(href, code) and _few_words(node)) or (
+            href in named and heading is not None and _reads_on(node, heading)
+        ):
+            yield node
+        elif "#" in href and (target := _in_page_target(href, own)) and _ends_its_block(node):
+            said = _said_before(node)
+            if _words_over(said, _SAID_WORDS - 1) and _few_words(node):
+                in_page.append((node, target, said))
     for summary in content.css("summary"):
         if labels and _label(summary) in labels:
             yield summary
@@ -200,16 +211,13 @@ def _toggle(href: str, text: str) -> bool:
     return href == "#" and _lone_sign(text)
 
 
-def _runs_code(link: LexborNode, href: str) -> bool:
-    """Whether ``link`` (of a few words at most) sends the code block just before it
-    somewhere to run: a value of its address's query carries that block's longest line.
-    rustdoc links "Run" under every example to the playground, ``?code=`` and the example
-    (567 of the ``collections`` pages' sections ended with it)."""
+def _runs_code(href: str, code: LexborNode | None) -> bool:
+    """Whether a link to ``href`` (of a few words at most) sends ``code``, the code block
+    before it, somewhere to run: a value of its address's query carries that block's
+    longest line. rustdoc links "Run" under every example to the playground, ``?code=`` and
+    the example (567 of the ``collections`` pages' sections ended with it)."""
     query = href.partition("?")[2].partition("#")[0]
-    if not query:
-        return False
-    code = _before(link, lambda node: node.tag == "pre", "pre")
-    if code is None:
+    if not query or code is None:
         return False
     lines = [line.strip() for line in str(code.text(deep=True)).splitlines()]
     longest = max(lines, key=len, default="")
@@ -218,23 +226,25 @@ def _runs_code(link: LexborNode, href: str) -> bool:
     return any(longest in value for _, value in parse_qsl(query, keep_blank_values=True))
 
 
-def _reads_on(link: LexborNode, href: str) -> bool:
-    """Whether ``link``, of a few words none of which the heading above it holds, ends its
-    paragraph and leads where a link in that heading leads (rustdoc's "Read more" after a
-    trait method's first line, to the trait's page, which the method's name in its heading
-    links too: 4,701 of the ``collections`` pages' sections). A name that ends a sentence
-    and that the heading names too ("Turn a Vec<T> into a VecDeque<T>." under ``impl
-    From<Vec<T>> for VecDeque<T>``) is text. A link in the page (``#``) is
-    ``_more_links``'."""
-    if href.startswith("#") or not _ends_its_block(link):
-        return False
-    heading = _before(link, lambda node: node.tag in _HEADING_TAGS, _HEADINGS)
-    if heading is None or not _words(heading).isdisjoint(_words(link)):
-        return False
-    return any(
-        str(named.attributes.get("href") or "").strip() == href and _WORD.search(_flat(named))
-        for named in heading.css("a[href]")
+def _named_targets(heading: LexborNode) -> frozenset[str]:
+    """Where the links of words in ``heading`` lead."""
+    return frozenset(
+        str(link.attrs.get("href") or "").strip()
+        for link in heading.css("a[href]")
+        if _WORD.search(_flat(link))
     )
+
+
+def _reads_on(link: LexborNode, heading: LexborNode) -> bool:
+    """Whether ``link``, which leads where a link of words in ``heading`` (the last before
+    it) leads, is of a few words none of which that heading holds and ends its paragraph
+    (rustdoc's "Read more" after a trait method's first line, to the trait's page, which
+    the method's name in its heading links too: 4,701 of the ``collections`` pages'
+    sections). A name that ends a sentence and that the heading names too ("Turn a Vec<T>
+    into a VecDeque<T>." under ``impl From<Vec<T>> for VecDeque<T>``) is text."""
+    if not _few_words(link) or not _ends_its_block(link):
+        return False
+    return _words(heading).isdisjoint(_words(link))
 
 
 def _more_links(
@@ -283,32 +293,6 @@ def _tooltip_marks(content: LexborNode) -> Iterator[LexborNode]:
             if parent is None or parent.mem_id == content.mem_id:
                 break
             node = parent
-
-
-def _before(
-    node: LexborNode, matches: Callable[[LexborNode], bool], selector: str
-) -> LexborNode | None:
-    """The nearest element before ``node`` that ``matches``, or the last inside an element
-    before it that ``selector`` finds: each sibling back of ``node`` and of each element
-    around it, at most ``_WALK`` of each."""
-    current = node
-    for _ in range(_WALK):
-        sibling = current.prev
-        for _ in range(_WALK):
-            if sibling is None:
-                break
-            if matches(sibling):
-                return sibling
-            if sibling.tag not in {"-text", "-comment"}:
-                inside = sibling.css(selector)
-                if inside:
-                    return inside[-1]
-            sibling = sibling.prev
-        parent = current.parent
-        if parent is None or parent.tag in {"body", "html"}:
-            return None
-        current = parent
-    return None
 
 
 def _written_before(node: LexborNode) -> LexborNode | None:
@@ -420,6 +404,11 @@ def _lone_symbol(text: str) -> bool:
     """Whether ``text`` is a symbol or two of Unicode's "other" symbols ("ⓘ", "⚠"), as no
     punctuation of a sentence is."""
     return 0 < len(text) <= 2 and all(unicodedata.category(c) == "So" for c in text)
+
+
+def _few_words(link: LexborNode) -> bool:
+    """Whether ``link``'s words are few enough for a control's label (``_CONTROL_WORDS``)."""
+    return not _words_over(_flat(link), _CONTROL_WORDS)
 
 
 def _words_over(text: str, most: int) -> bool:

@@ -36,6 +36,9 @@ _NUMBERED_LINES = 2
 # numbers: Pygments' ``pre`` in ``div.linenodiv`` in ``td.linenos``, in the row (3).
 _COLUMN_LEVELS = 3
 _NUMBER = re.compile(r"\s*(\d+)\s*")
+# Where a number that begins a line of its own block stands (Doxygen's ``div.line``), outside
+# code blocks (whose lines are read apart): Sphinx's inline code holds a ``span`` a word.
+_LINE_STARTS = "div > span:not(pre *)"
 # Steps a walk up the tree takes at most (the reader's bound).
 _WALK = 8
 # A number that opens a line of code as its first characters, padded with zeros to its
@@ -103,7 +106,7 @@ def _listings(content: LexborNode) -> Iterator[LexborNode]:
     number alone and begins a child of it."""
     yield from content.css("pre:not(pre *)")
     seen: set[int] = set()
-    for number in content.css("span:not(pre *)"):
+    for number in content.css(_LINE_STARTS):
         line = number.parent
         holder = line.parent if line is not None else None
         if holder is None or holder.mem_id in seen or not _a_number(number):
@@ -200,10 +203,14 @@ def _clear_leading_numbers(listing: LexborNode) -> None:
         return  # numbers of the code's own ("0: /usr/local/bin/node", a program's output)
     if not any(len(line) > 1 or line[0].text[lead.end() :].strip() for line, lead in leads):
         return
+    # The spaces every line's code keeps after its number's own: the gutter, not the code's
+    # indentation (SQLite's quickstart writes "01  #!/usr/bin/tclsh", "03    puts ...").
+    rests = [line[0].text[lead.end() :] + "".join(p.text for p in line[1:]) for line, lead in leads]
+    gutter = min((len(rest) - len(rest.lstrip(" ")) for rest in rests if rest.strip()), default=0)
     nodes: dict[int, tuple[LexborNode, dict[int, int]]] = {}
     for line, lead in leads:
         node, cuts = nodes.setdefault(line[0].node.mem_id, (line[0].node, {}))
-        cuts[line[0].chunk] = lead.end()
+        cuts[line[0].chunk] = lead.end() + min(gutter, len(line[0].text) - lead.end())
     for node, cuts in nodes.values():
         chunks = str(node.text_content or "").split("\n")
         for index, cut in cuts.items():
