@@ -26,13 +26,17 @@ nearest before it of a higher level (a second top-level heading only as far as t
 element it opens). A page or a section that is a list of links (an index, a chapter's
 list of its pages) keeps only its sentences, and a page left with none is omitted and
 counted, as is a page that is a form with a sentence beside it (a search page).
-Code blocks keep their lines and indentation; other runs of spaces collapse. The page
-title is its first heading, else ``<title>`` less the site's shared part, else the file's
-name; the url is the site's address for the file when ingest was given a base URL, else
-the page's canonical link. A page whose refresh sends the reader on at once (a redirect
-page) is omitted, counted, and left out of the site's sample. A static file an MkDocs docs
-folder copies as it is, naming itself by no ``<title>`` or heading (a search engine's
-verification file), is omitted and counted too.
+A reference's controls (``controls``: links to a listing's lines, toggles, "Run", tooltips'
+marks, the summary labels the site repeats, "Read more", "More...") are no text, nor are a
+listing's line numbers, and a signature set out in a table's cells is one line
+(``listings``). Code blocks keep their lines and indentation; other runs of spaces collapse.
+The page title is its first heading, else ``<title>`` less the site's shared part (for a
+page without one, its first ``h1``, else its first heading), else the file's name; the url
+is the site's address for the file when ingest was given a base URL, else the page's
+canonical link. A page whose refresh sends the reader on at once (a redirect page) is
+omitted, counted, and left out of the site's sample. A static file an MkDocs docs folder
+copies as it is, naming itself by no ``<title>`` or heading (a search engine's verification
+file), is omitted and counted too.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
