@@ -39,6 +39,8 @@ _NUMBER = re.compile(r"\s*(\d+)\s*")
 # Where a number that begins a line of its own block stands (Doxygen's ``div.line``), outside
 # code blocks (whose lines are read apart): Sphinx's inline code holds a ``span`` a word.
 _LINE_STARTS = "div > span:not(pre *)"
+# The pieces of a line of its own block read (``_lines``): its number and the code after it.
+_FIRST_PIECES = 2
 # Steps a walk up the tree takes at most (the reader's bound).
 _WALK = 8
 # A number that opens a line of code as its first characters, padded with zeros to its
@@ -130,11 +132,21 @@ def _lines(listing: LexborNode) -> list[list[_Piece]]:
     one line each child element elsewhere."""
     if listing.tag == "pre":
         return _split_lines(listing)
-    lines: list[list[_Piece]] = []
-    for child in listing.iter():
-        pieces = [piece for line in _split_lines(child) for piece in line]
-        lines.append([_Piece(len(lines), p.text, p.node, p.chunk, p.holder) for p in pieces])
-    return lines
+    # A line's first two pieces tell what ``_numbered_lines`` reads: its number, and whether
+    # code follows it.
+    return [_line_pieces(child, number) for number, child in enumerate(listing.iter())]
+
+
+def _line_pieces(line: LexborNode, number: int) -> list[_Piece]:
+    """The first ``_FIRST_PIECES`` pieces of text of ``line``, the ``number``-th line of its
+    listing, each line of its own block."""
+    pieces: list[_Piece] = []
+    for text in line.traverse(include_text=True):
+        if text.tag == "-text" and str(text.text_content or "").strip():
+            pieces.append(_Piece(number, str(text.text_content), text, 0, line))
+            if len(pieces) >= _FIRST_PIECES:
+                break
+    return pieces
 
 
 def _split_lines(node: LexborNode) -> list[list[_Piece]]:
@@ -157,23 +169,23 @@ def _numbered_lines(listing: LexborNode) -> list[LexborNode]:
     listing, counting up by one from line to line, with code after one of them at least."""
     lines = _lines(listing)
     firsts = [
-        (line[0].line, element)
+        (line[0].line, element, _kind(element))
         for line in lines
         if line and _a_number(line[0].node)
         for element in (line[0].element,)
         if element.mem_id != line[0].holder.mem_id
     ]
-    kinds = Counter(_kind(element) for _, element in firsts)
+    kinds = Counter(kind for _, _, kind in firsts)
     if not kinds:
         return []
     kind, _ = kinds.most_common(1)[0]
-    numbered = [(line, element) for line, element in firsts if _kind(element) == kind]
+    numbered = [(line, element) for line, element, its in firsts if its == kind]
     if len(numbered) < _NUMBERED_LINES or not _counts_up(
-        [(line, int(_text(element))) for line, element in numbered]
+        [(line, int(str(element.text(deep=True)))) for line, element in numbered]
     ):
         return []
     own = {element.mem_id for _, element in numbered}
-    for element in listing.css(kind[0]):
+    for element in listing.css(kind[0] + "".join(f".{name}" for name in kind[1].split())):
         if _kind(element) == kind and element.mem_id not in own and _text(element):
             return []  # the kind is the code's own (a number literal's)
     if not any(len(lines[line]) > 1 for line, _ in numbered):
