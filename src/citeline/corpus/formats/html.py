@@ -34,13 +34,17 @@ banner-placed header whose ``h1`` names the page is the page's own). A page or a
 that is a list of links (an index, a chapter's list of its pages) keeps only its sentences,
 and a page left with none is omitted and counted, as is a page that is a form with a
 sentence beside it (a search page).
-Code blocks keep their lines and indentation; other runs of spaces collapse. The page
-title is its first heading, else ``<title>`` less the site's shared part, else the file's
-name; the url is the site's address for the file when ingest was given a base URL, else
-the page's canonical link. A page whose refresh sends the reader on at once (a redirect
-page) is omitted, counted, and left out of the site's sample. A static file an MkDocs docs
-folder copies as it is, naming itself by no ``<title>`` or heading (a search engine's
-verification file), is omitted and counted too.
+A reference's controls (``controls``: links to a listing's lines, toggles, "Run", tooltips'
+marks, the summary labels the site repeats, "Read more", "More...") are no text, nor are a
+listing's line numbers, and a signature set out in a table's cells is one line
+(``listings``). Code blocks keep their lines and indentation; other runs of spaces collapse.
+The page title is its first heading, else ``<title>`` less the site's shared part (for a
+page without one, its first ``h1``, else its first heading), else the file's name; the url
+is the site's address for the file when ingest was given a base URL, else the page's
+canonical link. A page whose refresh sends the reader on at once (a redirect page) is
+omitted, counted, and left out of the site's sample. A static file an MkDocs docs folder
+copies as it is, naming itself by no ``<title>`` or heading (a search engine's verification
+file), is omitted and counted too.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
@@ -63,8 +67,15 @@ from typing import NamedTuple
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
+from citeline.corpus.formats.controls import (
+    TOOLTIPS,
+    clear_controls,
+    clear_tooltip_marks,
+    summary_labels,
+)
 from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.entries import signature_entries
+from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
 from citeline.corpus.formats.nodes import word_count as _word_count
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
@@ -117,9 +128,8 @@ _CHROME_PARTS = (
     # ``tooltiptext`` class of the common CSS recipe): rustdoc writes one inside the heading
     # of every method returning an iterator, and 1,531 titles of the Rust standard library's
     # ``collections`` pages read "pub fn keys(&self) -> Keys<'_, K, V>ⓘNotable traits for
-    # Keys<'a, K, V>impl<'a, K, V> Iterator for ...".
-    "[role=tooltip]",
-    "[class*=tooltiptext]",
+    # Keys<'a, K, V>impl<'a, K, V> Iterator for ...". (Its mark, "ⓘ", is a control.)
+    *TOOLTIPS.split(", "),
     BANNER_HEADERS,
 )
 _CHROME = ", ".join(_CHROME_PARTS)
@@ -522,6 +532,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         yield Rejected("it has no HTML body; check that it is an HTML page")
         return
     read_as_shown(body, title_tag, profile.name or "", origin.relative)
+    title_tag = title_tag or _title_heading(body, profile)
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
     content, marked, boxed, form = _cleaned_content(tree, body, profile, origin.relative)
@@ -547,6 +558,17 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _title_heading(body: LexborNode, profile: SiteProfile) -> str:
+    """The words of the heading that titles a page without a ``<title>``: its first ``h1``
+    that could start a section and that the site does not repeat, else its first such
+    heading ("" for none). SQLite's press release of 2007 opens with "FOR IMMEDIATE
+    RELEASE:" above its ``h2``: without a ``<title>``, that text was titled by the file's
+    name, "pressrelease-20071212"."""
+    found = [(heading.tag, _text_of(heading)) for heading in _section_headings(body)]
+    own = [(tag, text) for tag, text in found if text and text not in profile.headings]
+    return next((text for tag, text in own if tag == "h1"), own[0][1] if own else "")
 
 
 def _rooted_at(sections: list[Section], banner: str, title: str) -> list[Section]:
@@ -824,6 +846,7 @@ def _sample(path: Path) -> PageSample | None:
         # content the whole body (the Cargo Book's ``index.html``, whose ``h1`` is the
         # book's name that every page's menu bar repeats).
         headings = {_text_of(heading) for heading in _section_headings(body)}
+        labels = summary_labels(body)
         lines: set[str] = set()
         content, _, boxed, _ = _cleaned_content(tree, body, NO_PROFILE, path.name)
         sections, _ = _sections(content, frozenset(), boxed, frozenset(), lines)
@@ -831,7 +854,7 @@ def _sample(path: Path) -> PageSample | None:
         return None
     headings.update(s.headings[-1] for s in sections if s.headings)
     title = _text_of(tree.css_first("title"))
-    return PageSample(title, frozenset(headings), frozenset(lines), path)
+    return PageSample(title, frozenset(headings), frozenset(lines), path, labels)
 
 
 def _root(path: Path, profile: SiteProfile) -> str:
@@ -895,6 +918,8 @@ def _cleaned_content(
     _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
+    # Read while the tooltips they hold are there: a mark is judged beside its tooltip.
+    clear_tooltip_marks(content)
     form = _form_after_title(content)
     texts = _text_lists(content)
     for node in content.css(_NOT_CONTENT):
@@ -930,6 +955,12 @@ def _cleaned_content(
         contents.decompose()
     for synopsis in synopsis_rows(content, page, _anchor_candidates):
         synopsis.decompose()
+    # After the bars and the synopses: a heading's bar of a version and two controls
+    # ("const: unstable · source", rustdoc's) goes whole, as a bar, and a synopsis's rows
+    # link their entries by their "More..." (Doxygen's).
+    clear_controls(content, profile.labels, page)
+    clear_line_numbers(content)
+    join_signature_tables(content)
     return content, marked, boxed, form
 
 

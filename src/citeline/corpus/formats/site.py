@@ -3,10 +3,12 @@
 A generator wraps every page of a site in the same chrome whatever its theme: a
 ``<title>`` that ends (or starts) with the site's name ("— Python 3.11.2 documentation",
 "| Flask Documentation (2.2.x)"), and headings and lines of navigation, headers, footers
-and sidebars that repeat on every page. Nothing here knows a theme: the profile is what
-most sampled pages hold alike. ``Site`` is the ingested folder's list of pages and learns
-its profile once, on the first page read (by the reader's own ``learn``), so a single
-page read alone, or a folder of one page, simply has none.
+and sidebars that repeat on every page, and the labels of its pages' folding boxes
+(rustdoc's "Expand description" on every ``<summary>`` that opens a page's text). Nothing
+here knows a theme: the profile is what most sampled pages hold alike. ``Site`` is the
+ingested folder's list of pages and learns its profile once, on the first page read (by
+the reader's own ``learn``), so a single page read alone, or a folder of one page, simply
+has none.
 """
 
 from __future__ import annotations
@@ -59,14 +61,16 @@ _PARENTHESISED = re.compile(r"\s(\([^()]+\))\s*$")
 @dataclass(frozen=True, slots=True)
 class SiteProfile:
     """What every page of a site shares: the ``<title>`` part that names the site, before or
-    after a separator, the lines and headings of its chrome, and the top heading of its
-    pages' content (``roots``: a banner, not a page's title)."""
+    after a separator, the lines and headings of its chrome, the top heading of its
+    pages' content (``roots``: a banner, not a page's title), and the words of the
+    ``<summary>`` labels most pages repeat (``labels``: a control, not a page's text)."""
 
     title_prefix: str = ""
     title_suffix: str = ""
     lines: frozenset[str] = frozenset()
     headings: frozenset[str] = frozenset()
     roots: frozenset[str] = frozenset()
+    labels: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str | None:
@@ -118,12 +122,14 @@ def _trailing_separator(text: str) -> int | None:
 @dataclass(frozen=True, slots=True)
 class PageSample:
     """What the reader found on one sampled page: its ``<title>``, its section headings and
-    the lines of its text (code excluded), and the page it read (``page``)."""
+    the lines of its text (code excluded), the page it read (``page``), and the words of
+    its ``<summary>`` labels (``labels``)."""
 
     title: str
     headings: frozenset[str]
     lines: frozenset[str]
     page: Path | None = None
+    labels: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -181,6 +187,7 @@ def learn(samples: Iterable[PageSample | None]) -> SiteProfile:
         title_suffix=suffix,
         lines=_shared((sample.lines for sample in read), needed),
         headings=_shared((sample.headings for sample in read), needed),
+        labels=_shared((sample.labels for sample in read), needed),
     )
 
 
