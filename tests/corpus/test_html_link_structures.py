@@ -381,6 +381,46 @@ def test_a_page_of_lists_of_links_keeps_its_note_and_its_list_of_plain_names() -
     )
 
 
+def _docbook_front_page(captioned: str) -> str:
+    # DocBook XSL's front page of a book: its title page (author, copyright, legal notice,
+    # abstract), then its list of tables, a link each.
+    tables = "".join(
+        f'<dt>{n}.{m}. <a href="ch{n:02}.en.html#list-{m}">Tools of chapter {n}</a></dt>'
+        for n in range(1, 13)
+        for m in range(1, 9)
+    )
+    return f"""<html><head><title>Acme Reference</title>
+<meta name="generator" content="DocBook XSL Stylesheets Vsnapshot"></head><body>
+<div class="book"><div class="titlepage"><div><h1 class="title">Acme Reference</h1></div>
+<div><div class="author"><h3 class="author">Jane Roe</h3></div></div>
+{captioned}<hr></div>
+<div class="list-of-tables"><p><b>List of Tables</b></p><dl>{tables}</dl></div></div>
+</body></html>"""
+
+
+def test_a_short_line_with_no_link_over_a_list_of_links_own_text_stays() -> None:
+    captioned = """<div><p class="copyright">Copyright © 2013-2021 Jane Roe</p></div>
+<div><div class="legalnotice"><p>This Acme Reference is intended to provide a broad overview
+of the Acme system as a post-installation user's guide.</p></div></div>
+<div><div class="abstract"><p class="title"><strong>Abstract</strong></p>
+<p>This book is free; you may redistribute it under the terms of the GNU General Public
+License.</p></div></div>"""
+    (document,) = _read(_docbook_front_page(captioned), "index.en")
+    lines = [line for line in document.text.splitlines() if line]
+    assert lines[1] == "Copyright © 2013-2021 Jane Roe"
+    assert lines[3] == "Abstract"
+    assert lines[4].startswith("This book is free;")
+    # The list's caption stands over its links, no text of its own: it goes with them.
+    assert "List of Tables" not in document.text
+    assert "Tools of chapter" not in document.text
+
+
+def test_a_short_line_over_the_links_alone_goes_with_them() -> None:
+    # The same page without its sentences: the copyright line stands over the list only.
+    captioned = '<div><p class="copyright">Copyright © 2013-2021 Jane Roe</p></div>'
+    assert _omitted(_docbook_front_page(captioned), "index.en") == [Omitted(html.LINK_LISTS, 1)]
+
+
 def test_a_one_page_manuals_index_is_no_section_and_its_chapters_stay() -> None:
     # Bash's bashref.html (GNU Texinfo 6.8): appendix D's indexes, each a jump bar and a
     # table of entries, every entry a link and the section it is in a link.

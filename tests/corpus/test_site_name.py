@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.support.named_pipes import watched_pipe
 
 from citeline.corpus import Corpus
-from citeline.corpus.formats.site import MIN_PAGES
+from citeline.corpus.formats.site import MIN_PAGES, SiteProfile
 from citeline.corpus.site_name import HEAD_BYTES, folder_name, site_name
 
 SITES = Path(__file__).parent / "fixtures" / "sites"
@@ -70,6 +70,32 @@ def test_a_javadoc_site_is_named_by_the_parenthesised_part_its_titles_share(
         titles = sorted(document.title for document in corpus.documents())
     # Each page keeps its own title, a parenthesis of its own included.
     assert titles == ["ArchUtils", "Range", "StringUtils", "Validate (deprecated)"]
+
+
+def test_a_title_that_opens_with_its_separator_names_its_page_by_the_rest(
+    tmp_path: Path,
+) -> None:
+    # Javadoc without a window title writes "{window title}: Class Hierarchy" with nothing
+    # before the separator.
+    site = tmp_path / "api"
+    titles = (": Class Hierarchy", "- Overview", ": All Classes", ": Deprecated List")
+    for number, title in enumerate(titles):
+        page(site, f"{number}.html", title, f"<p>What page {title[2:]} lists.</p>")
+    assert _named_by_ingest(site, tmp_path / "api.sqlite") is None
+    with Corpus.open(tmp_path / "api.sqlite") as corpus:
+        found = sorted(document.title for document in corpus.documents())
+    assert found == ["All Classes", "Class Hierarchy", "Deprecated List", "Overview"]
+    # The front page names the site by the rest too.
+    page(site, "index.html", ": Acme Lang API")
+    assert site_name(site, None) == "Acme Lang API"
+
+
+def test_a_title_that_opens_with_a_sign_that_is_no_separator_keeps_it() -> None:
+    profile = SiteProfile(title_suffix="Acme Reference Manual")
+    # An option's page, a separator alone, a separator between two words.
+    assert profile.page_title("-v option: Acme Reference Manual") == "-v option"
+    assert profile.page_title("—") == "—"
+    assert profile.page_title("Main Event Loop: Timeouts") == "Main Event Loop: Timeouts"
 
 
 def test_a_colon_after_a_word_separates_the_site_name_gtk_doc_and_doxygen_write(

@@ -12,7 +12,7 @@ on a first try with a framework's documentation). In order, the first that is fo
    ingest learns it while it reads the pages (``formats.site``, ``IngestReport.site_name``)
    and hands it in: it is not learned twice;
 3. the title of the site's own front page (``index.html``), which DocBook writes alone
-   ("PostgreSQL 15.20 Documentation");
+   ("PostgreSQL 15.20 Documentation"), less a separator it opens with (": Overview");
 4. the folder's name, or its parent's when the folder is only the generator's output
    (``html``, ``site``, ``_build``...): ``/usr/share/doc/postgresql-doc-15/html`` is
    ``postgresql-doc-15``.
@@ -33,6 +33,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.limits import RefusedFileError, read_bytes, read_head
+from citeline.corpus.formats.site import without_leading_separator
 
 # A page's <title> is in its head; 64 KiB holds the head of every page of the Python, Flask,
 # PostgreSQL and git manuals (their largest heads are under 8 KiB).
@@ -105,7 +106,7 @@ def _title(page: Path) -> str | None:
     node = LexborHTMLParser(text).css_first("title")
     if node is None:
         return None
-    title = " ".join(html.unescape(node.text()).split())
+    title = without_leading_separator(" ".join(html.unescape(node.text()).split()))
     return title or None
 
 

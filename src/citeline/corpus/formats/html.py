@@ -10,8 +10,11 @@ Headings in navigation, banners, footers and sidebars start no section, and what
 page of the site repeats (``site``: the ``<title>`` part that names the site, lines and
 headings of chrome) is learned by comparing a sample of the site's pages and left out.
 Inside the content, permalink markers (an in-page link with no word of its own, ``¶``, or
-anywhere a mark alone that points at its own place), "edit this page" buttons, forms, the
-navigation bar just before a heading (GNU Texinfo's) and the page's own table of contents
+anywhere a mark alone that points at its own place), a heading's controls (a link beside
+its words that leads nowhere: YARD's "collapse"), "edit this page" buttons, forms, the
+navigation bar just before a heading (GNU Texinfo's; before the first, a line of links loose
+in the body too: groff's), the bar of links to the pages before and after it that closes
+the content (``sequence``) and the page's own table of contents
 (a list of nothing but links to its sections, standing before them, that no sentence
 introduces as a section's parts, or an element a generator names a table of contents that
 holds a list of links, not of sentences) are dropped. Each heading starts a section
@@ -21,18 +24,27 @@ heading opens, past such a bar (Sphinx's ``<section id>``, DocBook's ``<div
 class=sect1>``, Texinfo's ``<div class=section id>``), that of the element around it its
 permalink names, or the run of empty markers just before it (``<span id>``, HTML 4's
 ``<a name>``: texi2html's, YODL's), named by its first; so does each entry of a glossary,
-at its first term's id. A section's title is its heading path, each heading in the
+at its first term's id, and each API entry written without a heading, at its block's id
+(``entries``: RDoc's methods). A section's title is its heading path, each heading in the
 nearest before it of a higher level (a second top-level heading only as far as the
-element it opens). A page or a section that is a list of links (an index, a chapter's
-list of its pages) keeps only its sentences, and a page left with none is omitted and
-counted, as is a page that is a form with a sentence beside it (a search page).
-Code blocks keep their lines and indentation; other runs of spaces collapse. The page
-title is its first heading, else ``<title>`` less the site's shared part, else the file's
-name; the url is the site's address for the file when ingest was given a base URL, else
-the page's canonical link. A page whose refresh sends the reader on at once (a redirect
-page) is omitted, counted, and left out of the site's sample. A static file an MkDocs docs
-folder copies as it is, naming itself by no ``<title>`` or heading (a search engine's
-verification file), is omitted and counted too.
+element it opens); a line of a few words alone above the page's ``h1`` (Javadoc's package)
+is that title's text, and headings and headers are read as ``titles`` says (a heading's
+bracketed link to another page is no word of it, a header of two headings is one title, a
+banner-placed header whose ``h1`` names the page is the page's own). A page or a section
+that is a list of links (an index, a chapter's list of its pages) keeps only its sentences,
+and a page left with none is omitted and counted, as is a page that is a form with a
+sentence beside it (a search page).
+A reference's controls (``controls``: links to a listing's lines, toggles, "Run", tooltips'
+marks, the summary labels the site repeats, "Read more", "More...") are no text, nor are a
+listing's line numbers, and a signature set out in a table's cells is one line
+(``listings``). Code blocks keep their lines and indentation; other runs of spaces collapse.
+The page title is its first heading, else ``<title>`` less the site's shared part (for a
+page without one, its first ``h1``, else its first heading), else the file's name; the url
+is the site's address for the file when ingest was given a base URL, else the page's
+canonical link. A page whose refresh sends the reader on at once (a redirect page) is
+omitted, counted, and left out of the site's sample. A static file an MkDocs docs folder
+copies as it is, naming itself by no ``<title>`` or heading (a search engine's verification
+file), is omitted and counted too.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
@@ -55,7 +67,16 @@ from typing import NamedTuple
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
+from citeline.corpus.formats.controls import (
+    TOOLTIPS,
+    clear_controls,
+    clear_tooltip_marks,
+    summary_labels,
+)
 from citeline.corpus.formats.decoding import read_page
+from citeline.corpus.formats.entries import signature_entries
+from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
+from citeline.corpus.formats.nodes import word_count as _word_count
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.sections import (
@@ -64,8 +85,15 @@ from citeline.corpus.formats.sections import (
     has_body,
     section_documents,
 )
+from citeline.corpus.formats.sequence import (
+    closing_bars,
+    declared,
+    loose_line,
+    with_opening_bars,
+)
 from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
 from citeline.corpus.formats.synopses import synopsis_rows
+from citeline.corpus.formats.titles import BANNER_HEADERS, read_as_shown
 
 # The structural elements generators put a page's own content in (Sphinx's basic,
 # Read the Docs, PyData and Furo themes, MkDocs themes, mdBook, Docusaurus, Hugo's): the
@@ -100,10 +128,9 @@ _CHROME_PARTS = (
     # ``tooltiptext`` class of the common CSS recipe): rustdoc writes one inside the heading
     # of every method returning an iterator, and 1,531 titles of the Rust standard library's
     # ``collections`` pages read "pub fn keys(&self) -> Keys<'_, K, V>ⓘNotable traits for
-    # Keys<'a, K, V>impl<'a, K, V> Iterator for ...".
-    "[role=tooltip]",
-    "[class*=tooltiptext]",
-    "header:not(article header):not(main header):not([role=main] header):not(section header)",
+    # Keys<'a, K, V>impl<'a, K, V> Iterator for ...". (Its mark, "ⓘ", is a control.)
+    *TOOLTIPS.split(", "),
+    BANNER_HEADERS,
 )
 _CHROME = ", ".join(_CHROME_PARTS)
 # Dropped from the content: chrome, what is not text, and (``_CHROME_NAMES``) the
@@ -157,6 +184,8 @@ _PERMALINK_MARKS = frozenset(["¶", "§", "#", "🔗"])
 # (``_mark_permalink_targets``, read by ``_anchor_candidates``).
 _PERMALINK_TARGET = "data-citeline-permalink"
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
+# The links inside a heading (``_heading_control``).
+_HEADING_LINKS = ", ".join(f"{heading} a[href]" for heading in _HEADINGS.split(", "))
 # The links whose words count as a list's (``_without_link_lists``): not a heading's own;
 # and the items of a list or a table, whose lines are entries of such a list.
 _ITEMS = "li, dt, dd, td, th"
@@ -205,6 +234,12 @@ _SENTENCE_WORDS = 6
 # multiple words only shows matches that contain all words."); a page of documentation
 # that shows a search box in its content says more.
 _FORM_PAGE_WORDS = 20
+# The most words a line alone above the page's title holds and still labels that title, not
+# saying a sentence of its own (``_label_first``): Javadoc 9+'s "Package org.apache.commons.
+# lang3" above each class's ``h1`` holds two, a module's "Module java.base" two.
+_LABEL_WORDS = 4
+# What ends a sentence, so that a line ending with it is no label.
+_SENTENCE_END = re.compile(r"[.!?:;]\s*$")
 _QUERY_FIELDS = "form input:not([type]), form input[type=text], form input[type=search]"
 # A glossary's terms with an id a link can reach (Sphinx's ``dl.glossary``, DocBook's
 # ``glossterm``, AsciiDoc's anchored ``[[def_index]]index::``) each start a section, below
@@ -216,6 +251,10 @@ _QUERY_FIELDS = "form input:not([type]), form input[type=text], form input[type=
 # the three glossary pages hold such terms (an API entry's ``dt id`` is no glossary's).
 _GLOSSARY_TERMS = "dl.glossary > dt[id], dt[id]:has(> span.glossterm), dt:has(> a[id])"
 _GLOSSARY_TERM_LEVEL = 7
+# An API entry written without a heading (``entries``: RDoc's methods) lies below every
+# heading too, in the one before it ("Public Instance Methods"); the next entry or heading
+# ends it.
+_ENTRY_LEVEL = _GLOSSARY_TERM_LEVEL
 # The fewest entries of a page whose parts one heading's words label (``_entry_labels``):
 # a heading that repeats under two entries and is reached by no link is already the name
 # of their parts (gtk-doc's "Returns" under a page's two functions), not two places.
@@ -492,6 +531,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if body is None:
         yield Rejected("it has no HTML body; check that it is an HTML page")
         return
+    read_as_shown(body, title_tag, profile.name or "", origin.relative)
+    title_tag = title_tag or _title_heading(body, profile)
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
     content, marked, boxed, form = _cleaned_content(tree, body, profile, origin.relative)
@@ -517,6 +558,17 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _title_heading(body: LexborNode, profile: SiteProfile) -> str:
+    """The words of the heading that titles a page without a ``<title>``: its first ``h1``
+    that could start a section and that the site does not repeat, else its first such
+    heading ("" for none). SQLite's press release of 2007 opens with "FOR IMMEDIATE
+    RELEASE:" above its ``h2``: without a ``<title>``, that text was titled by the file's
+    name, "pressrelease-20071212"."""
+    found = [(heading.tag, _text_of(heading)) for heading in _section_headings(body)]
+    own = [(tag, text) for tag, text in found if text and text not in profile.headings]
+    return next((text for tag, text in own if tag == "h1"), own[0][1] if own else "")
 
 
 def _rooted_at(sections: list[Section], banner: str, title: str) -> list[Section]:
@@ -565,6 +617,13 @@ def _page_sections(
     )
     if _banner_first(sections, content, marked, profile, apart):
         sections.pop(0)
+    elif _label_first(sections, content, apart):
+        label, title = sections.pop(0), sections[0]
+        sections[0] = Section(
+            title.headings,
+            title.anchor,
+            f"{title.headings[-1]}\n\n{label.text.strip()}\n\n{body_text(title)}".strip(),
+        )
     return sections, listed
 
 
@@ -604,6 +663,27 @@ def _banner_first(
     if len(sections) < 2 or sections[0].headings or not _opens_with_h1(content):
         return False
     return _repeated_only(sections[0].text, profile.lines) if marked else not apart
+
+
+def _label_first(sections: list[Section], content: LexborNode, apart: bool) -> bool:
+    """Whether the first of ``sections``, before the page's ``h1`` title (``apart`` is False),
+    is a label of that title: one line of at most ``_LABEL_WORDS`` words that ends no
+    sentence. Javadoc 9+ writes the class's package above its title, ``<div class="sub-title">
+    Package <a>org.apache.commons.lang3</a></div><h1>Class StringUtils</h1>`` inside
+    ``<main>``: read as text before the title, it made a section of its own at the page's
+    address on 223 of Apache Commons Lang's pages, and the page's ``<title>`` then rooted
+    every path of it ("StringUtils › Class StringUtils › Method Details": 3,409 titles). The
+    label is kept as the title's text, after its heading."""
+    if len(sections) < 2 or sections[0].headings or apart or not _opens_with_h1(content):
+        return False
+    if len(sections[1].headings) != 1:
+        return False
+    lines = [line.strip() for line in sections[0].text.splitlines() if line.strip()]
+    return (
+        len(lines) == 1
+        and len(_WORD_TOKEN.findall(lines[0])) <= _LABEL_WORDS
+        and _SENTENCE_END.search(lines[0]) is None
+    )
 
 
 def _first_heading(content: LexborNode, boxed: set[int]) -> LexborNode | None:
@@ -756,6 +836,9 @@ def _sample(path: Path) -> PageSample | None:
         body = tree.body or tree.root
         if body is None or _redirects_elsewhere(tree, path.name):
             return None  # a redirect page holds none of the site's chrome
+        # No title: which part of it names the site is what the samples are read to learn,
+        # so no banner-placed header is read as the page's own here (``titles``).
+        read_as_shown(body, "", "", path.name)
         # Every heading that could start a section, inside the content found or not: a
         # heading every page holds outside it is chrome too. Current mdBook opens each page
         # with a "Keyboard shortcuts" popup, a CSS-hidden ``h2`` outside ``<main>``; unlearned,
@@ -763,6 +846,7 @@ def _sample(path: Path) -> PageSample | None:
         # content the whole body (the Cargo Book's ``index.html``, whose ``h1`` is the
         # book's name that every page's menu bar repeats).
         headings = {_text_of(heading) for heading in _section_headings(body)}
+        labels = summary_labels(body)
         lines: set[str] = set()
         content, _, boxed, _ = _cleaned_content(tree, body, NO_PROFILE, path.name)
         sections, _ = _sections(content, frozenset(), boxed, frozenset(), lines)
@@ -770,7 +854,7 @@ def _sample(path: Path) -> PageSample | None:
         return None
     headings.update(s.headings[-1] for s in sections if s.headings)
     title = _text_of(tree.css_first("title"))
-    return PageSample(title, frozenset(headings), frozenset(lines), path)
+    return PageSample(title, frozenset(headings), frozenset(lines), path, labels)
 
 
 def _root(path: Path, profile: SiteProfile) -> str:
@@ -785,7 +869,9 @@ def _root(path: Path, profile: SiteProfile) -> str:
         body = tree.body or tree.root
         if body is None:
             return ""
-        titled = bool(profile.page_title(_text_of(tree.css_first("title"))))
+        title = profile.page_title(_text_of(tree.css_first("title")))
+        read_as_shown(body, title, profile.name or "", path.name)
+        titled = bool(title)
         linked = _linked_ids(body)
         content, marked, boxed, _ = _cleaned_content(tree, body, profile, path.name)
         sections, _ = _page_sections(content, linked, boxed, marked, profile, titled)
@@ -832,6 +918,8 @@ def _cleaned_content(
     _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
+    # Read while the tooltips they hold are there: a mark is judged beside its tooltip.
+    clear_tooltip_marks(content)
     form = _form_after_title(content)
     texts = _text_lists(content)
     for node in content.css(_NOT_CONTENT):
@@ -848,16 +936,31 @@ def _cleaned_content(
     for link in content.css('a[href^="#"]'):
         if link.mem_id in marks:
             _drop_permalink(link)
+    for link in content.css(_HEADING_LINKS):
+        if _heading_control(link):
+            link.decompose()
     # A heading's navigation bar (``_own_bars``) read as text ended the section before.
     for heading in content.css(_HEADINGS):
         for bar in _own_bars(heading):
             bar.decompose()
-    for bar in _page_bars(content, boxed):
+    opening = _page_bars(content, boxed)
+    # The pages the opening bars link, read before they go: a closing bar that links
+    # exactly those is the same navigation (``sequence``).
+    neighbours = with_opening_bars(declared(tree, page), opening, page)
+    for bar in opening:
+        bar.decompose()
+    for bar in closing_bars(content, neighbours, page):
         bar.decompose()
     for contents in _own_contents(content):
         contents.decompose()
     for synopsis in synopsis_rows(content, page, _anchor_candidates):
         synopsis.decompose()
+    # After the bars and the synopses: a heading's bar of a version and two controls
+    # ("const: unstable · source", rustdoc's) goes whole, as a bar, and a synopsis's rows
+    # link their entries by their "More..." (Doxygen's).
+    clear_controls(content, profile.labels, page)
+    clear_line_numbers(content)
+    join_signature_tables(content)
     return content, marked, boxed, form
 
 
@@ -895,6 +998,32 @@ def _at_its_place(link: LexborNode, target: str) -> bool:
             return True
         node = parent
     return False
+
+
+def _heading_control(link: LexborNode) -> bool:
+    """Whether ``link``, in a heading, is a control beside the heading's title: it leads
+    nowhere (``href="#"`` alone, or a ``javascript:`` address: a script does what it does,
+    folding or unfolding what the heading opens), and the heading holds words of its own
+    beside it. YARD writes "collapse" in each summary's heading (``<a href="#">``): 40 of
+    Mocha's and Cri's section titles read "Instance Method Summary collapse". A link that is
+    all the heading's words is its title, whatever it leads to; one that leads nowhere
+    inside a sentence (HAProxy's keywords open a menu, libsdl2-doc's authors' addresses are
+    written by a script) is no heading's and stays."""
+    href = str(link.attributes.get("href") or "").strip()
+    if href != "#" and not href.lower().startswith("javascript:"):
+        return False
+    if not _WORD.search(str(link.text(deep=True))):
+        return False  # a permalink's mark, dropped as such
+    heading = link.parent
+    for _ in range(_WALK):
+        if heading is None or heading.tag in _HEADING_TAGS:
+            break
+        heading = heading.parent
+    return (
+        heading is not None
+        and heading.tag in _HEADING_TAGS
+        and (_words_outside(heading, [link]) > 0)
+    )
 
 
 def _drop_permalink(link: LexborNode) -> None:
@@ -1411,6 +1540,12 @@ def _section_starts(
             continue  # one entry with the term before it, at that term's id
         section_headings.append(term)
         headings.append((_GLOSSARY_TERM_LEVEL, _text_of(term), _term_anchor(term)))
+    found_entries = signature_entries(content, linked)
+    for label in found_entries.labels:
+        label.decompose()
+    for entry in found_entries.entries:
+        section_headings.append(entry.line)
+        headings.append((_ENTRY_LEVEL, _text_of(entry.line), entry.anchor))
     _mark_top_level_ends(section_headings, headings)
     for number, heading in enumerate(section_headings):
         heading.insert_before(f"\x00{number}\x00")
@@ -1531,8 +1666,27 @@ def _without_link_lists(found: list[tuple[tuple[str, ...], str | None, list[_Lin
         # the identifiers CMake reserves, over cmake-variables(7)'s lists of variables).
         if _a_link_list(words, inside, links) or (whole and links and 2 * inside >= words):
             listed = True
-            lines[len(lines) - len(body) :] = [line for line in body if _own_line(line)]
+            lines[len(lines) - len(body) :] = _own_lines(body)
     return listed
+
+
+def _own_lines(body: list[_Line]) -> list[_Line]:
+    """The lines of ``body``, a list of links, that are its own text (``_own_line``), and
+    each short line with no link that stands over such text, as a caption stands over its
+    paragraph: DocBook's front page holds its copyright line and its "Abstract" caption
+    over the abstract's sentence, before the book's list of tables. Dropped as a list's
+    lines, the Debian Reference lost "Copyright © 2013-2021 Osamu Aoki" and "Abstract"; a
+    caption over a list ("List of Tables", "Index pages by letter:") stands over no text
+    of its own and still goes."""
+    kept: list[_Line] = []
+    over_own = False  # whether the next line with text below is the section's own
+    for line in reversed(body):
+        keep = _own_line(line) or (over_own and not line.item and not line.links)
+        if line.text:
+            over_own = keep
+        if keep:
+            kept.append(line)
+    return kept[::-1]
 
 
 def _heading_lines(titles: tuple[str, ...], lines: list[_Line]) -> int:
@@ -1999,12 +2153,19 @@ def _bars_before(node: LexborNode, *, of_any: bool = False) -> list[LexborNode] 
     a heading's own bars count: a list of links between a heading and the subsections of
     its section (git's "Table of contents", a chapter's list of its pages) is its text.
     ``of_any``: bars before any element count (the page's first heading's, ``_page_bars``,
-    which may stand before an element around it)."""
+    which may stand before an element around it), and so does a line of links loose there
+    (``_navigation_line``)."""
     bars: list[LexborNode] = []
     sibling = node.prev
     walked = run = 0  # siblings passed, and of them blank text or markers (``_markers_before``)
     while sibling is not None:
-        if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
+        line = loose_line(sibling) if of_any else []
+        if sibling.tag != "-comment" and len(line) > 1 and _navigation_line(line):
+            # An empty marker in the line names the heading's place: it stays.
+            bars.extend(piece for piece in line if not _empty_marker(piece))
+            walked += 1
+            sibling = line[0]
+        elif sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
             if not (of_any or node.tag in _HEADING_TAGS) or not _navigation_only(sibling):
                 return None
             bars.append(sibling)
@@ -2084,11 +2245,19 @@ def _navigation_only(node: LexborNode) -> bool:
     return _words_outside(node, links) <= len(links)
 
 
-def _word_count(node: LexborNode) -> int:
-    """How many words ``node``'s text nodes hold, each counted apart (so that a list's
-    items, or a bar's cells, are not run together): runs of non-space holding a letter or
-    digit."""
-    return len(_WORD_TOKEN.findall(str(node.text(deep=True, separator=" "))))
+def _navigation_line(line: list[LexborNode]) -> bool:
+    """Whether ``line``, a run of text and links loose in its parent (``loose_line``), is a
+    bar of links as ``_navigation_only`` reads an element. groff's HTML output opens each page
+    with one in the body itself, "[ prev | next | top ]" between two rules: read piece by
+    piece, its "]" was text before the first heading, and 23 of the 24 pages of groff 1.22's
+    pic manual opened with a section of its links, titled by the file's name."""
+    links = [link for node in line if node.tag != "-text" for link in node.css("a[href]")]
+    if len(links) < _BAR_LINKS:
+        return False
+    if any(node.tag != "-text" and node.css_first(_HEADINGS) is not None for node in line):
+        return False
+    words = sum(_word_count(node) for node in line)
+    return words - sum(_word_count(link) for link in links) <= len(links)
 
 
 def _words_outside(node: LexborNode, links: list[LexborNode]) -> int:

@@ -3,10 +3,12 @@
 A generator wraps every page of a site in the same chrome whatever its theme: a
 ``<title>`` that ends (or starts) with the site's name ("— Python 3.11.2 documentation",
 "| Flask Documentation (2.2.x)"), and headings and lines of navigation, headers, footers
-and sidebars that repeat on every page. Nothing here knows a theme: the profile is what
-most sampled pages hold alike. ``Site`` is the ingested folder's list of pages and learns
-its profile once, on the first page read (by the reader's own ``learn``), so a single
-page read alone, or a folder of one page, simply has none.
+and sidebars that repeat on every page, and the labels of its pages' folding boxes
+(rustdoc's "Expand description" on every ``<summary>`` that opens a page's text). Nothing
+here knows a theme: the profile is what most sampled pages hold alike. ``Site`` is the
+ingested folder's list of pages and learns its profile once, on the first page read (by
+the reader's own ``learn``), so a single page read alone, or a folder of one page, simply
+has none.
 """
 
 from __future__ import annotations
@@ -46,6 +48,11 @@ SHARED_SHARE = 0.6
 # had no site name (their front pages were titled "GLib Reference Manual: GLib Reference
 # Manual"), and the site's name headed 4,146 of libsdl2-doc's 4,460 sections' titles.
 TITLE_SEPARATORS = re.compile(r"\s+(?:[\u2014\u2013|\u00b7\u2022\u00bb\u00ab-]|::)\s+|\s*:\s+")
+# A separator that opens a ``<title>``: the generator wrote "{site}: {page}" with no site name
+# to put before it (Javadoc without a window title: ": Class Hierarchy", "- Overview"). The
+# page is named by the rest alone; read whole, such a title kept its separator as the page's
+# name, and every page of the site shared an empty name before it.
+_LEADING_SEPARATOR = re.compile(r"\A\s*(?:[\u2014\u2013|\u00b7\u2022\u00bb\u00ab:-]|::)\s+")
 # A site's name in parentheses after the page's own title: Javadoc writes every page's
 # ``<title>`` so ("ArchUtils (Apache Commons Lang 3.12.0 API)").
 _PARENTHESISED = re.compile(r"\s(\([^()]+\))\s*$")
@@ -54,14 +61,16 @@ _PARENTHESISED = re.compile(r"\s(\([^()]+\))\s*$")
 @dataclass(frozen=True, slots=True)
 class SiteProfile:
     """What every page of a site shares: the ``<title>`` part that names the site, before or
-    after a separator, the lines and headings of its chrome, and the top heading of its
-    pages' content (``roots``: a banner, not a page's title)."""
+    after a separator, the lines and headings of its chrome, the top heading of its
+    pages' content (``roots``: a banner, not a page's title), and the words of the
+    ``<summary>`` labels most pages repeat (``labels``: a control, not a page's text)."""
 
     title_prefix: str = ""
     title_suffix: str = ""
     lines: frozenset[str] = frozenset()
     headings: frozenset[str] = frozenset()
     roots: frozenset[str] = frozenset()
+    labels: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str | None:
@@ -72,7 +81,9 @@ class SiteProfile:
         return suffix or self.title_prefix or None
 
     def page_title(self, title: str) -> str:
-        """``title`` without the part every page shares, unless that is all of it."""
+        """``title`` without the part every page shares, unless that is all of it, and
+        without a separator it opens with (``without_leading_separator``)."""
+        title = without_leading_separator(title)
         if self.title_suffix and title.endswith(self.title_suffix):
             rest = title[: -len(self.title_suffix)]
             cut = _trailing_separator(rest)
@@ -91,6 +102,15 @@ class SiteProfile:
 NO_PROFILE = SiteProfile()
 
 
+def without_leading_separator(title: str) -> str:
+    """``title`` without a separator it opens with (``_LEADING_SEPARATOR``), unless that
+    is all of it."""
+    opening = _LEADING_SEPARATOR.match(title)
+    if opening is None or not title[opening.end() :].strip():
+        return title
+    return title[opening.end() :]
+
+
 def _trailing_separator(text: str) -> int | None:
     found = None
     for match in TITLE_SEPARATORS.finditer(text):
@@ -102,12 +122,14 @@ def _trailing_separator(text: str) -> int | None:
 @dataclass(frozen=True, slots=True)
 class PageSample:
     """What the reader found on one sampled page: its ``<title>``, its section headings and
-    the lines of its text (code excluded), and the page it read (``page``)."""
+    the lines of its text (code excluded), the page it read (``page``), and the words of
+    its ``<summary>`` labels (``labels``)."""
 
     title: str
     headings: frozenset[str]
     lines: frozenset[str]
     page: Path | None = None
+    labels: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -158,12 +180,14 @@ def learn(samples: Iterable[PageSample | None]) -> SiteProfile:
     if len(read) < MIN_PAGES:
         return NO_PROFILE
     needed = max(MIN_PAGES - 1, int(SHARED_SHARE * len(read) + 0.999))
-    prefix, suffix = _title_parts([sample.title for sample in read], needed)
+    titles = [without_leading_separator(sample.title) for sample in read]
+    prefix, suffix = _title_parts(titles, needed)
     return SiteProfile(
         title_prefix=prefix,
         title_suffix=suffix,
         lines=_shared((sample.lines for sample in read), needed),
         headings=_shared((sample.headings for sample in read), needed),
+        labels=_shared((sample.labels for sample in read), needed),
     )
 
 
