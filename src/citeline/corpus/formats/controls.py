@@ -36,6 +36,8 @@ from urllib.parse import parse_qsl, unquote
 
 from selectolax.lexbor import LexborNode
 
+from citeline.corpus.formats.nodes import words_in
+
 # A tooltip's own text, shown while the pointer rests on its mark (WAI-ARIA's, and the
 # ``tooltiptext`` class of the common CSS recipe): chrome wherever it is (the HTML reader's).
 TOOLTIPS = "[role=tooltip], [class*=tooltiptext]"
@@ -67,7 +69,6 @@ _PROSE = frozenset(["p", "li", "pre", "code", "blockquote"])
 # The signs a control leaves between its neighbours: rustdoc's "1.0.0 · source" and toggle.
 _SEPARATOR = re.compile(r"\s*[·|•]\s*")
 _WORD = re.compile(r"\w")
-_WORD_TOKEN = re.compile(r"\S*\w\S*")
 _WORD_RUN = re.compile(r"\w+")
 # Steps any walk up the tree, or back along siblings, takes at most (the reader's bound).
 _WALK = 8
@@ -413,7 +414,7 @@ def _few_words(link: LexborNode) -> bool:
 
 def _words_over(text: str, most: int) -> bool:
     """Whether ``text`` holds more than ``most`` words."""
-    return len(_WORD_TOKEN.findall(text)) > most
+    return words_in(text) > most
 
 
 def _words(node: LexborNode) -> set[str]:

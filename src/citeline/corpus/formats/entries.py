@@ -33,6 +33,8 @@ from dataclasses import dataclass
 
 from selectolax.lexbor import LexborNode
 
+from citeline.corpus.formats.nodes import word_count, words_in
+
 _HEADINGS = "h1, h2, h3, h4, h5, h6"
 # The blocks that hold an entry (RDoc's ``div``), and the blocks its signature line may be.
 # A list's item is a step of the list, whatever it opens with: docutils' runtime settings
@@ -65,7 +67,6 @@ _SIDE_BY_SIDE = 2
 # its signature.
 _LABELLED_ENTRIES = 2
 _LABEL_WORDS = 2
-_WORD_TOKEN = re.compile(r"\S*\w\S*")
 _PLAIN_WORD = re.compile(r"[^\W\d_]+")
 # Steps a walk up the tree takes at most (the HTML reader's bound): a hostile page of
 # thousands of nested entries costs as many short walks.
@@ -128,12 +129,12 @@ def _signature_line(node: LexborNode) -> LexborNode | None:
     if any(block.mem_id != line.mem_id for block in line.css(_BLOCKS)):
         return None
     text = " ".join(str(line.text(deep=True, separator="")).split())
-    words = len(_WORD_TOKEN.findall(text))
+    words = words_in(text)
     if not words or words > _SIGNATURE_WORDS or _SENTENCE_END.search(text):
         return None
     if not _SIGNATURE.search(text) or node.css_first(_HEADINGS) is not None:
         return None
-    return line if _words(node) > _words(line) else None
+    return line if word_count(node) > word_count(line) else None
 
 
 def _first_child(node: LexborNode) -> LexborNode | None:
@@ -188,7 +189,3 @@ def _parts(line: LexborNode) -> dict[str, LexborNode]:
                 parts.setdefault(text, child)
         child = child.next
     return parts
-
-
-def _words(node: LexborNode) -> int:
-    return len(_WORD_TOKEN.findall(str(node.text(deep=True, separator=" "))))

@@ -28,14 +28,19 @@ def written(node: LexborNode) -> bool:
     return _WORD.search(str(text or "")) is not None
 
 
+def words_in(text: str) -> int:
+    """How many words ``text`` holds."""
+    return len(_WORD_TOKEN.findall(text))
+
+
 def word_count(node: LexborNode) -> int:
     """How many words ``node`` holds, its text nodes each counted apart (so that a list's
     items, or a bar's cells, are not run together)."""
     if node.tag == "-comment":
         return 0
     if node.tag == "-text":
-        return len(_WORD_TOKEN.findall(str(node.text_content or "")))
-    return len(_WORD_TOKEN.findall(str(node.text(deep=True, separator=" "))))
+        return words_in(str(node.text_content or ""))
+    return words_in(str(node.text(deep=True, separator=" ")))
 
 
 # A page's links repeat their addresses (a bar's, a menu's on every page of a site): each
