@@ -93,8 +93,9 @@ def ingest(
     release: _ReleaseOption = None,
     retrieval: _RetrievalOption = None,
 ) -> None:
-    """Index Markdown, HTML (built sites too), plain text and BEIR JSONL files; unchanged
-    files cost nothing."""
+    """Index Markdown, HTML (built sites too), plain text and BEIR JSONL files.
+
+    Files unchanged since the last ingest cost nothing."""
     from citeline.corpus import Corpus
 
     db = index_location(db)
