@@ -223,8 +223,9 @@ def search(
 def reindex(db: IndexOption = None) -> None:
     """Build this machine's search index again from the collection (SQLite or PostgreSQL).
 
-    Opening a collection already catches its search index up with every write, after a
-    crash too; run this when the index's files are damaged or were deleted in part.
+    Opening a collection already catches its search index up with every write, even after a crash.
+
+    Run this when the index's files are damaged or were deleted in part.
     """
     from citeline.corpus import Corpus
 
