@@ -8,7 +8,6 @@ own pages (Sphinx), as Debian installs them."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from citeline.corpus import Document
@@ -200,16 +199,15 @@ def test_an_anchor_before_a_block_that_is_no_heading_starts_no_section() -> None
     assert "chroot <jail dir>\n\nChanges current directory" in document.text
 
 
-def test_thousands_of_anchors_before_each_heading_are_read_in_bounded_time() -> None:
+def test_thousands_of_anchors_before_each_heading_leave_every_heading_its_section() -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     run = "".join(f'<a name="n{i}"></a>' for i in range(100_000))
     nodes = "".join(
         f'<a name="node-{i}"></a><a name="SEC{i}"></a><h2>Node {i}</h2><p>Text {i}.</p>'
         for i in range(20_000)
     )
     page = f"<html><body><h1>Manual</h1><p>Intro.</p>{run}<h2>Long</h2><p>x</p>{nodes}"
-    started = time.process_time()
     documents = _read(page, "manual")
-    assert time.process_time() - started < 30  # each heading reads a bounded run
     assert len(documents) == 20_002
     assert documents[1].id.startswith("manual#n")  # a name of the run, read that far
     assert documents[-1].id == "manual#node-19999"
@@ -257,13 +255,12 @@ def test_a_table_of_contents_of_links_is_still_no_text() -> None:
 
 
 def test_five_hundred_nested_lists_classed_as_contents_are_read_once() -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     # texi2html nests its lists; each judged with all it holds, this page took 10 s.
     words = " ".join(f"word{i}" for i in range(400))
     nested = ('<ul class="toc"><li>' + words) * 500 + "</li></ul>" * 500
     page = f"<html><body><main><h1>T</h1><p>x</p>{nested}</main></body></html>"
-    started = time.process_time()
     (document,) = _read(page, "nested")
-    assert time.process_time() - started < 5
     assert document.text.count("word399") == 500
 
 
@@ -465,8 +462,7 @@ def test_a_search_page_is_no_document_and_a_search_box_above_a_page_is_no_reason
     assert document.text == "drop-index-stmt:\n\nUsed by: sql-stmt"
 
 
-def test_an_index_of_a_hundred_thousand_entries_is_read_in_one_pass() -> None:
+def test_an_index_of_a_hundred_thousand_entries_is_no_document() -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     body = f'<h1 id="index">Index</h1>{_index_entries("A", 100_000)}'
-    started = time.process_time()
     assert _omitted(_sphinx_page("Index", body), "genindex") == [Omitted(html.LINK_LISTS, 1)]
-    assert time.process_time() - started < 60

@@ -5,7 +5,6 @@ CommonMark."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from hypothesis import given
@@ -71,11 +70,10 @@ def test_an_item_that_opens_with_code_keeps_its_place_in_the_count() -> None:
     assert text == "Steps\n\nmake\n\n2. Second."
 
 
-def test_ten_thousand_items_and_a_nine_digit_start_read_in_linear_time() -> None:
+def test_ten_thousand_items_from_a_nine_digit_start_keep_their_numbers() -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     page = "# Long\n\n" + "".join(f"{999_999_990 + n}. item\n" for n in range(10_000))
-    started = time.perf_counter()
     text = _text(page)
-    assert time.perf_counter() - started < 10
     assert text.startswith("Long\n\n999999990. item") and text.endswith("1000009989. item")
 
 
@@ -139,12 +137,11 @@ def test_without_pymdownx_emoji_a_shortcode_is_the_text_it_shows(tmp_path: Path)
         assert "Open :material-open-in-new:" in text and ":octicons-file-code-16:" in text
 
 
-def test_a_line_of_a_thousand_shortcodes_reads_in_linear_time(tmp_path: Path) -> None:
+def test_a_line_of_a_thousand_shortcodes_shows_none_of_them(tmp_path: Path) -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     project = _project(tmp_path, "markdown_extensions:\n  - pymdownx.emoji\n")
     line = ":material-" + "a-" * 20_000 + " " + ":material-x:" * 1000 + " end"
-    started = time.perf_counter()
     text = _text("# Page\n\n" + line + "\n", project=project)
-    assert time.perf_counter() - started < 5
     assert text.endswith(" end") and ":material-x:" not in text
 
 
@@ -231,13 +228,12 @@ def test_a_paragraph_of_plain_text_before_the_list_is_passed_as_material_passes_
     assert text == "Page\n\nrun(); // Runs it.\n\nPlain words."
 
 
-def test_a_thousand_markers_of_one_note_show_it_once_in_linear_time(tmp_path: Path) -> None:
+def test_a_thousand_markers_of_one_note_show_it_once(tmp_path: Path) -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     project = _project(tmp_path, ANNOTATE_FEATURE)
     lines = "x = 1  # (1)!\n" * 1000 + "# " + "(1) /* (2)! " * 20_000 + "\n"
     page = f"# Page\n\n```py\n{lines}```\n\n1. The note.\n2. Second.\n"
-    started = time.perf_counter()
     text = _text(page, project=project)
-    assert time.perf_counter() - started < 5
     assert text.count("The note.") == 1 and text.count("Second.") == 1
     assert "(1)!" not in text and text.startswith("Page\n\nx = 1\nx = 1\n")
 
@@ -331,8 +327,7 @@ def test_a_code_blocks_title_shows_only_where_the_pages_renderer_shows_one(
     assert _text(markdown) == "Page\n\nmain.py\n\nimport os"
 
 
-def test_an_info_string_of_a_hundred_thousand_titles_reads_in_linear_time() -> None:
+def test_an_info_string_of_a_hundred_thousand_titles_keeps_its_code() -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     markdown = "# Page\n\n```python " + 'title="x title=' * 100_000 + "\ncode\n```\n"
-    started = time.perf_counter()
     assert _text(markdown).endswith("code")
-    assert time.perf_counter() - started < 2

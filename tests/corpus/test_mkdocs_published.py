@@ -6,7 +6,6 @@ build copies unchanged, but for an HTML page a reader would read. The cases are 
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 from citeline.corpus import Corpus
@@ -125,17 +124,16 @@ def test_a_page_excluded_since_the_last_ingest_is_pruned(corpus: Corpus, tmp_pat
 # Hostile settings: every file is matched against every pattern, by backtracking
 
 
-def test_a_pattern_list_of_thousands_of_lines_is_refused_in_time_and_loses_no_page(
+def test_a_pattern_list_of_thousands_of_lines_is_refused_and_loses_no_page(
     corpus: Corpus, tmp_path: Path
 ) -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     # 5,000 lines (118 KiB, within the 256 KiB of mkdocs.yml read): matched against every
     # file, 30,000 took 8.1 s over 1,000 paths.
     patterns = "".join(f"  section{n}/page{n}-*.md\n" for n in range(5_000))
     docs = _project(tmp_path, "exclude_docs: |\n" + patterns)
     _write(docs, {f"page{n}.md": f"# Page {n}\n\nText.\n" for n in range(200)})
-    started = time.perf_counter()
     report = corpus.ingest(docs, base_url=BASE)
-    assert time.perf_counter() - started < 20
     assert len(list(corpus.documents())) == 200
     (refused,) = report.skipped
     assert refused.path.endswith("mkdocs.yml")
@@ -145,6 +143,7 @@ def test_a_pattern_list_of_thousands_of_lines_is_refused_in_time_and_loses_no_pa
 def test_a_pattern_that_backtracks_without_end_is_refused_before_it_is_matched(
     tmp_path: Path,
 ) -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     # Fifteen runs of "*" took 12 s to fail on one 30-character name, and two "**" 6 s on
     # a path 1,000 folders deep; each would be matched against every file.
     docs = _project(tmp_path, "exclude_docs: |\n  " + "*a" * 15 + "b\n  a/**/a/**/b\n")
@@ -152,9 +151,7 @@ def test_a_pattern_that_backtracks_without_end_is_refused_before_it_is_matched(
     deep = docs.joinpath(*["a"] * 60)
     deep.mkdir(parents=True)
     (deep / "c.md").write_text("# Deep\n\nText.\n", "utf-8")
-    started = time.perf_counter()
     listed = source_files(docs, base_url=BASE)
-    assert time.perf_counter() - started < 2
     *pages, config = listed
     assert len(pages) == 2 and config.path.name == "mkdocs.yml"
     assert config.refused is not None and "more wildcards than the 2" in config.refused

@@ -56,8 +56,9 @@ def ask(
 ) -> None:
     """Answer QUESTION from the index and/or data, citing what it used.
 
-    Exit status 1: the answer failed part-way. Exit status 2: the inputs cannot be used,
-    or the model server failed (the message says which and why).
+    Exit status 1: the answer failed part-way.
+
+    Exit status 2: the inputs cannot be used or the model server failed; the message says why.
     """
     import asyncio
     import logging

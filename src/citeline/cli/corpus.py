@@ -93,8 +93,9 @@ def ingest(
     release: _ReleaseOption = None,
     retrieval: _RetrievalOption = None,
 ) -> None:
-    """Index Markdown, HTML (built sites too), plain text and BEIR JSONL files; unchanged
-    files cost nothing."""
+    """Index Markdown, HTML (built sites too), plain text and BEIR JSONL files.
+
+    Files unchanged since the last ingest cost nothing."""
     from citeline.corpus import Corpus
 
     db = index_location(db)
@@ -222,8 +223,9 @@ def search(
 def reindex(db: IndexOption = None) -> None:
     """Build this machine's search index again from the collection (SQLite or PostgreSQL).
 
-    Opening a collection already catches its search index up with every write, after a
-    crash too; run this when the index's files are damaged or were deleted in part.
+    Opening a collection already catches its search index up with every write, even after a crash.
+
+    Run this when the index's files are damaged or were deleted in part.
     """
     from citeline.corpus import Corpus
 

@@ -77,7 +77,7 @@ def demo(
     examples: Path | None = typer.Option(
         None,
         "--examples",
-        help="Example questions for the empty page, one a line [the demo's own].",
+        help="Example questions for the empty page, one a line (default: the demo's own).",
         show_default=False,
     ),
     workers: int | None = typer.Option(

@@ -112,11 +112,12 @@ def citations(
 ) -> None:
     """Ask each question, score each answer's citations, terms and figures, print the summary.
 
-    Answers come from the index (--db), the tables (--project, --data) or both, as with
-    `citeline ask`. A question with a history is asked as a chat follow-up after its
-    earlier questions.
+    Answers come from the index (--db), the tables (--project, --data) or both, as in ask.
+
+    A question with a history is asked as a chat follow-up after its earlier questions.
 
     Exit status 1: model citation markup leaked into some prose, or an answer stream broke.
+
     Exit status 2: the inputs cannot be used (the message says why).
     """
     from rich.console import Console

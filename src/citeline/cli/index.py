@@ -20,7 +20,7 @@ from citeline.database import DEFAULT_DATABASE, PostgresUrl, SqliteUrl, parse_da
 DB_OPTION = typer.Option(
     "--db",
     envvar=["CITELINE_DATABASE_URL", "CITELINE_DB"],
-    help=f"The index: a SQLite file or a postgresql:// URL [default: {DEFAULT_DATABASE}].",
+    help=f"The index: a SQLite file or a postgresql:// URL (default: {DEFAULT_DATABASE}).",
     show_default=False,
     show_envvar=True,
 )

@@ -84,8 +84,8 @@ _ExamplesOption = Annotated[
     Path | None,
     typer.Option(
         "--examples",
-        help="Example questions for the empty page, one a line (default: the project file's "
-        "[project] examples, else a few of the collection's headings).",
+        help="Example questions for the empty page, one a line (default: the examples "
+        "the project file lists, else a few of the collection's headings).",
         show_default=False,
     ),
 ]

@@ -263,8 +263,8 @@ class ServerSettings:
             "CITELINE_EXAMPLES",
             _path_or_none,
             "Text file of example questions for the empty page, one a line (the first three "
-            "are shown); default: the project file's [project] examples, else a few of the "
-            "collection's headings as questions.",
+            "are shown); default: the examples the project file lists, else a few "
+            "of the collection's headings as questions.",
         ),
     )
     caller_key_file: Path | None = field(

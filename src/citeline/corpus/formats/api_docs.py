@@ -65,14 +65,18 @@ MAX_OBJECTS = 1000
 MAX_RENDERED_CHARS = 4 * 1024 * 1024
 # Module files parsed for one page (the directive's module and those its re-exports name).
 MAX_MODULES = 64
-# Wall time for one page's directives, checked between module parses and objects: a module
-# within MAX_SOURCE_BYTES parses in under 2 s, so a page takes at most about 12 s.
+# Seconds of the ingest thread's CPU for one page's directives, checked between module
+# parses and objects: a module within MAX_SOURCE_BYTES parses in under 2 s, so a page takes
+# at most about 12 s. CPU, not wall time: with wall time a page of 50,000 functions lost its
+# whole reference on a machine at load 5 (9 s wall for 2.6 s of CPU), so what a site's
+# index holds depended on what else the machine ran.
 MAX_SECONDS = 10.0
 # Seconds of module parsing one ingest may spend on every page's directives together
 # (``ParseBudget``): the page bound alone let a tree of many tiny pages, each naming more
 # costly modules than the parse cache holds, cost 10 s a page. Python-Markdown's whole
 # reference takes 0.2 s; a thousand reference pages of a 50 KB module each about 50 s.
 MAX_INGEST_SECONDS = 120.0
+_clock = time.thread_time
 # An option block is a few lines; a larger one is not YAML a site would write.
 MAX_OPTIONS_CHARS = 16 * 1024
 # Re-exports followed to their definition: `from .core import Markdown` is one.
@@ -132,7 +136,7 @@ def expand_api_docs(
         root=include_root.resolve(),
         search_paths=_search_paths(config_folder, settings, include_root.resolve()),
         defaults={**_DEFAULTS, **_mapping(settings.get("options"))},
-        deadline=time.monotonic() + MAX_SECONDS,
+        deadline=_clock() + MAX_SECONDS,
         budget=budget,
     )
     out: list[str] = []
@@ -231,7 +235,7 @@ def _search_paths(config_folder: Path, handler: dict[Any, Any], root: Path) -> l
 
 def _directive(match: re.Match[str], block: list[str], context: _Context) -> list[str]:
     name = match.group("name").strip()
-    if time.monotonic() > context.deadline:
+    if _clock() > context.deadline:
         return context.refuse(name, f"the page's API directives took over {MAX_SECONDS:.0f} s")
     options = dict(context.defaults)
     local = _options(block)
@@ -326,7 +330,7 @@ def _module_file(parts: list[str], context: _Context) -> Path | None:
 def _parsed(name: str, path: Path, context: _Context) -> griffe.Module:
     if context.modules >= MAX_MODULES:
         raise _UnresolvedError(f"the page's directives read over {MAX_MODULES} modules")
-    if time.monotonic() > context.deadline:
+    if _clock() > context.deadline:
         raise _UnresolvedError(f"the page's API directives took over {MAX_SECONDS:.0f} s")
     if context.budget is not None and context.budget.seconds <= 0:
         raise _UnresolvedError(
@@ -337,10 +341,10 @@ def _parsed(name: str, path: Path, context: _Context) -> griffe.Module:
         stat = path.stat()
     except OSError as error:
         raise _UnresolvedError(f"{path} cannot be read ({error.strerror})") from error
-    started = time.monotonic()
+    started = _clock()
     parsed = _parse(name, str(path), stat.st_mtime_ns, stat.st_size)
     if context.budget is not None:
-        context.budget.seconds -= time.monotonic() - started
+        context.budget.seconds -= _clock() - started
     if isinstance(parsed, str):
         raise _UnresolvedError(parsed)
     return parsed
@@ -424,7 +428,7 @@ class _Renderer:
         listed = self.options.get("members") if root else None
         out: list[str] = []
         for name, member in self._chosen(obj, listed):
-            if self.objects >= MAX_OBJECTS or time.monotonic() > self.context.deadline:
+            if self.objects >= MAX_OBJECTS or _clock() > self.context.deadline:
                 break
             full = self.options.get("show_object_full_path")
             member_path = f"{path}.{name}"
