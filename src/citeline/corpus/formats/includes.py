@@ -22,15 +22,12 @@ counted, and named with its reason.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from citeline.corpus.formats.front_matter import FrontMatterError, _BoundedLoader
+from citeline.corpus.formats.docs_config import find_config, settings_of
 from citeline.corpus.formats.limits import RefusedFileError, read_bytes
 
 # What marks a project's root, the default include root: the folder a generator is run
@@ -397,7 +394,7 @@ def _search_folders(page: Path, context: _Context) -> list[Path]:
     """Where a generator looks for an included path: beside the including file, in the
     folder of the nearest ``mkdocs.yml`` and its configured base paths, the ingested folder."""
     folders = [page.parent]
-    config = _mkdocs_config(page.parent)
+    config = find_config(page.parent)
     if config is not None:
         folders.append(config.parent)
         folders.extend(config.parent / base for base in _base_paths(config))
@@ -405,76 +402,26 @@ def _search_folders(page: Path, context: _Context) -> list[Path]:
     return folders
 
 
-def _mkdocs_config(folder: Path) -> Path | None:
-    """The nearest ``mkdocs.yml`` above ``folder``: where the generator runs, so where it
-    looks. It is searched past the include root (only where files may be read is bounded)."""
-    for candidate_folder in (folder, *folder.parents)[:_CONFIG_LEVELS]:
-        for name in ("mkdocs.yml", "mkdocs.yaml"):
-            if (candidate_folder / name).is_file():
-                return candidate_folder / name
-    return None
-
-
-def _settings(config: Path) -> dict[Any, Any]:
-    """``config``'s settings, read once for each time it is written (cached by its mtime);
-    empty when it cannot be read."""
-    try:
-        stamp = config.stat().st_mtime_ns
-    except OSError:
-        return {}
-    return _read_settings(str(config), stamp)
-
-
-class _ConfigLoader(_BoundedLoader):
-    """The bounded loader, reading an ``mkdocs.yml``'s Python and environment tags as
-    nothing rather than failing on them."""
-
-
-def _nothing(loader: Any, suffix: str, node: Any) -> None:
-    return None
-
-
-_ConfigLoader.add_multi_constructor("", _nothing)
-_CONFIG_BYTES = 256 * 1024
-# How far above a page its mkdocs.yml may be: FastAPI's pages lie up to four folders deep
-# under docs/en.
-_CONFIG_LEVELS = 8
-
-
 def mkdocs_settings(folder: Path) -> tuple[Path, dict[Any, Any]] | None:
     """The ``mkdocs.yml`` governing ``folder`` (the nearest above it) and its settings, read
     bounded; None without one."""
-    config = _mkdocs_config(folder.resolve())
-    return None if config is None else (config, _settings(config))
+    config = find_config(folder.resolve())
+    return None if config is None else (config, settings_of(config))
 
 
 def mkdocs_theme_folder(folder: Path) -> Path | None:
     """The folder of theme overrides (``theme: custom_dir``) that the ``mkdocs.yml`` governing
     ``folder`` names, resolved: templates and partials of the theme, which MkDocs never
     publishes as pages; None without one."""
-    config = _mkdocs_config(folder.resolve())
+    config = find_config(folder.resolve())
     if config is None:
         return None
-    theme = _settings(config).get("theme")
+    theme = settings_of(config).get("theme")
     custom = theme.get("custom_dir") if isinstance(theme, dict) else None
     if not isinstance(custom, str) or not custom.strip():
         return None
     # MkDocs reads it relative to the configuration file's folder.
     return (config.parent / custom.strip()).resolve()
-
-
-@functools.lru_cache(maxsize=32)
-def _read_settings(config: str, stamp: int) -> dict[Any, Any]:
-    """An ``mkdocs.yml``'s settings, read bounded; empty when they cannot be read."""
-    try:
-        loader = _ConfigLoader(read_bytes(Path(config), _CONFIG_BYTES).decode("utf-8-sig"))
-        try:
-            settings = loader.get_single_data()
-        finally:
-            loader.dispose()
-    except (RefusedFileError, UnicodeDecodeError, yaml.YAMLError, FrontMatterError, RecursionError):
-        return {}
-    return settings if isinstance(settings, dict) else {}
 
 
 def _base_paths(config: Path) -> tuple[str, ...]:
@@ -488,7 +435,7 @@ def _base_paths(config: Path) -> tuple[str, ...]:
 def _auto_appended(page: Path) -> tuple[str, ...]:
     """The files pymdownx.snippets appends to every page (its ``auto_append`` setting in the
     ``mkdocs.yml`` governing ``page``), at most ``MAX_AUTO_APPENDED``."""
-    config = _mkdocs_config(page.parent.resolve())
+    config = find_config(page.parent.resolve())
     if config is None:
         return ()
     names = _names(_extension_options(config, "pymdownx.snippets").get("auto_append"))
@@ -497,11 +444,11 @@ def _auto_appended(page: Path) -> tuple[str, ...]:
 
 def _extension_options(config: Path, extension: str) -> dict[Any, Any]:
     """The options ``config`` gives the Markdown extension named ``extension``."""
-    return markdown_extensions(_settings(config)).get(extension, {})
+    return markdown_extensions(settings_of(config)).get(extension, {})
 
 
 def markdown_extensions(settings: dict[Any, Any]) -> dict[str, dict[Any, Any]]:
-    """The Markdown extensions an ``mkdocs.yml``'s ``settings`` enable, by name, each with
+    """The Markdown extensions a docs settings file's ``settings`` enable, by name, each with
     the options it is given (empty for one named alone: ``- admonition``)."""
     extensions = settings.get("markdown_extensions")
     entries = extensions if isinstance(extensions, list) else [extensions or {}]
