@@ -32,6 +32,8 @@ class Dialect:
     ``code_annotations``: every code block's comment markers (``# (1)!``) are annotations
     that the ordered list right after it holds (a block marked ``.annotate`` is, anywhere).
     ``code_titles``: a fence's ``title="..."`` is a line shown above its code block.
+    ``attribute_lists``: attr_list reads any braces a heading ends with as its attributes,
+    words without a value too (``{: #platform cmd-line env-var }``).
     """
 
     list_start: bool = True
@@ -39,6 +41,7 @@ class Dialect:
     icons: bool = False
     code_annotations: bool = False
     code_titles: bool = True
+    attribute_lists: bool = False
 
 
 COMMONMARK = Dialect()
@@ -57,6 +60,7 @@ def dialect_of(page: Path) -> Dialect:
         icons="pymdownx.emoji" in extensions,
         code_annotations="content.code.annotate" in _theme_features(settings),
         code_titles=_code_titles(extensions),
+        attribute_lists="attr_list" in extensions or "markdown.extensions.attr_list" in extensions,
     )
 
 

@@ -134,6 +134,13 @@ def _icons_out(text: str) -> str:
 # attr_list's list at the end of a table cell, after a space: "| *a* { .foo } |".
 _CELL_ATTRIBUTES = re.compile(rf"(?<![ ])[ ]+{_ATTRIBUTE_LIST}[ ]*\Z")
 _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
+# Where attr_list's list at a heading's end opens: a run of spaces (matched from its start
+# only, so the search stays linear), a brace, an optional colon and spaces, then a character
+# that is neither "}" nor a space.
+_ATTR_LIST_OPENS = re.compile(r"(?<![ ])[ ]+\{:?[ ]*(?=[^}\n ])")
+# One item of the list, as attr_list's scanner reads it: key="value", key='value',
+# key=value, or a word (#id, .class, or a valueless attribute).
+_ATTR_LIST_ITEM = re.compile(r"[^ =}]+=\"[^\"]*\"|[^ =}]+='[^']*'|[^ =}]+=[^ =}]+|[^ =}]+")
 # A heading's closing sequence, as CommonMark reads it: a run of "#"s after a space, alone at
 # the line's end. An attribute list after it ("## Name (*required*) ## {: #name }", 116
 # headings of Hatch's docs) hides it from the parser, so it is taken off with the list.
@@ -578,7 +585,31 @@ def _heading(markdown: str, env: dict[str, Any]) -> tuple[str, str | None]:
             if named is not None and named.group(1):
                 anchor = named.group(1)
         markdown = _CLOSING_HASHES.sub("", markdown[: attributes.start()])
+    elif _dialect(env).attribute_lists and (found := _attr_list_heading(markdown)) is not None:
+        start, anchor = found
+        markdown = _CLOSING_HASHES.sub("", markdown[:start])
     return plain_text(markdown, env), anchor
+
+
+def _attr_list_heading(markdown: str) -> tuple[int, str | None] | None:
+    """Where the attribute list a heading ends with starts, as attr_list reads one, and the
+    anchor it names; None when the heading ends with none. attr_list takes any braces after
+    a space at the heading's end (its ``HEADER_RE``: ``[ ]+{:?[ ]*([^}\\n ][^\\n]*)}[ ]*$``),
+    the leftmost that fits, and reads a word without a value as a valueless attribute:
+    cibuildwheel's options page writes ``### `archs` {: #archs cmd-line env-var toml }``
+    (35 headings), which the ``#id .class key=value`` rule kept whole, title and anchor;
+    pymdown-extensions' ``# 9.0 Migration Notes {: #\\9.0}`` titled four pages so."""
+    end = len(markdown.rstrip(" "))
+    if not markdown[:end].endswith("}"):
+        return None
+    opened = _ATTR_LIST_OPENS.search(markdown, 0, end - 1)
+    if opened is None:
+        return None
+    anchor = None
+    for item in _ATTR_LIST_ITEM.findall(markdown[opened.end() : end - 1]):
+        if item.startswith("#"):
+            anchor = item[1:] or None
+    return opened.start(), anchor
 
 
 def _annotated(tokens: Sequence[Token], env: dict[str, Any]) -> Sequence[Token]:
