@@ -117,9 +117,7 @@ def test_a_folder_of_many_yaml_files_is_read_only_so_far(tmp_path: Path) -> None
 
 
 def test_a_toml_file_nesting_tables_thousands_deep_is_read_to_a_bound(tmp_path: Path) -> None:
-    deep = "[project]\nsite_name = 'Demo'\n[project.markdown_extensions." + ".".join(
-        ["x"] * 3000
-    )
+    deep = "[project]\nsite_name = 'Demo'\n[project.markdown_extensions." + ".".join(["x"] * 3000)
     project = _project(tmp_path, "zensical.toml", deep + "]\nkey = 1\n")
     extensions = markdown_extensions(settings_of(project / "zensical.toml"))
     assert list(extensions) == ["x.x.x.x"]
