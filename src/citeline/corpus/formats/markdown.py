@@ -97,6 +97,11 @@ _ABBREVIATION = re.compile(r"^\*\[[^\]\\]+\][ ]?:[ ]*(.*)$")
 # ":::" are Docusaurus's.
 _BLOCK_OPEN = re.compile(r"^\s*(?:/{3,}|:{3,})\s*([\w-]+)(?:\s*\|?\s*(.*?))?\s*$")
 _BLOCK_CLOSE = re.compile(r"^\s*(?:/{3,}|:{3,})\s*$")
+# The pymdownx.blocks that show no title (its documentation's "html", "define" and
+# "caption" plugins): "/// html | div.result" names the element the block's Markdown is
+# wrapped in (Python-Markdown's docs write it 11 times, pymdown-extensions' 119, each left
+# as the words "div.result"); a definition list and a caption show their content only.
+_UNTITLED_BLOCKS = {"html", "define", "caption", "figure-caption", "table-caption"}
 # An attribute list as attr_list reads one: "{: #id .class key=value }". (Its parts never
 # match the same spaces: "(?:\s+[^{}]*)" did, and 20,000 spaces took 5 s.)
 _ATTRIBUTE_LIST = r"\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s[^{}]*)?\}"
@@ -294,6 +299,8 @@ class _OpenedOut:
     footnotes: set[str] = field(default_factory=set)
     # An abbreviation's definition whose title may be the next line, still to be read.
     title_next: bool = False
+    # A pymdownx block has just opened: the indented lines that follow are its options.
+    block_options: bool = False
 
 
 def _plain_markdown(body: str) -> _OpenedOut:
@@ -348,6 +355,12 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         opened.title_next = False
         if line.strip():
             return
+    if opened.block_options:
+        # A pymdownx block's options: YAML indented 4 spaces right below its opening line
+        # ("    type: warning", "    attrs: {class: x}"), read by the extension, not shown.
+        if line.strip() and _indent(line) >= 4:
+            return
+        opened.block_options = False
     line, found = _INCLUDE.subn("", line)
     opened.includes += found
     if found and not line.strip():
@@ -385,9 +398,20 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         return
     block = _BLOCK_OPEN.match(line)
     if block:
-        lines.extend([_admonition_title(block.group(1), block.group(2)), ""])
+        title = _block_title(block.group(1), block.group(2))
+        lines.extend([title, ""] if title else [""])
+        opened.block_options = line.lstrip().startswith("/")
         return
     lines.append(line)
+
+
+def _block_title(kind: str, argument: str | None) -> str:
+    """The title a block (``/// kind | argument``, ``:::kind Title``) shows: none for the
+    pymdownx.blocks whose argument is no text (``_UNTITLED_BLOCKS``), else its argument, else
+    its kind capitalized, as an admonition's."""
+    if kind in _UNTITLED_BLOCKS:
+        return ""
+    return _admonition_title(kind, argument)
 
 
 def _opens_markdown_in_html(line: str) -> bool:
