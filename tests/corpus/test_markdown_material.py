@@ -66,6 +66,16 @@ def test_under_mkdocs_a_list_counts_from_one_unless_sane_lists_is_on(tmp_path: P
     assert _text(page, project=sane) == "Steps\n\n3. Third.\n\n4. Fourth."
 
 
+def test_under_pymdownx_fancylists_a_list_counts_from_its_first_number(tmp_path: Path) -> None:
+    page = "# Steps\n\n3. Third.\n4. Fourth.\n"
+    fancy = _project(tmp_path, "markdown_extensions:\n  - pymdownx.fancylists:\n      x: 1\n")
+    assert _text(page, project=fancy) == "Steps\n\n3. Third.\n\n4. Fourth."
+    # Its block of options shows no title.
+    block = "# Steps\n\n/// fancylists | type=a start=9\n1. Ninth.\n///\n"
+    text = _text(block, project=fancy)
+    assert "type=a" not in text and text.endswith("Ninth.")
+
+
 def test_an_item_that_opens_with_code_keeps_its_place_in_the_count() -> None:
     text = _text("# Steps\n\n1. ```sh\n   make\n   ```\n2. Second.\n")
     assert text == "Steps\n\nmake\n\n2. Second."

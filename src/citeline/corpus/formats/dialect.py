@@ -45,6 +45,11 @@ class Dialect:
 
 
 COMMONMARK = Dialect()
+# The extensions under which an ordered list counts from its first number: sane_lists, and
+# pymdownx.fancylists ("ordered lists are sensitive to the starting value", its docs say;
+# read as Python-Markdown's count from 1, pymdown-extensions' own page of list rules
+# numbered its items 2 to 7 as 1 to 6).
+_COUNTED_FROM_FIRST = {"sane_lists", "markdown.extensions.sane_lists", "pymdownx.fancylists"}
 
 
 def dialect_of(page: Path) -> Dialect:
@@ -55,7 +60,7 @@ def dialect_of(page: Path) -> Dialect:
     _, settings = found
     extensions = markdown_extensions(settings)
     return Dialect(
-        list_start="sane_lists" in extensions or "markdown.extensions.sane_lists" in extensions,
+        list_start=bool(_COUNTED_FROM_FIRST & extensions.keys()),
         task_lists="pymdownx.tasklist" in extensions,
         icons="pymdownx.emoji" in extensions,
         code_annotations="content.code.annotate" in _theme_features(settings),

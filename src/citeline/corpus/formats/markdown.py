@@ -101,7 +101,8 @@ _BLOCK_CLOSE = re.compile(r"^\s*(?:/{3,}|:{3,})\s*$")
 # "caption" plugins): "/// html | div.result" names the element the block's Markdown is
 # wrapped in (Python-Markdown's docs write it 11 times, pymdown-extensions' 119, each left
 # as the words "div.result"); a definition list and a caption show their content only.
-_UNTITLED_BLOCKS = {"html", "define", "caption", "figure-caption", "table-caption"}
+# pymdownx.fancylists' block ("/// fancylists | type=a start=9") takes options, no title.
+_UNTITLED_BLOCKS = {"html", "define", "caption", "figure-caption", "table-caption", "fancylists"}
 # An attribute list as attr_list reads one: "{: #id .class key=value }". (Its parts never
 # match the same spaces: "(?:\s+[^{}]*)" did, and 20,000 spaces took 5 s.)
 _ATTRIBUTE_LIST = r"\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s[^{}]*)?\}"
