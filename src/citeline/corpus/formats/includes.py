@@ -70,6 +70,15 @@ _OPTION = re.compile(r"^\s*:([\w-]+):\s*(.*)$")
 _LINE_RANGES = re.compile(r"ln\[([\d:,\s-]+)\]")
 _BANG_LINES = re.compile(r"\[ln:([\d,:\s-]+)\]$")
 _SNIPPET_LINES = re.compile(r"^(.*?):(\d+)?:(\d+)?$|^(.*?):(\d+)$")
+# A snippet's section: "file.md:name" names the lines between "--8<-- [start:name]" and
+# "--8<-- [end:name]" in the file (pymdownx.snippets' sections; names as it reads them). A
+# Windows drive ("C:name") is one letter, no file's name.
+_SNIPPET_SECTION_NAME = re.compile(r"(?i)^(.{2,}?):([a-z][-_0-9a-z]*)$")
+# A section's marker, anywhere in a line; ";--8<--" is an escaped one, shown as written.
+# (Its dashes are matched from a run's start only, so the search stays linear.)
+_SECTION_MARKER = re.compile(
+    r"(?i)(?<![;-])-+8<-+[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\]"
+)
 
 
 def default_include_root(path: Path) -> Path:
@@ -177,6 +186,8 @@ def _directive_lines(
         return [line]
     indent = match.group("indent") or line[: len(line) - len(line.lstrip())]
     groups = match.groupdict()
+    snippet = False
+    written = ""
     if groups["star"]:
         target, lines_wanted = groups["star"], _line_ranges(groups["options"] or "")
         as_code = True
@@ -184,9 +195,13 @@ def _directive_lines(
         if groups["bang"]:
             target, lines_wanted = _bang_target(groups["bang"])
         else:
-            target, lines_wanted = _snippet_lines(next(g for g in match.groups()[4:] if g))
+            written = next(g for g in match.groups()[4:] if g)
+            target, lines_wanted = _snippet_lines(written)
+            snippet = True
         as_code = False
     included = _include(target, page, context, chain, lines_wanted)
+    if included is not None and snippet:
+        included = _snippet_section(included, written, context)
     if included is None:
         rest = (line[: match.start()] + line[match.end() :]).strip()
         return [indent + rest] if rest else []
@@ -295,8 +310,49 @@ def _bang_target(directive: str) -> tuple[str, list[tuple[int, int]] | None]:
     return target[: ranges.start()], _line_ranges(f"ln[{ranges.group(1)}]")
 
 
+def _snippet_section(
+    included: tuple[Path, str], written: str, context: _Context
+) -> tuple[Path, str] | None:
+    """A snippet's text as pymdownx.snippets includes it: for ``file.md:name``, the lines
+    between the file's ``--8<-- [start:name]`` and ``--8<-- [end:name]`` markers; for any
+    other, the whole text; marker lines left out either way (None, noted, when the file
+    has no such section). Both as its ``RE_SNIPPET_SECTION`` and ``RE_SNIPPET_FILE`` read
+    them: a marker may stand after other text on its line (``# --8<-- [start:func]``)."""
+    path, text = included
+    named = _SNIPPET_SECTION_NAME.match(written)
+    if named is None and "8<-" not in text:
+        return included
+    wanted = named.group(2).lower() if named else None
+    kept: list[str] = []
+    inside = wanted is None
+    found = False
+    for line in text.splitlines():
+        marker = _SECTION_MARKER.search(line)
+        if marker is None:
+            if inside:
+                kept.append(line)
+            continue
+        if wanted is not None and marker.group(2).lower() == wanted:
+            if marker.group(1).lower() == "start" and not found:
+                inside = found = True
+            elif marker.group(1).lower() == "end" and inside:
+                break
+    if wanted is not None and not found:
+        context.dropped += 1
+        context.problems.append(
+            f"its include of {written!r} was left out: {path.name} marks no section "
+            f"{wanted!r} (--8<-- [start:{wanted}] ... --8<-- [end:{wanted}])"
+        )
+        return None
+    return path, "\n".join(kept)
+
+
 def _snippet_lines(target: str) -> tuple[str, list[tuple[int, int]] | None]:
-    """A snippet's ``file:3:10`` (or ``file:3``) as the file and its lines."""
+    """A snippet's ``file:3:10`` (or ``file:3``) as the file and its lines; ``file:name``
+    (a section, ``_snippet_section``) as the file."""
+    named = _SNIPPET_SECTION_NAME.match(target)
+    if named is not None:
+        return named.group(1), None
     found = _SNIPPET_LINES.match(target)
     if found is None:
         return target, None
