@@ -25,8 +25,7 @@ definitions and the tags of md_in_html leave no text; include directives
 named with its reason. mkdocstrings' ``::: package.module`` directives become the API
 reference they publish, read statically from the project's source (``api_docs``). Each
 heading starts a section (``sections``), under the ``h1`` the page opens with, which titles
-it; a page that opens with none is titled by front matter, else by its site's navigation
-(``mkdocs_nav``). It deliberately does not run a generator's plugins or macros.
+it. It deliberately does not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
@@ -51,7 +50,6 @@ from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.jsonable import jsonable
-from citeline.corpus.formats.mkdocs_nav import nav_title
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected
 from citeline.corpus.formats.sections import Section, section_documents, slug
@@ -237,14 +235,10 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         sections.insert(0, Section((), None, ""))
     if includes + dropped:
         yield Omitted(INCLUDES, includes + dropped)
-    shown = plain_text(str(title)) if title is not None and str(title).strip() else None
-    if shown is None and origin.include_root is not None and not sections[0].headings:
-        # A page that shows no h1 of its own is titled by its navigation entry (``mkdocs_nav``).
-        shown = nav_title(origin.path)
     yield from section_documents(
         sections,
         doc_id=str(doc_id).strip(),
-        title=shown,
+        title=plain_text(str(title)) if title is not None and str(title).strip() else None,
         url=_front_matter_url(url, origin),
         metadata=jsonable(front),
     )
