@@ -163,6 +163,19 @@ def _space_runs(path: Path) -> None:
     path.write_text("\n\n".join(constructs), "utf-8")
 
 
+def _spaced_braces(path: Path) -> None:
+    heading = "## Name" + " {" * 20_000 + " }" + " " * 20_000 + "x}"
+    path.write_text(f"# Page\n\nx\n\n{heading}\n\nBody.\n", "utf-8")
+
+
+def _dashed_snippet(path: Path) -> None:
+    snippets = path.parent.parent / "snippets"
+    snippets.mkdir()
+    line = "-" * 50_000 + "8<" + " [start:a]" * 5_000
+    (snippets / "big.md").write_text(line + "\nkept\n", "utf-8")
+    path.write_text('# Page\n\n--8<-- "big.md"\n', "utf-8")
+
+
 def _plain_page(path: Path) -> None:
     path.write_text("# Page\n\nText.\n", "utf-8")
 
@@ -241,6 +254,18 @@ ATTACKS: list[Attack] = [
     Attack("an info string of 100,000 titles", _info_string, "hostile.md"),
     Attack("3,000 nested content tabs", _nested_tabs, "hostile.md"),
     Attack("runs of 20,000 spaces in six constructs", _space_runs, "hostile.md"),
+    Attack(
+        "a heading of 20,000 spaced braces",
+        _spaced_braces,
+        "hostile.md",
+        "markdown_extensions:\n  - attr_list\n",
+    ),
+    Attack(
+        "a snippet line of 50,000 dashes, 5,000 markers",
+        _dashed_snippet,
+        "hostile.md",
+        "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [snippets]\n",
+    ),
     Attack(
         "5,000 exclude_docs patterns, 200 pages",
         _pages_to_exclude,

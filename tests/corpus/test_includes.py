@@ -196,6 +196,9 @@ _FRAGMENTS = [
     "secret.txt",
     "page.md",
     "inside.md",
+    ":intro",
+    " [start:intro]",
+    " [end:intro]",
     "    ",
     "text ",
 ]
@@ -210,7 +213,9 @@ def test_any_markdown_expands_within_the_include_root_and_never_raises(
     root = base / "root"
     root.mkdir()
     (base / "secret.txt").write_text("OUTSIDE-SECRET", "utf-8")
-    (root / "inside.md").write_text("inside words\n", "utf-8")
+    (root / "inside.md").write_text(
+        "inside words\n--8<-- [start:intro]\nintro words\n--8<-- [end:intro]\n", "utf-8"
+    )
     text = "".join(parts)
     (root / "page.md").write_text(text, "utf-8")
     expanded = expand(text, root / "page.md", include_root=root, ingest_folder=root)
@@ -239,3 +244,72 @@ def test_code_in_a_line_opening_with_three_backticks_opens_no_fence(tmp_path: Pa
     page = '```x``` is inline code.\n\n--8<-- "run.py"\n'
     expanded = expand(page, tmp_path / "page.md", include_root=tmp_path, ingest_folder=tmp_path)
     assert expanded.text.endswith("```python\nprint(1)\n```")
+
+
+# pymdownx.snippets' sections
+
+README = """\
+# Demo
+
+<!-- --8<-- [start:intro] -->
+Demo turns words into numbers.
+<!-- --8<-- [end:intro] -->
+
+## Install
+--8<-- [start:install]
+pip install demo
+--8<-- [end:install]
+"""
+
+
+def _expanded(tmp_path: Path, page: str) -> tuple[str, list[str]]:
+    expanded = expand(page, tmp_path / "page.md", include_root=tmp_path, ingest_folder=tmp_path)
+    return expanded.text, expanded.problems
+
+
+def test_a_snippet_naming_a_section_includes_the_lines_its_markers_hold(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text(README, "utf-8")
+    (tmp_path / "app.py").write_text(
+        "import os\n# --8<-- [start:main]\ndef main():\n    pass\n# --8<-- [end:main]\n", "utf-8"
+    )
+    text, problems = _expanded(
+        tmp_path, '# Home\n\n--8<-- "README.md:intro"\n\n```python\n--8<-- "app.py:main"\n```\n'
+    )
+    assert text == (
+        "# Home\n\nDemo turns words into numbers.\n\n```python\ndef main():\n    pass\n```"
+    )
+    assert problems == []
+
+
+def test_a_whole_file_is_included_without_its_section_markers(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text(README, "utf-8")
+    text, _ = _expanded(tmp_path, '--8<-- "README.md"\n')
+    assert "8<" not in text and "pip install demo" in text and "Demo turns" in text
+
+
+def test_a_section_the_file_does_not_mark_is_left_out_with_its_reason(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text(README, "utf-8")
+    text, problems = _expanded(tmp_path, 'Before.\n\n--8<-- "README.md:usage"\n')
+    assert text == "Before.\n"
+    assert problems == [
+        "its include of 'README.md:usage' was left out: README.md marks no section 'usage' "
+        "(--8<-- [start:usage] ... --8<-- [end:usage])"
+    ]
+
+
+def test_line_numbers_and_an_escaped_marker_are_not_sections(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text(
+        "one\n;--8<-- [start:x]\ntwo\n;--8<-- [end:x]\nthree\n", "utf-8"
+    )
+    text, _ = _expanded(tmp_path, '--8<-- "notes.md:2:3"\n')
+    assert text == ";--8<-- [start:x]\ntwo"
+    text, problems = _expanded(tmp_path, '--8<-- "notes.md:x"\n')
+    assert text == "" and len(problems) == 1
+
+
+def test_a_line_of_many_dashes_and_markers_is_included_whole(tmp_path: Path) -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
+    line = "-" * 50_000 + "8<" + " [start:a]" * 5_000
+    (tmp_path / "big.md").write_text(line + "\nkept\n", "utf-8")
+    text, _ = _expanded(tmp_path, '--8<-- "big.md"\n')
+    assert text.endswith("kept")

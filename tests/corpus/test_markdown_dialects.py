@@ -329,3 +329,35 @@ def test_long_lines_of_near_miss_markup_lose_no_text_after_them() -> None:
     )
     text = _text(page)
     assert text.endswith("b")
+
+
+# pymdownx.blocks
+
+
+def test_an_html_blocks_selector_is_no_text_of_the_page() -> None:
+    text = _text(
+        "# Output\n\nRun it:\n\n/// html | div.result\n```html\n<p>Some text.</p>\n```\n///\n\n"
+        "/// define\nApple\n\n- A fruit.\n///\n"
+    )
+    assert text == "Output\n\nRun it:\n\n<p>Some text.</p>\n\nApple\n\n• A fruit."
+
+
+def test_a_titled_block_keeps_its_title_and_its_options_show_no_text() -> None:
+    text = _text(
+        "# Page\n\n/// admonition | Some title\n    type: warning\n    attrs: {class: x}\n\n"
+        "Content here.\n///\n\n/// details | Summary\n    open: True\nBody.\n///\n\n"
+        "/// tip\nA tip.\n///\n"
+    )
+    assert text == "Page\n\nSome title\n\nContent here.\n\nSummary\n\nBody.\n\nTip\n\nA tip."
+
+
+def test_an_indented_line_after_a_docusaurus_admonition_is_its_text() -> None:
+    # ":::note" takes no options: what follows is the block's Markdown, code here.
+    assert _text("# Page\n\n:::note Title\n\n    indented code\n:::\n") == (
+        "Page\n\nTitle\n\nindented code"
+    )
+
+
+def test_options_end_at_the_first_line_that_is_not_indented() -> None:
+    text = _text("# Page\n\n/// note | N\n    type: tip\nShown.\n\n    code after a blank\n///\n")
+    assert text == "Page\n\nN\n\nShown.\n\ncode after a blank"

@@ -65,6 +65,16 @@ def test_under_mkdocs_a_list_counts_from_one_unless_sane_lists_is_on(tmp_path: P
     assert _text(page, project=sane) == "Steps\n\n3. Third.\n\n4. Fourth."
 
 
+def test_under_pymdownx_fancylists_a_list_counts_from_its_first_number(tmp_path: Path) -> None:
+    page = "# Steps\n\n3. Third.\n4. Fourth.\n"
+    fancy = _project(tmp_path, "markdown_extensions:\n  - pymdownx.fancylists:\n      x: 1\n")
+    assert _text(page, project=fancy) == "Steps\n\n3. Third.\n\n4. Fourth."
+    # Its block of options shows no title.
+    block = "# Steps\n\n/// fancylists | type=a start=9\n1. Ninth.\n///\n"
+    text = _text(block, project=fancy)
+    assert "type=a" not in text and text.endswith("Ninth.")
+
+
 def test_an_item_that_opens_with_code_keeps_its_place_in_the_count() -> None:
     text = _text("# Steps\n\n1. ```sh\n   make\n   ```\n2. Second.\n")
     assert text == "Steps\n\nmake\n\n2. Second."
@@ -331,3 +341,79 @@ def test_an_info_string_of_a_hundred_thousand_titles_keeps_its_code() -> None:
     # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     markdown = "# Page\n\n```python " + 'title="x title=' * 100_000 + "\ncode\n```\n"
     assert _text(markdown).endswith("code")
+
+
+# Headings' attribute lists, as attr_list reads them
+
+
+def _titles(markdown: str, *, project: Path | None = None) -> dict[str, str]:
+    """Each section's id and title, ``markdown`` read as ``_text`` reads it."""
+    if project is None:
+        origin = SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
+    else:
+        page = project / "docs" / "page.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(markdown, "utf-8")
+        origin = SourceFile(page, "page", "page.md", BASE + "page/", include_root=project)
+    return {item.id: item.title for item in read(markdown, origin) if isinstance(item, Document)}
+
+
+ATTRIBUTE_WORDS = """\
+# Options
+
+Intro.
+
+### `archs` {: #archs cmd-line env-var toml }
+
+Architectures.
+
+## Android {: android}
+
+A platform.
+
+## `title` {: #title data-label="a b" }
+
+Quoted.
+"""
+
+
+def test_under_attr_list_a_headings_valueless_attributes_leave_title_and_anchor(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path, "markdown_extensions:\n  - attr_list\n")
+    assert _titles(ATTRIBUTE_WORDS, project=project) == {
+        "page": "Options",
+        "page#archs": "Options › archs",
+        "page#android": "Options › Android",
+        "page#title": "Options › title",
+    }
+
+
+def test_without_attr_list_braces_of_words_stay_in_the_title(tmp_path: Path) -> None:
+    # Docusaurus and Hugo read "{#id}" only; "{: android}" is the text their pages show.
+    for titles in (
+        _titles(ATTRIBUTE_WORDS),
+        _titles(ATTRIBUTE_WORDS, project=_project(tmp_path, "")),
+    ):
+        assert titles["page#android-android"] == "Options › Android {: android}"
+
+
+def test_braces_that_do_not_end_the_heading_or_follow_no_space_stay(tmp_path: Path) -> None:
+    project = _project(tmp_path, "markdown_extensions:\n  - attr_list\n")
+    titles = _titles(
+        "# Page\n\nx\n\n## The {name} field\n\ny\n\n## dict{a}\n\nz\n\n## Use `{x}`\n\nw\n",
+        project=project,
+    )
+    assert list(titles.values())[1:] == [
+        "Page › The {name} field",
+        "Page › dict{a}",
+        "Page › Use {x}",
+    ]
+
+
+def test_a_heading_of_many_spaced_braces_keeps_its_name(tmp_path: Path) -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
+    project = _project(tmp_path, "markdown_extensions:\n  - attr_list\n")
+    heading = "## Name" + " {" * 20_000 + " }" + " " * 20_000 + "x}"
+    titles = _titles("# Page\n\nx\n\n" + heading + "\n\nBody.\n", project=project)
+    assert list(titles.values())[1] == "Page › Name"

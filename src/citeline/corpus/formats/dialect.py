@@ -32,6 +32,8 @@ class Dialect:
     ``code_annotations``: every code block's comment markers (``# (1)!``) are annotations
     that the ordered list right after it holds (a block marked ``.annotate`` is, anywhere).
     ``code_titles``: a fence's ``title="..."`` is a line shown above its code block.
+    ``attribute_lists``: attr_list reads any braces a heading ends with as its attributes,
+    words without a value too (``{: #platform cmd-line env-var }``).
     """
 
     list_start: bool = True
@@ -39,9 +41,15 @@ class Dialect:
     icons: bool = False
     code_annotations: bool = False
     code_titles: bool = True
+    attribute_lists: bool = False
 
 
 COMMONMARK = Dialect()
+# The extensions under which an ordered list counts from its first number: sane_lists, and
+# pymdownx.fancylists ("ordered lists are sensitive to the starting value", its docs say;
+# read as Python-Markdown's count from 1, pymdown-extensions' own page of list rules
+# numbered its items 2 to 7 as 1 to 6).
+_COUNTED_FROM_FIRST = {"sane_lists", "markdown.extensions.sane_lists", "pymdownx.fancylists"}
 
 
 def dialect_of(page: Path) -> Dialect:
@@ -52,11 +60,12 @@ def dialect_of(page: Path) -> Dialect:
     _, settings = found
     extensions = markdown_extensions(settings)
     return Dialect(
-        list_start="sane_lists" in extensions or "markdown.extensions.sane_lists" in extensions,
+        list_start=bool(_COUNTED_FROM_FIRST & extensions.keys()),
         task_lists="pymdownx.tasklist" in extensions,
         icons="pymdownx.emoji" in extensions,
         code_annotations="content.code.annotate" in _theme_features(settings),
         code_titles=_code_titles(extensions),
+        attribute_lists="attr_list" in extensions or "markdown.extensions.attr_list" in extensions,
     )
 
 

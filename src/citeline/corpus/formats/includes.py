@@ -22,15 +22,12 @@ counted, and named with its reason.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from citeline.corpus.formats.front_matter import FrontMatterError, _BoundedLoader
+from citeline.corpus.formats.docs_config import find_config, settings_of
 from citeline.corpus.formats.limits import RefusedFileError, read_bytes
 
 # What marks a project's root, the default include root: the folder a generator is run
@@ -73,6 +70,15 @@ _OPTION = re.compile(r"^\s*:([\w-]+):\s*(.*)$")
 _LINE_RANGES = re.compile(r"ln\[([\d:,\s-]+)\]")
 _BANG_LINES = re.compile(r"\[ln:([\d,:\s-]+)\]$")
 _SNIPPET_LINES = re.compile(r"^(.*?):(\d+)?:(\d+)?$|^(.*?):(\d+)$")
+# A snippet's section: "file.md:name" names the lines between "--8<-- [start:name]" and
+# "--8<-- [end:name]" in the file (pymdownx.snippets' sections; names as it reads them). A
+# Windows drive ("C:name") is one letter, no file's name.
+_SNIPPET_SECTION_NAME = re.compile(r"(?i)^(.{2,}?):([a-z][-_0-9a-z]*)$")
+# A section's marker, anywhere in a line; ";--8<--" is an escaped one, shown as written.
+# (Its dashes are matched from a run's start only, so the search stays linear.)
+_SECTION_MARKER = re.compile(
+    r"(?i)(?<![;-])-+8<-+[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\]"
+)
 
 
 def default_include_root(path: Path) -> Path:
@@ -180,6 +186,8 @@ def _directive_lines(
         return [line]
     indent = match.group("indent") or line[: len(line) - len(line.lstrip())]
     groups = match.groupdict()
+    snippet = False
+    written = ""
     if groups["star"]:
         target, lines_wanted = groups["star"], _line_ranges(groups["options"] or "")
         as_code = True
@@ -187,9 +195,13 @@ def _directive_lines(
         if groups["bang"]:
             target, lines_wanted = _bang_target(groups["bang"])
         else:
-            target, lines_wanted = _snippet_lines(next(g for g in match.groups()[4:] if g))
+            written = next(g for g in match.groups()[4:] if g)
+            target, lines_wanted = _snippet_lines(written)
+            snippet = True
         as_code = False
     included = _include(target, page, context, chain, lines_wanted)
+    if included is not None and snippet:
+        included = _snippet_section(included, written, context)
     if included is None:
         rest = (line[: match.start()] + line[match.end() :]).strip()
         return [indent + rest] if rest else []
@@ -298,8 +310,49 @@ def _bang_target(directive: str) -> tuple[str, list[tuple[int, int]] | None]:
     return target[: ranges.start()], _line_ranges(f"ln[{ranges.group(1)}]")
 
 
+def _snippet_section(
+    included: tuple[Path, str], written: str, context: _Context
+) -> tuple[Path, str] | None:
+    """A snippet's text as pymdownx.snippets includes it: for ``file.md:name``, the lines
+    between the file's ``--8<-- [start:name]`` and ``--8<-- [end:name]`` markers; for any
+    other, the whole text; marker lines left out either way (None, noted, when the file
+    has no such section). Both as its ``RE_SNIPPET_SECTION`` and ``RE_SNIPPET_FILE`` read
+    them: a marker may stand after other text on its line (``# --8<-- [start:func]``)."""
+    path, text = included
+    named = _SNIPPET_SECTION_NAME.match(written)
+    if named is None and "8<-" not in text:
+        return included
+    wanted = named.group(2).lower() if named else None
+    kept: list[str] = []
+    inside = wanted is None
+    found = False
+    for line in text.splitlines():
+        marker = _SECTION_MARKER.search(line)
+        if marker is None:
+            if inside:
+                kept.append(line)
+            continue
+        if wanted is not None and marker.group(2).lower() == wanted:
+            if marker.group(1).lower() == "start" and not found:
+                inside = found = True
+            elif marker.group(1).lower() == "end" and inside:
+                break
+    if wanted is not None and not found:
+        context.dropped += 1
+        context.problems.append(
+            f"its include of {written!r} was left out: {path.name} marks no section "
+            f"{wanted!r} (--8<-- [start:{wanted}] ... --8<-- [end:{wanted}])"
+        )
+        return None
+    return path, "\n".join(kept)
+
+
 def _snippet_lines(target: str) -> tuple[str, list[tuple[int, int]] | None]:
-    """A snippet's ``file:3:10`` (or ``file:3``) as the file and its lines."""
+    """A snippet's ``file:3:10`` (or ``file:3``) as the file and its lines; ``file:name``
+    (a section, ``_snippet_section``) as the file."""
+    named = _SNIPPET_SECTION_NAME.match(target)
+    if named is not None:
+        return named.group(1), None
     found = _SNIPPET_LINES.match(target)
     if found is None:
         return target, None
@@ -397,7 +450,7 @@ def _search_folders(page: Path, context: _Context) -> list[Path]:
     """Where a generator looks for an included path: beside the including file, in the
     folder of the nearest ``mkdocs.yml`` and its configured base paths, the ingested folder."""
     folders = [page.parent]
-    config = _mkdocs_config(page.parent)
+    config = find_config(page.parent)
     if config is not None:
         folders.append(config.parent)
         folders.extend(config.parent / base for base in _base_paths(config))
@@ -405,76 +458,26 @@ def _search_folders(page: Path, context: _Context) -> list[Path]:
     return folders
 
 
-def _mkdocs_config(folder: Path) -> Path | None:
-    """The nearest ``mkdocs.yml`` above ``folder``: where the generator runs, so where it
-    looks. It is searched past the include root (only where files may be read is bounded)."""
-    for candidate_folder in (folder, *folder.parents)[:_CONFIG_LEVELS]:
-        for name in ("mkdocs.yml", "mkdocs.yaml"):
-            if (candidate_folder / name).is_file():
-                return candidate_folder / name
-    return None
-
-
-def _settings(config: Path) -> dict[Any, Any]:
-    """``config``'s settings, read once for each time it is written (cached by its mtime);
-    empty when it cannot be read."""
-    try:
-        stamp = config.stat().st_mtime_ns
-    except OSError:
-        return {}
-    return _read_settings(str(config), stamp)
-
-
-class _ConfigLoader(_BoundedLoader):
-    """The bounded loader, reading an ``mkdocs.yml``'s Python and environment tags as
-    nothing rather than failing on them."""
-
-
-def _nothing(loader: Any, suffix: str, node: Any) -> None:
-    return None
-
-
-_ConfigLoader.add_multi_constructor("", _nothing)
-_CONFIG_BYTES = 256 * 1024
-# How far above a page its mkdocs.yml may be: FastAPI's pages lie up to four folders deep
-# under docs/en.
-_CONFIG_LEVELS = 8
-
-
 def mkdocs_settings(folder: Path) -> tuple[Path, dict[Any, Any]] | None:
     """The ``mkdocs.yml`` governing ``folder`` (the nearest above it) and its settings, read
     bounded; None without one."""
-    config = _mkdocs_config(folder.resolve())
-    return None if config is None else (config, _settings(config))
+    config = find_config(folder.resolve())
+    return None if config is None else (config, settings_of(config))
 
 
 def mkdocs_theme_folder(folder: Path) -> Path | None:
     """The folder of theme overrides (``theme: custom_dir``) that the ``mkdocs.yml`` governing
     ``folder`` names, resolved: templates and partials of the theme, which MkDocs never
     publishes as pages; None without one."""
-    config = _mkdocs_config(folder.resolve())
+    config = find_config(folder.resolve())
     if config is None:
         return None
-    theme = _settings(config).get("theme")
+    theme = settings_of(config).get("theme")
     custom = theme.get("custom_dir") if isinstance(theme, dict) else None
     if not isinstance(custom, str) or not custom.strip():
         return None
     # MkDocs reads it relative to the configuration file's folder.
     return (config.parent / custom.strip()).resolve()
-
-
-@functools.lru_cache(maxsize=32)
-def _read_settings(config: str, stamp: int) -> dict[Any, Any]:
-    """An ``mkdocs.yml``'s settings, read bounded; empty when they cannot be read."""
-    try:
-        loader = _ConfigLoader(read_bytes(Path(config), _CONFIG_BYTES).decode("utf-8-sig"))
-        try:
-            settings = loader.get_single_data()
-        finally:
-            loader.dispose()
-    except (RefusedFileError, UnicodeDecodeError, yaml.YAMLError, FrontMatterError, RecursionError):
-        return {}
-    return settings if isinstance(settings, dict) else {}
 
 
 def _base_paths(config: Path) -> tuple[str, ...]:
@@ -488,7 +491,7 @@ def _base_paths(config: Path) -> tuple[str, ...]:
 def _auto_appended(page: Path) -> tuple[str, ...]:
     """The files pymdownx.snippets appends to every page (its ``auto_append`` setting in the
     ``mkdocs.yml`` governing ``page``), at most ``MAX_AUTO_APPENDED``."""
-    config = _mkdocs_config(page.parent.resolve())
+    config = find_config(page.parent.resolve())
     if config is None:
         return ()
     names = _names(_extension_options(config, "pymdownx.snippets").get("auto_append"))
@@ -497,11 +500,11 @@ def _auto_appended(page: Path) -> tuple[str, ...]:
 
 def _extension_options(config: Path, extension: str) -> dict[Any, Any]:
     """The options ``config`` gives the Markdown extension named ``extension``."""
-    return markdown_extensions(_settings(config)).get(extension, {})
+    return markdown_extensions(settings_of(config)).get(extension, {})
 
 
 def markdown_extensions(settings: dict[Any, Any]) -> dict[str, dict[Any, Any]]:
-    """The Markdown extensions an ``mkdocs.yml``'s ``settings`` enable, by name, each with
+    """The Markdown extensions a docs settings file's ``settings`` enable, by name, each with
     the options it is given (empty for one named alone: ``- admonition``)."""
     extensions = settings.get("markdown_extensions")
     entries = extensions if isinstance(extensions, list) else [extensions or {}]

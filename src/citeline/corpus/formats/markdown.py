@@ -97,6 +97,12 @@ _ABBREVIATION = re.compile(r"^\*\[[^\]\\]+\][ ]?:[ ]*(.*)$")
 # ":::" are Docusaurus's.
 _BLOCK_OPEN = re.compile(r"^\s*(?:/{3,}|:{3,})\s*([\w-]+)(?:\s*\|?\s*(.*?))?\s*$")
 _BLOCK_CLOSE = re.compile(r"^\s*(?:/{3,}|:{3,})\s*$")
+# The pymdownx.blocks that show no title (its documentation's "html", "define" and
+# "caption" plugins): "/// html | div.result" names the element the block's Markdown is
+# wrapped in (Python-Markdown's docs write it 11 times, pymdown-extensions' 119, each left
+# as the words "div.result"); a definition list and a caption show their content only.
+# pymdownx.fancylists' block ("/// fancylists | type=a start=9") takes options, no title.
+_UNTITLED_BLOCKS = {"html", "define", "caption", "figure-caption", "table-caption", "fancylists"}
 # An attribute list as attr_list reads one: "{: #id .class key=value }". (Its parts never
 # match the same spaces: "(?:\s+[^{}]*)" did, and 20,000 spaces took 5 s.)
 _ATTRIBUTE_LIST = r"\{:?\s*(?:[#.][\w:-]+|[\w-]+=\S+)(?:\s[^{}]*)?\}"
@@ -134,6 +140,13 @@ def _icons_out(text: str) -> str:
 # attr_list's list at the end of a table cell, after a space: "| *a* { .foo } |".
 _CELL_ATTRIBUTES = re.compile(rf"(?<![ ])[ ]+{_ATTRIBUTE_LIST}[ ]*\Z")
 _ATTRIBUTE = re.compile(r"#([\w:.-]+)|\.[\w-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)")
+# Where attr_list's list at a heading's end opens: a run of spaces (matched from its start
+# only, so the search stays linear), a brace, an optional colon and spaces, then a character
+# that is neither "}" nor a space.
+_ATTR_LIST_OPENS = re.compile(r"(?<![ ])[ ]+\{:?[ ]*(?=[^}\n ])")
+# One item of the list, as attr_list's scanner reads it: key="value", key='value',
+# key=value, or a word (#id, .class, or a valueless attribute).
+_ATTR_LIST_ITEM = re.compile(r"[^ =}]+=\"[^\"]*\"|[^ =}]+='[^']*'|[^ =}]+=[^ =}]+|[^ =}]+")
 # A heading's closing sequence, as CommonMark reads it: a run of "#"s after a space, alone at
 # the line's end. An attribute list after it ("## Name (*required*) ## {: #name }", 116
 # headings of Hatch's docs) hides it from the parser, so it is taken off with the list.
@@ -287,6 +300,8 @@ class _OpenedOut:
     footnotes: set[str] = field(default_factory=set)
     # An abbreviation's definition whose title may be the next line, still to be read.
     title_next: bool = False
+    # A pymdownx block has just opened: the indented lines that follow are its options.
+    block_options: bool = False
 
 
 def _plain_markdown(body: str) -> _OpenedOut:
@@ -341,6 +356,12 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         opened.title_next = False
         if line.strip():
             return
+    if opened.block_options:
+        # A pymdownx block's options: YAML indented 4 spaces right below its opening line
+        # ("    type: warning", "    attrs: {class: x}"), read by the extension, not shown.
+        if line.strip() and _indent(line) >= 4:
+            return
+        opened.block_options = False
     line, found = _INCLUDE.subn("", line)
     opened.includes += found
     if found and not line.strip():
@@ -378,9 +399,20 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         return
     block = _BLOCK_OPEN.match(line)
     if block:
-        lines.extend([_admonition_title(block.group(1), block.group(2)), ""])
+        title = _block_title(block.group(1), block.group(2))
+        lines.extend([title, ""] if title else [""])
+        opened.block_options = line.lstrip().startswith("/")
         return
     lines.append(line)
+
+
+def _block_title(kind: str, argument: str | None) -> str:
+    """The title a block (``/// kind | argument``, ``:::kind Title``) shows: none for the
+    pymdownx.blocks whose argument is no text (``_UNTITLED_BLOCKS``), else its argument, else
+    its kind capitalized, as an admonition's."""
+    if kind in _UNTITLED_BLOCKS:
+        return ""
+    return _admonition_title(kind, argument)
 
 
 def _opens_markdown_in_html(line: str) -> bool:
@@ -578,7 +610,31 @@ def _heading(markdown: str, env: dict[str, Any]) -> tuple[str, str | None]:
             if named is not None and named.group(1):
                 anchor = named.group(1)
         markdown = _CLOSING_HASHES.sub("", markdown[: attributes.start()])
+    elif _dialect(env).attribute_lists and (found := _attr_list_heading(markdown)) is not None:
+        start, anchor = found
+        markdown = _CLOSING_HASHES.sub("", markdown[:start])
     return plain_text(markdown, env), anchor
+
+
+def _attr_list_heading(markdown: str) -> tuple[int, str | None] | None:
+    """Where the attribute list a heading ends with starts, as attr_list reads one, and the
+    anchor it names; None when the heading ends with none. attr_list takes any braces after
+    a space at the heading's end (its ``HEADER_RE``: ``[ ]+{:?[ ]*([^}\\n ][^\\n]*)}[ ]*$``),
+    the leftmost that fits, and reads a word without a value as a valueless attribute:
+    cibuildwheel's options page writes ``### `archs` {: #archs cmd-line env-var toml }``
+    (35 headings), which the ``#id .class key=value`` rule kept whole, title and anchor;
+    pymdown-extensions' ``# 9.0 Migration Notes {: #\\9.0}`` titled four pages so."""
+    end = len(markdown.rstrip(" "))
+    if not markdown[:end].endswith("}"):
+        return None
+    opened = _ATTR_LIST_OPENS.search(markdown, 0, end - 1)
+    if opened is None:
+        return None
+    anchor = None
+    for item in _ATTR_LIST_ITEM.findall(markdown[opened.end() : end - 1]):
+        if item.startswith("#"):
+            anchor = item[1:] or None
+    return opened.start(), anchor
 
 
 def _annotated(tokens: Sequence[Token], env: dict[str, Any]) -> Sequence[Token]:
