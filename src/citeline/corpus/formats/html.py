@@ -77,6 +77,7 @@ from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.entries import signature_entries
 from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
 from citeline.corpus.formats.nodes import word_count as _word_count
+from citeline.corpus.formats.not_found import NOT_FOUND_PAGES, not_found_page
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.sections import (
@@ -547,7 +548,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if not sections[0].headings and title_tag:
         # Text before any heading: the page's <title> names it.
         sections[0] = Section((title_tag,), None, sections[0].text)
-    omitted = _omitted(sections, listed, form)
+    omitted = _omitted(sections, listed, form, origin.relative)
     if omitted is not None:
         yield omitted
         return
@@ -632,17 +633,20 @@ def _names_itself(tree: LexborHTMLParser) -> bool:
     return any(_text_of(node) for node in tree.css(f"title, {_ANY_HEADING}"))
 
 
-def _omitted(sections: list[Section], listed: bool, form: bool) -> Omitted | None:
+def _omitted(sections: list[Section], listed: bool, form: bool, page: str) -> Omitted | None:
     """Why a page of ``sections`` is no document, if it is none: it lost every line to its
-    lists of links (``listed``), it is only headings, or it is a form (``form``: one under
+    lists of links (``listed``), it is only headings, it is a form (``form``: one under
     its title) with at most a sentence beside it, a tool (Sphinx's search page) whose
-    sentence is about the form, not the site's subject."""
+    sentence is about the form, not the site's subject, or it is the site's page for a
+    missing address (``not_found_page``, by its path ``page``)."""
     if not any(has_body(s) for s in sections):
         if listed:
             return Omitted(LINK_LISTS, 1)
         return Omitted(HEADINGS_ONLY, 1) if any(s.headings for s in sections) else None
     if form and sum(len(_WORD_TOKEN.findall(body_text(s))) for s in sections) <= _FORM_PAGE_WORDS:
         return Omitted(FORM_PAGES, 1)
+    if not_found_page(page, sections):
+        return Omitted(NOT_FOUND_PAGES, 1)
     return None
 
 
@@ -1340,7 +1344,8 @@ def _main_content(
     if not headings:
         # (lexbor lists an element once for each selector of a group it matches)
         markers = {node.mem_id: node for node in body.css(_CONTENT_MARKERS)}
-        return (next(iter(markers.values())), True) if len(markers) == 1 else (body, False)
+        innermost = _innermost_marker(list(markers.values()))
+        return (innermost, True) if innermost is not None else (body, False)
     first = next((h for h in headings if h.tag == "h1"), headings[0])
     last = headings[-1]
     ancestors = _ancestors(first)
@@ -1368,6 +1373,22 @@ def _ancestors(node: LexborNode) -> list[LexborNode]:
         found.append(parent)
         parent = parent.parent
     return found
+
+
+def _innermost_marker(markers: list[LexborNode]) -> LexborNode | None:
+    """The one of ``markers`` (content markers of a page without section headings) that
+    every other holds, when they nest in one line; None for none, or for markers side by
+    side (a page of several ``<article>``s, which is no one article's). The theme MkDocs
+    calls readthedocs marks its content twice, ``<div role="main">`` around ``<div
+    itemprop="articleBody">``, and puts its version bar ("GitHub « Previous Next »") after
+    both: taken for two contents, a page without headings was read whole, bar and all (4
+    of MintPy's 36 pages, python-mintpy-doc). As with headings (``_main_content``), the
+    innermost marker is the content: the outer ones hold the theme's bars around it."""
+    for candidate in markers:
+        around = {node.mem_id for node in _ancestors(candidate)}
+        if all(m.mem_id in around for m in markers if m.mem_id != candidate.mem_id):
+            return candidate
+    return None
 
 
 def _is_marker(node: LexborNode) -> bool:
