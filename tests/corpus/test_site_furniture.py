@@ -101,3 +101,57 @@ def test_articles_side_by_side_on_a_page_without_headings_are_not_one_of_them() 
     <article><p>The second release fixes the installer.</p></article></body></html>"""
     text = _documents(page, "news.html")[0].text
     assert "first release" in text and "second release" in text
+
+
+def _reference_list(
+    banner: str, trail: str, shown: str, text: str, title: str = "Member List"
+) -> str:
+    """A page as Doxygen builds a class's member list: no heading and no element marking
+    the content; the project's name and number, a trail of links to the page's parents,
+    then the title in a ``<div>`` and the list. (The ``<title>`` is the page's part of it:
+    the project's name before it is the site profile's to take off.)"""
+    return f"""<html><head><title>{title}</title></head><body>
+    <div id="top"><div id="titlearea"><table><tr><td><div id="projectname">{banner}</div>
+    </td></tr></table></div><div id="nav-path"><ul>{trail}</ul></div></div>
+    <div class="header"><div class="headertitle"><div class="title">{shown}</div></div></div>
+    <div class="contents">{text}</div>
+    </body></html>"""
+
+
+_TRAIL = (
+    '<li><a href="namespacefoo.html">foo</a></li><li><a href="classfoo_1_1bar.html">bar</a></li>'
+)
+_LIST = "<p>This is the complete list of members for foo::bar, with inherited members.</p>"
+
+
+def test_a_page_without_headings_opens_at_the_line_that_shows_its_title() -> None:
+    page = _reference_list("libfoo 3.4.0", _TRAIL, "foo::bar&lt; T &gt; Member List", _LIST)
+    [document] = _documents(page, "classfoo_1_1bar-members.html")
+    assert document.title == "foo::bar< T > Member List"
+    assert document.text == (
+        "foo::bar< T > Member List\n\n"
+        "This is the complete list of members for foo::bar, with inherited members."
+    )
+
+
+def test_a_page_that_is_only_its_banner_and_title_is_counted_as_headings_only() -> None:
+    title = "T_func Class Reference"
+    page = _reference_list("libfoo 3.4.0", "", title, "", title=title)
+    assert _read(page, "classT__func.html") == [Omitted("pages with headings only", 1)]
+
+
+def test_prose_above_the_line_that_shows_the_title_stays_the_pages_text() -> None:
+    # A sentence above the title is no banner: the page is read whole, as before.
+    prose = "Read this list of members before you derive a class of your own from it."
+    page = _reference_list(prose, "", "foo::bar Member List", _LIST)
+    [document] = _documents(page, "classfoo_1_1bar-members.html")
+    assert document.title == "Member List"
+    assert document.text.startswith(prose)
+
+
+def test_a_page_with_headings_keeps_the_lines_above_its_first_heading_as_before() -> None:
+    page = """<html><head><title>Member List</title></head><body><div>
+    <p>libfoo 3.4.0</p><div>Member List</div><h2>Functions</h2>
+    <p>Every function of the class, in the order of its header.</p></div></body></html>"""
+    texts = [d.text for d in _documents(page, "members.html")]
+    assert "libfoo 3.4.0" in texts[0]

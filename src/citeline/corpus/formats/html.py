@@ -94,6 +94,7 @@ from citeline.corpus.formats.sequence import (
 )
 from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
 from citeline.corpus.formats.synopses import synopsis_rows
+from citeline.corpus.formats.title_line import opened_at_title
 from citeline.corpus.formats.titles import BANNER_HEADERS, read_as_shown
 
 # The structural elements generators put a page's own content in (Sphinx's basic,
@@ -546,8 +547,9 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         sections = _rooted_at(sections, page_title, title_tag)
         page_title = title_tag
     if not sections[0].headings and title_tag:
-        # Text before any heading: the page's <title> names it.
-        sections[0] = Section((title_tag,), None, sections[0].text)
+        # Text before any heading: the page's <title> names it (``_titled_top``).
+        sections[0] = _titled_top(sections, title_tag, not marked and content.mem_id == body.mem_id)
+        page_title = sections[0].headings[0] if len(sections) == 1 else ""
     omitted = _omitted(sections, listed, form, origin.relative)
     if omitted is not None:
         yield omitted
@@ -559,6 +561,15 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _titled_top(sections: list[Section], title: str, whole: bool) -> Section:
+    """The first of ``sections``, text before any heading, titled by the page's ``title``;
+    where it is all of a page read ``whole`` (no heading, no element marking its content),
+    from the line that shows that title on, and titled by it (``title_line``)."""
+    if whole and len(sections) == 1:
+        return opened_at_title(sections[0], title)
+    return Section((title,), None, sections[0].text)
 
 
 def _title_heading(body: LexborNode, profile: SiteProfile) -> str:
