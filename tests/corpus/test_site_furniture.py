@@ -1,8 +1,9 @@
-"""Pages and bars a published site holds for its server and its theme, not for its subject:
-the page a host answers a missing address with, and a version bar outside the content of a
-page without headings. The cases are the structures of MkDocs' readthedocs theme and of
-the not-found pages MkDocs and sphinx-notfound-page write (python-mintpy-doc, pytest's
-documentation as Debian installs them)."""
+"""Pages, files and bars a published site holds for its server, its crawlers and its theme,
+not for its subject: the page a host answers a missing address with, the robots file, a
+version bar outside the content of a page without headings, and the banner above the
+title of a page read whole. The cases are the structures of MkDocs' readthedocs theme, of
+the not-found pages MkDocs and sphinx-notfound-page write, and of Doxygen's member lists
+(python-mintpy-doc, pytest's documentation, libsigc++-3.0-doc as Debian installs them)."""
 
 from __future__ import annotations
 
@@ -155,3 +156,18 @@ def test_a_page_with_headings_keeps_the_lines_above_its_first_heading_as_before(
     <p>Every function of the class, in the order of its header.</p></div></body></html>"""
     texts = [d.text for d in _documents(page, "members.html")]
     assert "libfoo 3.4.0" in texts[0]
+
+
+def test_the_robots_file_at_the_root_is_counted_not_indexed(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "examples").mkdir(parents=True)
+    (site / "robots.txt").write_text("User-agent: *\nDisallow: /cvstrac/dir\n", "utf-8")
+    # One a guide shows as an example, below the root, is the guide's text.
+    (site / "examples" / "robots.txt").write_text(
+        "An example robots file\n\nUser-agent: *\nDisallow: /private/\n", "utf-8"
+    )
+    with Corpus.open(tmp_path / "site.sqlite") as corpus:
+        report = corpus.ingest(site)
+        titles = [document.title for document in corpus.documents()]
+    assert titles == ["An example robots file"]
+    assert report.omitted == {"robots files for crawlers": 1}
