@@ -1393,7 +1393,7 @@ def _innermost_marker(markers: list[LexborNode]) -> LexborNode | None:
     calls readthedocs marks its content twice, ``<div role="main">`` around ``<div
     itemprop="articleBody">``, and puts its version bar ("GitHub « Previous Next »") after
     both: taken for two contents, a page without headings was read whole, bar and all (4
-    of MintPy's 36 pages, python-mintpy-doc). As with headings (``_main_content``), the
+    of MintPy's 28 pages, python-mintpy-doc). As with headings (``_main_content``), the
     innermost marker is the content: the outer ones hold the theme's bars around it."""
     for candidate in markers:
         around = {node.mem_id for node in _ancestors(candidate)}
