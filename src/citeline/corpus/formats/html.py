@@ -94,6 +94,7 @@ from citeline.corpus.formats.sequence import (
 )
 from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
 from citeline.corpus.formats.synopses import synopsis_rows
+from citeline.corpus.formats.tab_sets import label_panels
 from citeline.corpus.formats.title_line import opened_at_title
 from citeline.corpus.formats.titles import BANNER_HEADERS, read_as_shown
 
@@ -933,6 +934,8 @@ def _cleaned_content(
     _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
+    # Before the buttons and inputs go with the controls: a tab's label is its panel's.
+    label_panels(content)
     # Read while the tooltips they hold are there: a mark is judged beside its tooltip.
     clear_tooltip_marks(content)
     form = _form_after_title(content)
