@@ -934,8 +934,7 @@ def _cleaned_content(
     _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
-    # Before the buttons and inputs go with the controls: a tab's label is its panel's.
-    label_panels(content)
+    label_panels(content)  # before the buttons and inputs go: a tab's label is its panel's
     # Read while the tooltips they hold are there: a mark is judged beside its tooltip.
     clear_tooltip_marks(content)
     form = _form_after_title(content)
