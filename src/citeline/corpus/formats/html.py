@@ -77,6 +77,7 @@ from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.entries import signature_entries
 from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
 from citeline.corpus.formats.nodes import word_count as _word_count
+from citeline.corpus.formats.not_found import NOT_FOUND_PAGES, not_found_page
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
 from citeline.corpus.formats.sections import (
@@ -93,6 +94,8 @@ from citeline.corpus.formats.sequence import (
 )
 from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
 from citeline.corpus.formats.synopses import synopsis_rows
+from citeline.corpus.formats.tab_sets import label_panels
+from citeline.corpus.formats.title_line import opened_at_title
 from citeline.corpus.formats.titles import BANNER_HEADERS, read_as_shown
 
 # The structural elements generators put a page's own content in (Sphinx's basic,
@@ -545,9 +548,10 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         sections = _rooted_at(sections, page_title, title_tag)
         page_title = title_tag
     if not sections[0].headings and title_tag:
-        # Text before any heading: the page's <title> names it.
-        sections[0] = Section((title_tag,), None, sections[0].text)
-    omitted = _omitted(sections, listed, form)
+        # Text before any heading: the page's <title> names it (``_titled_top``).
+        sections[0] = _titled_top(sections, title_tag, not marked and content.mem_id == body.mem_id)
+        page_title = sections[0].headings[0] if len(sections) == 1 else ""
+    omitted = _omitted(sections, listed, form, origin.relative)
     if omitted is not None:
         yield omitted
         return
@@ -558,6 +562,15 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _titled_top(sections: list[Section], title: str, whole: bool) -> Section:
+    """The first of ``sections``, text before any heading, titled by the page's ``title``;
+    where it is all of a page read ``whole`` (no heading, no element marking its content),
+    from the line that shows that title on, and titled by it (``title_line``)."""
+    if whole and len(sections) == 1:
+        return opened_at_title(sections[0], title)
+    return Section((title,), None, sections[0].text)
 
 
 def _title_heading(body: LexborNode, profile: SiteProfile) -> str:
@@ -632,17 +645,20 @@ def _names_itself(tree: LexborHTMLParser) -> bool:
     return any(_text_of(node) for node in tree.css(f"title, {_ANY_HEADING}"))
 
 
-def _omitted(sections: list[Section], listed: bool, form: bool) -> Omitted | None:
+def _omitted(sections: list[Section], listed: bool, form: bool, page: str) -> Omitted | None:
     """Why a page of ``sections`` is no document, if it is none: it lost every line to its
-    lists of links (``listed``), it is only headings, or it is a form (``form``: one under
+    lists of links (``listed``), it is only headings, it is a form (``form``: one under
     its title) with at most a sentence beside it, a tool (Sphinx's search page) whose
-    sentence is about the form, not the site's subject."""
+    sentence is about the form, not the site's subject, or it is the site's page for a
+    missing address (``not_found_page``, by its path ``page``)."""
     if not any(has_body(s) for s in sections):
         if listed:
             return Omitted(LINK_LISTS, 1)
         return Omitted(HEADINGS_ONLY, 1) if any(s.headings for s in sections) else None
     if form and sum(len(_WORD_TOKEN.findall(body_text(s))) for s in sections) <= _FORM_PAGE_WORDS:
         return Omitted(FORM_PAGES, 1)
+    if not_found_page(page, sections):
+        return Omitted(NOT_FOUND_PAGES, 1)
     return None
 
 
@@ -918,6 +934,7 @@ def _cleaned_content(
     _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
+    label_panels(content)  # before the buttons and inputs go: a tab's label is its panel's
     # Read while the tooltips they hold are there: a mark is judged beside its tooltip.
     clear_tooltip_marks(content)
     form = _form_after_title(content)
@@ -1340,7 +1357,8 @@ def _main_content(
     if not headings:
         # (lexbor lists an element once for each selector of a group it matches)
         markers = {node.mem_id: node for node in body.css(_CONTENT_MARKERS)}
-        return (next(iter(markers.values())), True) if len(markers) == 1 else (body, False)
+        innermost = _innermost_marker(list(markers.values()))
+        return (innermost, True) if innermost is not None else (body, False)
     first = next((h for h in headings if h.tag == "h1"), headings[0])
     last = headings[-1]
     ancestors = _ancestors(first)
@@ -1368,6 +1386,22 @@ def _ancestors(node: LexborNode) -> list[LexborNode]:
         found.append(parent)
         parent = parent.parent
     return found
+
+
+def _innermost_marker(markers: list[LexborNode]) -> LexborNode | None:
+    """The one of ``markers`` (content markers of a page without section headings) that
+    every other holds, when they nest in one line; None for none, or for markers side by
+    side (a page of several ``<article>``s, which is no one article's). The theme MkDocs
+    calls readthedocs marks its content twice, ``<div role="main">`` around ``<div
+    itemprop="articleBody">``, and puts its version bar ("GitHub « Previous Next »") after
+    both: taken for two contents, a page without headings was read whole, bar and all (4
+    of MintPy's 28 pages, python-mintpy-doc). As with headings (``_main_content``), the
+    innermost marker is the content: the outer ones hold the theme's bars around it."""
+    for candidate in markers:
+        around = {node.mem_id for node in _ancestors(candidate)}
+        if all(m.mem_id in around for m in markers if m.mem_id != candidate.mem_id):
+            return candidate
+    return None
 
 
 def _is_marker(node: LexborNode) -> bool:

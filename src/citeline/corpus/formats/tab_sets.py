@@ -1,0 +1,118 @@
+"""A set of tabs read as a reader reads it: each tab's label, then its panel.
+
+Generators write a tab set's labels together and its panels apart, tied by ids or by
+order, and a browser shows the row of labels over one panel. Two structures carry it:
+
+- WAI-ARIA's tabs: elements of ``role=tab`` whose ``aria-controls`` names their panel
+  (sphinx-tabs writes each label as a ``<button>``, so the labels went with the buttons:
+  all 27 of Flask's, python-flask-doc's "Bash", "Fish", "CMD", "Powershell" over each
+  way to set a variable on 4 pages, and "netstat (Linux)", "lsof (macOS / Linux)");
+- tabs of radio inputs, styled by CSS: a ``<label for=ID>`` of each ``<input type=radio
+  id=ID>``, whose panel is the element right after the label (sphinx-design) or, where the
+  labels stand in a row of their own, the panel at the same place in the next element that
+  holds as many panels as the group has inputs (MkDocs Material's content tabs, from
+  ``pymdownx.tabbed``: read as they stood, the labels ran together as one line, "pipconda",
+  above both panels).
+
+Measured on Flask's pages and on a page built by each of mkdocs-material 8.2 (pymdownx
+9.5) and sphinx-tabs 3.4; sphinx-design's (no Debian package) as its tab-set writes it,
+where the label ran into its panel's first sentence ("condaUse the forge channel:").
+This module moves each label's words to the top of its panel, a paragraph of their own.
+It deliberately leaves a label whose panel it cannot tell (no element of that id, or
+panels that do not match the inputs one to one) and every control that is no tab.
+"""
+
+from __future__ import annotations
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from citeline.corpus.formats.nodes import written
+
+# The elements the tab sets measured put a panel in.
+_PANELS = frozenset({"div", "section"})
+
+
+def label_panels(content: LexborNode) -> None:
+    """Moves each tab's label in ``content`` to the top of its panel (see the module)."""
+    panels = {str(node.id): node for node in content.css("[role=tabpanel][id]")}
+    for tab in content.css("[role=tab][aria-controls]"):
+        panel = panels.get(str(tab.attributes.get("aria-controls") or "").strip())
+        if panel is not None:
+            _open_with(panel, tab)
+    radios = {str(node.id): node for node in content.css("input[type=radio][id]")}
+    for label in content.css("label[for]"):
+        radio = radios.get(str(label.attributes.get("for") or "").strip())
+        panel = None if radio is None else _radio_panel(label, radio)
+        if panel is not None:
+            _open_with(panel, label)
+
+
+def _radio_panel(label: LexborNode, radio: LexborNode) -> LexborNode | None:
+    """The panel of the tab that ``label`` names by its ``radio`` input: the element right
+    after the label, when that is no label or input; else, for labels in a row of their
+    own, the one at the radio's place among the group's panels."""
+    after = _next_element(label)
+    if after is not None and after.tag not in {"label", "input"}:
+        return after
+    group = _group(radio)
+    holder = _panels_after(label, len(group))
+    if holder is None:
+        return None
+    place = [node.mem_id for node in group].index(radio.mem_id)
+    return _elements(holder)[place]
+
+
+def _group(radio: LexborNode) -> list[LexborNode]:
+    """The radio inputs of ``radio``'s group beside it: those of its name in its parent."""
+    parent = radio.parent
+    name = radio.attributes.get("name")
+    if parent is None or not name:
+        return [radio]
+    return [
+        node
+        for node in _elements(parent)
+        if node.tag == "input" and node.attributes.get("name") == name
+    ]
+
+
+def _panels_after(label: LexborNode, count: int) -> LexborNode | None:
+    """The first element after the row that holds ``label`` (the row or an element above
+    it, at most two steps up) whose elements are ``count`` panels."""
+    node = label.parent
+    for _ in range(2):
+        if node is None:
+            return None
+        after = _next_element(node)
+        if after is not None and count > 1 and len(_elements(after)) == count:
+            return after
+        node = node.parent
+    return None
+
+
+def _open_with(panel: LexborNode, label: LexborNode) -> None:
+    """Puts ``label``'s words at the top of ``panel`` as a paragraph, and drops ``label``;
+    leaves both where ``panel`` is no block of words (a radio button's label before a
+    ``<br>`` in a form is no tab's)."""
+    if panel.tag not in _PANELS or not written(panel):
+        return
+    words = " ".join(str(label.text(deep=True)).split())
+    if words and written(label):
+        paragraph = LexborHTMLParser("<p></p>").css_first("p")
+        if paragraph is not None:
+            paragraph.insert_child(words)
+            if panel.child is None:
+                panel.insert_child(paragraph)
+            else:
+                panel.child.insert_before(paragraph)
+    label.decompose()
+
+
+def _next_element(node: LexborNode) -> LexborNode | None:
+    sibling = node.next
+    while sibling is not None and sibling.tag in {"-text", "-comment"}:
+        sibling = sibling.next
+    return sibling
+
+
+def _elements(node: LexborNode) -> list[LexborNode]:
+    return [child for child in node.iter() if child.tag not in {"-text", "-comment"}]

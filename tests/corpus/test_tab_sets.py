@@ -1,0 +1,75 @@
+"""A set of tabs is read as a reader reads it: each tab's label, then its panel. The cases
+are the structures MkDocs Material's content tabs (pymdownx.tabbed), sphinx-tabs (Flask's
+"Bash / Fish / CMD / Powershell" tabs) and sphinx-design write, and the neighbouring
+structures that are no tabs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citeline.corpus import Document
+from citeline.corpus.formats import html
+from citeline.corpus.formats.origin import SourceFile
+
+PIP = '<div class="highlight"><pre><span></span><code>pip install foo\n</code></pre></div>'
+CONDA = '<p>Use the forge channel:</p><div class="highlight"><pre>conda install foo\n</pre></div>'
+READ = (
+    "Install\n\nInstall the tool with the package manager you use.\n\n"
+    "pip\n\npip install foo\n\nconda\n\nUse the forge channel:\n\nconda install foo"
+)
+
+
+def _text(tabs: str) -> str:
+    page = f"""<html><head><title>Install</title></head><body><main><h1>Install</h1>
+    <p>Install the tool with the package manager you use.</p>{tabs}</main></body></html>"""
+    origin = SourceFile(Path("install.html"), "install", "install.html")
+    [document] = [d for d in html.read(page, origin) if isinstance(d, Document)]
+    return document.text
+
+
+def test_a_row_of_tab_labels_over_their_panels_puts_each_label_above_its_own_panel() -> None:
+    # MkDocs Material: the radio inputs, a row of labels, then a block of the panels.
+    tabs = f"""<div class="tabbed-set" data-tabs="1:2"><input checked="checked"
+    id="__tabbed_1_1" name="__tabbed_1" type="radio" /><input id="__tabbed_1_2"
+    name="__tabbed_1" type="radio" /><div class="tabbed-labels"><label
+    for="__tabbed_1_1">pip</label><label for="__tabbed_1_2">conda</label></div>
+    <div class="tabbed-content"><div class="tabbed-block">{PIP}</div>
+    <div class="tabbed-block">{CONDA}</div></div></div>"""
+    assert _text(tabs) == READ
+
+
+def test_tab_buttons_that_name_their_panels_keep_their_labels_above_them() -> None:
+    # sphinx-tabs: ARIA tabs, each label a button (which goes with the controls).
+    tabs = f"""<div class="sphinx-tabs"><div role="tablist" aria-label="Tabbed content">
+    <button role="tab" id="tab-0-0" aria-controls="panel-0-0" aria-selected="true">pip</button>
+    <button role="tab" id="tab-0-1" aria-controls="panel-0-1">conda</button></div>
+    <div role="tabpanel" id="panel-0-0" aria-labelledby="tab-0-0">{PIP}</div>
+    <div role="tabpanel" id="panel-0-1" aria-labelledby="tab-0-1" hidden="true">{CONDA}</div>
+    </div>"""
+    assert _text(tabs) == READ
+
+
+def test_a_tab_label_right_before_its_panel_is_no_part_of_the_panels_first_sentence() -> None:
+    # sphinx-design: each input, its label, then its panel.
+    tabs = f"""<div class="sd-tab-set"><input checked="checked" id="sd-tab-item-0"
+    name="sd-tab-set-0" type="radio"><label class="sd-tab-label" for="sd-tab-item-0">pip</label>
+    <div class="sd-tab-content">{PIP}</div><input id="sd-tab-item-1" name="sd-tab-set-0"
+    type="radio"><label class="sd-tab-label" for="sd-tab-item-1">conda</label>
+    <div class="sd-tab-content">{CONDA}</div></div>"""
+    assert _text(tabs) == READ
+
+
+def test_a_radio_buttons_label_in_a_sentence_of_a_form_stays_where_it_is() -> None:
+    choice = """<p>Pick a channel: <input type="radio" id="stable" name="channel">
+    <label for="stable">stable</label><br><input type="radio" id="nightly" name="channel">
+    <label for="nightly">nightly</label> and press the button.</p>"""
+    text = _text(choice)
+    assert "Pick a channel: stable\nnightly and press the button." in text
+
+
+def test_a_tab_that_names_no_panel_on_the_page_is_left_as_it_was() -> None:
+    tabs = f"""<div role="tablist"><button role="tab" aria-controls="elsewhere">pip</button>
+    </div><div>{PIP}</div>"""
+    assert _text(tabs) == (
+        "Install\n\nInstall the tool with the package manager you use.\n\npip install foo"
+    )
