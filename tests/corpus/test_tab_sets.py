@@ -73,3 +73,13 @@ def test_a_tab_that_names_no_panel_on_the_page_is_left_as_it_was() -> None:
     assert _text(tabs) == (
         "Install\n\nInstall the tool with the package manager you use.\n\npip install foo"
     )
+
+
+def test_two_thousand_tabs_in_one_row_each_open_their_own_panel() -> None:
+    # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
+    count = 2000
+    inputs = "".join(f'<input type="radio" name="g" id="r{i}">' for i in range(count))
+    labels = "".join(f'<label for="r{i}">Tab{i}</label>' for i in range(count))
+    panels = "".join(f"<div><p>panel {i}</p></div>" for i in range(count))
+    text = _text(f"<div>{inputs}<div>{labels}</div><div>{panels}</div></div>")
+    assert "Tab0\n\npanel 0" in text and "Tab1999\n\npanel 1999" in text

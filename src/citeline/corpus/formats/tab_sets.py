@@ -40,53 +40,78 @@ def label_panels(content: LexborNode) -> None:
         if panel is not None:
             _open_with(panel, tab)
     radios = {str(node.id): node for node in content.css("input[type=radio][id]")}
+    groups = _Groups()
     for label in content.css("label[for]"):
         radio = radios.get(str(label.attributes.get("for") or "").strip())
-        panel = None if radio is None else _radio_panel(label, radio)
+        panel = None if radio is None else _radio_panel(label, radio, groups)
         if panel is not None:
             _open_with(panel, label)
 
 
-def _radio_panel(label: LexborNode, radio: LexborNode) -> LexborNode | None:
+class _Groups:
+    """Each radio group's place of every input and each row's panels, found once: looked up
+    again for every label, a set of 5,000 tabs in one row took 31 s (each label walked the
+    whole group and the whole row of panels)."""
+
+    def __init__(self) -> None:
+        self._places: dict[tuple[int, str], dict[int, int]] = {}
+        self._holders: dict[tuple[int, int], LexborNode | None] = {}
+        self._panels: dict[int, list[LexborNode]] = {}
+
+    def place(self, radio: LexborNode) -> tuple[int, int]:
+        """The place of ``radio`` among the inputs of its name in its parent, and how many
+        they are (a radio of no name, or no parent, is a group of its own)."""
+        parent = radio.parent
+        name = radio.attributes.get("name")
+        if parent is None or not name:
+            return 0, 1
+        key = (parent.mem_id, name)
+        places = self._places.get(key)
+        if places is None:
+            group = [
+                node
+                for node in _elements(parent)
+                if node.tag == "input" and node.attributes.get("name") == name
+            ]
+            places = self._places[key] = {node.mem_id: at for at, node in enumerate(group)}
+        return places.get(radio.mem_id, 0), len(places)
+
+    def panels_after(self, label: LexborNode, count: int) -> list[LexborNode] | None:
+        """The panels of the first element after the row that holds ``label`` (the row or
+        an element above it, at most two steps up) whose elements are ``count`` panels."""
+        row = label.parent
+        if row is None:
+            return None
+        key = (row.mem_id, count)
+        if key not in self._holders:
+            self._holders[key] = self._holder(row, count)
+        holder = self._holders[key]
+        return None if holder is None else self._panels[holder.mem_id]
+
+    def _holder(self, row: LexborNode, count: int) -> LexborNode | None:
+        node: LexborNode | None = row
+        for _ in range(2):
+            if node is None:
+                return None
+            after = _next_element(node)
+            if after is not None and count > 1:
+                elements = self._panels.setdefault(after.mem_id, _elements(after))
+                if len(elements) == count:
+                    return after
+            node = node.parent
+        return None
+
+
+def _radio_panel(label: LexborNode, radio: LexborNode, groups: _Groups) -> LexborNode | None:
     """The panel of the tab that ``label`` names by its ``radio`` input: the element right
     after the label, when that is no label or input; else, for labels in a row of their
     own, the one at the radio's place among the group's panels."""
     after = _next_element(label)
     if after is not None and after.tag not in {"label", "input"}:
         return after
-    group = _group(radio)
-    holder = _panels_after(label, len(group))
-    if holder is None:
-        return None
-    place = [node.mem_id for node in group].index(radio.mem_id)
-    return _elements(holder)[place]
-
-
-def _group(radio: LexborNode) -> list[LexborNode]:
-    """The radio inputs of ``radio``'s group beside it: those of its name in its parent."""
-    parent = radio.parent
-    name = radio.attributes.get("name")
-    if parent is None or not name:
-        return [radio]
-    return [
-        node
-        for node in _elements(parent)
-        if node.tag == "input" and node.attributes.get("name") == name
-    ]
-
-
-def _panels_after(label: LexborNode, count: int) -> LexborNode | None:
-    """The first element after the row that holds ``label`` (the row or an element above
-    it, at most two steps up) whose elements are ``count`` panels."""
-    node = label.parent
-    for _ in range(2):
-        if node is None:
-            return None
-        after = _next_element(node)
-        if after is not None and count > 1 and len(_elements(after)) == count:
-            return after
-        node = node.parent
-    return None
+    place, count = groups.place(radio)
+    panels = groups.panels_after(label, count)
+    return None if panels is None else panels[place]
 
 
 def _open_with(panel: LexborNode, label: LexborNode) -> None:
