@@ -18,8 +18,8 @@ from citeline.corpus.formats.origin import SourceFile
 BASE = "https://docs.example.org/"
 
 
-def _text(markdown: str, *, project: Path | None = None) -> str:
-    """The text of ``markdown`` read as the page ``docs/page.md`` of ``project`` (whose
+def _documents(markdown: str, *, project: Path | None = None) -> list[Document]:
+    """The documents of ``markdown`` read as the page ``docs/page.md`` of ``project`` (whose
     ``mkdocs.yml`` then decides the dialect), or as a page with no project around it."""
     if project is None:
         origin = SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
@@ -28,8 +28,12 @@ def _text(markdown: str, *, project: Path | None = None) -> str:
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(markdown, "utf-8")
         origin = SourceFile(page, "page", "page.md", BASE + "page/", include_root=project)
-    documents = [item for item in read(markdown, origin) if isinstance(item, Document)]
-    return "\n\n".join(document.text for document in documents)
+    return [item for item in read(markdown, origin) if isinstance(item, Document)]
+
+
+def _text(markdown: str, *, project: Path | None = None) -> str:
+    """The text of ``markdown`` read as ``_documents`` reads it, its sections joined."""
+    return "\n\n".join(document.text for document in _documents(markdown, project=project))
 
 
 def _project(tmp_path: Path, settings: str) -> Path:
@@ -347,15 +351,8 @@ def test_an_info_string_of_a_hundred_thousand_titles_keeps_its_code() -> None:
 
 
 def _titles(markdown: str, *, project: Path | None = None) -> dict[str, str]:
-    """Each section's id and title, ``markdown`` read as ``_text`` reads it."""
-    if project is None:
-        origin = SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
-    else:
-        page = project / "docs" / "page.md"
-        page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(markdown, "utf-8")
-        origin = SourceFile(page, "page", "page.md", BASE + "page/", include_root=project)
-    return {item.id: item.title for item in read(markdown, origin) if isinstance(item, Document)}
+    """Each section's id and title, ``markdown`` read as ``_documents`` reads it."""
+    return {item.id: item.title for item in _documents(markdown, project=project)}
 
 
 ATTRIBUTE_WORDS = """\
