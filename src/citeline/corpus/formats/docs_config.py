@@ -30,7 +30,7 @@ from typing import Any
 
 import yaml
 
-from citeline.corpus.formats.front_matter import FrontMatterError, _BoundedLoader
+from citeline.corpus.formats.front_matter import BoundedLoader, FrontMatterError
 from citeline.corpus.formats.limits import RefusedFileError, read_bytes
 
 # The names MkDocs itself reads, always preferred.
@@ -165,7 +165,7 @@ def _extension_tables(
     return found
 
 
-class _ConfigLoader(_BoundedLoader):
+class _ConfigLoader(BoundedLoader):
     """The bounded loader, reading an ``mkdocs.yml``'s Python and environment tags as
     nothing rather than failing on them."""
 

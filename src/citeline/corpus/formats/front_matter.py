@@ -25,7 +25,7 @@ class FrontMatterError(ValueError):
     """Front matter that is not safe, bounded YAML; the message completes "its front matter"."""
 
 
-class _BoundedLoader(yaml.SafeLoader):
+class BoundedLoader(yaml.SafeLoader):
     """PyYAML's safe loader, refusing aliases and nesting past ``MAX_NESTING``."""
 
     def __init__(self, stream: str) -> None:
@@ -53,7 +53,7 @@ def load_front_matter(text: str) -> Any:
     try:
         # Built inside the guard: PyYAML reads the text for characters it refuses (a control
         # character raises its ReaderError) as the loader is made, not when it loads.
-        loader = _BoundedLoader(text)
+        loader = BoundedLoader(text)
         try:
             return loader.get_single_data()
         finally:
