@@ -39,7 +39,9 @@ def test_doxygens_formula_images_and_tex_delimited_alt_text_are_formulas() -> No
     body = """<p>The rotation by <img class="formulaInl" alt="$\\theta$" src="form_0.png"/>
     is</p><p class="formulaDsp"><img class="formulaDsp" alt="\\[ R = I \\]" src="form_1.png"/>
     </p><p>and <img alt="$n^2$" src="img3.png"> steps.</p>"""
-    assert _text(body) == "BLAS\n\nThe rotation by $\\theta$ is\n\n\\[ R = I \\]\n\nand $n^2$ steps."
+    assert _text(body) == (
+        "BLAS\n\nThe rotation by $\\theta$ is\n\n\\[ R = I \\]\n\nand $n^2$ steps."
+    )
 
 
 def test_a_logo_an_icon_and_a_figure_keep_their_alt_text_out_of_the_page() -> None:

@@ -60,7 +60,8 @@ def _a_formula(image: LexborNode, alt: str) -> bool:
 
 
 def _names_a_formula(node: LexborNode) -> bool:
-    return any(_FORMULA_CLASS.search(name) for name in str(node.attributes.get("class") or "").split())
+    names = str(node.attributes.get("class") or "").split()
+    return any(_FORMULA_CLASS.search(name) for name in names)
 
 
 def _holds_more(parent: LexborNode, child: LexborNode) -> bool:

@@ -75,10 +75,10 @@ from citeline.corpus.formats.controls import (
 )
 from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.entries import signature_entries
+from citeline.corpus.formats.formulas import formulas_as_text
 from citeline.corpus.formats.label_rows import space_label_rows
 from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
 from citeline.corpus.formats.nodes import word_count as _word_count
-from citeline.corpus.formats.formulas import formulas_as_text
 from citeline.corpus.formats.not_found import NOT_FOUND_PAGES, not_found_page
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
