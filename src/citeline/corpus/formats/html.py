@@ -98,7 +98,12 @@ from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
 from citeline.corpus.formats.synopses import synopsis_rows
 from citeline.corpus.formats.tab_sets import label_panels
 from citeline.corpus.formats.title_line import opened_at_title
-from citeline.corpus.formats.titles import BANNER_HEADERS, read_as_shown
+from citeline.corpus.formats.titles import (
+    BANNER_HEADERS,
+    file_title,
+    placeholder_title,
+    read_as_shown,
+)
 
 # The structural elements generators put a page's own content in (Sphinx's basic,
 # Read the Docs, PyData and Furo themes, MkDocs themes, mdBook, Docusaurus, Hugo's): the
@@ -536,6 +541,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if body is None:
         yield Rejected("it has no HTML body; check that it is an HTML page")
         return
+    if placeholder_title(title_tag, body):  # "<no title>"
+        title_tag = _title_heading(body, profile) or file_title(origin.relative)
     read_as_shown(body, title_tag, profile.name or "", origin.relative)
     title_tag = title_tag or _title_heading(body, profile)
     # The ids the page links to, read before its permalinks are dropped with the chrome.
