@@ -98,6 +98,7 @@ from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
 from citeline.corpus.formats.synopses import synopsis_rows
 from citeline.corpus.formats.tab_sets import label_panels
 from citeline.corpus.formats.title_line import opened_at_title
+from citeline.corpus.formats.title_pages import read_title_pages
 from citeline.corpus.formats.titles import (
     BANNER_HEADERS,
     file_title,
@@ -544,6 +545,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     if placeholder_title(title_tag, body):  # "<no title>"
         title_tag = _title_heading(body, profile) or file_title(origin.relative)
     read_as_shown(body, title_tag, profile.name or "", origin.relative)
+    read_title_pages(body)
     title_tag = title_tag or _title_heading(body, profile)
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
