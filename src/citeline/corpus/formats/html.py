@@ -37,9 +37,13 @@ sentence beside it (a search page).
 A reference's controls (``controls``: links to a listing's lines, toggles, "Run", tooltips'
 marks, the summary labels the site repeats, "Read more", "More...") are no text, nor are a
 listing's line numbers, and a signature set out in a table's cells is one line
-(``listings``). Code blocks keep their lines and indentation; other runs of spaces collapse.
+(``listings``). A formula drawn as an image reads as its ``alt`` text (``formulas``), a row
+of labels only a style sheet spaces apart as separate words (``label_rows``), and a DocBook
+title page as its title and content, without its credits (``title_pages``).
+Code blocks keep their lines and indentation; other runs of spaces collapse.
 The page title is its first heading, else ``<title>`` less the site's shared part (for a
-page without one, its first ``h1``, else its first heading), else the file's name; the url
+page without one, or with a placeholder, "<no title>": its first ``h1``, else its first
+heading), else the file's name; the url
 is the site's address for the file when ingest was given a base URL, else the page's
 canonical link. A page whose refresh sends the reader on at once (a redirect page) is
 omitted, counted, and left out of the site's sample. A static file an MkDocs docs folder
