@@ -30,6 +30,10 @@ from selectolax.lexbor import LexborNode
 _FORMULA_CLASS = re.compile(r"math|formula", re.IGNORECASE)
 # An ``alt`` that TeX's delimiters wrap whole: latex2html's ``$\alpha$``, Doxygen's ``\[ ... \]``.
 _TEX_DELIMITED = re.compile(r"\A\s*(\$.*\$|\\\[.*\\\]|\\\(.*\\\))\s*\Z", re.DOTALL)
+# The most children of a block read to tell whether an image fills it alone: a formula's
+# block holds it and blank text; more is no formula's block (and a block of thousands of
+# images is not read once per image).
+_CHILDREN = 8
 # How far up the block a display formula fills is looked for: Sphinx's ``div.math`` holds
 # a ``p`` that holds the image.
 _WALK = 2
@@ -65,8 +69,11 @@ def _names_a_formula(node: LexborNode) -> bool:
 
 
 def _holds_more(parent: LexborNode, child: LexborNode) -> bool:
-    """Whether ``parent`` holds anything but ``child`` and blank text."""
-    for sibling in parent.iter(include_text=True):
+    """Whether ``parent`` holds anything but ``child`` and blank text (or more than
+    ``_CHILDREN`` children)."""
+    for read, sibling in enumerate(parent.iter(include_text=True)):
+        if read >= _CHILDREN:
+            return True
         if sibling.mem_id == child.mem_id or sibling.tag == "-comment":
             continue
         if sibling.tag != "-text" or str(sibling.text_content or "").strip():

@@ -33,6 +33,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.formats.nodes import written
 
+# The most elements after a tab list read for its panels: Docusaurus puts them in the next.
+_PANELS_AFTER = 4
 # The elements the tab sets measured put a panel in.
 _PANELS = frozenset({"div", "section"})
 
@@ -58,19 +60,23 @@ def label_panels(content: LexborNode) -> None:
 
 def _ordered_pairs(tablist: LexborNode) -> list[tuple[LexborNode, LexborNode]]:
     """The tabs of ``tablist`` and their panels, paired by order, when none of its tabs
-    names its panel (``aria-controls``) and the first element after the list holding a
-    panel (itself one, or its parent of the panels, at most one step down) holds as many
-    panels as the list has tabs, the set's own (none inside another of its panels); else
-    none."""
+    names its panel (``aria-controls``) and the first of the next ``_PANELS_AFTER``
+    elements after the list that is a panel or holds one starts as many panels as the list
+    has tabs: that panel and the panels right after it, or the panels among that
+    element's own children; else none."""
     tabs = tablist.css("[role=tab]")
     if not tabs or any(tab.attributes.get("aria-controls") for tab in tabs):
         return []
     after = _next_element(tablist)
-    while after is not None and after.attributes.get("role") != "tabpanel":
+    for _ in range(_PANELS_AFTER):
+        if after is None or after.attributes.get("role") == "tabpanel":
+            break
         if after.css_first("[role=tabpanel]") is not None:
             break
         after = _next_element(after)
-    if after is None:
+    if after is None or (
+        after.attributes.get("role") != "tabpanel" and after.css_first("[role=tabpanel]") is None
+    ):
         return []
     if after.attributes.get("role") == "tabpanel":
         panels = [after]
