@@ -8,7 +8,9 @@ class="formulaDsp">``; latex2html an image whose ``alt`` is the ``$...$`` it dre
 is no text, so each formula went from its sentence, "the index of the first  is returned"
 for "the first k", and a display formula left "Euclidean norm of a vector: returns" with
 nothing after it (CVXOPT's manual, python-cvxopt-doc: 950 formula images on 9 pages; read
-as their text, 44 of its 63 sections gained them. Celery's, 6 on 4 pages).
+as their text, 44 of its 63 sections gained them; IT++'s Doxygen reference, libitpp-doc:
+1,047 on 66 pages, "where  is the number of channel taps", 302 of their 890 sections; and
+Celery's, 6 on 4 pages).
 
 This module puts each formula image's ``alt`` text in its place, so that an inline formula
 stays in its sentence and a display formula, alone in its block, stays on its own line.
