@@ -540,17 +540,12 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample, _root)
     if profile.name is not None:
         yield SiteName(profile.name)
-    title_tag = profile.page_title(_text_of(tree.css_first("title")))
     url = origin.url or _canonical_url(tree)
     body = tree.body or tree.root
     if body is None:
         yield Rejected("it has no HTML body; check that it is an HTML page")
         return
-    if placeholder_title(title_tag, body):  # "<no title>"
-        title_tag = _title_heading(body, profile) or file_title(origin.relative)
-    read_as_shown(body, title_tag, profile.name or "", origin.relative)
-    read_title_pages(body)
-    title_tag = title_tag or _title_heading(body, profile)
+    title_tag = _read_as_shown(tree, body, profile, origin.relative)
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
     content, marked, boxed, form = _cleaned_content(tree, body, profile, origin.relative)
@@ -577,6 +572,24 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         url=url,
         metadata={},
     )
+
+
+def _read_as_shown(
+    tree: LexborHTMLParser, body: LexborNode, profile: SiteProfile, page: str
+) -> str:
+    """The title of ``page`` by its ``<title>`` less the site's part, else its heading
+    (``_title_heading``; for a placeholder, "<no title>", its heading, else its file's name),
+    once its ``body`` is read as a reader sees it: its title block and headings
+    (``titles``, ``title_pages``), formulas drawn as images (``formulas``) and rows of
+    labels a style sheet spaces apart (``label_rows``)."""
+    title = profile.page_title(_text_of(tree.css_first("title")))
+    if placeholder_title(title, body):
+        title = _title_heading(body, profile) or file_title(page)
+    read_as_shown(body, title, profile.name or "", page)
+    read_title_pages(body)
+    formulas_as_text(body)
+    space_label_rows(body)
+    return title or _title_heading(body, profile)
 
 
 def _titled_top(sections: list[Section], title: str, whole: bool) -> Section:
@@ -950,8 +963,6 @@ def _cleaned_content(
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
     label_panels(content)  # before the buttons and inputs go: a tab's label is its panel's
-    formulas_as_text(content)
-    space_label_rows(content)
     # Read while the tooltips they hold are there: a mark is judged beside its tooltip.
     clear_tooltip_marks(content)
     form = _form_after_title(content)
