@@ -361,3 +361,52 @@ def test_an_indented_line_after_a_docusaurus_admonition_is_its_text() -> None:
 def test_options_end_at_the_first_line_that_is_not_indented() -> None:
     text = _text("# Page\n\n/// note | N\n    type: tip\nShown.\n\n    code after a blank\n///\n")
     assert text == "Page\n\nN\n\nShown.\n\ncode after a blank"
+
+
+# GitHub alerts and Obsidian callouts
+
+
+def test_an_alert_reads_as_an_admonition_its_label_then_its_body() -> None:
+    text = _text(
+        "# Install\n\n> [!WARNING]\n> This project is in *maintenance* mode.\n\n"
+        "> [!tip]- Fold me\n> Hidden at first.\n>\n> Second paragraph.\n\n"
+        "> [!note]\n>\n> After a blank line.\n\n"
+        "> [!warning | inline | end]\n> Classed.\n\n> [!note] ### Header in Title\n> Body.\n"
+    )
+    assert text == (
+        "Install\n\nWarning\n\nThis project is in maintenance mode.\n\nFold me\n\n"
+        "Hidden at first.\n\nSecond paragraph.\n\nNote\n\nAfter a blank line.\n\n"
+        "Warning\n\nClassed.\n\nHeader in Title\n\nBody."
+    )
+
+
+def test_a_marker_that_does_not_open_the_quote_alone_stays_text() -> None:
+    text = _text(
+        "# Quotes\n\n> See [!NOTE] here.\n\n> A quote\n> [!NOTE]\n\n"
+        "Not quoted: [!NOTE]\n\n```md\n> [!TIP]\n> In code.\n```\n\n> \\[!NOTE] escaped\n"
+    )
+    assert text == (
+        "Quotes\n\nSee [!NOTE] here.\n\nA quote\n[!NOTE]\n\nNot quoted: [!NOTE]\n\n"
+        "> [!TIP]\n> In code.\n\n[!NOTE] escaped"
+    )
+
+
+# markdown-exec's code blocks
+
+
+def test_a_code_block_markdown_exec_runs_keeps_its_code_and_no_option() -> None:
+    # Its output is made at build time (unknown here); its source is what "source" shows,
+    # and the options of the info string are no text, nor do they hide its language.
+    text = _text(
+        '# Run\n\n```python exec="on" source="tabbed-left" tabs="Source|Result"\n'
+        'print("Hello Markdown!")\n```\n\n````md exec="1" source="above"\n'
+        '```python exec="true" html="true"\nprint(1)\n```\n````\n'
+    )
+    assert text == (
+        'Run\n\nprint("Hello Markdown!")\n\n```python exec="true" html="true"\nprint(1)\n```'
+    )
+
+
+def test_a_code_block_of_no_exec_option_is_read_as_before() -> None:
+    text = _text('# Code\n\n```python title="demo.py"\nx = 1\n```\n')
+    assert text == "Code\n\ndemo.py\n\nx = 1"
