@@ -391,6 +391,34 @@ def test_a_marker_that_does_not_open_the_quote_alone_stays_text() -> None:
     )
 
 
+# The title MkDocs gives a page of no title and no h1
+
+
+def _untitled(relative: str, markdown: str = "Intro.\n\n## Usage\n\nBody.\n") -> list[str]:
+    origin = SourceFile(Path(relative), relative[:-3], relative, BASE + relative[:-3] + "/")
+    return [document.title for document in _sections(markdown, origin=origin).values()]
+
+
+def test_a_page_of_no_title_is_named_by_its_file_as_mkdocs_names_it() -> None:
+    assert _untitled("tutorial/getting-started.md") == ["Getting started", "Usage"]
+    assert _untitled("arguments/envvar.md") == ["Envvar", "Usage"]
+    assert _untitled("guide/third_party.md") == ["Third party", "Usage"]
+    # A name not all in lower case keeps its case; an index is "Index", the site's "Home".
+    assert _untitled("API_reference.md") == ["API reference", "Usage"]
+    assert _untitled("commands/index.md") == ["Index", "Usage"]
+    assert _untitled("index.md") == ["Home", "Usage"]
+    assert _untitled("README.md") == ["Home", "Usage"]
+
+
+def test_a_page_with_an_h1_or_a_title_keeps_it_over_its_file_name() -> None:
+    assert _untitled("envvar.md", "# Environment variables\n\nIntro.\n") == [
+        "Environment variables"
+    ]
+    assert _untitled("envvar.md", "---\ntitle: From front matter\n---\n\nIntro.\n") == [
+        "From front matter"
+    ]
+
+
 # markdown-exec's code blocks
 
 

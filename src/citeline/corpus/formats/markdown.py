@@ -290,7 +290,24 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         title=plain_text(str(title)) if title is not None and str(title).strip() else None,
         url=_front_matter_url(url, origin),
         metadata=jsonable(front),
+        untitled=file_title(origin.relative),
     )
+
+
+def file_title(relative: str) -> str:
+    """The title MkDocs gives a page of no ``title`` and no ``h1`` (its ``Page.title``), by
+    the file's path ``relative`` to the docs folder: "Home" for the docs folder's index;
+    else the file's name less its extension (``README`` read as ``index``), hyphens and
+    underscores as spaces, capitalized where it is all lower case ("getting-started.md" is
+    "Getting started", "API_reference.md" "API reference"). The title MkDocs' nav gives a
+    page is not read: written for the menu, it can differ from the page's own (an earlier
+    reading of it took the API name out of pages whose file name alone held it)."""
+    path = PurePosixPath(relative)
+    name = "index" if path.stem == "README" else path.stem
+    if name == "index" and len(path.parts) == 1:
+        return "Home"
+    title = name.replace("-", " ").replace("_", " ")
+    return title.capitalize() if title.lower() == title else title
 
 
 def _expanded(body: str, origin: SourceFile) -> tuple[str, int, list[Rejected | Omitted]]:
