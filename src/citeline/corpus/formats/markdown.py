@@ -215,10 +215,9 @@ def _alerts(state: StateCore) -> None:
     capitalized), as an admonition's title is read, the rest of its first paragraph one of
     its own after it. Runs after the block parse, before the inline one."""
     tokens = state.tokens
-    index = 0
-    while index + 3 < len(tokens):
+    after: dict[int, list[Token]] = {}  # the paragraph to add after the token at each index
+    for index in range(len(tokens) - 3):
         quote, opened, inline = tokens[index], tokens[index + 1], tokens[index + 2]
-        index += 1
         if quote.type != "blockquote_open" or opened.type != "paragraph_open":
             continue
         first, _, rest = inline.content.partition("\n")
@@ -227,7 +226,11 @@ def _alerts(state: StateCore) -> None:
             continue
         inline.content = _admonition_title(alert.group(1), alert.group(2))
         if rest.strip():
-            tokens[index + 3 : index + 3] = _paragraph(rest, inline.level)
+            after[index + 3] = _paragraph(rest, inline.level)
+    if after:
+        state.tokens = [
+            added for index, token in enumerate(tokens) for added in (token, *after.get(index, ()))
+        ]
 
 
 def _paragraph(content: str, level: int) -> list[Token]:
