@@ -127,3 +127,35 @@ def test_a_settings_file_that_is_not_toml_or_yaml_reads_as_no_settings(tmp_path:
     project = _project(tmp_path, "zensical.toml", "[project\nsite_name = ")
     assert settings_of(project / "zensical.toml") == {}
     assert find_config(project / "docs") is None
+
+
+DEFAULTS_PAGE = "# Page :material-clock:\n\n- [x] Done\n\n## Options {: #opts cmd-line }\n\nBody.\n"
+
+
+def test_a_zensical_file_naming_no_extensions_reads_with_zensicals_defaults(
+    tmp_path: Path,
+) -> None:
+    # Zensical then enables its default set: task lists, icons, attribute lists and more.
+    for name, settings in (
+        ("zensical.toml", '[project]\nsite_name = "Demo"\n'),
+        ("zensical.yml", "site_name: Demo\n"),
+    ):
+        project = _project(tmp_path, name, settings)
+        extensions = markdown_extensions(settings_of(project / name))
+        assert {"admonition", "attr_list", "pymdownx.tabbed", "pymdownx.tasklist"} <= set(
+            extensions
+        )
+        assert _text(project, DEFAULTS_PAGE) == "Page\n\n\u2611 Done\n\nOptions\n\nBody."
+
+
+def test_an_empty_extensions_table_or_an_mkdocs_yml_enables_no_defaults(tmp_path: Path) -> None:
+    # An empty table names no extension, which turns Zensical's defaults off; MkDocs has none.
+    for name, settings in (
+        ("zensical.toml", '[project]\nsite_name = "Demo"\nmarkdown_extensions = {}\n'),
+        ("mkdocs.yml", "site_name: Demo\n"),
+    ):
+        project = _project(tmp_path, name, settings)
+        assert markdown_extensions(settings_of(project / name)) == {}
+        assert _text(project, DEFAULTS_PAGE) == (
+            "Page :material-clock:\n\n\u2022 [x] Done\n\nOptions {: #opts cmd-line }\n\nBody."
+        )

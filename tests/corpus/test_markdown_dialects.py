@@ -361,3 +361,80 @@ def test_an_indented_line_after_a_docusaurus_admonition_is_its_text() -> None:
 def test_options_end_at_the_first_line_that_is_not_indented() -> None:
     text = _text("# Page\n\n/// note | N\n    type: tip\nShown.\n\n    code after a blank\n///\n")
     assert text == "Page\n\nN\n\nShown.\n\ncode after a blank"
+
+
+# GitHub alerts and Obsidian callouts
+
+
+def test_an_alert_reads_as_an_admonition_its_label_then_its_body() -> None:
+    text = _text(
+        "# Install\n\n> [!WARNING]\n> This project is in *maintenance* mode.\n\n"
+        "> [!tip]- Fold me\n> Hidden at first.\n>\n> Second paragraph.\n\n"
+        "> [!note]\n>\n> After a blank line.\n\n"
+        "> [!warning | inline | end]\n> Classed.\n\n> [!note] ### Header in Title\n> Body.\n"
+    )
+    assert text == (
+        "Install\n\nWarning\n\nThis project is in maintenance mode.\n\nFold me\n\n"
+        "Hidden at first.\n\nSecond paragraph.\n\nNote\n\nAfter a blank line.\n\n"
+        "Warning\n\nClassed.\n\nHeader in Title\n\nBody."
+    )
+
+
+def test_a_marker_that_does_not_open_the_quote_alone_stays_text() -> None:
+    text = _text(
+        "# Quotes\n\n> See [!NOTE] here.\n\n> A quote\n> [!NOTE]\n\n"
+        "Not quoted: [!NOTE]\n\n```md\n> [!TIP]\n> In code.\n```\n\n> \\[!NOTE] escaped\n"
+    )
+    assert text == (
+        "Quotes\n\nSee [!NOTE] here.\n\nA quote\n[!NOTE]\n\nNot quoted: [!NOTE]\n\n"
+        "> [!TIP]\n> In code.\n\n[!NOTE] escaped"
+    )
+
+
+# The title MkDocs gives a page of no title and no h1
+
+
+def _untitled(relative: str, markdown: str = "Intro.\n\n## Usage\n\nBody.\n") -> list[str]:
+    origin = SourceFile(Path(relative), relative[:-3], relative, BASE + relative[:-3] + "/")
+    return [document.title for document in _sections(markdown, origin=origin).values()]
+
+
+def test_a_page_of_no_title_is_named_by_its_file_as_mkdocs_names_it() -> None:
+    assert _untitled("tutorial/getting-started.md") == ["Getting started", "Usage"]
+    assert _untitled("arguments/envvar.md") == ["Envvar", "Usage"]
+    assert _untitled("guide/third_party.md") == ["Third party", "Usage"]
+    # A name not all in lower case keeps its case; an index is "Index", the site's "Home".
+    assert _untitled("API_reference.md") == ["API reference", "Usage"]
+    assert _untitled("commands/index.md") == ["Index", "Usage"]
+    assert _untitled("index.md") == ["Home", "Usage"]
+    assert _untitled("README.md") == ["Home", "Usage"]
+
+
+def test_a_page_with_an_h1_or_a_title_keeps_it_over_its_file_name() -> None:
+    assert _untitled("envvar.md", "# Environment variables\n\nIntro.\n") == [
+        "Environment variables"
+    ]
+    assert _untitled("envvar.md", "---\ntitle: From front matter\n---\n\nIntro.\n") == [
+        "From front matter"
+    ]
+
+
+# markdown-exec's code blocks
+
+
+def test_a_code_block_markdown_exec_runs_keeps_its_code_and_no_option() -> None:
+    # Its output is made at build time (unknown here); its source is what "source" shows,
+    # and the options of the info string are no text, nor do they hide its language.
+    text = _text(
+        '# Run\n\n```python exec="on" source="tabbed-left" tabs="Source|Result"\n'
+        'print("Hello Markdown!")\n```\n\n````md exec="1" source="above"\n'
+        '```python exec="true" html="true"\nprint(1)\n```\n````\n'
+    )
+    assert text == (
+        'Run\n\nprint("Hello Markdown!")\n\n```python exec="true" html="true"\nprint(1)\n```'
+    )
+
+
+def test_a_code_block_of_no_exec_option_is_read_as_before() -> None:
+    text = _text('# Code\n\n```python title="demo.py"\nx = 1\n```\n')
+    assert text == "Code\n\ndemo.py\n\nx = 1"

@@ -302,7 +302,7 @@ def test_top_level_headings_after_text_are_side_by_side_under_no_title_of_theirs
     # A page that opens with text is titled by its navigation entry or file name, not by
     # any of its headings: none of them heads the others.
     assert _titles("Intro text.\n\n# One\n\nText.\n\n# Two\n\nText.\n") == {
-        BASE + "galaxy/": "galaxy",
+        BASE + "galaxy/": "Galaxy",
         BASE + "galaxy/#one": "One",
         BASE + "galaxy/#two": "Two",
     }

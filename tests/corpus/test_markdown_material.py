@@ -414,3 +414,29 @@ def test_a_heading_of_many_spaced_braces_keeps_its_name(tmp_path: Path) -> None:
     heading = "## Name" + " {" * 20_000 + " }" + " " * 20_000 + "x}"
     titles = _titles("# Page\n\nx\n\n" + heading + "\n\nBody.\n", project=project)
     assert list(titles.values())[1] == "Page › Name"
+
+
+# Attribute lists glued to the elements pymdownx makes of text
+
+
+def test_under_attr_list_a_list_glued_to_a_word_leaves_no_text(tmp_path: Path) -> None:
+    # MagicLink's links of bare addresses and shorthands, Caret's superscripts: elements
+    # this parser leaves as text, after which attr_list takes the list off.
+    project = _project(tmp_path, "markdown_extensions:\n  - attr_list\n  - pymdownx.magiclink\n")
+    text = _text(
+        "# Links\n\nMail fake.email@email.com{.magiclink-ignore}, see #1{ .magiclink-ignore }"
+        ' and ^†^{#_fn_1}.\n\n[=85% "85%"]{: .candystripe}\n',
+        project=project,
+    )
+    assert text == 'Links\n\nMail fake.email@email.com, see #1 and ^†^.\n\n[=85% "85%"]'
+
+
+def test_a_glued_list_stays_without_attr_list_and_spaced_or_latex_braces_stay(
+    tmp_path: Path,
+) -> None:
+    page = "# Math\n\nSee #1{.magiclink-ignore}, text { .spaced } and \\sum_{i=0}^n x.\n"
+    assert _text(page) == (
+        "Math\n\nSee #1{.magiclink-ignore}, text { .spaced } and \\sum_{i=0}^n x."
+    )
+    project = _project(tmp_path, "markdown_extensions:\n  - attr_list\n")
+    assert _text(page, project=project) == "Math\n\nSee #1, text { .spaced } and \\sum_{i=0}^n x."

@@ -16,7 +16,8 @@ one setting both generators require, and whose ``docs_dir`` (``docs`` by default
 page's folder or one above it. A workflow file (``action.yml``) names no site; a settings
 file of some other docs folder names another ``docs_dir``. Settings come back in
 ``mkdocs.yml``'s shape: a TOML file's ``markdown_extensions`` table of tables becomes the
-list of ``{name: options}`` that YAML writes.
+list of ``{name: options}`` that YAML writes, and a Zensical settings file that names no
+``markdown_extensions`` holds the ones Zensical enables then (``ZENSICAL_EXTENSIONS``).
 
 It deliberately reads no setting's meaning: the modules that need one read it here.
 """
@@ -48,6 +49,39 @@ CONFIG_BYTES = 256 * 1024
 # How far above a page its settings file may be: FastAPI's pages lie up to four folders
 # deep under docs/en.
 CONFIG_LEVELS = 8
+# The extensions Zensical enables when its settings name none (its config.py,
+# ``_apply_defaults``; "Default configuration" in its docs' extensions page): an empty
+# ``markdown_extensions`` table turns them all off, as it names none. Read as no
+# extensions, such a project's tabs, task lists, icons and attribute lists would read as
+# written. Options are kept where the dialect reads them; the emoji generator Zensical
+# names as Python objects is left out.
+ZENSICAL_EXTENSIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("abbr", {}),
+    ("admonition", {}),
+    ("attr_list", {}),
+    ("def_list", {}),
+    ("footnotes", {}),
+    ("md_in_html", {}),
+    ("toc", {"permalink": True}),
+    ("pymdownx.arithmatex", {"generic": True}),
+    ("pymdownx.betterem", {}),
+    ("pymdownx.caret", {}),
+    ("pymdownx.details", {}),
+    ("pymdownx.emoji", {}),
+    ("pymdownx.highlight", {"anchor_linenums": True, "pygments_lang_class": True}),
+    ("pymdownx.inlinehilite", {}),
+    ("pymdownx.keys", {}),
+    ("pymdownx.magiclink", {}),
+    ("pymdownx.mark", {}),
+    ("pymdownx.smartsymbols", {}),
+    ("pymdownx.superfences", {}),
+    ("pymdownx.tabbed", {"alternate_style": True}),
+    ("pymdownx.tasklist", {"custom_checkbox": True}),
+    ("pymdownx.tilde", {}),
+)
+# The settings files Zensical reads: its own names (it reads an ``mkdocs.yml`` too, but so
+# does MkDocs, which enables none).
+_ZENSICAL_NAMES = {"zensical.toml", "zensical.yml", "zensical.yaml"}
 # The parts of an extension's dotted name: three in the surveyed files
 # (``pymdownx.blocks.tab``, ``zensical.extensions.preview``); a TOML file nesting tables
 # thousands deep is read no deeper.
@@ -112,12 +146,13 @@ def _read_settings(config: str, stamp: int) -> dict[Any, Any]:
     try:
         text = read_bytes(Path(config), CONFIG_BYTES).decode("utf-8-sig")
         if config.lower().endswith(".toml"):
-            return _from_toml(tomllib.loads(text))
-        loader = _ConfigLoader(text)
-        try:
-            settings = loader.get_single_data()
-        finally:
-            loader.dispose()
+            settings = _from_toml(tomllib.loads(text))
+        else:
+            loader = _ConfigLoader(text)
+            try:
+                settings = loader.get_single_data()
+            finally:
+                loader.dispose()
     except (
         RefusedFileError,
         UnicodeDecodeError,
@@ -128,7 +163,13 @@ def _read_settings(config: str, stamp: int) -> dict[Any, Any]:
         OSError,
     ):
         return {}
-    return settings if isinstance(settings, dict) else {}
+    if not isinstance(settings, dict):
+        return {}
+    if Path(config).name.lower() in _ZENSICAL_NAMES and "markdown_extensions" not in settings:
+        settings["markdown_extensions"] = [
+            {name: dict(options)} for name, options in ZENSICAL_EXTENSIONS
+        ]
+    return settings
 
 
 def _from_toml(document: dict[str, Any]) -> dict[Any, Any]:

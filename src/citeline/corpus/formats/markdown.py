@@ -114,6 +114,12 @@ _HEADING_ATTRIBUTES = re.compile(r"(?<!\s)\s*\{:?([^{}]*)\}\s*$")
 # "**`linenums`**{ #linenums }", "`bug`{ .label .bug }": 33 in Python-Markdown's docs), which
 # it takes off the text that follows; only written right after the element, with no space.
 _INLINE_ATTRIBUTES = re.compile(rf"\A{_ATTRIBUTE_LIST}")
+# The same list glued to a word of text, where attr_list is on: an element that the parser
+# here does not make, pymdownx's, ends there. MagicLink makes a link of a bare address or
+# shorthand ("fake.email@email.com{.magiclink-ignore}", "#1{.magiclink-ignore}": 24 on
+# pymdown-extensions' MagicLink page), Keys, Mark and Caret make theirs of "++ctrl++",
+# "==text==", "^^text^^". A list after a space, or glued to a brace, stays.
+_GLUED_ATTRIBUTES = re.compile(r"(?<=[^\s{}])\{:?[ ]*[#.][\w:-]+(?:[ ][^{}]*)?\}")
 # The inline elements Python-Markdown makes, after which attr_list looks for a list.
 _INLINE_ELEMENT_ENDS = {"link_close", "image", "code_inline", "strong_close", "em_close", "s_close"}
 # An icon or emoji shortcode (pymdownx.emoji: ":material-clock:") is an inline element too;
@@ -192,8 +198,54 @@ _INLINE_HIGHLIGHT = re.compile(r"\A(?:#!|:{3,})[\w#.+-]+\s+(?=\S)")
 # with either quote, as both write it.
 _CODE_TITLE = re.compile(r"(?:^|[\s{])title=(?:\"([^\"]*)\"|'([^']*)')")
 
+# A GitHub alert ("> [!NOTE]", "> [!WARNING]") or an Obsidian callout ("> [!tip]- Title",
+# its "+" or "-" making it foldable): the marker alone on the blockquote's first line, a title
+# after it (Obsidian's) at most. GitHub shows the kind as the alert's label; written anywhere
+# else ("> See [!NOTE] below", or on the quote's second line) it is text. Read as written, the
+# label leaked as "[!WARNING]" (mkdocs-manpage and mkdocs-llmstxt, whose README's alert
+# their docs' index includes; 8 on mkdocs-github-admonitions-plugin's page, 24 on
+# pymdown-extensions' pages, whose pymdownx.quotes reads them). pymdownx.quotes also takes
+# classes after a bar ("[!warning | inline | end]") and a heading as the title
+# ("> [!note] ### Header in Title"), shown as the heading's text.
+_ALERT = re.compile(r"\[!([A-Za-z][\w-]*)(?:[ ]*\|[^\]]*)?\][+-]?(?:[ \t]+(?:#{1,6}[ \t]+)?(.*))?")
+
+
+def _alerts(state: StateCore) -> None:
+    """Make each alert's marker line a paragraph of its label (its title, else its kind
+    capitalized), as an admonition's title is read, the rest of its first paragraph one of
+    its own after it. Runs after the block parse, before the inline one."""
+    tokens = state.tokens
+    after: dict[int, list[Token]] = {}  # the paragraph to add after the token at each index
+    for index in range(len(tokens) - 3):
+        quote, opened, inline = tokens[index], tokens[index + 1], tokens[index + 2]
+        if quote.type != "blockquote_open" or opened.type != "paragraph_open":
+            continue
+        first, _, rest = inline.content.partition("\n")
+        alert = _ALERT.fullmatch(first.strip())
+        if alert is None:
+            continue
+        inline.content = _admonition_title(alert.group(1), alert.group(2))
+        if rest.strip():
+            after[index + 3] = _paragraph(rest, inline.level)
+    if after:
+        state.tokens = [
+            added for index, token in enumerate(tokens) for added in (token, *after.get(index, ()))
+        ]
+
+
+def _paragraph(content: str, level: int) -> list[Token]:
+    """The tokens of a paragraph holding ``content``, its inline at ``level``."""
+    inline = Token("inline", "", 0, content=content, level=level, block=True, children=[])
+    return [
+        Token("paragraph_open", "p", 1, level=level - 1, block=True),
+        inline,
+        Token("paragraph_close", "p", -1, level=level - 1, block=True),
+    ]
+
+
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
 _PARSER.core.ruler.before("inline", "references_elsewhere", _references_elsewhere)
+_PARSER.core.ruler.before("inline", "alerts", _alerts)
 
 
 def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omitted]:
@@ -241,7 +293,24 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         title=plain_text(str(title)) if title is not None and str(title).strip() else None,
         url=_front_matter_url(url, origin),
         metadata=jsonable(front),
+        untitled=file_title(origin.relative),
     )
+
+
+def file_title(relative: str) -> str:
+    """The title MkDocs gives a page of no ``title`` and no ``h1`` (its ``Page.title``), by
+    the file's path ``relative`` to the docs folder: "Home" for the docs folder's index;
+    else the file's name less its extension (``README`` read as ``index``), hyphens and
+    underscores as spaces, capitalized where it is all lower case ("getting-started.md" is
+    "Getting started", "API_reference.md" "API reference"). The title MkDocs' nav gives a
+    page is not read: written for the menu, it can differ from the page's own (an earlier
+    reading of it took the API name out of pages whose file name alone held it)."""
+    path = PurePosixPath(relative)
+    name = "index" if path.stem == "README" else path.stem
+    if name == "index" and len(path.parts) == 1:
+        return "Home"
+    title = name.replace("-", " ").replace("_", " ")
+    return title.capitalize() if title.lower() == title else title
 
 
 def _expanded(body: str, origin: SourceFile) -> tuple[str, int, list[Rejected | Omitted]]:
@@ -736,6 +805,8 @@ def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -
                 text = _INLINE_ATTRIBUTES.sub("", text)
             if ":{" in text:
                 text = _SHORTCODE_ATTRIBUTES.sub(r"\1", text)
+            if "{" in text and _dialect(env).attribute_lists:
+                text = _GLUED_ATTRIBUTES.sub("", text)
             if ":" in text and _dialect(env).icons:
                 text = _icons_out(text)
             out.append(_footnotes_out(text, footnotes))

@@ -51,15 +51,19 @@ def section_documents(
     title: str | None,
     url: str | None,
     metadata: Mapping[str, Any],
+    untitled: str | None = None,
 ) -> Iterator[Document]:
     """The documents of one page. ``title`` (front matter's, say) replaces the page's
-    top heading in every title path; ``doc_id`` and ``url`` are the page's."""
+    top heading in every title path; ``doc_id`` and ``url`` are the page's. A section under
+    no heading of a page of no title is titled ``untitled``, by default the last part of
+    ``doc_id``."""
+    untitled = untitled or doc_id.rsplit("/", 1)[-1]
     kept = [section for section in sections if has_body(section)]
     if not kept:
         # Nothing but headings: one document, so that ingest reports it as having no text.
         text = "\n\n".join(section.text for section in sections).strip()
         fallback = title or (sections[0].headings[-1] if sections and sections[0].headings else "")
-        yield Document(doc_id, fallback or doc_id.rsplit("/", 1)[-1], text, url, metadata)
+        yield Document(doc_id, fallback or untitled, text, url, metadata)
         return
     top = sections[0].headings[:1] if sections and sections[0].headings else ()
     used: dict[str, int] = {}
@@ -67,7 +71,7 @@ def section_documents(
         headings = section.headings
         if title:
             headings = (title, *headings[1:]) if headings[:1] == top and top else (title, *headings)
-        shown = TITLE_SEPARATOR.join(headings) or doc_id.rsplit("/", 1)[-1]
+        shown = TITLE_SEPARATOR.join(headings) or untitled
         if position == 0 and section is sections[0]:
             yield Document(doc_id, shown, section.text, url, metadata)
             used[doc_id] = 1
