@@ -73,9 +73,16 @@ def placeholder_title(title: str, body: LexborNode) -> bool:
 
 
 def file_title(page: str) -> str:
-    """The title MkDocs gives a page of no title by its path ``page`` in the site: the
-    file's name without its suffix, the folder's for an index (the site's own is "Home"),
-    dashes and underscores read as spaces, capitalized where it is all lower case."""
+    """The title of a page that names itself nowhere (no ``<title>`` but a placeholder, no
+    heading; a Markdown page of no ``title`` and no ``h1``), by its path ``page`` in the
+    site, as MkDocs' ``Page.title`` names it: the file's name less its suffix, dashes and
+    underscores read as spaces, capitalized where it is all lower case ("getting-started.md"
+    is "Getting started", "API_reference.md" "API reference"); the site's own index is
+    "Home". One departure: MkDocs calls every other index (``index``, ``README``) "Index",
+    which names nothing; here it takes its folder's name ("tutorial/arguments/index.md" is
+    "Arguments"), as its address does. The title MkDocs' nav gives a page is not read:
+    written for the menu, it can differ from the page's own (an earlier reading of it took
+    the API name out of pages whose file name alone held it)."""
     parts = PurePosixPath(page).parts
     name = PurePosixPath(page).stem
     if name.lower() in _INDEX_NAMES:
