@@ -518,21 +518,17 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
             "check that it is a page a generator wrote"
         )
         return
-    # The markers below must be the only such characters in the tree; a page's own (never
-    # valid HTML, but a hostile page may hold them) are dropped first.
-    tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
-    # The tree holds the page now: its text (which the caller, ``read_source``, keeps no
-    # copy of) goes, and so do the bytes the parser keeps of it (``raw_html``, read by
-    # nothing here): each was as large as the page again, beside a tree 8 times its size.
-    del source
-    tree.raw_html = b""
+    # Learned before the page is parsed: the first page read held its tree while the
+    # site's sample was read (up to 48 pages, each one parsed).
+    profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample, _root)
+    tree = _parsed(source)
+    del source  # the tree holds the page now (the caller, ``read_source``, keeps no copy)
     if _redirects_elsewhere(tree, origin.relative):
         yield Omitted(REDIRECTS, 1)
         return
     if origin.static and not _names_itself(tree):
         yield Omitted(STATIC_FILES, 1)
         return
-    profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample, _root)
     if profile.name is not None:
         yield SiteName(profile.name)
     page = _page_text(tree, profile, origin)
@@ -875,6 +871,17 @@ def _depth(source: str) -> int:
     return deepest
 
 
+def _parsed(source: str) -> LexborHTMLParser:
+    """The tree of the page ``source``, less the markers' characters (``_MARKER_CHARACTERS``:
+    the marks put in the tree must be the only ones; never valid HTML, but a hostile page
+    may hold them), and less the bytes the parser keeps of the page (``raw_html``, read by
+    nothing here): a copy of the page beside a tree 8 times its size. The caller lets the
+    page's text go once it is parsed, for the same reason."""
+    tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+    tree.raw_html = b""
+    return tree
+
+
 def _sample(path: Path) -> PageSample | None:
     """What one page of the site holds, read without a profile, for ``site.learn``; None
     for a page that cannot be read (it is reported when its own turn comes)."""
@@ -882,7 +889,8 @@ def _sample(path: Path) -> PageSample | None:
     if source is None or _too_deep(source):
         return None
     try:
-        tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+        tree = _parsed(source)
+        del source
         body = tree.body or tree.root
         if body is None or _redirects_elsewhere(tree, path.name):
             return None  # a redirect page holds none of the site's chrome
@@ -899,11 +907,13 @@ def _sample(path: Path) -> PageSample | None:
         labels = summary_labels(body)
         lines: set[str] = set()
         content, _, boxed, _ = _cleaned_content(tree, body, NO_PROFILE, path.name)
-        sections, _ = _sections(_marked_page(content, frozenset(), boxed), frozenset(), lines)
+        page = _marked_page(content, frozenset(), boxed)
+        title = _text_of(tree.css_first("title"))
+        del tree, body, content  # freed before the text is cut, as ``read`` frees it
+        sections, _ = _sections(page, frozenset(), lines)
     except Exception:  # a page that breaks the parser teaches nothing, and costs no other
         return None
     headings.update(s.headings[-1] for s in sections if s.headings)
-    title = _text_of(tree.css_first("title"))
     return PageSample(title, frozenset(headings), frozenset(lines), path, labels)
 
 
@@ -915,7 +925,8 @@ def _root(path: Path, profile: SiteProfile) -> str:
     if source is None or _too_deep(source):
         return ""
     try:
-        tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+        tree = _parsed(source)
+        del source
         body = tree.body or tree.root
         if body is None:
             return ""
@@ -925,6 +936,7 @@ def _root(path: Path, profile: SiteProfile) -> str:
         linked = _linked_ids(body)
         content, marked, boxed, _ = _cleaned_content(tree, body, profile, path.name)
         page = _marked_page(content, linked, boxed)
+        del tree, body, content  # freed before the text is cut, as ``read`` frees it
         sections, _ = _page_sections(page, marked, profile, titled)
     except Exception:  # as in ``_sample``: a page that breaks the parser teaches nothing
         return ""
