@@ -7,13 +7,16 @@ waited on."""
 
 from __future__ import annotations
 
+import gc
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tests.support.named_pipes import watched_pipe
 
 from citeline.corpus import Corpus, Document
-from citeline.corpus.formats import html, read_source, source_files
+from citeline.corpus.formats import READERS, html, read_source, source_files
 from citeline.corpus.formats.limits import MAX_PAGE_BYTES
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected
@@ -204,3 +207,48 @@ def test_a_synopsis_of_twenty_thousand_rows_is_read_in_one_pass() -> None:
     )
     documents = [item for item in _read(page) if isinstance(item, Document)]
     assert len(documents) == 20_000 and "f19999" not in documents[0].text
+
+
+def _parsers() -> int:
+    """How many HTML trees the process holds."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    gc.collect()
+    return sum(1 for thing in gc.get_objects() if isinstance(thing, LexborHTMLParser))
+
+
+def test_a_page_hands_over_its_sections_holding_neither_its_tree_nor_its_text() -> None:
+    # The tree is 8 times the page's size, its source once more: held while the page's text
+    # was cut into sections and its documents handed over, a 32 MB page took 740 MB at its
+    # peak (benchmarks/hostile_files.py --only 8 measures it).
+    steps = "".join(f"<h2>Step {n}</h2><p>Text of step {n}.</p>" for n in range(50))
+    page = f"<main><h1>Guide</h1><p>How to.</p>{steps}</main>"
+    held, parsers = sys.getrefcount(page), _parsers()
+    origin = SourceFile(Path("page.html"), "page", "page.html")
+    items = html.read(page, origin)
+    first = next(items)
+    assert sys.getrefcount(page) == held, "the reader still holds the page's source"
+    assert _parsers() == parsers, "the reader still holds the page's tree"
+    documents = [first, *items]
+    assert [d.title for d in documents] == ["Guide"] + [f"Guide › Step {n}" for n in range(50)]
+    assert documents[-1].text == "Step 49\n\nText of step 49."
+
+
+def test_a_files_text_is_held_by_its_reader_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # So that the reader can let it go once it needs it no more (the HTML reader: parsed).
+    holders: list[tuple[int, int]] = []
+
+    def reader(text: str, origin: SourceFile) -> Iterator[Document]:
+        alone = "".join(["held by ", "this reader alone"])
+        holders.append((sys.getrefcount(text), sys.getrefcount(alone)))
+        yield Document(origin.default_id, "Page", text)
+
+    monkeypatch.setitem(READERS, ".html", reader)
+    (tmp_path / "page.html").write_text("<p>The page.</p>", "utf-8")
+    [source] = source_files(tmp_path / "page.html")
+    [document] = read_source(source)
+    assert isinstance(document, Document) and document.text == "<p>The page.</p>"
+    [(text, alone)] = holders
+    assert text == alone, "the file's text is held beside its reader"

@@ -403,9 +403,10 @@ def test_a_page_of_no_title_is_named_by_its_file_as_mkdocs_names_it() -> None:
     assert _untitled("tutorial/getting-started.md") == ["Getting started", "Usage"]
     assert _untitled("arguments/envvar.md") == ["Envvar", "Usage"]
     assert _untitled("guide/third_party.md") == ["Third party", "Usage"]
-    # A name not all in lower case keeps its case; an index is "Index", the site's "Home".
+    # A name not all in lower case keeps its case; an index takes its folder's name, the
+    # site's is "Home".
     assert _untitled("API_reference.md") == ["API reference", "Usage"]
-    assert _untitled("commands/index.md") == ["Index", "Usage"]
+    assert _untitled("commands/index.md") == ["Commands", "Usage"]
     assert _untitled("index.md") == ["Home", "Usage"]
     assert _untitled("README.md") == ["Home", "Usage"]
 

@@ -208,3 +208,37 @@ def test_twenty_thousand_headers_of_two_headings_are_each_one_title() -> None:
     documents = _read(f"<main><h1>Class</h1><p>A class.</p>{entries}</main>", "class")
     assert len(documents) == 20_001
     assert documents[-1].title == "Class › Method m19999"
+
+
+def _no_title(content: str, page: str) -> list[Document]:
+    """A page in Sphinx's shape whose source opened with no heading: "<no title>" before
+    the site's name in its ``<title>``."""
+    source = f"""<html><head><title>&lt;no title&gt; &#8212; Black 23.1.0 documentation</title>
+    </head><body><div class="body" role="main">{content}</div></body></html>"""
+    return _read(source, page)
+
+
+def test_a_page_titled_no_title_is_titled_by_its_file_name_as_mkdocs_names_it() -> None:
+    text = "<p># Getting started</p><p>Install Black with pip.</p>"
+    [document] = _no_title(text, "getting_started")
+    assert document.title == "Getting started"
+    assert document.text == "# Getting started\n\nInstall Black with pip."
+    [index] = _no_title(text, "contributing/index")
+    assert index.title == "Contributing"
+
+
+def test_a_page_titled_no_title_with_a_heading_is_titled_by_that_heading() -> None:
+    documents = _no_title("<p>Intro.</p><h2>Release 5.3</h2><p>Features.</p>", "changes")
+    # The text before the heading, and the heading's section: no "<no title> › Release 5.3".
+    assert [(d.title, d.text) for d in documents] == [
+        ("Release 5.3", "Intro."),
+        ("Release 5.3", "Release 5.3\n\nFeatures."),
+    ]
+
+
+def test_a_bracketed_title_that_the_pages_heading_shows_is_its_name() -> None:
+    source = """<html><head><title>&lt;video&gt;: The Video Embed element</title></head>
+    <body><main><h1>&lt;video&gt;: The Video Embed element</h1><p>Embeds a player.</p>
+    </main></body></html>"""
+    [document] = _read(source, "video")
+    assert document.title == "<video>: The Video Embed element"

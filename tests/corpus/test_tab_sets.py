@@ -83,3 +83,32 @@ def test_two_thousand_tabs_in_one_row_each_open_their_own_panel() -> None:
     panels = "".join(f"<div><p>panel {i}</p></div>" for i in range(count))
     text = _text(f"<div>{inputs}<div>{labels}</div><div>{panels}</div></div>")
     assert "Tab0\n\npanel 0" in text and "Tab1999\n\npanel 1999" in text
+
+
+def test_tabs_that_name_no_panel_open_the_panels_after_their_list_in_order() -> None:
+    # The ARIA tabs pattern as Docusaurus writes it: no ``aria-controls``, the panels in a
+    # block after the list, all but the chosen one hidden.
+    tabs = f"""<div class="tabs-container"><ul role="tablist" aria-orientation="horizontal">
+    <li role="tab" tabindex="0" aria-selected="true">pip</li>
+    <li role="tab" tabindex="-1" aria-selected="false">conda</li></ul>
+    <div class="margin-top--md"><div role="tabpanel">{PIP}</div>
+    <div role="tabpanel" hidden="">{CONDA}</div></div></div>"""
+    assert _text(tabs) == READ
+
+
+def test_tabs_that_name_no_panel_open_sibling_panels_in_order() -> None:
+    tabs = f"""<div><div role="tablist"><span role="tab">pip</span><span role="tab">conda</span>
+    </div><section role="tabpanel">{PIP}</section><section role="tabpanel">{CONDA}</section>
+    </div>"""
+    assert _text(tabs) == READ
+
+
+def test_tabs_whose_panels_do_not_match_them_one_to_one_are_left_as_they_were() -> None:
+    # Three tabs over two panels: which label is whose cannot be told.
+    tabs = f"""<div><ul role="tablist"><li role="tab">pip</li><li role="tab">conda</li>
+    <li role="tab">uv</li></ul><div><div role="tabpanel">{PIP}</div>
+    <div role="tabpanel">{CONDA}</div></div></div>"""
+    assert _text(tabs) == (
+        "Install\n\nInstall the tool with the package manager you use.\n\npip\nconda\nuv\n\n"
+        "pip install foo\n\nUse the forge channel:\n\nconda install foo"
+    )

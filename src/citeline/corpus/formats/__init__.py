@@ -307,7 +307,11 @@ def read_source(source: SourceFile) -> Iterator[Item]:
         yield Rejected(str(refused))
         return
     try:
-        yield from reader(text, source)
+        items = reader(text, source)
+        # The reader holds the page's text alone, and lets it go once it needs it no more
+        # (``html``: once parsed).
+        del text
+        yield from items
     except Exception as error:  # any failure costs only its file
         logger.warning("reading %s failed", source.path, exc_info=True)
         yield Rejected(

@@ -37,9 +37,13 @@ sentence beside it (a search page).
 A reference's controls (``controls``: links to a listing's lines, toggles, "Run", tooltips'
 marks, the summary labels the site repeats, "Read more", "More...") are no text, nor are a
 listing's line numbers, and a signature set out in a table's cells is one line
-(``listings``). Code blocks keep their lines and indentation; other runs of spaces collapse.
+(``listings``). A formula drawn as an image reads as its ``alt`` text (``formulas``), a row
+of labels only a style sheet spaces apart as separate words (``label_rows``), and a DocBook
+title page as its title and content, without its credits (``title_pages``).
+Code blocks keep their lines and indentation; other runs of spaces collapse.
 The page title is its first heading, else ``<title>`` less the site's shared part (for a
-page without one, its first ``h1``, else its first heading), else the file's name; the url
+page without one, or with a placeholder, "<no title>": its first ``h1``, else its first
+heading), else the file's name; the url
 is the site's address for the file when ingest was given a base URL, else the page's
 canonical link. A page whose refresh sends the reader on at once (a redirect page) is
 omitted, counted, and left out of the site's sample. A static file an MkDocs docs folder
@@ -51,8 +55,9 @@ build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows wi
 square of the depth: 100,000 nested ``div`` took 24 s), counted by the scan ``_depth``,
 which errs deep, never shallow: end tags close only what is open, and an inline SVG's
 self-closed ``<path/>`` is flat as the parser builds it. Every walk up the tree is
-bounded. It deliberately does not render CSS, so text hidden by a style sheet is still
-text.
+bounded, and the tree (8 times the page's size) is freed once the content's text is read
+off it, before that text is cut into sections. It deliberately does not render CSS, so
+text hidden by a style sheet is still text.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -75,6 +81,8 @@ from citeline.corpus.formats.controls import (
 )
 from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.entries import signature_entries
+from citeline.corpus.formats.formulas import formulas_as_text
+from citeline.corpus.formats.label_rows import space_label_rows
 from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
 from citeline.corpus.formats.nodes import word_count as _word_count
 from citeline.corpus.formats.not_found import NOT_FOUND_PAGES, not_found_page
@@ -96,7 +104,13 @@ from citeline.corpus.formats.site import NO_PROFILE, PageSample, SiteProfile
 from citeline.corpus.formats.synopses import synopsis_rows
 from citeline.corpus.formats.tab_sets import label_panels
 from citeline.corpus.formats.title_line import opened_at_title
-from citeline.corpus.formats.titles import BANNER_HEADERS, read_as_shown
+from citeline.corpus.formats.title_pages import read_title_pages
+from citeline.corpus.formats.titles import (
+    BANNER_HEADERS,
+    file_title,
+    placeholder_title,
+    read_as_shown,
+)
 
 # The structural elements generators put a page's own content in (Sphinx's basic,
 # Read the Docs, PyData and Furo themes, MkDocs themes, mdBook, Docusaurus, Hugo's): the
@@ -516,30 +530,69 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
             "check that it is a page a generator wrote"
         )
         return
-    # The markers below must be the only such characters in the tree; a page's own (never
-    # valid HTML, but a hostile page may hold them) are dropped first.
-    tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+    # Learned before the page is parsed: the first page read held its tree while the
+    # site's sample was read (up to 48 pages, each one parsed).
+    profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample, _root)
+    tree = _parsed(source)
+    del source  # the tree holds the page now (the caller, ``read_source``, keeps no copy)
     if _redirects_elsewhere(tree, origin.relative):
         yield Omitted(REDIRECTS, 1)
         return
     if origin.static and not _names_itself(tree):
         yield Omitted(STATIC_FILES, 1)
         return
-    profile = NO_PROFILE if origin.site is None else origin.site.profile(_sample, _root)
     if profile.name is not None:
         yield SiteName(profile.name)
-    title_tag = profile.page_title(_text_of(tree.css_first("title")))
+    page = _page_text(tree, profile, origin)
+    # The page's text read off its tree, the tree is freed before that text is cut into
+    # sections: held to the end, the tree and its marks (``_MarkedPage``) lay under every
+    # line read, and the largest page the limit reads peaked at 663 MB, not 369 MB.
+    del tree
+    if page is None:
+        yield Rejected("it has no HTML body; check that it is an HTML page")
+        return
+    yield from _page_documents(page, profile, origin)
+
+
+class _PageText(NamedTuple):
+    """What ``read`` takes from a page's tree: its cleaned content's text as its sections
+    are cut from it (``_MarkedPage``), its title (``<title>`` less the site's part, else
+    its heading: ``_title_heading``), its address, whether an element the generator marks
+    as content said where that content is, whether it held a form after its title, and
+    whether it is the whole body, found by no marker (``_titled_top``)."""
+
+    marked_page: _MarkedPage
+    title: str
+    url: str | None
+    marked: bool
+    form: bool
+    whole: bool
+
+
+def _page_text(
+    tree: LexborHTMLParser, profile: SiteProfile, origin: SourceFile
+) -> _PageText | None:
+    """What ``read`` takes from ``tree``, the page ``origin`` of a site of ``profile``, and
+    needs it no more for; None for a page without a body."""
     url = origin.url or _canonical_url(tree)
     body = tree.body or tree.root
     if body is None:
-        yield Rejected("it has no HTML body; check that it is an HTML page")
-        return
-    read_as_shown(body, title_tag, profile.name or "", origin.relative)
-    title_tag = title_tag or _title_heading(body, profile)
+        return None
+    title_tag = _read_as_shown(tree, body, profile, origin.relative)
     # The ids the page links to, read before its permalinks are dropped with the chrome.
     linked = _linked_ids(body)
     content, marked, boxed, form = _cleaned_content(tree, body, profile, origin.relative)
-    sections, listed = _page_sections(content, linked, boxed, marked, profile, bool(title_tag))
+    whole = not marked and content.mem_id == body.mem_id
+    return _PageText(_marked_page(content, linked, boxed), title_tag, url, marked, form, whole)
+
+
+def _page_documents(
+    page: _PageText, profile: SiteProfile, origin: SourceFile
+) -> Iterator[Document | Omitted]:
+    """The documents of the page ``origin`` of a site of ``profile``, cut from ``page``, or
+    why it is none."""
+    title_tag = page.title
+    sections, listed = _page_sections(page.marked_page, page.marked, profile, bool(title_tag))
     page_title = sections[0].headings[0] if sections and sections[0].headings else ""
     if page_title in profile.roots and title_tag:
         # Most pages' content opens under this heading: the site's banner, not the page's
@@ -549,9 +602,9 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         page_title = title_tag
     if not sections[0].headings and title_tag:
         # Text before any heading: the page's <title> names it (``_titled_top``).
-        sections[0] = _titled_top(sections, title_tag, not marked and content.mem_id == body.mem_id)
+        sections[0] = _titled_top(sections, title_tag, page.whole)
         page_title = sections[0].headings[0] if len(sections) == 1 else ""
-    omitted = _omitted(sections, listed, form, origin.relative)
+    omitted = _omitted(sections, listed, page.form, origin.relative)
     if omitted is not None:
         yield omitted
         return
@@ -559,9 +612,27 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         sections,
         doc_id=origin.default_id,
         title=None if page_title else title_tag or None,
-        url=url,
+        url=page.url,
         metadata={},
     )
+
+
+def _read_as_shown(
+    tree: LexborHTMLParser, body: LexborNode, profile: SiteProfile, page: str
+) -> str:
+    """The title of ``page`` by its ``<title>`` less the site's part, else its heading
+    (``_title_heading``; for a placeholder, "<no title>", its heading, else its file's name),
+    once its ``body`` is read as a reader sees it: its title block and headings
+    (``titles``, ``title_pages``), formulas drawn as images (``formulas``) and rows of
+    labels a style sheet spaces apart (``label_rows``)."""
+    title = profile.page_title(_text_of(tree.css_first("title")))
+    if placeholder_title(title, body):
+        title = _title_heading(body, profile) or file_title(page)
+    read_as_shown(body, title, profile.name or "", page)
+    read_title_pages(body)
+    formulas_as_text(body)
+    space_label_rows(body)
+    return title or _title_heading(body, profile)
 
 
 def _titled_top(sections: list[Section], title: str, whole: bool) -> Section:
@@ -605,32 +676,23 @@ def _rooted_at(sections: list[Section], banner: str, title: str) -> list[Section
 
 
 def _page_sections(
-    content: LexborNode,
-    linked: frozenset[str],
-    boxed: set[int],
-    marked: bool,
-    profile: SiteProfile,
-    titled: bool,
+    page: _MarkedPage, marked: bool, profile: SiteProfile, titled: bool
 ) -> tuple[list[Section], bool]:
-    """The sections of the page's cleaned ``content`` (``_sections``), less a banner's
-    before its title (``_banner_first``), and whether lists of links were left out. Inside
-    an element the generator marks as the content (``marked``), a line every page repeats
-    is the site's own ("Part of the git(1) suite", a user guide's list of its pages): only
-    content found without such a marker is cleared of the site's repeated lines. A page
-    ``titled`` by its ``<title>`` is rooted there where no heading is its title."""
-    # Read before the sections mark the headings' places: whether the page's first heading
-    # is its title (``_titled_apart``).
-    apart = _titled_apart(content, boxed)
+    """The sections of the page's cleaned content, read off its tree (``page``:
+    ``_sections``), less a banner's before its title (``_banner_first``), and whether lists
+    of links were left out. Inside an element the generator marks as the content
+    (``marked``), a line every page repeats is the site's own ("Part of the git(1) suite", a
+    user guide's list of its pages): only content found without such a marker is cleared of
+    the site's repeated lines. A page ``titled`` by its ``<title>`` is rooted there where no
+    heading is its title."""
     sections, listed = _sections(
-        content,
-        linked,
-        boxed,
+        page,
         profile.lines if not marked else frozenset(),
-        titled=titled and apart,
+        titled=titled and page.apart,
     )
-    if _banner_first(sections, content, marked, profile, apart):
+    if _banner_first(sections, page, marked, profile):
         sections.pop(0)
-    elif _label_first(sections, content, apart):
+    elif _label_first(sections, page):
         label, title = sections.pop(0), sections[0]
         sections[0] = Section(
             title.headings,
@@ -663,34 +725,30 @@ def _omitted(sections: list[Section], listed: bool, form: bool, page: str) -> Om
 
 
 def _banner_first(
-    sections: list[Section],
-    content: LexborNode,
-    marked: bool,
-    profile: SiteProfile,
-    apart: bool,
+    sections: list[Section], page: _MarkedPage, marked: bool, profile: SiteProfile
 ) -> bool:
     """Whether the first of ``sections``, before the page's own title, is a banner's. Found
     without a marker, what comes before the page's ``h1`` is a banner's (a version badge, a
-    breadcrumb), not the page's text, where that ``h1`` is the title (``apart`` is False: no
-    paragraph of the page's own stands beside it before); inside a marker, when it is
-    nothing but lines the site repeats (a theme's "This document describes the current
+    breadcrumb), not the page's text, where that ``h1`` is the title (``page.apart`` is
+    False: no paragraph of the page's own stands beside it before); inside a marker, when it
+    is nothing but lines the site repeats (a theme's "This document describes the current
     stable version" above every page's title, which made a 98-character section at each
     of Celery's 215 pages)."""
-    if len(sections) < 2 or sections[0].headings or not _opens_with_h1(content):
+    if len(sections) < 2 or sections[0].headings or not page.opens_with_h1:
         return False
-    return _repeated_only(sections[0].text, profile.lines) if marked else not apart
+    return _repeated_only(sections[0].text, profile.lines) if marked else not page.apart
 
 
-def _label_first(sections: list[Section], content: LexborNode, apart: bool) -> bool:
-    """Whether the first of ``sections``, before the page's ``h1`` title (``apart`` is False),
-    is a label of that title: one line of at most ``_LABEL_WORDS`` words that ends no
-    sentence. Javadoc 9+ writes the class's package above its title, ``<div class="sub-title">
-    Package <a>org.apache.commons.lang3</a></div><h1>Class StringUtils</h1>`` inside
-    ``<main>``: read as text before the title, it made a section of its own at the page's
-    address on 223 of Apache Commons Lang's pages, and the page's ``<title>`` then rooted
-    every path of it ("StringUtils › Class StringUtils › Method Details": 3,409 titles). The
-    label is kept as the title's text, after its heading."""
-    if len(sections) < 2 or sections[0].headings or apart or not _opens_with_h1(content):
+def _label_first(sections: list[Section], page: _MarkedPage) -> bool:
+    """Whether the first of ``sections``, before the page's ``h1`` title (``page.apart`` is
+    False), is a label of that title: one line of at most ``_LABEL_WORDS`` words that ends
+    no sentence. Javadoc 9+ writes the class's package above its title, ``<div
+    class="sub-title"> Package <a>org.apache.commons.lang3</a></div><h1>Class
+    StringUtils</h1>`` inside ``<main>``: read as text before the title, it made a section
+    of its own at the page's address on 223 of Apache Commons Lang's pages, and the page's
+    ``<title>`` then rooted every path of it ("StringUtils › Class StringUtils › Method
+    Details": 3,409 titles). The label is kept as the title's text, after its heading."""
+    if len(sections) < 2 or sections[0].headings or page.apart or not page.opens_with_h1:
         return False
     if len(sections[1].headings) != 1:
         return False
@@ -841,6 +899,17 @@ def _depth(source: str) -> int:
     return deepest
 
 
+def _parsed(source: str) -> LexborHTMLParser:
+    """The tree of the page ``source``, less the markers' characters (``_MARKER_CHARACTERS``:
+    the marks put in the tree must be the only ones; never valid HTML, but a hostile page
+    may hold them), and less the bytes the parser keeps of the page (``raw_html``, read by
+    nothing here): a copy of the page beside a tree 8 times its size. The caller lets the
+    page's text go once it is parsed, for the same reason."""
+    tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+    tree.raw_html = b""
+    return tree
+
+
 def _sample(path: Path) -> PageSample | None:
     """What one page of the site holds, read without a profile, for ``site.learn``; None
     for a page that cannot be read (it is reported when its own turn comes)."""
@@ -848,7 +917,8 @@ def _sample(path: Path) -> PageSample | None:
     if source is None or _too_deep(source):
         return None
     try:
-        tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+        tree = _parsed(source)
+        del source
         body = tree.body or tree.root
         if body is None or _redirects_elsewhere(tree, path.name):
             return None  # a redirect page holds none of the site's chrome
@@ -865,11 +935,13 @@ def _sample(path: Path) -> PageSample | None:
         labels = summary_labels(body)
         lines: set[str] = set()
         content, _, boxed, _ = _cleaned_content(tree, body, NO_PROFILE, path.name)
-        sections, _ = _sections(content, frozenset(), boxed, frozenset(), lines)
+        page = _marked_page(content, frozenset(), boxed)
+        title = _text_of(tree.css_first("title"))
+        del tree, body, content  # freed before the text is cut, as ``read`` frees it
+        sections, _ = _sections(page, frozenset(), lines)
     except Exception:  # a page that breaks the parser teaches nothing, and costs no other
         return None
     headings.update(s.headings[-1] for s in sections if s.headings)
-    title = _text_of(tree.css_first("title"))
     return PageSample(title, frozenset(headings), frozenset(lines), path, labels)
 
 
@@ -881,7 +953,8 @@ def _root(path: Path, profile: SiteProfile) -> str:
     if source is None or _too_deep(source):
         return ""
     try:
-        tree = LexborHTMLParser(_MARKER_CHARACTERS.sub("", source))
+        tree = _parsed(source)
+        del source
         body = tree.body or tree.root
         if body is None:
             return ""
@@ -890,7 +963,9 @@ def _root(path: Path, profile: SiteProfile) -> str:
         titled = bool(title)
         linked = _linked_ids(body)
         content, marked, boxed, _ = _cleaned_content(tree, body, profile, path.name)
-        sections, _ = _page_sections(content, linked, boxed, marked, profile, titled)
+        page = _marked_page(content, linked, boxed)
+        del tree, body, content  # freed before the text is cut, as ``read`` frees it
+        sections, _ = _page_sections(page, marked, profile, titled)
     except Exception:  # as in ``_sample``: a page that breaks the parser teaches nothing
         return ""
     return sections[0].headings[0] if sections and sections[0].headings else ""
@@ -1507,38 +1582,66 @@ class _Open(NamedTuple):
 _TITLE_ROOT = _Open(-1, 0, "", None, False)
 
 
+class _MarkedPage(NamedTuple):
+    """A page's cleaned content as its sections are cut from it (``_sections``), read off
+    its tree so that the tree can be freed first: its text with its sections' starts, code
+    blocks, block ends, links and items marked (``_marked_text``), the code blocks' own
+    text, the (level, title, anchor) of the heading each start mark numbers
+    (``_section_starts``), whether its first heading is no title of it (``_titled_apart``)
+    and whether it opens with an ``h1`` (read once the marks are in). The tree of the
+    largest page the limit reads (32 MB, 11,470 sections of 60 short paragraphs) is 240 MB,
+    the marks put in it 65 MB more, and its text read out of it 32 MB, twice while read."""
+
+    text: str
+    codes: list[str]
+    headings: list[tuple[int, str, str | None]]
+    apart: bool
+    opens_with_h1: bool
+
+
+def _marked_page(content: LexborNode, linked: frozenset[str], boxed: set[int]) -> _MarkedPage:
+    """``content`` read for its sections, each at the anchor of its own the page links to
+    (one of ``linked``), but for headings titling a box (``boxed``)."""
+    # Read before the sections mark the headings' places: whether the page's first heading
+    # is its title (``_titled_apart``).
+    apart = _titled_apart(content, boxed)
+    headings = _section_starts(content, linked, boxed)
+    text, codes = _marked_text(content)
+    return _MarkedPage(text, codes, headings, apart, _opens_with_h1(content))
+
+
 def _sections(
-    content: LexborNode,
-    linked: frozenset[str],
-    boxed: set[int],
+    page: _MarkedPage,
     chrome: frozenset[str],
     prose_lines: set[str] | None = None,
     *,
     titled: bool = False,
 ) -> tuple[list[Section], bool]:
-    """The sections of ``content``, each at the anchor of its own the page links to (one of
-    ``linked``), but for headings titling a box (``boxed``), less the lines in ``chrome``
-    (the site's repeated ones, compared as ``chrome_key`` gives them) but for the headings'
-    own; ``prose_lines`` gathers every line not code. ``titled``: the page's ``<title>``
-    names it (``_path_sections``)."""
-    headings = _section_starts(content, linked, boxed)
-    raw, codes = _marked_text(content)
-    parts = _SECTION_MARK.split(raw)
+    """The sections of a ``page`` read off its tree, less the lines in ``chrome`` (the
+    site's repeated ones, compared as ``chrome_key`` gives them) but for the headings' own;
+    ``prose_lines`` gathers every line not code. ``titled``: the page's ``<title>`` names
+    it (``_path_sections``)."""
 
     def read(part: str, headed: bool) -> list[_Line]:
-        return _lines(part, codes, chrome, prose_lines, headed)
+        return _lines(part, page.codes, chrome, prose_lines, headed)
 
-    found = _path_sections(parts, headings, read, titled=titled)
-    rooted = titled and any(line.text for line in found[0][2])
+    def sections_read(titled: bool) -> list[_Read]:
+        return [
+            _read_section(titles, anchor, lines, page.codes)
+            for titles, anchor, lines in _path_sections(page, read, titled=titled)
+        ]
+
+    found = sections_read(titled)
+    rooted = titled and found[0].written
     listed = _without_link_lists(found)
-    if rooted and not any(line.text for line in found[0][2]):
+    if rooted and not found[0].written:
         # The text the page opened with was a list of links (lxml's side menu of the
         # page's own sections beside its h1): the page opens with its title after all.
         # Read again only then: a page opening with no text was never rooted, and reading
         # it twice doubled the cost of the largest page read (32 MB: 17 s to 28 s of CPU).
-        found = _path_sections(parts, headings, read)
+        found = sections_read(False)
         listed = _without_link_lists(found)
-    sections = [Section(titles, anchor, _joined(lines, codes)) for titles, anchor, lines in found]
+    sections = [Section(one.titles, one.anchor, _text(one, page.codes)) for one in found]
     if len(sections) > 1 and not sections[0].text:
         sections.pop(0)
     return sections, listed
@@ -1661,9 +1764,10 @@ def _marked_text(content: LexborNode) -> tuple[str, list[str]]:
     # each item of a list or a table, to find the lists of links (``_without_link_lists``);
     # code blocks are out already.
     for link in content.css(_COUNTED_LINKS):
-        if str(link.attributes.get("href") or "").partition("#")[2]:
-            link.insert_before(_PLACE_MARK)
-        link.insert_before(_LINK_START)
+        # One node for both marks before a link to a place: each mark is a node of the tree
+        # (about 140 bytes), 5 an item of an index's list where the item's text is 68 bytes.
+        place = _PLACE_MARK if str(link.attributes.get("href") or "").partition("#")[2] else ""
+        link.insert_before(place + _LINK_START)
         link.insert_after(_LINK_END)
     for item in content.css(_ITEMS):
         item.insert_before(_ITEM_MARK)
@@ -1682,7 +1786,39 @@ class _Line(NamedTuple):
     places: int = 0  # links to a place on a page (``_PLACE_MARK``)
 
 
-def _without_link_lists(found: list[tuple[tuple[str, ...], str | None, list[_Line]]]) -> bool:
+@dataclass(slots=True)
+class _Read:
+    """One section as ``_path_sections`` reads it: its path of titles, its anchor, the
+    (words, words inside links, links) of its lines after its heading (``_counts``) and
+    whether any line of it has text (``written``); its lines are kept only while a list of
+    links may take some of them (``_without_link_lists``: where those after its heading
+    hold a link), else its text is joined at once (``text``). Held to the end as
+    ``_Line`` objects, the 700,000 lines of the largest page the limit reads (32 MB of
+    short paragraphs) took 214 MB."""
+
+    titles: tuple[str, ...]
+    anchor: str | None
+    body: tuple[int, int, int]
+    written: bool
+    lines: list[_Line]
+    text: str | None
+
+
+def _read_section(
+    titles: tuple[str, ...], anchor: str | None, lines: list[_Line], codes: list[str]
+) -> _Read:
+    body = _counts(lines[_heading_lines(titles, lines) :])
+    written = any(line.text for line in lines)
+    if body[2]:
+        return _Read(titles, anchor, body, written, lines, None)
+    return _Read(titles, anchor, body, written, [], _joined(lines, codes))
+
+
+def _text(section: _Read, codes: list[str]) -> str:
+    return section.text if section.text is not None else _joined(section.lines, codes)
+
+
+def _without_link_lists(found: list[_Read]) -> bool:
     """Leaves, in a page or a section that is a list of links (at least
     ``_LINK_LIST_SHARE`` of the words after its heading inside links, at least
     ``_LINK_LIST_LINKS`` links), only the lines of its own text (``_own_line``); whether
@@ -1693,17 +1829,19 @@ def _without_link_lists(found: list[tuple[tuple[str, ...], str | None, list[_Lin
     sections whose every line names another section: found for any word of an entry, they
     stood in for the text they point at. A landing page keeps its intro: the list goes, the
     sentence before it stays."""
-    bodies = [lines[_heading_lines(titles, lines) :] for titles, _, lines in found]
-    counts = [_counts(body) for body in bodies]
-    whole = _a_link_list(*(sum(column) for column in zip(*counts, strict=True)))
+    whole = _a_link_list(*(sum(column) for column in zip(*(s.body for s in found), strict=True)))
     listed = False
-    for (_, _, lines), body, (words, inside, links) in zip(found, bodies, counts, strict=True):
+    for section in found:
+        words, inside, links = section.body
         # In a page of links, a section of it that is half links is one of its lists (the
         # index's letter of three entries); a section of text stays whole (the note on
         # the identifiers CMake reserves, over cmake-variables(7)'s lists of variables).
         if _a_link_list(words, inside, links) or (whole and links and 2 * inside >= words):
             listed = True
-            lines[len(lines) - len(body) :] = _own_lines(body)
+            lines = section.lines
+            start = _heading_lines(section.titles, lines)
+            lines[start:] = _own_lines(lines[start:])
+            section.written = any(line.text for line in lines)
     return listed
 
 
@@ -1790,34 +1928,38 @@ def _mark_top_level_ends(
                 element.insert_after(f"\x00/{number}\x00")
 
 
+def _section_texts(text: str) -> Iterator[tuple[int, str]]:
+    """``text`` cut at its sections' start marks (``_SECTION_MARK``), one part at a time (a
+    list of them was a second copy of the page's text): the text before the first mark
+    (numbered -1), then each mark's number and the text after it."""
+    number, start = -1, 0
+    for mark in _SECTION_MARK.finditer(text):
+        yield number, text[start : mark.start()]
+        number, start = int(mark.group(1)), mark.end()
+    yield number, text[start:]
+
+
 def _path_sections(
-    parts: list[str],
-    headings: list[tuple[int, str, str | None]],
-    read: Callable[[str, bool], list[_Line]],
-    *,
-    titled: bool = False,
-) -> list[tuple[tuple[str, ...], str | None, list[_Line]]]:
-    """The sections of a page's text cut at its headings' marks (``parts``: the text before
-    the first, then each heading's number and the text after it), each as its path of
-    headings' titles (``headings``: level, text, anchor), its anchor and its lines read by
-    ``read`` (told whether the text opens with its heading). A page ``titled`` by its
-    ``<title>`` (``_titled_apart``) that opens with text is rooted there (``_TITLE_ROOT``),
-    and its headings lie below it side by side by their levels."""
+    page: _MarkedPage, read: Callable[[str, bool], list[_Line]], *, titled: bool = False
+) -> Iterator[tuple[tuple[str, ...], str | None, list[_Line]]]:
+    """The sections of a page's text cut at its headings' marks (``_section_texts``), one
+    at a time, each as its path of headings' titles (``page.headings``: level, text,
+    anchor), its anchor and its lines read by ``read`` (told whether the text opens with
+    its heading). A page ``titled`` by its ``<title>`` (``_titled_apart``) that opens with
+    text is rooted there (``_TITLE_ROOT``), and its headings lie below it side by side by
+    their levels."""
     ended: set[int] = set()  # the headings whose element ended in the text read so far
 
     def part_lines(part: str, headed: bool = True) -> list[_Line]:
         ended.update(int(number) for number in _SECTION_END.findall(part))
         return read(_SECTION_END.sub("", part), headed)
 
-    found: list[tuple[tuple[str, ...], str | None, list[_Line]]] = [
-        ((), None, part_lines(parts[0], headed=False))
-    ]
-    path: list[_Open] = []
-    if titled and any(line.text for line in found[0][2]):
-        path.append(_TITLE_ROOT)
-    for index in range(1, len(parts), 2):
-        number = int(parts[index])
-        level, heading_text, anchor = headings[number]
+    parts = _section_texts(page.text)
+    opening = part_lines(next(parts)[1], headed=False)
+    path: list[_Open] = [_TITLE_ROOT] if titled and any(line.text for line in opening) else []
+    yield (), None, opening
+    for number, part in parts:
+        level, heading_text, anchor = page.headings[number]
         if ended:
             closed = next((at for at, open_ in enumerate(path) if open_.number in ended), None)
             if closed:
@@ -1841,8 +1983,7 @@ def _path_sections(
         shown = not path or level > path[0].level or heading_text != path[0].heading
         path.append(_Open(number, level, heading_text, anchor, shown))
         titles = tuple(open_.heading for open_ in path if open_.shown)
-        found.append((titles, anchor, part_lines(parts[index + 1])))
-    return found
+        yield titles, anchor, part_lines(part)
 
 
 def _opened_element(heading: LexborNode) -> LexborNode | None:

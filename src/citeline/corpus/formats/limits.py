@@ -5,9 +5,9 @@ A name listed as a file may be a named pipe or a device by the time it is opened
 between listing and reading, or made so on purpose): opened without ``O_NONBLOCK`` a pipe
 with no writer blocks the ingest forever, so the file is opened non-blocking and its
 descriptor, not its name, is checked to be a regular file before a byte is read. A file
-larger than its format's limit is refused before it is read: the HTML parser holds about
-15 times a page's size (a 46 MB page took 715 MB, and a 200 MB one over 3.2 GB, then
-raised from inside the parser).
+larger than its format's limit is refused before it is read: the HTML reader holds about
+11 times a page's size at its peak, its parsed tree alone 7.6 times (a 46 MB page once took
+715 MB, and a 200 MB one over 3.2 GB, then raised from inside the parser).
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from pathlib import Path
 from citeline.corpus.errors import CorpusError
 
 # The largest page any format but JSONL is read from. The largest page of Debian's
-# documentation sites is 10 MB (a source listing in rust-doc); at 15 times its size in
-# the parser a 32 MiB page costs about 500 MB. A JSONL export holds one document a line and
-# is read line by line, so it has no limit here.
+# documentation sites is 10 MB (a source listing in rust-doc); a 32 MiB page of 11,470
+# sections peaks at 369 MB in the HTML reader (its tree 240 MB: benchmarks/hostile_files.py
+# --only 8). A JSONL export holds one document a line and is read line by line, so it has
+# no limit here.
 MAX_PAGE_BYTES = 32 * 1024 * 1024
 _READ_CHUNK = 1024 * 1024
 

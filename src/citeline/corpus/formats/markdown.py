@@ -53,6 +53,7 @@ from citeline.corpus.formats.jsonable import jsonable
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected
 from citeline.corpus.formats.sections import Section, section_documents, slug
+from citeline.corpus.formats.titles import file_title
 
 INCLUDES = "include directives"
 API_DIRECTIVES = "API reference directives"
@@ -295,22 +296,6 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         metadata=jsonable(front),
         untitled=file_title(origin.relative),
     )
-
-
-def file_title(relative: str) -> str:
-    """The title MkDocs gives a page of no ``title`` and no ``h1`` (its ``Page.title``), by
-    the file's path ``relative`` to the docs folder: "Home" for the docs folder's index;
-    else the file's name less its extension (``README`` read as ``index``), hyphens and
-    underscores as spaces, capitalized where it is all lower case ("getting-started.md" is
-    "Getting started", "API_reference.md" "API reference"). The title MkDocs' nav gives a
-    page is not read: written for the menu, it can differ from the page's own (an earlier
-    reading of it took the API name out of pages whose file name alone held it)."""
-    path = PurePosixPath(relative)
-    name = "index" if path.stem == "README" else path.stem
-    if name == "index" and len(path.parts) == 1:
-        return "Home"
-    title = name.replace("-", " ").replace("_", " ")
-    return title.capitalize() if title.lower() == title else title
 
 
 def _expanded(body: str, origin: SourceFile) -> tuple[str, int, list[Rejected | Omitted]]:

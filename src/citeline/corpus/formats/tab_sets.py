@@ -7,6 +7,11 @@ order, and a browser shows the row of labels over one panel. Two structures carr
   (sphinx-tabs writes each label as a ``<button>``, so the labels went with the buttons:
   all 27 of Flask's, python-flask-doc's "Bash", "Fish", "CMD", "Powershell" over each
   way to set a variable on 4 pages, and "netstat (Linux)", "lsof (macOS / Linux)");
+- WAI-ARIA's tabs that name no panel: a ``role=tablist`` of ``role=tab`` items, and after it
+  the ``role=tabpanel`` elements of the set, in the same order (Docusaurus writes its
+  ``<Tabs>`` so, ``<li role=tab>`` items without ``aria-controls``, and a block of ``<div
+  role=tabpanel>``, all but the chosen one ``hidden``): paired by their order where as many
+  panels as tabs follow the list;
 - tabs of radio inputs, styled by CSS: a ``<label for=ID>`` of each ``<input type=radio
   id=ID>``, whose panel is the element right after the label (sphinx-design) or, where the
   labels stand in a row of their own, the panel at the same place in the next element that
@@ -28,6 +33,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.formats.nodes import written
 
+# The most elements after a tab list read for its panels: Docusaurus puts them in the next.
+_PANELS_AFTER = 4
 # The elements the tab sets measured put a panel in.
 _PANELS = frozenset({"div", "section"})
 
@@ -39,6 +46,9 @@ def label_panels(content: LexborNode) -> None:
         panel = panels.get(str(tab.attributes.get("aria-controls") or "").strip())
         if panel is not None:
             _open_with(panel, tab)
+    for tablist in content.css("[role=tablist]"):
+        for tab, panel in _ordered_pairs(tablist):
+            _open_with(panel, tab)
     radios = {str(node.id): node for node in content.css("input[type=radio][id]")}
     groups = _Groups()
     for label in content.css("label[for]"):
@@ -46,6 +56,39 @@ def label_panels(content: LexborNode) -> None:
         panel = None if radio is None else _radio_panel(label, radio, groups)
         if panel is not None:
             _open_with(panel, label)
+
+
+def _ordered_pairs(tablist: LexborNode) -> list[tuple[LexborNode, LexborNode]]:
+    """The tabs of ``tablist`` and their panels, paired by order, when none of its tabs
+    names its panel (``aria-controls``) and the first of the next ``_PANELS_AFTER``
+    elements after the list that is a panel or holds one starts as many panels as the list
+    has tabs: that panel and the panels right after it, or the panels among that
+    element's own children; else none."""
+    tabs = tablist.css("[role=tab]")
+    if not tabs or any(tab.attributes.get("aria-controls") for tab in tabs):
+        return []
+    after = _next_element(tablist)
+    for _ in range(_PANELS_AFTER):
+        if after is None or after.attributes.get("role") == "tabpanel":
+            break
+        if after.css_first("[role=tabpanel]") is not None:
+            break
+        after = _next_element(after)
+    if after is None or (
+        after.attributes.get("role") != "tabpanel" and after.css_first("[role=tabpanel]") is None
+    ):
+        return []
+    if after.attributes.get("role") == "tabpanel":
+        panels = [after]
+        sibling = _next_element(after)
+        while sibling is not None and sibling.attributes.get("role") == "tabpanel":
+            panels.append(sibling)
+            sibling = _next_element(sibling)
+    else:
+        panels = [child for child in _elements(after) if child.attributes.get("role") == "tabpanel"]
+    if len(panels) != len(tabs):
+        return []
+    return list(zip(tabs, panels, strict=True))
 
 
 class _Groups:

@@ -16,6 +16,14 @@ title and sections, whatever the theme:
   a control, not the heading's words (Node.js 18's "Stream[src]" headed 145 of its sections'
   titles; gi-docgen puts one after each "Declaration" and "Description").
 
+A ``<title>`` may also name no page: Sphinx writes "<no title>" for a source that opens with
+no heading (22 of the 53 pages of Black's manual, python-black-doc, whose Markdown sources
+it read as text; xarray's ``api-hidden``), and every section of the page was titled by it
+("<no title> › ..."). A title in angle brackets that no heading of the page shows is a
+placeholder (``placeholder_title``): the page is titled by its first heading, else by its
+file's name as MkDocs names a page without one (``file_title``: "getting_started.html" is
+"Getting started", "contributing/index.html" is "Contributing"), not "index".
+
 This module changes the parsed page in place before the reader finds its content; which
 page a link leads to is ``nodes.page_target``'s to say. It deliberately leaves a header that
 holds anything but headings (a logo, a search box, a menu), and a heading's link to a place
@@ -25,6 +33,7 @@ on its own page (a permalink) or with words after it.
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
 
 from selectolax.lexbor import LexborNode
 
@@ -37,6 +46,10 @@ BANNER_HEADERS = (
     "header:not(article header):not(main header):not([role=main] header):not(section header)"
 )
 _HEADINGS = "h1, h2, h3, h4, h5, h6"
+# A title wholly in angle brackets: Sphinx's "<no title>".
+_PLACEHOLDER = re.compile(r"\A<[^<>]+>\Z")
+# The names of a folder's own page (MkDocs': ``index.md``, ``README.md``).
+_INDEX_NAMES = frozenset(["index", "readme"])
 _WORDS = re.compile(r"\w+")
 # A link's text in brackets, a word inside: "[src]", "[ edit ]"; not "[]" or "[*]".
 _BRACKETED = re.compile(r"\A\[[^\[\]]*\w[^\[\]]*\]\Z")
@@ -44,6 +57,38 @@ _BRACKETED = re.compile(r"\A\[[^\[\]]*\w[^\[\]]*\]\Z")
 # in a span or two: MediaWiki's ``span.mw-editsection`` around its brackets), or back over
 # the blank text between two headings of a header.
 _WALK = 8
+
+
+def placeholder_title(title: str, body: LexborNode) -> bool:
+    """Whether ``title`` (the ``<title>``'s words) is a generator's placeholder, no name: the
+    whole of it, or of its part before a separator, in angle brackets, and no heading in
+    ``body`` shows it (a reference page of an HTML element, "<video>: The Video Embed
+    element", shows it in its heading)."""
+    # Its first part, where no site's profile took the site's name off ("<no title> —
+    # Celery 5.2.6 documentation" on a page read alone).
+    placeholder = TITLE_SEPARATORS.split(title, maxsplit=1)[0].strip()
+    if not _PLACEHOLDER.match(placeholder):
+        return False
+    return all(placeholder not in _text(heading) for heading in body.css(_HEADINGS))
+
+
+def file_title(page: str) -> str:
+    """The title of a page that names itself nowhere (no ``<title>`` but a placeholder, no
+    heading; a Markdown page of no ``title`` and no ``h1``), by its path ``page`` in the
+    site, as MkDocs' ``Page.title`` names it: the file's name less its suffix, dashes and
+    underscores read as spaces, capitalized where it is all lower case ("getting-started.md"
+    is "Getting started", "API_reference.md" "API reference"); the site's own index is
+    "Home". One departure: MkDocs calls every other index (``index``, ``README``) "Index",
+    which names nothing; here it takes its folder's name ("tutorial/arguments/index.md" is
+    "Arguments"), as its address does. The title MkDocs' nav gives a page is not read:
+    written for the menu, it can differ from the page's own (an earlier reading of it took
+    the API name out of pages whose file name alone held it)."""
+    parts = PurePosixPath(page).parts
+    name = PurePosixPath(page).stem
+    if name.lower() in _INDEX_NAMES:
+        name = parts[-2] if len(parts) > 1 else "Home"
+    name = name.replace("-", " ").replace("_", " ").strip() or name
+    return name.capitalize() if name.lower() == name else name
 
 
 def read_as_shown(body: LexborNode, title: str, site: str, page: str) -> None:
