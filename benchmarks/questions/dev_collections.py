@@ -6,7 +6,8 @@ collection. ``load_collections`` reads the manifests (with ``citeline.evaluation
 the one reader the tests use too); ``built_index`` ingests a collection's
 site once per version of the ingest code (the ``citeline.corpus`` sources) and keeps the index
 under the collections cache, reusing an earlier one where only the page readers changed and the
-site reads into the same documents; ``collection_questions`` turns each question file's gold
+site reads into the same documents, and an earlier store (without its derived search index)
+where only the search index's code changed; ``collection_questions`` turns each question file's gold
 addresses into that index's ids (``gold_ids.py``) and loads them.
 
 This module answers nothing and scores nothing.
@@ -56,6 +57,17 @@ INGEST_SOURCES = (REPOSITORY / "src" / "citeline" / "corpus", TEXT_SOURCES)
 # stores, splits and embeds documents; where only the readers changed, a site they read into
 # the same documents, in the same order, makes the same index.
 READERS = REPOSITORY / "src" / "citeline" / "corpus" / "formats"
+# The search index's own modules. The index is derived from the store and built again when a
+# collection opens under another ``INDEX_FORMAT``; nothing the store or its vectors hold comes
+# of these (only ``corpus.py`` and ``retrieval.py`` import ``search_index``, only it imports
+# ``headings``), so where only they changed, an earlier store serves without its index. The
+# text package is not among them: its analysis is also the recipe the vectors are made by.
+DERIVED_INDEX = tuple(
+    REPOSITORY / "src" / "citeline" / "corpus" / name for name in ("search_index.py", "headings.py")
+)
+# What of an earlier build is derived from its index, and is not copied with its store: the
+# search index, the features extracted through it, the gold ids read off it.
+DERIVED_FILES = ("*.search-index", "*.search-index.lock", "features-*.pickle.gz", "*.ids.jsonl")
 # Beside each cached index: what built it, so a later ingest can tell whether it still holds.
 BUILT_FROM = "built-from.json"
 
@@ -195,6 +207,8 @@ def _built_index(collection: Collection, folder: Path, retrieval: str, log: bool
         "site": site,
         "retrieval": retrieval,
         "builder": builder_version(),
+        "store": store_version(),
+        "readers": readers_version(),
     }
     if (home / "complete").exists():
         _remember(home, built_from)
@@ -216,6 +230,24 @@ def builder_version() -> str:
     )
 
 
+def readers_version() -> str:
+    """A digest of the page readers (``READERS``)."""
+    return code_digest(sorted(READERS.rglob("*.py")))
+
+
+def store_version() -> str:
+    """A digest of the ingest code but the page readers and the search index's modules
+    (``DERIVED_INDEX``): what makes a store and its vectors of the documents read."""
+    return code_digest(
+        sorted(
+            path
+            for folder in INGEST_SOURCES
+            for path in folder.rglob("*.py")
+            if READERS not in path.parents and path not in DERIVED_INDEX
+        )
+    )
+
+
 def documents_digest(index: Path) -> str:
     """A digest of the index's documents, in the order they were stored, and its site name:
     two indexes of one builder that agree on it agree on every row."""
@@ -233,19 +265,27 @@ def documents_digest(index: Path) -> str:
 
 
 def _remember(home: Path, built_from: dict[str, str]) -> None:
-    if not (home / BUILT_FROM).exists():
-        record = {**built_from, "documents": documents_digest(home / "site.sqlite")}
-        (home / BUILT_FROM).write_text(json.dumps(record) + "\n", encoding="utf-8")
+    path = home / BUILT_FROM
+    seen = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    # A record written before a field was (``store``) gains it: this index's key is a digest
+    # of all the ingest code, so the code at hand is the code that built it.
+    if not built_from.items() <= seen.items():
+        record = {**built_from, **seen}
+        record.setdefault("documents", documents_digest(home / "site.sqlite"))
+        path.write_text(json.dumps(record) + "\n", encoding="utf-8")
 
 
-def _earlier_build(built_from: dict[str, str]) -> Path | None:
-    """The newest cached index of the same site and builder, whatever readers made it."""
+def _earlier_builds(built_from: dict[str, str]) -> list[tuple[bool, float, Path]]:
+    """The cached indexes of the same site and store code, whatever readers made them: each
+    with whether its builder is this one (else only its search index's code differs) and
+    its time, best first (the same builder, then the newest)."""
     found = []
     for record in (cache_root() / "indexes").glob(f"*/{BUILT_FROM}"):
         seen = json.loads(record.read_text(encoding="utf-8"))
-        if all(seen.get(k) == v for k, v in built_from.items()):
-            found.append((record.stat().st_mtime, record.parent))
-    return max(found)[1] if found else None
+        if all(seen.get(k) == built_from[k] for k in ("collection", "site", "retrieval", "store")):
+            same = seen.get("builder") == built_from["builder"]
+            found.append((same, record.stat().st_mtime, record.parent))
+    return sorted(found, reverse=True)
 
 
 def _ingest(
@@ -263,39 +303,63 @@ def _ingest(
     if building.exists():
         shutil.rmtree(building)
     building.mkdir(parents=True)
-    earlier = _earlier_build(built_from)
-    if earlier is not None and retrieval != "lexical":
-        # Only the readers changed: a lexical ingest (seconds, where embedding takes minutes)
-        # says whether they still read this site into the same documents.
+    earlier_builds = _earlier_builds(built_from)
+    derived_only = [path for _, _, path in earlier_builds if _read_by_these(path, built_from)]
+    if derived_only:
+        # Only the search index's code changed since that build: its store and vectors hold,
+        # and the index is built from them when the collection first opens.
+        _copy_build(derived_only[0], building, DERIVED_FILES)
+        _finish(building, home, built_from)
+        return
+    if earlier_builds and retrieval != "lexical":
+        # Only the readers or the search index's code changed: a lexical ingest (seconds,
+        # where embedding takes minutes) says whether the readers still read this site into
+        # the same documents as one of them.
         if log:
             print(
-                f"reading {collection.name} again to compare with {earlier.name} ...",
+                f"reading {collection.name} again to compare with {len(earlier_builds)} "
+                "earlier builds ...",
                 file=sys.stderr,
                 flush=True,
             )
         _run_ingest(collection, folder, building / "probe", retrieval="lexical")
-        same = (
-            documents_digest(building / "probe" / "site.sqlite")
-            == json.loads((earlier / BUILT_FROM).read_text(encoding="utf-8"))["documents"]
-        )
+        documents = documents_digest(building / "probe" / "site.sqlite")
         shutil.rmtree(building / "probe")
+        same = [
+            (same_builder, path)
+            for same_builder, _, path in earlier_builds
+            if json.loads((path / BUILT_FROM).read_text(encoding="utf-8"))["documents"] == documents
+        ]
         if same:
-            # The index and what was read off it (gold ids, extracted features): all hold.
-            shutil.copytree(
-                earlier,
-                building,
-                dirs_exist_ok=True,
-                ignore=shutil.ignore_patterns("complete", BUILT_FROM, "*.lock", "ingest.log"),
-            )
-            (building / "ingest.log").write_text(
-                f"the same documents as {earlier}\n", encoding="utf-8"
-            )
+            same_builder, earlier = same[0]
+            # The index and what was read off it (gold ids, extracted features): all hold,
+            # but where the search index's code changed: then the store and its vectors do,
+            # and the index is built from them when the collection first opens.
+            _copy_build(earlier, building, () if same_builder else DERIVED_FILES)
             _finish(building, home, built_from)
             return
     if log:
         print(f"ingesting {collection.name} from {folder} ...", file=sys.stderr, flush=True)
     _run_ingest(collection, folder, building, retrieval=retrieval)
     _finish(building, home, built_from)
+
+
+def _read_by_these(earlier: Path, built_from: dict[str, str]) -> bool:
+    """Whether the build at ``earlier`` read its site with the readers at hand (a record
+    written before its ``readers`` field was cannot say so)."""
+    seen = json.loads((earlier / BUILT_FROM).read_text(encoding="utf-8"))
+    return seen.get("readers") == built_from["readers"]
+
+
+def _copy_build(earlier: Path, building: Path, derived: tuple[str, ...]) -> None:
+    """An earlier build of the same documents, less what names the build and ``derived``."""
+    shutil.copytree(
+        earlier,
+        building,
+        dirs_exist_ok=True,
+        ignore=shutil.ignore_patterns("complete", BUILT_FROM, "*.lock", "ingest.log", *derived),
+    )
+    (building / "ingest.log").write_text(f"the same documents as {earlier}\n", encoding="utf-8")
 
 
 def _run_ingest(collection: Collection, folder: Path, into: Path, *, retrieval: str) -> None:

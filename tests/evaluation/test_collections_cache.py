@@ -1,8 +1,9 @@
 """The collections cache of the leave-one-out harness (``benchmarks/questions/dev_collections.py``):
 an index is built once per version of the ingest code; where only the page readers changed,
 an earlier index of the same site is reused if the site still reads into the same documents,
-found by a lexical ingest, and embedded again if not. Embedding every collection again cost
-hours on two cores for a change that most sites never see."""
+found by a lexical ingest, and embedded again if not; where only the search index's code
+changed, the store is reused as it is and the index built from it on open. Embedding every
+collection again cost hours on two cores for a change that most sites never see."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks" / "que
 
 import dev_collections
 
+from citeline.corpus import Corpus
 from citeline.corpus.embedding import dense_installed
 from citeline.evaluation.collections import Collection
 
@@ -46,6 +48,13 @@ def _collection(tmp_path: Path, text: str) -> Collection:
 def _readers(monkeypatch: pytest.MonkeyPatch, version: str) -> None:
     """As if the ingest code were at ``version``, its storing code unchanged."""
     monkeypatch.setattr(dev_collections, "ingest_version", lambda: version)
+    monkeypatch.setattr(dev_collections, "readers_version", lambda: version)
+
+
+def _search_index_code(monkeypatch: pytest.MonkeyPatch, version: str) -> None:
+    """As if the search index's code (alone) were at ``version``."""
+    monkeypatch.setattr(dev_collections, "ingest_version", lambda: version)
+    monkeypatch.setattr(dev_collections, "builder_version", lambda: version)
 
 
 def test_new_readers_that_read_the_same_documents_reuse_the_index_they_would_build(
@@ -81,7 +90,25 @@ def test_an_index_of_other_storing_code_is_never_reused(
     collection = _collection(tmp_path, "A jar keeps jam.")
     _readers(monkeypatch, "readers-1")
     dev_collections.built_index(collection, retrieval="hybrid", log=False)
-    monkeypatch.setattr(dev_collections, "builder_version", lambda: "another store")
+    monkeypatch.setattr(dev_collections, "store_version", lambda: "another store")
     _readers(monkeypatch, "readers-2")
     dev_collections.built_index(collection, retrieval="hybrid", log=False)
     assert ingests == ["hybrid", "hybrid"]
+
+
+def test_a_change_to_the_search_index_alone_reuses_the_store_and_builds_the_index_on_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ingests: list[str]
+) -> None:
+    collection = _collection(tmp_path, "A jar keeps jam.")
+    first = dev_collections.built_index(collection, retrieval="hybrid", log=False)
+    (first.parent / "features-0123456789abcdef.pickle.gz").write_bytes(b"read off the index")
+    _search_index_code(monkeypatch, "search-index-2")
+    second = dev_collections.built_index(collection, retrieval="hybrid", log=False)
+    assert first != second
+    # Nothing read again, nothing embedded again; nothing derived from the old index kept.
+    assert ingests == ["hybrid"]
+    kept = {path.name for path in second.parent.iterdir()}
+    assert "site.sqlite" in kept
+    assert not [name for name in kept if "search-index" in name or name.startswith("features-")]
+    with Corpus.open(second) as corpus:
+        assert [hit.title for hit in corpus.search("lid", k=1)] == ["Jars › Lids"]
