@@ -556,8 +556,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
 
 class _PageText(NamedTuple):
     """What ``read`` takes from a page's tree: its cleaned content's text as its sections
-    are cut from it (``_MarkedPage``), its title (``<title>`` less the site's part, else
-    its heading: ``_title_heading``), its address, whether an element the generator marks
+    are cut from it (``_MarkedPage``), its title (``_read_as_shown``: ``<title>`` less the
+    site's part, else its heading), its address, whether an element the generator marks
     as content said where that content is, whether it held a form after its title, and
     whether it is the whole body, found by no marker (``_titled_top``)."""
 
