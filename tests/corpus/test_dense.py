@@ -92,6 +92,17 @@ def test_a_collection_built_lexical_on_purpose_holds_no_vectors(
     assert corpus.retrieval is Retrieval.LEXICAL
 
 
+def test_a_lexical_ingest_with_nothing_to_read_for_meaning_never_loads_the_model(
+    corpus: Corpus, collection: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse() -> None:
+        raise AssertionError("the sentence model was loaded for a lexical ingest")
+
+    monkeypatch.setattr(embedding, "load_embedder", refuse)
+    corpus.ingest(collection, retrieval="lexical")
+    assert corpus.retrieval is Retrieval.LEXICAL
+
+
 def test_without_the_extra_a_new_collection_is_lexical_and_says_so(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, collection: Path
 ) -> None:
