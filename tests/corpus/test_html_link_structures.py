@@ -111,6 +111,41 @@ def test_a_yodl_answer_is_cited_at_the_anchor_the_parser_closes_a_paragraph_arou
     assert documents["FAQ03#l20"].text.endswith("there are six files you can use.")
 
 
+def test_a_javadoc_member_is_cited_at_the_anchor_before_the_list_its_heading_opens() -> None:
+    # javadoc (JDK 8 to 11), argparse4j's ArgumentParsers.html as Debian installs it: each
+    # member's anchor stands before the list whose item its <h4> opens.
+    members = "".join(
+        f"""<a id="{anchor}"><!--   --></a>
+        <ul class="blockList"><li class="blockList"><h4>{name}</h4>
+        <pre class="methodSignature">public static void {name}(boolean flag)</pre>
+        <div class="block"><p>{text}</p></div></li></ul>"""
+        for anchor, name, text in [
+            ("setFlag(boolean)", "setFlag", "Sets the flag."),
+            ("setFlag(boolean,int)", "setFlag", "Sets the flag for a width."),
+        ]
+    )
+    page = f"""<html><body><main><h2>Class Parsers</h2><p>Factory of parsers.</p>
+    <section role="region"><ul class="blockList"><li class="blockList">
+    <a id="method.detail"><!--   --></a><h3>Method Detail</h3>{members}</li></ul></section>
+    </main></body></html>"""
+    documents = {d.id: d for d in _read(page, "Parsers")}
+    assert list(documents) == [
+        "Parsers",
+        "Parsers#setFlag(boolean)",
+        "Parsers#setFlag(boolean,int)",
+    ]
+    assert documents["Parsers#setFlag(boolean,int)"].text.endswith("Sets the flag for a width.")
+
+
+def test_a_heading_its_section_names_keeps_that_address_beside_a_label_before_it() -> None:
+    # Sphinx's HTML 4 writer: a label's empty span stands before the section's element.
+    page = """<html><body><main><h1 id="guide">Guide</h1><p>Read on: <a href="#lbl">here</a>.
+    </p><span id="lbl"></span><div class="section" id="usage"><h2>Usage</h2><p>Use it.</p>
+    </div></main></body></html>"""
+    documents = {d.id: d for d in _read(page, "guide")}
+    assert documents["guide#usage"].url == "https://d.org/guide.html#usage"
+
+
 def test_a_name_that_an_id_or_an_earlier_anchor_takes_names_no_other_section() -> None:
     # A browser follows #setup to the element of that id, and #usage to the first anchor
     # of that name: neither heading below is at either address.

@@ -503,7 +503,7 @@ _FLAT_TAGS = frozenset(
     ]
 )
 # The most empty markers (and the blank text between them) read before a heading
-# (``_markers_before``), where docutils writes one ``<span id>`` for each label of a
+# (``_marker_run``), where docutils writes one ``<span id>`` for each label of a
 # section: nine before its reStructuredText manual's "Specific Admonitions".
 _MARKER_RUN = 32
 # Steps any walk up the tree takes at most: generators wrap a heading in at most four
@@ -2192,7 +2192,7 @@ def _anchor(heading: LexborNode, linked: frozenset[str]) -> str | None:
     for candidate in own:
         if candidate in linked:
             return candidate
-    run = _marker_run(heading)
+    run = _place_run(heading, own)
     # A label's id in the run names a place of its own, the nearest the page links to:
     # Django's theme writes ``<span id="s-std-setting-ALLOWED_HOSTS"></span><span
     # id="allowed-hosts"></span><span id="std-setting-ALLOWED_HOSTS"></span><h3>``, its
@@ -2208,7 +2208,8 @@ def _anchor(heading: LexborNode, linked: frozenset[str]) -> str | None:
 
 def _anchor_candidates(heading: LexborNode) -> list[str]:
     """Every id a link to ``heading``'s place may use (``_anchor``)."""
-    return [*_own_anchor_candidates(heading), *_markers_before(heading)]
+    own = _own_anchor_candidates(heading)
+    return [*own, *(str(_marker_name(marker)) for marker in _place_run(heading, own))]
 
 
 def _own_anchor_candidates(heading: LexborNode) -> list[str]:
@@ -2253,10 +2254,11 @@ def _own_anchor_candidates(heading: LexborNode) -> list[str]:
     return candidates
 
 
-def _markers_before(heading: LexborNode) -> list[str]:
-    """The names of the run of empty markers just before ``heading`` (``_marker_run``), in
-    document order."""
-    return [str(_marker_name(marker)) for marker in _marker_run(heading)]
+def _place_run(heading: LexborNode, own: list[str]) -> list[LexborNode]:
+    """The run of empty markers that names ``heading``'s place (``_marker_run``); for a
+    heading with no id of its own (``own``) and no run, the run before the element it
+    opens (``_opened_marker_run``)."""
+    return _marker_run(heading) or ([] if own else _opened_marker_run(heading))
 
 
 def _marker_run(heading: LexborNode) -> list[LexborNode]:
@@ -2279,6 +2281,25 @@ def _marker_run(heading: LexborNode) -> list[LexborNode]:
         sibling = sibling.prev
     found.reverse()
     return found
+
+
+def _opened_marker_run(heading: LexborNode) -> list[LexborNode]:
+    """The run of empty markers just before the nearest element ``heading`` opens
+    (``_opens``) that has one. Read only for a heading no id names otherwise: javadoc
+    (JDK 8 to 11) writes each member's ``<a id="parse(java.lang.String)"></a>`` before the
+    list its ``<ul class="blockList"><li class="blockList"><h4>`` opens, and every member of
+    a class was cited at its "Field Detail" or "Method Detail" heading (13 of 13 on
+    argparse4j's ``ArgumentParsers.html``)."""
+    node = heading
+    for _ in range(_WALK):
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"} or not _opens(node):
+            break
+        node = parent
+        run = _marker_run(node)
+        if run:
+            return run
+    return []
 
 
 def _markers_only(node: LexborNode) -> list[LexborNode]:
@@ -2337,7 +2358,7 @@ def _bars_before(node: LexborNode, *, of_any: bool = False) -> list[LexborNode] 
     (``_navigation_line``)."""
     bars: list[LexborNode] = []
     sibling = node.prev
-    walked = run = 0  # siblings passed, and of them blank text or markers (``_markers_before``)
+    walked = run = 0  # siblings passed, and of them blank text or markers (``_marker_run``)
     while sibling is not None:
         line = loose_line(sibling) if of_any else []
         if sibling.tag != "-comment" and len(line) > 1 and _navigation_line(line):
