@@ -119,6 +119,18 @@ def test_a_colon_after_a_word_separates_the_site_name_gtk_doc_and_doxygen_write(
         assert "SDL_Rect Struct Reference" in {document.title for document in corpus.documents()}
 
 
+def test_a_zensical_projects_name_names_its_docs_folder(tmp_path: Path) -> None:
+    # Zensical keeps mkdocs.yml's settings in zensical.toml, under [project].
+    (tmp_path / "zensical.toml").write_text(
+        '[project]\nsite_name = "Griffon"\n\n[project.markdown_extensions.admonition]\n',
+        "utf-8",
+    )
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nWelcome.\n", "utf-8")
+    assert _named_by_ingest(docs, tmp_path / "docs.sqlite") == "Griffon"
+
+
 def test_an_mkdocs_site_name_wins_even_beside_tags_only_mkdocs_loads(tmp_path: Path) -> None:
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: 'Tidewater: the guide'\n"

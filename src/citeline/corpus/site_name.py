@@ -4,8 +4,10 @@ A search page opened on an owner's own collection must greet it by a name they r
 never by the content digest its release label falls back to ("Ask 643e583a91d4", measured
 on a first try with a framework's documentation). In order, the first that is found:
 
-1. an MkDocs project's ``site_name``, from the ``mkdocs.yml`` in the folder or beside it
-   (a built ``site/`` or a ``docs/`` source folder sits next to it);
+1. an MkDocs project's ``site_name``, from the settings file governing the folder
+   (``formats.docs_config``: the nearest ``mkdocs.yml`` above it, as beside a built
+   ``site/`` or a ``docs/`` source folder, or another generator's file of the same
+   settings, Zensical's and ProperDocs');
 2. a built site's shared title part: generators title every page "Page — Site"
    (Sphinx: "Sorting HOW TO — Python 3.11.2 documentation"; MkDocs "Page - Site";
    Docusaurus "Page | Site"), so the part most of its pages share is the site's name. The
@@ -17,7 +19,7 @@ on a first try with a framework's documentation). In order, the first that is fo
    (``html``, ``site``, ``_build``...): ``/usr/share/doc/postgresql-doc-15/html`` is
    ``postgresql-doc-15``.
 
-Reading is bounded: the project file at ``MAX_PROJECT_FILE_BYTES``, the front page's first
+Reading is bounded: the settings file as ``docs_config`` reads it, the front page's first
 ``HEAD_BYTES``, each opened as ingest opens a file (``limits``: a named pipe in their place is
 passed over, not waited on, as it once blocked an ingest forever here). It deliberately reads
 nothing the ingest itself keeps, and decides nothing about the documents.
@@ -26,13 +28,12 @@ nothing the ingest itself keeps, and decides nothing about the documents.
 from __future__ import annotations
 
 import html
-import re
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
 
-from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
-from citeline.corpus.formats.limits import RefusedFileError, read_bytes, read_head
+from citeline.corpus.formats.docs_config import find_config, settings_of
+from citeline.corpus.formats.limits import RefusedFileError, read_head
 from citeline.corpus.formats.site import without_leading_separator
 
 # A page's <title> is in its head; 64 KiB holds the head of every page of the Python, Flask,
@@ -40,11 +41,8 @@ from citeline.corpus.formats.site import without_leading_separator
 HEAD_BYTES = 64 * 1024
 # Longer is a sentence, not a name; the page shows it in a heading.
 MAX_NAME_CHARS = 120
-# mkdocs.yml is a few KiB; one larger is not a project file worth reading here.
-MAX_PROJECT_FILE_BYTES = 256 * 1024
 # What generators call their output folder: the project is named by the folder above it.
 _OUTPUT_FOLDERS = frozenset({"html", "site", "build", "_build", "public", "out", "dist", "docs"})
-_SITE_NAME_LINE = re.compile(r"^site_name\s*:.*$", re.MULTILINE)
 
 
 def site_name(path: Path, shared_title: str | None) -> str | None:
@@ -64,27 +62,11 @@ def folder_name(path: Path) -> str | None:
 
 
 def _mkdocs_site_name(folder: Path) -> str | None:
-    for candidate in (folder, folder.parent):
-        for name in ("mkdocs.yml", "mkdocs.yaml"):
-            project = candidate / name
-            if not project.is_file():
-                continue
-            try:
-                text = read_bytes(project, MAX_PROJECT_FILE_BYTES).decode("utf-8")
-            except (RefusedFileError, UnicodeDecodeError):
-                continue
-            # Only the one top-level line: the rest of an mkdocs.yml may hold tags that only
-            # MkDocs can load (``!ENV``, ``!!python/name:``), which a safe loader refuses.
-            line = _SITE_NAME_LINE.search(text)
-            if line is None:
-                continue
-            try:
-                value = load_front_matter(line.group(0))
-            except FrontMatterError:
-                continue
-            if isinstance(value, dict):
-                return _name(str(value.get("site_name") or ""))
-    return None
+    config = find_config(folder)
+    if config is None:
+        return None
+    value = settings_of(config).get("site_name")
+    return _name(value) if isinstance(value, str) else None
 
 
 def _front_page_name(folder: Path) -> str | None:
