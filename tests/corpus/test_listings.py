@@ -81,6 +81,19 @@ def test_a_column_of_line_numbers_beside_the_code_is_no_code() -> None:
     assert "x = 1\ny = 2" in text and "7" not in text and "8" not in text
 
 
+def test_a_column_that_leaves_the_lines_of_a_file_note_unnumbered_is_no_code() -> None:
+    # YARD 0.9 (Debian's yard-doc): each method's source is a two-cell row; the numbers
+    # column opens with a blank line for the "# File" note and for the blank line after it.
+    yard = (
+        '<table class="source_code"><tr><td><pre class="lines">\n\n\n109\n110\n111</pre></td>'
+        '<td><pre class="code"><span class="info file"># File \'lib/registry.rb\', line 109'
+        "</span>\n\ndef load(files = [])\n  parse(files)\nend</pre></td></tr></table>"
+    )
+    text = _text(f"<h1>Registry</h1><p>Loads the registry.</p>{yard}", "Registry")
+    assert "# File 'lib/registry.rb', line 109\n\ndef load(files = [])" in text
+    assert "109\n" not in text.replace("line 109", "") and "110" not in text
+
+
 def test_a_program_followed_by_its_output_of_numbers_keeps_the_output() -> None:
     code = '<pre>for i in 1..=3 {\n    println!("{i}");\n}</pre><pre>1\n2\n3</pre>'
     text = _text(f"<h1>Ranges</h1>{code}", "Ranges")
