@@ -86,6 +86,19 @@ def test_a_scripts_toggle_is_no_text_and_a_link_of_a_sentence_to_a_script_stays(
     assert "Show every method of the queue, with its examples." in page.text
 
 
+def test_an_items_own_name_glued_to_its_path_stays_in_the_title_a_control_beside_goes() -> None:
+    # rustdoc 1.63: the item's name leads to the page's top ("#"), written straight after
+    # its path; YARD's "collapse" leads nowhere too, apart from the title it sits beside.
+    body = """<h1 class="fqn"><span class="in-band">Struct <a href="../index.html">std</a>::<wbr><a
+    href="index.html">vec</a>::<wbr><a class="struct" href="#">Vec</a></span></h1>
+    <p>A contiguous growable array type.</p>
+    <h2>Instance Method Summary <small><a href="#" class="summary_toggle">collapse</a></small></h2>
+    <p>Each method of the type.</p>"""
+    titles = [d.title for d in _read(_page(body, "Vec in std::vec - Rust")).values()]
+    assert titles[0] == "Struct std::vec::Vec"
+    assert titles[1] == "Struct std::vec::Vec › Instance Method Summary"
+
+
 def _example(code: str, run: str) -> str:
     return f'<div class="example-wrap"><pre class="rust"><code>{code}</code></pre>{run}</div>'
 

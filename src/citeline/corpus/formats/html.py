@@ -1100,7 +1100,8 @@ def _heading_control(link: LexborNode) -> bool:
     Mocha's and Cri's section titles read "Instance Method Summary collapse". A link that is
     all the heading's words is its title, whatever it leads to; one that leads nowhere
     inside a sentence (HAProxy's keywords open a menu, libsdl2-doc's authors' addresses are
-    written by a script) is no heading's and stays."""
+    written by a script) is no heading's and stays; so does one glued to the text before it
+    (``_glued_to_text_before``), the end of the title's last word."""
     href = str(link.attributes.get("href") or "").strip()
     if href != "#" and not href.lower().startswith("javascript:"):
         return False
@@ -1115,7 +1116,29 @@ def _heading_control(link: LexborNode) -> bool:
         heading is not None
         and heading.tag in _HEADING_TAGS
         and (_words_outside(heading, [link]) > 0)
+        and not _glued_to_text_before(link, heading)
     )
+
+
+def _glued_to_text_before(link: LexborNode, heading: LexborNode) -> bool:
+    """Whether the text before ``link`` in ``heading`` runs into it, no space between (past
+    elements holding no text, as ``<wbr>``). A control stands apart from the title it sits
+    beside (YARD: "Summary <small><a href="#">collapse</a>"); rustdoc links an item's own
+    name to its page's top, glued to its path ("Struct std::vec::<wbr><a href="#">Vec</a>"),
+    and every item page of the Rust 1.63 standard library was titled without its name."""
+    node = link
+    for _ in range(_WALK):
+        sibling = node.prev
+        while sibling is not None and not str(sibling.text(deep=True)):
+            sibling = sibling.prev
+        if sibling is not None:
+            before = str(sibling.text(deep=True))
+            return not before[-1].isspace()
+        parent = node.parent
+        if parent is None or parent.mem_id == heading.mem_id:
+            return False
+        node = parent
+    return False
 
 
 def _drop_permalink(link: LexborNode) -> None:
