@@ -93,6 +93,30 @@ def _largest_read(path: Path) -> None:
     path.write_text(f"<main>{section * count}</main>", "utf-8")
 
 
+def _largest_link_list(path: Path) -> None:
+    # An index page at the size limit: each link's words are marked in the page's text, and
+    # what is held per link, not per byte, sets its peak.
+    entry = '<li><a href="page{0}.html#x">word {0}</a></li>'
+    size = int(0.99 * MAX_PAGE_BYTES) - 40
+    entries, count = [], 0
+    while size > 0:
+        size -= len(entry.format(count))
+        entries.append(entry.format(count))
+        count += 1
+    path.write_text(f"<main><h1>Index</h1><ul>{''.join(entries)}</ul></main>", "utf-8")
+
+
+def _largest_linked_prose(path: Path) -> None:
+    # Links inside paragraphs of prose, sections of 60 paragraphs, at the size limit.
+    paragraphs = "".join(
+        f'<p>Zebra crossings have <a href="page{n}.html#x">broad white stripes</a> on roads.</p>'
+        for n in range(60)
+    )
+    section = f"<h2>Section</h2>{paragraphs}"
+    count = int(0.99 * MAX_PAGE_BYTES) // len(section)
+    path.write_text(f"<main>{section * count}</main>", "utf-8")
+
+
 def _named_pipe(path: Path) -> None:
     os.mkfifo(path)
 
@@ -249,6 +273,8 @@ ATTACKS: list[Attack] = [
     Attack("50,000 headings, no content marker", _flat_headings),
     Attack("a 200 MB page", _large),
     Attack("the largest page the limit reads", _largest_read),
+    Attack("the largest index of links the limit reads", _largest_link_list),
+    Attack("the largest page of linked prose the limit reads", _largest_linked_prose),
     Attack("a named pipe with no writer", _named_pipe),
     Attack("100,000 anchors before 20,000 headings", _anchor_runs),
     Attack("500 nested lists classed as contents", _nested_contents),
