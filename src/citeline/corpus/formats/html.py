@@ -203,10 +203,10 @@ _PERMALINK_TARGET = "data-citeline-permalink"
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
 # The links inside a heading (``_heading_control``).
 _HEADING_LINKS = ", ".join(f"{heading} a[href]" for heading in _HEADINGS.split(", "))
-# The items of a list or a table, whose lines are entries of a list of links
-# (``_without_link_lists``).
 # A link that leads anywhere but a place on its own page (``_own_contents``).
 _LINK_ELSEWHERE = 'a[href]:not([href^="#"])'
+# The items of a list or a table, whose lines are entries of a list of links
+# (``_without_link_lists``).
 _ITEM_TAGS = frozenset(["li", "dt", "dd", "td", "th"])
 _HEADING_TAGS = frozenset(_HEADINGS.split(", "))
 # The fewest links a navigation bar holds (``_navigation_only``): texi2any 7's shortest
@@ -328,7 +328,6 @@ _BLOCK_TAGS = frozenset(
         "ul",
     ]
 )
-_BLOCKS = ", ".join(sorted(_BLOCK_TAGS))
 # The blocks of a page's own prose (``_prose_before``).
 _PROSE_BLOCKS = frozenset(["p", "pre", "ul", "ol", "dl", "blockquote"])
 _PARAGRAPH_BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul"}
@@ -1595,7 +1594,8 @@ class _MarkedPage(NamedTuple):
     (``_section_starts``), whether its first heading is no title of it (``_titled_apart``)
     and whether it opens with an ``h1`` (read once the marks are in). The tree of the
     largest page the limit reads (32 MB, 11,470 sections of 60 short paragraphs) is 240 MB,
-    the marks put in it 65 MB more, and its text read out of it 32 MB, twice while read."""
+    the marks once put in it 65 MB more (now written as its text is read:
+    ``_text_with_marks``), and its text read out of it 32 MB."""
 
     text: str
     codes: list[str]
