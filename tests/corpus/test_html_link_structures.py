@@ -502,3 +502,22 @@ def test_an_index_of_a_hundred_thousand_entries_is_no_document() -> None:
     # What it costs is a row of benchmarks/hostile_files.py, not a timing here.
     body = f'<h1 id="index">Index</h1>{_index_entries("A", 100_000)}'
     assert _omitted(_sphinx_page("Index", body), "genindex") == [Omitted(html.LINK_LISTS, 1)]
+
+
+def test_an_index_whose_links_nest_in_paragraphs_is_still_a_list_of_links() -> None:
+    # Each entry's link inside a paragraph inside its item, the link's words inside code:
+    # every element of an entry ends at once, and the entry is still all link. The sentence
+    # over the index, with a link of its own, is the page's text; the headings, links
+    # themselves, are titles, not links of a list.
+    entries = "".join(
+        f'<li><p><a href="api.html#f{i}"><code>f{i}()</code></a></p></li>' for i in range(60)
+    )
+    page = f"""<html><body><main><h1><a href="#top">Index</a></h1>
+    <p>Each function of the API is listed once, see the <a href="guide.html">guide</a>
+    for how to read its signature.</p>
+    <h2 id="f"><a href="#f">F</a></h2><ul>{entries}</ul></main></body></html>"""
+    (document,) = _read(page, "genindex")
+    assert document.text == (
+        "Index\n\nEach function of the API is listed once, see the guide for how to read its "
+        "signature."
+    )

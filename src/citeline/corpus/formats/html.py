@@ -203,10 +203,11 @@ _PERMALINK_TARGET = "data-citeline-permalink"
 _ANY_HEADING = ":is(h1, h2, h3, h4, h5, h6)"
 # The links inside a heading (``_heading_control``).
 _HEADING_LINKS = ", ".join(f"{heading} a[href]" for heading in _HEADINGS.split(", "))
-# The links whose words count as a list's (``_without_link_lists``): not a heading's own;
-# and the items of a list or a table, whose lines are entries of such a list.
-_ITEMS = "li, dt, dd, td, th"
-_COUNTED_LINKS = "a[href]" + "".join(f":not({heading} *)" for heading in _HEADINGS.split(", "))
+# A link that leads anywhere but a place on its own page (``_own_contents``).
+_LINK_ELSEWHERE = 'a[href]:not([href^="#"])'
+# The items of a list or a table, whose lines are entries of a list of links
+# (``_without_link_lists``).
+_ITEM_TAGS = frozenset(["li", "dt", "dd", "td", "th"])
 _HEADING_TAGS = frozenset(_HEADINGS.split(", "))
 # The fewest links a navigation bar holds (``_navigation_only``): texi2any 7's shortest
 # panel, "Up: X [Contents]", has two.
@@ -327,7 +328,6 @@ _BLOCK_TAGS = frozenset(
         "ul",
     ]
 )
-_BLOCKS = ", ".join(sorted(_BLOCK_TAGS))
 # The blocks of a page's own prose (``_prose_before``).
 _PROSE_BLOCKS = frozenset(["p", "pre", "ul", "ol", "dl", "blockquote"])
 _PARAGRAPH_BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul"}
@@ -1275,6 +1275,10 @@ def _own_contents(content: LexborNode) -> list[LexborNode]:
     is text."""
     in_page: list[tuple[LexborNode, list[str]]] = []
     for node in content.css(_CONTENTS_HOLDERS):
+        # Found first: an index's list of 643,000 links to other pages held them all, and
+        # their addresses, at once (87 MB) to learn that its first leads elsewhere.
+        if node.css_first(_LINK_ELSEWHERE) is not None:
+            continue
         links = node.css("a[href]")
         hrefs = [str(link.attributes.get("href") or "") for link in links]
         if len(links) < _CONTENTS_LINKS or any(href[:1] != "#" for href in hrefs):
@@ -1613,7 +1617,8 @@ class _MarkedPage(NamedTuple):
     (``_section_starts``), whether its first heading is no title of it (``_titled_apart``)
     and whether it opens with an ``h1`` (read once the marks are in). The tree of the
     largest page the limit reads (32 MB, 11,470 sections of 60 short paragraphs) is 240 MB,
-    the marks put in it 65 MB more, and its text read out of it 32 MB, twice while read."""
+    the marks once put in it 65 MB more (now written as its text is read:
+    ``_text_with_marks``), and its text read out of it 32 MB."""
 
     text: str
     codes: list[str]
@@ -1781,20 +1786,62 @@ def _marked_text(content: LexborNode) -> tuple[str, list[str]]:
         # The code's own lines and indentation, kept apart from the collapsing below.
         codes.append(str(pre.text(separator="", strip=False)).strip("\n"))
         pre.replace_with(f"\x02\x02\x01{len(codes) - 1}\x01\x02\x02")
-    for node in content.css(_BLOCKS):
-        node.insert_after("\x02\x02" if node.tag in _PARAGRAPH_BLOCKS else "\x02")
-    # Each link's words are marked (a heading's own link is its title: not counted), and
-    # each item of a list or a table, to find the lists of links (``_without_link_lists``);
-    # code blocks are out already.
-    for link in content.css(_COUNTED_LINKS):
-        # One node for both marks before a link to a place: each mark is a node of the tree
-        # (about 140 bytes), 5 an item of an index's list where the item's text is 68 bytes.
-        place = _PLACE_MARK if str(link.attributes.get("href") or "").partition("#")[2] else ""
-        link.insert_before(place + _LINK_START)
-        link.insert_after(_LINK_END)
-    for item in content.css(_ITEMS):
-        item.insert_before(_ITEM_MARK)
-    return str(content.text(separator="", strip=False)), codes
+    return _text_with_marks(content), codes
+
+
+def _text_with_marks(content: LexborNode) -> str:
+    """``content``'s text (as ``text(separator="")`` reads it) with the end of each block,
+    the start and end of each link (a heading's own link is its title: not counted) and
+    the start of each item of a list or a table marked, to find the lists of links
+    (``_without_link_lists``). The marks are written as the tree is walked, not put in it:
+    each was a node of the tree (about 125 bytes), four to an entry of an index where the
+    entry's text is 10 bytes, and the largest index the limit reads (32 MB, 643,000 links)
+    peaked at 916 MB, its marks 300 MB of it."""
+    headings = sum(1 for node in _ancestors(content) if node.tag in _HEADING_TAGS)
+    # The open elements: (id, the marks after it, whether it is a heading).
+    open_: list[tuple[int, str, bool]] = [(content.mem_id, "", False)]
+    parts: list[str] = []
+    chunks: list[str] = []  # parts joined as they come: a list of them all was 150 MB
+    walk = content.traverse(include_text=True)
+    next(walk)  # ``content`` itself
+    for node in walk:
+        parent = node.parent
+        above = parent.mem_id if parent is not None else None
+        while len(open_) > 1 and open_[-1][0] != above:
+            _, after, heading = open_.pop()
+            headings -= heading
+            if after:
+                parts.append(after)
+        if node.is_text_node:
+            parts.append(str(node.text_content or ""))
+        else:
+            tag = str(node.tag)
+            before, after = _marks(node, tag, headings) if node.is_element_node else ("", "")
+            if before:
+                parts.append(before)
+            heading = tag in _HEADING_TAGS
+            headings += heading
+            open_.append((node.mem_id, after, heading))
+        if len(parts) >= 4096:
+            chunks.append("".join(parts))
+            parts.clear()
+    parts.extend(after for _, after, _ in reversed(open_[1:]) if after)
+    chunks.append("".join(parts))
+    return "".join(chunks)
+
+
+def _marks(element: LexborNode, tag: str, headings: int) -> tuple[str, str]:
+    """The marks before and after ``element`` (``tag``), inside ``headings`` headings."""
+    before = after = ""
+    if tag == "a" and not headings and "href" in element.attrs:
+        # Before a link to a place on a page (an ``#id``), a mark of its own.
+        href = str(element.attrs.get("href") or "")
+        before, after = (_PLACE_MARK if href.partition("#")[2] else "") + _LINK_START, _LINK_END
+    if tag in _BLOCK_TAGS:
+        after += "\x02\x02" if tag in _PARAGRAPH_BLOCKS else "\x02"
+    if tag in _ITEM_TAGS:
+        before += _ITEM_MARK
+    return before, after
 
 
 class _Line(NamedTuple):
