@@ -3,6 +3,7 @@ a damaged folder, and for a collection written before the index existed."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import sqlite3
@@ -186,6 +187,25 @@ def test_a_document_whose_id_is_longer_than_any_index_term_is_still_replaced(
     _write_jsonl(source, [pelican])
     corpus.ingest(source, prune=True)
     assert _found(corpus, "giraffe") == set()
+
+
+def test_a_document_whose_id_is_another_ids_digest_keeps_its_passages(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    # A short id is its own key in the index and a long one a digest: an id written as the
+    # digest of another must not be deleted with it.
+    long_id = "d" * 5_000
+    lookalike = hashlib.sha256(long_id.encode()).hexdigest()
+    source = tmp_path / "docs.jsonl"
+    zebra = {"_id": long_id, "title": "Zebra", "text": "A zebra crossing has broad stripes."}
+    pelican = {"_id": lookalike, "title": "Pelican", "text": "A pelican crossing has lights."}
+    _write_jsonl(source, [zebra, pelican])
+    corpus.ingest(source)
+    giraffe = {"_id": long_id, "title": "Giraffe", "text": "A giraffe has a long neck."}
+    _write_jsonl(source, [giraffe, pelican])
+    corpus.ingest(source)
+    assert _found(corpus, "pelican") == {lookalike}
+    assert _found(corpus, "zebra") == set()
 
 
 def test_a_heading_word_outranks_the_same_word_in_a_body(corpus: Corpus, tmp_path: Path) -> None:
