@@ -16,7 +16,7 @@ import re
 
 from citeline.text.words import fold, folded_words
 
-__all__ = ["CAMEL_JOIN", "camel_parts", "identifier_parts"]
+__all__ = ["CAMEL_JOIN", "camel_parts", "identifier_parts", "may_write_names"]
 
 # Where a name written in camel case joins its words: after a lower-case letter before a
 # capital, and before the last capital of a run that a lower-case letter follows.
@@ -46,6 +46,12 @@ def camel_parts(word: str) -> list[str]:
     if word.isalpha() and not word.islower() and not word.isupper() and CAMEL_JOIN.search(word):
         return CAMEL_JOIN.split(word)
     return []
+
+
+def may_write_names(text: str) -> bool:
+    """Whether ``identifier_parts`` may find a part in ``text``: it has an underscore or a
+    camel-case join. Where it has neither, the tokens of a text are its words alone."""
+    return "_" in text or _HAS_CAMEL_JOIN.search(text) is not None
 
 
 def identifier_parts(text: str) -> list[str]:
