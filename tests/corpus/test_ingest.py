@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -10,6 +11,9 @@ from typing import Any
 import pytest
 
 from citeline.corpus import Corpus, IngestProgress, SourcePathError
+from citeline.corpus.documents import Document
+from citeline.corpus.ingest import content_hash
+from citeline.corpus.passages import MAX_PASSAGE_CHARS
 from citeline.corpus.stores.sql import SQLCorpusStore
 
 
@@ -228,3 +232,35 @@ def test_the_content_release_changes_whenever_a_document_does(
     note.write_text(original, "utf-8")
     corpus.ingest(collection)
     assert corpus.release == first
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        Document("plain", "Title", "Text."),
+        Document(
+            'q"\\\n\t\x00\u2028é😀',
+            "Guide › Ünïcode",
+            'text\r\n"quoted"',
+            'https://example.org/ü?a="b"',
+            {"z": [1, 2.5, None, True], "a": {"b": "ü"}},
+        ),
+        Document("empty", "", " ", None, {}),
+    ],
+)
+def test_a_content_hash_is_the_digest_of_the_documents_canonical_json(document: Document) -> None:
+    # A collection ingested before keeps its documents unchanged only while the digest
+    # of each is what it was: written out field by field, it must equal the encoder's.
+    canonical = json.dumps(
+        [
+            document.id,
+            document.title,
+            document.url,
+            document.text,
+            dict(document.metadata),
+            MAX_PASSAGE_CHARS,
+        ],
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+    assert content_hash(document) == hashlib.sha256(canonical.encode()).hexdigest()

@@ -3,6 +3,7 @@ a damaged folder, and for a collection written before the index existed."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import sqlite3
@@ -21,7 +22,9 @@ from citeline.corpus import Corpus, IndexUnreadableError
 from citeline.corpus import ingest as ingest_module
 from citeline.corpus import search_index as search_index_module
 from citeline.corpus.documents import Document
+from citeline.corpus.headings import title_key
 from citeline.corpus.passages import split_passages
+from citeline.text.index_terms import INDEX
 
 
 def _write_jsonl(path: Path, records: list[dict[str, object]]) -> None:
@@ -186,6 +189,60 @@ def test_a_document_whose_id_is_longer_than_any_index_term_is_still_replaced(
     _write_jsonl(source, [pelican])
     corpus.ingest(source, prune=True)
     assert _found(corpus, "giraffe") == set()
+
+
+def test_a_document_whose_id_is_another_ids_digest_keeps_its_passages(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    # A short id is its own key in the index and a long one a digest: an id written as the
+    # digest of another must not be deleted with it.
+    long_id = "d" * 5_000
+    lookalike = hashlib.sha256(long_id.encode()).hexdigest()
+    source = tmp_path / "docs.jsonl"
+    zebra = {"_id": long_id, "title": "Zebra", "text": "A zebra crossing has broad stripes."}
+    pelican = {"_id": lookalike, "title": "Pelican", "text": "A pelican crossing has lights."}
+    _write_jsonl(source, [zebra, pelican])
+    corpus.ingest(source)
+    giraffe = {"_id": long_id, "title": "Giraffe", "text": "A giraffe has a long neck."}
+    _write_jsonl(source, [giraffe, pelican])
+    corpus.ingest(source)
+    assert _found(corpus, "pelican") == {lookalike}
+    assert _found(corpus, "zebra") == set()
+
+
+# Pieces of titles: words, a camel-case join, an underscore, section numbers, characters
+# that fold or decompose, and the separators themselves.
+_TITLE_PART = st.lists(
+    st.sampled_from(
+        [
+            *("ab", "X", "Yb", "09", " ", "_", ".", "-", "é", "ß", "Σ", "\u0301", "\u00a0"),
+            *("›", ">", " › ", "7.2. ", "A.1 ", "Parse", "HTML"),
+        ]
+    ),
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_TITLE_PART, min_size=1, max_size=4), min_size=1, max_size=4))
+def test_a_titles_terms_and_keys_are_those_of_the_whole_title(
+    paths: list[list[str]],
+) -> None:
+    # Worked out from a path's head and last part, shared across titles: each must still
+    # be what analysing the whole title and its own heading gives.
+    titles = search_index_module._Titles()
+    for parts in paths:
+        for separator in (" › ", " > "):
+            title = separator.join(parts)
+            terms = INDEX.terms(title)
+            keys = [title_key(title)]
+            own = search_index_module._SECTION_NUMBER.sub(
+                "", search_index_module._TITLE_PATH.split(title)[-1]
+            )
+            if own != title and title_key(own) not in keys:
+                keys.append(title_key(own))
+            weighted = " ".join(terms * search_index_module.TITLE_WEIGHT)
+            assert titles[title] == (weighted, keys)
 
 
 def test_a_heading_word_outranks_the_same_word_in_a_body(corpus: Corpus, tmp_path: Path) -> None:

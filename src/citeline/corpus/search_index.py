@@ -48,8 +48,9 @@ from filelock import FileLock
 
 from citeline.corpus.documents import TITLE_SEPARATOR, Passage
 from citeline.corpus.errors import DiskFullError, IndexUnreadableError
-from citeline.corpus.headings import key_of, passage_headings, query_title_keys, title_key
+from citeline.corpus.headings import key_of, passage_headings, query_title_keys
 from citeline.corpus.stores.base import Candidate, ChangeFeed, IndexableDocument
+from citeline.text.identifiers import may_write_names
 from citeline.text.index_terms import ANALYSIS_VERSION, INDEX, asked_terms, indexed_text
 
 # Bump when what is indexed for a passage changes: an index of another format is rebuilt.
@@ -58,7 +59,8 @@ from citeline.text.index_terms import ANALYSIS_VERSION, INDEX, asked_terms, inde
 # 4: a passage's document is named by a digest of its id (``_document_key``).
 # 5: a name written as code is indexed by its parts too (``citeline.text.identifiers``); the
 # store keeps no terms, so only this derived index is built again, on open.
-INDEX_FORMAT = f"5/{ANALYSIS_VERSION}"
+# 6: a document is named by its own id where that is short (``_document_key``).
+INDEX_FORMAT = f"6/{ANALYSIS_VERSION}"
 # Title terms count twice a body term: measured on SciFact's train split, nDCG@10 0.699 at
 # 1:1, 0.703 at 2:1, 0.705 at 3:1; 2:1 keeps most of the gain without leaning on titles.
 # Over ten documentation collections, searched by words alone, 2 puts the gold section in
@@ -91,6 +93,13 @@ FOLLOW_SECONDS = 1.0
 # committing after every 500-document batch doubled the ingest's CPU; searches elsewhere
 # see an ingest's documents this late at most.
 INGEST_COMMIT_SECONDS = 10.0
+# The longest id that is its own document key in the index (``_document_key``); a longer one
+# is named by a digest. A digest for every document cost more than the rest of indexing a
+# one-passage section: random 64-character terms share no prefix in the term dictionary,
+# and a page of 50,000 sections (``benchmarks/hostile_files.py``) spent 11 µs of CPU a
+# section in tantivy with them, 4.5 µs with its ids, which share their page's name. Far
+# under tantivy's 65,530 bytes a term at 4 bytes a character.
+OWN_KEY_CHARS = 1000
 # Documents read back from the store per tantivy batch while catching up: bounds memory on a
 # million-passage rebuild; a batch is a few megabytes of text.
 CATCH_UP_BATCH = 1000
@@ -320,11 +329,12 @@ class SearchIndex:
             # A batch is analysed whole before any of it reaches the writer: added as each
             # passage was analysed, tantivy's indexing thread woke for every passage, and
             # SciFact's ingest cost 0.04 s more CPU (that thread's, mostly).
+            titles = _Titles()
             rows = [
                 tantivy.Document(passage=passage_id, document=owner, title_key=key, terms=text)
                 for document in self._store.indexable(batch)
                 for owner in [_document_key(document.doc_id)]
-                for passage_id, text, key in _passage_rows(document)
+                for passage_id, text, key in _passage_rows(document, titles)
             ]
             for row in rows:
                 writer.add_document(row)
@@ -489,27 +499,34 @@ def _is_disk_full(error: BaseException, folder: Path) -> bool:
 
 
 def _document_key(doc_id: str) -> str:
-    """The term a document's passages are found by to be deleted: a digest of its id. tantivy
-    keeps no term over 65,530 bytes, so a longer id (the store accepts any) was indexed
-    without one, its passages were never deleted, and when their ids were reused they
-    answered searches for words that the passages now under those ids do not hold."""
+    """The term a document's passages are found by to be deleted: its id after "=", or a
+    digest of it (which never starts with "=") where the id is over ``OWN_KEY_CHARS`` or is
+    no UTF-8 (a lone surrogate). tantivy keeps no term over 65,530 bytes, so a longer id
+    (the store accepts any) was indexed without one, its passages were never deleted, and
+    when their ids were reused they answered searches for words that the passages now under
+    those ids do not hold."""
+    if len(doc_id) <= OWN_KEY_CHARS and (doc_id.isascii() or _is_utf8(doc_id)):
+        return "=" + doc_id
     return hashlib.sha256(doc_id.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, list[str]]]:
-    """(passage id, its weighted terms as one text, the document's title keys) per passage:
-    its whole title's, and its own heading's where the title is a path (a FAQ entry titled
-    "Programming FAQ › What is X?" is named by the question "What is X?").
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _passage_rows(
+    document: IndexableDocument, titles: _Titles | None = None
+) -> Iterator[tuple[int, str, list[str]]]:
+    """(passage id, its weighted terms as one text, the document's title keys) per passage;
+    ``titles`` remembers the titles already met (``_Titles``).
 
     The terms text is for the ``whitespace`` tokenizer, so runs of spaces (a stop word's
     place, an empty heading's) count for nothing: no list of terms is built per passage."""
-    # The title is analysed once, for its weighted terms and its key both.
-    title_terms = INDEX.terms(document.title)
-    weighted_title = " ".join(title_terms * TITLE_WEIGHT)
-    key = [key_of(title_terms)]
-    own = _SECTION_NUMBER.sub("", _TITLE_PATH.split(document.title)[-1])
-    if own != document.title and (own_key := title_key(own)) not in key:
-        key.append(own_key)
+    weighted_title, key = (_Titles() if titles is None else titles)[document.title]
     text = document.text
     spans = document.passages
     # passage_headings answers "" for every passage of a text without a "#" (every BEIR
@@ -523,6 +540,47 @@ def _passage_rows(document: IndexableDocument) -> Iterator[tuple[int, str, list[
         heading_terms = " ".join(INDEX.terms(heading) * HEADING_WEIGHT) if heading else ""
         body = indexed_text(text[start:end])
         yield passage_id, f"{weighted_title} {heading_terms} {body}", key
+
+
+class _Titles(dict[str, tuple[str, list[str]]]):
+    """Each title's terms, ``TITLE_WEIGHT`` times as one text, and its keys: its whole
+    title's, and its own heading's where the title is a path (a FAQ entry titled
+    "Programming FAQ › What is X?" is named by the question "What is X?").
+
+    Worked out the first time a title is met: a page's sections can share one title, and a
+    page of 20,000 sections all titled "Same" (``benchmarks/hostile_files.py``) spent 2.5 µs
+    a section of the catch-up's 20 analysing it again. One is made per catch-up batch, so
+    it holds ``CATCH_UP_BATCH`` titles at most, and as many of their paths' heads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._heads: dict[str, list[str]] = {}
+
+    def __missing__(self, title: str) -> tuple[str, list[str]]:
+        parts = _TITLE_PATH.split(title)
+        last = parts[-1]
+        own = _SECTION_NUMBER.sub("", last)
+        if len(parts) > 1 and not may_write_names(title):
+            # The path's terms are its head's, then its last part's: no word spans the
+            # separator (non-word characters between spaces), and no name is written. The
+            # head is the page's title, shared by its sections, and the last part is
+            # analysed once for both keys: 1.5 µs of a section's 5.8 on a page of 50,000
+            # ("H0 › H1", ``benchmarks/hostile_files.py``), 1.2 of 11 on the Python docs.
+            head = title[: len(title) - len(last)]
+            head_terms = self._heads.get(head)
+            if head_terms is None:
+                head_terms = self._heads[head] = INDEX.terms(head)
+            last_terms = INDEX.terms(last)
+            title_terms = head_terms + last_terms
+            own_terms: list[str] | None = last_terms if own == last else INDEX.terms(own)
+        else:
+            title_terms = INDEX.terms(title)
+            own_terms = INDEX.terms(own) if own != title else None
+        key = [key_of(title_terms)]
+        if own_terms is not None and (own_key := key_of(own_terms)) not in key:
+            key.append(own_key)
+        found = self[title] = (" ".join(title_terms * TITLE_WEIGHT), key)
+        return found
 
 
 def _passages(searcher: Any, hits: Sequence[tuple[float, Any]]) -> list[int]:

