@@ -650,9 +650,13 @@ def _title_heading(body: LexborNode, profile: SiteProfile) -> str:
     heading ("" for none). SQLite's press release of 2007 opens with "FOR IMMEDIATE
     RELEASE:" above its ``h2``: without a ``<title>``, that text was titled by the file's
     name, "pressrelease-20071212"."""
-    found = [(heading.tag, _text_of(heading)) for heading in _section_headings(body)]
-    own = [(tag, text) for tag, text in found if text and text not in profile.headings]
-    return next((text for tag, text in own if tag == "h1"), own[0][1] if own else "")
+    # Only the first such heading and the h1s are read: reading every heading's text, a
+    # page of 20,000 headings took 0.041 s here, now 0.019 s (with ``_text_of``'s own).
+    headings = _section_headings(body)
+    texts = (_text_of(heading) for heading in headings)
+    first = next((text for text in texts if text and text not in profile.headings), "")
+    h1s = (_text_of(heading) for heading in headings if heading.tag == "h1")
+    return next((text for text in h1s if text and text not in profile.headings), first)
 
 
 def _rooted_at(sections: list[Section], banner: str, title: str) -> list[Section]:
@@ -1136,7 +1140,8 @@ def _mark_permalink_targets(body: LexborNode) -> None:
     the page wrote."""
     for heading in body.css(_HEADINGS):
         target = None
-        for link in heading.css('a[href^="#"]'):
+        links = [] if _holds_no_element(heading) else heading.css('a[href^="#"]')
+        for link in links:
             href = str(link.attributes.get("href") or "")
             if len(href) > 1 and not _WORD.search(str(link.text(deep=True))):
                 target = href[1:]
@@ -1424,18 +1429,21 @@ def _main_content(
         _WHOLE_BODY_GENERATORS
     ):
         return body, True  # all content once its navheader, navfooter or footer are dropped
-    headings = [
-        heading
-        for heading in _section_headings(body)
-        if heading.mem_id not in boxed and _text_of(heading) not in profile.headings
-    ]
-    if not headings:
+    # The first, the last and the h1s are what is read of the headings not boxed nor the
+    # site's: reading every heading's text, a page of 20,000 took 0.040 s here, now 0.021.
+    unboxed = [heading for heading in _section_headings(body) if heading.mem_id not in boxed]
+
+    def own(heading: LexborNode) -> bool:
+        return _text_of(heading) not in profile.headings
+
+    first = next((heading for heading in unboxed if own(heading)), None)
+    if first is None:
         # (lexbor lists an element once for each selector of a group it matches)
         markers = {node.mem_id: node for node in body.css(_CONTENT_MARKERS)}
         innermost = _innermost_marker(list(markers.values()))
         return (innermost, True) if innermost is not None else (body, False)
-    first = next((h for h in headings if h.tag == "h1"), headings[0])
-    last = headings[-1]
+    first = next((heading for heading in unboxed if heading.tag == "h1" and own(heading)), first)
+    last = next(heading for heading in reversed(unboxed) if own(heading))
     ancestors = _ancestors(first)
     # The innermost marker holding every section heading; headings come in document order,
     # so one that holds the first and the last holds every one between.
@@ -1786,6 +1794,10 @@ class _Line(NamedTuple):
     places: int = 0  # links to a place on a page (``_PLACE_MARK``)
 
 
+# A blank line: every one is the same line.
+_BLANK_LINE = _Line("", 0, 0, 0, False)
+
+
 @dataclass(slots=True)
 class _Read:
     """One section as ``_path_sections`` reads it: its path of titles, its anchor, the
@@ -1875,11 +1887,13 @@ def _heading_lines(titles: tuple[str, ...], lines: list[_Line]) -> int:
 def _counts(lines: list[_Line]) -> tuple[int, int, int]:
     """(words, words inside links, links) of ``lines``; an index's entry (``_an_entry``) is
     all link."""
-    return (
-        sum(line.outside + line.inside for line in lines),
-        sum(line.inside + (line.outside if _an_entry(line) else 0) for line in lines),
-        sum(line.links for line in lines),
-    )
+    # One pass: three sums of generators took 0.027 s for a page of 20,000 sections, 0.013.
+    words = inside = links = 0
+    for line in lines:
+        words += line.outside + line.inside
+        inside += line.inside + (line.outside if _an_entry(line) else 0)
+        links += line.links
+    return words, inside, links
 
 
 def _an_entry(line: _Line) -> bool:
@@ -1951,8 +1965,10 @@ def _path_sections(
     ended: set[int] = set()  # the headings whose element ended in the text read so far
 
     def part_lines(part: str, headed: bool = True) -> list[_Line]:
-        ended.update(int(number) for number in _SECTION_END.findall(part))
-        return read(_SECTION_END.sub("", part), headed)
+        if "\x00" in part:  # an end mark (few parts hold one)
+            ended.update(int(number) for number in _SECTION_END.findall(part))
+            part = _SECTION_END.sub("", part)
+        return read(part, headed)
 
     parts = _section_texts(page.text)
     opening = part_lines(next(parts)[1], headed=False)
@@ -2108,31 +2124,46 @@ def _lines(
     counted: list[_Line] = []
     within = False  # a link may hold blocks, and run on from one line to the next
     for line, marks in zip(lines, marked, strict=True):
+        if not marks or marks.isspace():
+            # The blank lines between blocks, three in five of a page of one-line sections'
+            # lines, were read piece by piece as any other: with the code marks and the
+            # keys below read only where there are some to read, the lines of a page of
+            # 20,000 such sections took 0.21 s, now 0.085 s.
+            counted.append(_BLANK_LINE)
+            continue
         words = [0, 0]
         plain = False  # whether a character of the line lies outside its links
         for piece in _LINK_MARKS.split(marks.replace(_ITEM_MARK, "").replace(_PLACE_MARK, "")):
-            if piece in {_LINK_START, _LINK_END}:
+            if piece in (_LINK_START, _LINK_END):
                 within = piece == _LINK_START
             else:
-                code = _CODE_MARK.sub(lambda match: codes[int(match.group(1))], piece)
+                code = piece
+                if "\x01" in piece:
+                    code = _CODE_MARK.sub(lambda match: codes[int(match.group(1))], piece)
                 words[within] += len(_WORD_TOKEN.findall(code))
                 plain = plain or (not within and bool(piece.strip()))
-        key = _chrome_line_key(line, linked=not plain)
-        if prose_lines is not None and line and "\x01" not in line and _may_be_chrome(line):
-            prose_lines.add(key)
         heading = headed and bool(line)
         if line:
             headed = False
-        if heading or not (chrome and line and key in chrome):
-            links = marks.count(_LINK_START)
-            places = marks.count(_PLACE_MARK)
-            counted.append(_Line(line, words[0], words[1], links, _ITEM_MARK in marks, places))
+            # Keyed only where a key is asked for: a page of a site with no chrome learned
+            # and no lines gathered (most pages of a small site) asks for none.
+            if chrome or prose_lines is not None:
+                key = _chrome_line_key(line, linked=not plain)
+                if prose_lines is not None and "\x01" not in line and _may_be_chrome(line):
+                    prose_lines.add(key)
+                if not heading and key in chrome:
+                    continue
+        links = marks.count(_LINK_START)
+        places = marks.count(_PLACE_MARK)
+        counted.append(_Line(line, words[0], words[1], links, _ITEM_MARK in marks, places))
     return counted
 
 
 def _joined(lines: list[_Line], codes: list[str]) -> str:
     """The text of ``lines``, their code blocks put back."""
-    text = _BLANK_LINES.sub("\n\n", "\n".join(line.text for line in lines)).strip()
+    text = _BLANK_LINES.sub("\n\n", "\n".join([line.text for line in lines])).strip()
+    if "\x01" not in text:
+        return text  # no code block
     return _CODE_MARK.sub(lambda match: codes[int(match.group(1))], text)
 
 
@@ -2217,11 +2248,13 @@ def _own_anchor_candidates(heading: LexborNode) -> list[str]:
     candidates: list[str] = []
     if heading.id:
         candidates.append(str(heading.id))
-    marker = heading.css_first("[id]")
+    # The queries find ``heading`` itself, where it matches, in a heading of text alone.
+    inner = not _holds_no_element(heading)
+    marker = heading.css_first("[id]") if inner else heading
     if marker is not None and marker.id:
         candidates.append(str(marker.id))
     # DocBook XSL's older output (git's user manual) names the place with <a name>.
-    named = heading.css_first("a[name]")
+    named = heading.css_first("a[name]") if inner else heading if heading.tag == "a" else None
     if named is not None and str(named.attributes.get("name") or "").strip():
         candidates.append(str(named.attributes["name"]).strip())
     # The elements the heading opens: each ancestor in which nothing with text comes
@@ -2410,6 +2443,16 @@ def _page_bars(content: LexborNode, boxed: set[int]) -> list[LexborNode]:
     return []
 
 
+def _holds_no_element(node: LexborNode) -> bool:
+    """Whether ``node`` holds text alone, or nothing: a CSS query inside it finds no element
+    but ``node`` itself (lexbor matches a node against its own query). selectolax parses a
+    query anew at each call (1.4 to 2.4 us); a page of 20,000 one-line sections asked
+    200,000 of its headings and paragraphs (their anchors, permalinks, and whether each is
+    a navigation bar), 0.15 s of the 2.1 s of CPU its ingest took, before each was first
+    asked this (0.08 us)."""
+    return next(node.iter(), None) is None
+
+
 def _navigation_only(node: LexborNode) -> bool:
     """Whether ``node`` is a bar of links with hardly a word outside them: at least
     ``_BAR_LINKS`` links, and no more words outside them than links (a label each):
@@ -2419,6 +2462,8 @@ def _navigation_only(node: LexborNode) -> bool:
     nothing else; a sentence that links two pages says more ("see X and Y for details")."""
     if node.tag in _HEADING_TAGS or node.tag in {"-text", "-comment", "pre"}:
         return False
+    if _holds_no_element(node):
+        return False  # at most one link, itself: fewer than ``_BAR_LINKS``
     links = node.css("a[href]")
     if len(links) < _BAR_LINKS or node.css_first(_HEADINGS) is not None:
         return False
@@ -2452,6 +2497,11 @@ def _text_of(node: LexborNode | None) -> str:
     its own stack, so a deep page costs no recursion."""
     if node is None:
         return ""
+    child = node.child
+    if child is None or (child.next is None and child.tag == "-text"):
+        # Text alone, as most headings are: the walk below took 1.0 us for it, this 0.4.
+        text = "" if child is None else str(child.text_content or "")
+        return _WHITESPACE.sub(" ", text).strip()
     pieces: list[str] = []
     stack = [(node, node.iter(include_text=True))]
     while stack:
