@@ -36,7 +36,7 @@ from urllib.parse import parse_qsl, unquote
 
 from selectolax.lexbor import LexborNode
 
-from citeline.corpus.formats.nodes import words_in
+from citeline.corpus.formats.nodes import holds_no_element, words_in
 
 # A tooltip's own text, shown while the pointer rests on its mark (WAI-ARIA's, and the
 # ``tooltiptext`` class of the common CSS recipe): chrome wherever it is (the HTML reader's).
@@ -237,6 +237,8 @@ def _runs_code(href: str, code: LexborNode | None) -> bool:
 
 def _named_targets(heading: LexborNode) -> frozenset[str]:
     """Where the links of words in ``heading`` lead."""
+    if holds_no_element(heading):
+        return frozenset()  # no link, as most headings
     return frozenset(
         str(link.attrs.get("href") or "").strip()
         for link in heading.css("a[href]")

