@@ -82,6 +82,11 @@ from citeline.corpus.formats.controls import (
 from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.entries import signature_entries
 from citeline.corpus.formats.formulas import formulas_as_text
+from citeline.corpus.formats.hidden_text import (
+    clear_frame_labels,
+    heading_permalinks_after,
+    show_labelled_titles,
+)
 from citeline.corpus.formats.label_rows import space_label_rows
 from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
 from citeline.corpus.formats.nodes import word_count as _word_count
@@ -1010,6 +1015,8 @@ def _cleaned_content(
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
     label_panels(content)  # before the buttons and inputs go: a tab's label is its panel's
+    show_labelled_titles(content)  # before what is hidden goes: these titles are seen
+    clear_frame_labels(content)
     # Read while the tooltips they hold are there: a mark is judged beside its tooltip.
     clear_tooltip_marks(content)
     form = _form_after_title(content)
@@ -1028,6 +1035,8 @@ def _cleaned_content(
     for link in content.css('a[href^="#"]'):
         if link.mem_id in marks:
             _drop_permalink(link)
+    for link in heading_permalinks_after(content):  # Starlight's, after its heading
+        _drop_permalink(link)
     for link in content.css(_HEADING_LINKS):
         if _heading_control(link):
             link.decompose()
