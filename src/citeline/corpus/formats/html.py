@@ -88,6 +88,7 @@ from citeline.corpus.formats.hidden_text import (
     show_labelled_titles,
 )
 from citeline.corpus.formats.label_rows import space_label_rows
+from citeline.corpus.formats.listing_lines import break_block_lines
 from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
 from citeline.corpus.formats.nodes import word_count as _word_count
 from citeline.corpus.formats.not_found import NOT_FOUND_PAGES, not_found_page
@@ -1061,6 +1062,7 @@ def _cleaned_content(
     # link their entries by their "More..." (Doxygen's).
     clear_controls(content, profile.labels, page)
     clear_line_numbers(content)
+    break_block_lines(content)  # after the numbers: a line's number is no part of it
     join_signature_tables(content)
     return content, marked, boxed, form
 
