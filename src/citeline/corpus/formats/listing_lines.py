@@ -14,9 +14,12 @@ Such a listing (one holding a block or a ``<br>``) is read as a browser lays it 
 ``<br>`` breaks the line; a block starts and ends one, and the breaks of blocks that meet
 count once, so a block's last ``<br>`` or its text's last newline ends its line and adds
 no empty one (an empty line is a block holding nothing but such a break, as both write
-it). Its text then replaces its content, one text node (its ``<code>``, whose class
-names the language, goes: nothing reads it past this point). A listing without a block or a
-``<br>`` is left as it is: its text is already what it shows.
+it). One break is read where a browser shows two: a ``<br>`` right before a newline of the
+text is the line's end written twice (Apache's manual ends lines so, ``<br>\n``; read as
+two, 7 of its sections gained an empty line in a listing). Its text then replaces its
+content, one text node (its ``<code>``, whose class names the language, goes: nothing
+reads it past this point). A listing without a block or a ``<br>`` is left as it is: its
+text is already what it shows.
 """
 
 from __future__ import annotations
@@ -77,26 +80,34 @@ def _shown_text(listing: LexborNode) -> str:
     """The text of ``listing`` with a line break where a ``<br>`` or a block's edge shows
     one; one walk, so a listing costs its size whatever its nesting."""
     out: list[str] = []
-    broken = False  # a block's edge was passed since the last text
+    edge = False  # a block's edge was passed since the last text: a line ends, if open
+    forced = False  # a ``<br>`` was passed since the last text
     stack: list[tuple[LexborNode, bool]] = [(listing, False)]
     while stack:
         node, leaving = stack.pop()
         if leaving:
-            broken = True
+            edge = True
             continue
         if node.tag == "-text":
             text = str(node.text_content or "")
-            if text:
-                if broken and out and not out[-1].endswith("\n"):
-                    out.append("\n")
-                broken = False
-                out.append(text)
+            if not text:
+                continue
+            # A ``<br>`` before a newline of the text is one break written twice.
+            if forced:
+                broken = not text.startswith("\n")
+            else:
+                broken = edge and bool(out) and not out[-1].endswith("\n")
+            if broken:
+                out.append("\n")
+            edge = forced = False
+            out.append(text)
         elif node.tag == "br":
-            out.append("\n")
-            broken = False
+            if forced:
+                out.append("\n")  # the break before it ended a line of nothing
+            forced = True
         elif node.tag != "-comment":
             if node.tag in _BLOCKS and node is not listing:
-                broken = True
+                edge = True
                 stack.append((node, True))
             children = list(node.iter(include_text=True))
             stack.extend((child, False) for child in reversed(children))
