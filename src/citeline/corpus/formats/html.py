@@ -48,7 +48,10 @@ is the site's address for the file when ingest was given a base URL, else the pa
 canonical link. A page whose refresh sends the reader on at once (a redirect page) is
 omitted, counted, and left out of the site's sample. A static file an MkDocs docs folder
 copies as it is, naming itself by no ``<title>`` or heading (a search engine's verification
-file), is omitted and counted too.
+file), is omitted and counted too, as is a page whose scripts write all it shows
+(``script_pages``: a client-rendered site's shell). Words written for one kind of reader
+(``hidden_text``) and a listing whose markup breaks its lines (``listing_lines``) are read
+as a sighted reader sees them.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
@@ -94,6 +97,7 @@ from citeline.corpus.formats.nodes import word_count as _word_count
 from citeline.corpus.formats.not_found import NOT_FOUND_PAGES, not_found_page
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
+from citeline.corpus.formats.script_pages import SCRIPT_PAGES, written_by_script
 from citeline.corpus.formats.sections import (
     Section,
     body_text,
@@ -546,6 +550,9 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         return
     if origin.static and not _names_itself(tree):
         yield Omitted(STATIC_FILES, 1)
+        return
+    if written_by_script(tree):
+        yield Omitted(SCRIPT_PAGES, 1)
         return
     if profile.name is not None:
         yield SiteName(profile.name)
