@@ -43,6 +43,20 @@ _LABEL_STEPS = 3
 _HEADINGS = "h1, h2, h3, h4, h5, h6"
 
 
+def read_as_seen(content: LexborNode) -> None:
+    """Reads the words of ``content`` written for one kind of reader as a sighted reader
+    sees them (see the module)."""
+    show_labelled_titles(content)
+    clear_frame_labels(content)
+    for link in heading_permalinks_after(content):
+        if link.id:  # as the reader's other permalinks: one that bears an id names a place
+            for child in list(link.iter(include_text=True)):
+                child.decompose()
+            del link.attrs["href"]
+        else:
+            link.decompose()
+
+
 def show_labelled_titles(content: LexborNode) -> None:
     """Lets every element in ``content`` hidden from assistive technology whose words are
     those of an ``aria-label`` on an element around it be read: it is that element's

@@ -85,11 +85,7 @@ from citeline.corpus.formats.controls import (
 from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.entries import signature_entries
 from citeline.corpus.formats.formulas import formulas_as_text
-from citeline.corpus.formats.hidden_text import (
-    clear_frame_labels,
-    heading_permalinks_after,
-    show_labelled_titles,
-)
+from citeline.corpus.formats.hidden_text import read_as_seen
 from citeline.corpus.formats.label_rows import space_label_rows
 from citeline.corpus.formats.listing_lines import break_block_lines
 from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
@@ -1023,8 +1019,7 @@ def _cleaned_content(
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
     label_panels(content)  # before the buttons and inputs go: a tab's label is its panel's
-    show_labelled_titles(content)  # before what is hidden goes: these titles are seen
-    clear_frame_labels(content)
+    read_as_seen(content)  # before what is hidden goes: a title hidden under its label stays
     # Read while the tooltips they hold are there: a mark is judged beside its tooltip.
     clear_tooltip_marks(content)
     form = _form_after_title(content)
@@ -1043,8 +1038,6 @@ def _cleaned_content(
     for link in content.css('a[href^="#"]'):
         if link.mem_id in marks:
             _drop_permalink(link)
-    for link in heading_permalinks_after(content):  # Starlight's, after its heading
-        _drop_permalink(link)
     for link in content.css(_HEADING_LINKS):
         if _heading_control(link):
             link.decompose()
@@ -1068,10 +1061,17 @@ def _cleaned_content(
     # ("const: unstable · source", rustdoc's) goes whole, as a bar, and a synopsis's rows
     # link their entries by their "More..." (Doxygen's).
     clear_controls(content, profile.labels, page)
-    clear_line_numbers(content)
-    break_block_lines(content)  # after the numbers: a line's number is no part of it
-    join_signature_tables(content)
+    _read_listings(content)
     return content, marked, boxed, form
+
+
+def _read_listings(content: LexborNode) -> None:
+    """Reads ``content``'s listings as their lines: without their numbers, then each line
+    apart where blocks break them (after the numbers: a line's number is no part of it),
+    and a signature set out in a table's cells as one line."""
+    clear_line_numbers(content)
+    break_block_lines(content)
+    join_signature_tables(content)
 
 
 def _permalink_mark(link: LexborNode) -> bool:
