@@ -166,6 +166,31 @@ def _radio_tabs(path: Path) -> None:
     )
 
 
+def _block_lines(path: Path) -> None:
+    # A listing whose lines are blocks (Docusaurus's, Starlight's), read in one walk however
+    # deep its blocks nest.
+    lines = "".join(f'<div class="l"><span>x = {i}</span><br></div>' for i in range(200_000))
+    deep = "<div>" * 500 + "y = 1" + "</div>" * 500
+    path.write_text(f"<main><h1>Code</h1><pre><code>{lines}{deep}</code></pre></main>", "utf-8")
+
+
+def _one_reader_words(path: Path) -> None:
+    # Titles hidden under their label, permalinks after their headings, a frame of captions:
+    # each element read once.
+    asides = "".join(
+        f'<aside aria-label="Note {i}"><p aria-hidden="true">Note {i}</p><p>Text {i}.</p></aside>'
+        for i in range(30_000)
+    )
+    headings = "".join(
+        f'<h2 id="h{i}">Part {i}</h2><a href="#h{i}"><span class="sr-only">Section {i}</span></a>'
+        f"<p>Text {i}.</p>"
+        for i in range(20_000)
+    )
+    captions = '<span class="sr-only">Terminal window</span></figcaption><figcaption>' * 20_000
+    figure = f"<figure><figcaption>{captions}</figcaption><pre>ls</pre></figure>"
+    path.write_text(f"<main><h1>Notes</h1>{asides}{figure}{headings}</main>", "utf-8")
+
+
 def _numbered_items(path: Path) -> None:
     items = "".join(f"{999_999_990 + n}. item\n" for n in range(10_000))
     path.write_text(f"# Long\n\n{items}", "utf-8")
@@ -337,6 +362,8 @@ ATTACKS: list[Attack] = [
         # module parses of under 2 s each.
         target_seconds=api_docs.MAX_SECONDS + 2.0,
     ),
+    Attack("a listing of 200,000 block lines", _block_lines),
+    Attack("70,000 words for one kind of reader", _one_reader_words),
 ]
 
 

@@ -103,6 +103,26 @@ def test_a_pages_source_beside_it_is_not_read_as_a_second_page(tmp_path: Path) -
     assert "=====" not in texts and "git-commit(1)" not in texts
 
 
+def test_a_scripts_license_text_beside_it_is_no_page(tmp_path: Path) -> None:
+    # Docusaurus 3.10's build: webpack writes each bundle's license comments beside it.
+    site = tmp_path / "build"
+    (site / "assets" / "js").mkdir(parents=True)
+    (site / "index.html").write_text(
+        "<html><body><main><h1>Black</h1><p>The uncompromising formatter.</p></main></body></html>"
+    )
+    (site / "assets" / "js" / "main.a5f3f386.js").write_text("(()=>{})();\n")
+    (site / "assets" / "js" / "main.a5f3f386.js.LICENSE.txt").write_text(
+        "/**\n * @license React\n * react-dom.production.min.js\n */\n"
+    )
+    (site / "assets" / "js" / "release.notes.txt").write_text("A text file of its own is read.\n")
+    db = tmp_path / "site.sqlite"
+    result = runner.invoke(app, ["ingest", str(site), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with Corpus.open(db) as corpus:
+        ids = sorted(document.id for document in corpus.documents())
+    assert ids == ["assets/js/release.notes", "index"]
+
+
 def test_a_folder_of_markdown_keeps_its_underscore_folders(tmp_path: Path) -> None:
     (tmp_path / "docs" / "_guides").mkdir(parents=True)
     (tmp_path / "docs" / "_guides" / "setup.md").write_text("# Setup\n\nInstall it first.\n")

@@ -49,6 +49,29 @@ def test_tab_buttons_that_name_their_panels_keep_their_labels_above_them() -> No
     assert _text(tabs) == READ
 
 
+def test_tab_links_in_a_list_of_their_own_whose_panels_name_them_open_their_panels() -> None:
+    # Astro Starlight 0.37.7: the tabs are links in a list inside a wrapper, and each panel,
+    # after the wrapper, names its tab by ``aria-labelledby``; neither names by
+    # ``aria-controls``.
+    tabs = f"""<starlight-tabs><div class="tablist-wrapper not-content"><ul role="tablist">
+    <li role="presentation" class="tab"><a role="tab" href="#tab-panel-0" id="tab-0"
+    aria-selected="true" tabindex="0">  pip </a></li><li role="presentation" class="tab"><a
+    role="tab" href="#tab-panel-1" id="tab-1" aria-selected="false" tabindex="-1">  conda </a>
+    </li></ul></div><div id="tab-panel-0" aria-labelledby="tab-0" role="tabpanel">{PIP}</div>
+    <div id="tab-panel-1" aria-labelledby="tab-1" role="tabpanel" hidden>{CONDA}</div>
+    </starlight-tabs>"""
+    assert _text(tabs) == READ
+
+
+def test_a_panel_labelled_by_an_element_that_is_no_tab_keeps_its_words_as_they_stand() -> None:
+    tabs = f"""<p id="pip-label">With pip:</p>
+    <div role="tabpanel" id="panel" aria-labelledby="pip-label">{PIP}</div>"""
+    assert _text(tabs) == (
+        "Install\n\nInstall the tool with the package manager you use.\n\n"
+        "With pip:\n\npip install foo"
+    )
+
+
 def test_a_tab_label_right_before_its_panel_is_no_part_of_the_panels_first_sentence() -> None:
     # sphinx-design: each input, its label, then its panel.
     tabs = f"""<div class="sd-tab-set"><input checked="checked" id="sd-tab-item-0"

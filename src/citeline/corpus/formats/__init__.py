@@ -219,11 +219,14 @@ def _folder_sources(
 ) -> Iterator[SourceFile]:
     """The files of one folder that citeline reads, and its links out of ``root``, refused;
     a source beside its own page (``pages`` by stem) is passed over."""
+    names = frozenset(file_names)
     for name in file_names:
         candidate = folder / name
         if name.startswith(".") or candidate.suffix.lower() not in READERS:
             continue
         if candidate.suffix.lower() in _SOURCE_SUFFIXES and candidate.stem in pages:
+            continue
+        if candidate.suffix.lower() == ".txt" and _annex(name, names):
             continue
         if candidate.is_symlink() and not _inside(candidate, root):
             yield _refused(candidate, path, "a link to a file outside")
@@ -231,6 +234,20 @@ def _folder_sources(
             relative = candidate.relative_to(path).as_posix()
             default_id = candidate.relative_to(path).with_suffix("").as_posix()
             yield SourceFile(candidate, default_id, relative, page_url(base_url, relative))
+
+
+def _annex(name: str, file_names: frozenset[str]) -> bool:
+    """Whether the text file ``name`` is named after a file beside it that is no text of
+    citeline's (its name, then more suffixes): about that file, not a page. Webpack writes
+    a bundle's license comments beside it so (``main.a5f3f386.js.LICENSE.txt`` beside
+    ``main.a5f3f386.js``): a Docusaurus 3.10 site read two of them as pages of its own."""
+    stem = name
+    while "." in stem:
+        stem = stem.rsplit(".", 1)[0]
+        suffix = Path(stem).suffix.lower()
+        if suffix and suffix not in READERS and stem in file_names:
+            return True
+    return False
 
 
 def _in_one_site(files: list[SourceFile], root_of_includes: Path) -> list[SourceFile]:

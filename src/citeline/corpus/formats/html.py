@@ -48,7 +48,10 @@ is the site's address for the file when ingest was given a base URL, else the pa
 canonical link. A page whose refresh sends the reader on at once (a redirect page) is
 omitted, counted, and left out of the site's sample. A static file an MkDocs docs folder
 copies as it is, naming itself by no ``<title>`` or heading (a search engine's verification
-file), is omitted and counted too.
+file), is omitted and counted too, as is a page whose scripts write all it shows
+(``script_pages``: a client-rendered site's shell). Words written for one kind of reader
+(``hidden_text``) and a listing whose markup breaks its lines (``listing_lines``) are read
+as a sighted reader sees them.
 
 Every page costs time and memory bounded by its size: a page nested deeper than browsers
 build (``MAX_DEPTH``) is refused before it is parsed (the parser's cost grows with the
@@ -84,13 +87,16 @@ from citeline.corpus.formats.controls import (
 from citeline.corpus.formats.decoding import read_page
 from citeline.corpus.formats.entries import signature_entries
 from citeline.corpus.formats.formulas import formulas_as_text
+from citeline.corpus.formats.hidden_text import read_as_seen
 from citeline.corpus.formats.label_rows import space_label_rows
+from citeline.corpus.formats.listing_lines import break_block_lines
 from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
 from citeline.corpus.formats.nodes import holds_no_element
 from citeline.corpus.formats.nodes import word_count as _word_count
 from citeline.corpus.formats.not_found import NOT_FOUND_PAGES, not_found_page
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
+from citeline.corpus.formats.script_pages import SCRIPT_PAGES, written_by_script
 from citeline.corpus.formats.sections import (
     Section,
     body_text,
@@ -545,6 +551,9 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         return
     if origin.static and not _names_itself(tree):
         yield Omitted(STATIC_FILES, 1)
+        return
+    if written_by_script(tree):
+        yield Omitted(SCRIPT_PAGES, 1)
         return
     if profile.name is not None:
         yield SiteName(profile.name)
@@ -1045,6 +1054,7 @@ def _cleaned_content(
     boxed = _boxed_headings(body)
     content, marked = _main_content(tree, body, profile, boxed)
     label_panels(content)  # before the buttons and inputs go: a tab's label is its panel's
+    read_as_seen(content)  # before what is hidden goes: a title hidden under its label stays
     # Read while the tooltips they hold are there: a mark is judged beside its tooltip.
     clear_tooltip_marks(content)
     form = _form_after_title(content)
@@ -1086,9 +1096,17 @@ def _cleaned_content(
     # ("const: unstable · source", rustdoc's) goes whole, as a bar, and a synopsis's rows
     # link their entries by their "More..." (Doxygen's).
     clear_controls(content, profile.labels, page)
-    clear_line_numbers(content)
-    join_signature_tables(content)
+    _read_listings(content)
     return content, marked, boxed, form
+
+
+def _read_listings(content: LexborNode) -> None:
+    """Reads ``content``'s listings as their lines: without their numbers, then each line
+    apart where blocks break them (after the numbers: a line's number is no part of it),
+    and a signature set out in a table's cells as one line."""
+    clear_line_numbers(content)
+    break_block_lines(content)
+    join_signature_tables(content)
 
 
 def _permalink_mark(link: LexborNode) -> bool:

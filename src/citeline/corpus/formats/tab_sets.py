@@ -12,6 +12,7 @@ order, and a browser shows the row of labels over one panel. Two structures carr
   ``<Tabs>`` so, ``<li role=tab>`` items without ``aria-controls``, and a block of ``<div
   role=tabpanel>``, all but the chosen one ``hidden``): paired by their order where as many
   panels as tabs follow the list;
+- WAI-ARIA's tabs whose panels name them instead (``aria-labelledby``): Astro Starlight's;
 - tabs of radio inputs, styled by CSS: a ``<label for=ID>`` of each ``<input type=radio
   id=ID>``, whose panel is the element right after the label (sphinx-design) or, where the
   labels stand in a row of their own, the panel at the same place in the next element that
@@ -46,6 +47,14 @@ def label_panels(content: LexborNode) -> None:
         panel = panels.get(str(tab.attributes.get("aria-controls") or "").strip())
         if panel is not None:
             _open_with(panel, tab)
+    # A panel that names its tab (``aria-labelledby``) where the tab names no panel:
+    # Starlight 0.37's tabs are links (``<a role=tab href="#tab-panel-0" id="tab-0">``) in
+    # a list of their own wrapper, their panels after that wrapper, not after the list.
+    named = {str(node.id): node for node in content.css("[role=tab][id]")}
+    for panel in content.css("[role=tabpanel][aria-labelledby]"):
+        label = named.pop(str(panel.attributes.get("aria-labelledby") or "").strip(), None)
+        if label is not None:
+            _open_with(panel, label)
     for tablist in content.css("[role=tablist]"):
         for tab, panel in _ordered_pairs(tablist):
             _open_with(panel, tab)
