@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborNode
 
-from citeline.corpus.formats.nodes import words_in, written
+from citeline.corpus.formats.nodes import drop_permalink, words_in, written
 
 # The visually hidden utility classes: Tailwind's and Bootstrap 3 and 4's ``sr-only``
 # (Starlight's), Bootstrap 5's, HTML5 Boilerplate's and VitePress's ``visually-hidden``
@@ -49,12 +49,7 @@ def read_as_seen(content: LexborNode) -> None:
     show_labelled_titles(content)
     clear_frame_labels(content)
     for link in heading_permalinks_after(content):
-        if link.id:  # as the reader's other permalinks: one that bears an id names a place
-            for child in list(link.iter(include_text=True)):
-                child.decompose()
-            del link.attrs["href"]
-        else:
-            link.decompose()
+        drop_permalink(link)
 
 
 def show_labelled_titles(content: LexborNode) -> None:

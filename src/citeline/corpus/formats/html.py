@@ -91,7 +91,7 @@ from citeline.corpus.formats.hidden_text import read_as_seen
 from citeline.corpus.formats.label_rows import space_label_rows
 from citeline.corpus.formats.listing_lines import break_block_lines
 from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
-from citeline.corpus.formats.nodes import holds_no_element
+from citeline.corpus.formats.nodes import BLOCK_TAGS, drop_permalink, holds_no_element
 from citeline.corpus.formats.nodes import word_count as _word_count
 from citeline.corpus.formats.not_found import NOT_FOUND_PAGES, not_found_page
 from citeline.corpus.formats.origin import SourceFile
@@ -301,42 +301,7 @@ _NOT_SECTION = "".join(f":not({part} *)" for part in ("pre", *_CHROME_PARTS))
 # text around them; inline elements run on ("<code>Box</code>ing" reads "Boxing"). A
 # ``details`` box's ``summary`` is its own line (CMake's tutorial: "show/hide answer" ran
 # into the answer's first word).
-_BLOCK_TAGS = frozenset(
-    [
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "br",
-        "dd",
-        "details",
-        "div",
-        "dl",
-        "dt",
-        "figcaption",
-        "figure",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hr",
-        "li",
-        "main",
-        "ol",
-        "p",
-        "pre",
-        "section",
-        "summary",
-        "table",
-        "td",
-        "th",
-        "tr",
-        "ul",
-    ]
-)
+_BLOCK_TAGS = BLOCK_TAGS | {"br"}
 # The blocks of a page's own prose (``_prose_before``).
 _PROSE_BLOCKS = frozenset(["p", "pre", "ul", "ol", "dl", "blockquote"])
 _PARAGRAPH_BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul"}
@@ -1068,11 +1033,11 @@ def _cleaned_content(
     # its mark goes, the id stays.
     for link in content.css(_PERMALINKS):
         if not _WORD.search(str(link.text(deep=True))):
-            _drop_permalink(link)
+            drop_permalink(link)
     # Elsewhere, a link whose whole text is a permalink's mark, to a place on the page.
     for link in content.css('a[href^="#"]'):
         if link.mem_id in marks:
-            _drop_permalink(link)
+            drop_permalink(link)
     for link in content.css(_HEADING_LINKS):
         if _heading_control(link):
             link.decompose()
@@ -1192,17 +1157,6 @@ def _glued_to_text_before(link: LexborNode, heading: LexborNode) -> bool:
             return False
         node = parent
     return False
-
-
-def _drop_permalink(link: LexborNode) -> None:
-    """Drops the permalink ``link``; one that bears an id (Node.js' "#") keeps it, emptied,
-    where it names the place."""
-    if link.id:
-        for child in list(link.iter(include_text=True)):
-            child.decompose()
-        del link.attrs["href"]
-    else:
-        link.decompose()
 
 
 def _mark_permalink_targets(body: LexborNode) -> None:
@@ -2125,12 +2079,8 @@ def _opened_element(heading: LexborNode) -> LexborNode | None:
     """The outermost element ``heading`` opens (nothing with text before it there, but
     navigation bars: ``_opens``), at most ``_WALK`` steps up, when it holds a word after
     the heading; else None (a heading standing in the text, or in a wrapper of its own)."""
-    node = heading
-    for _ in range(_WALK):
-        parent = node.parent
-        if parent is None or parent.tag in {"body", "html"} or not _opens(node):
-            break
-        node = parent
+    opened = list(_elements_opened(heading))
+    node = opened[-1] if opened else heading
     inner = heading
     while inner.mem_id != node.mem_id and inner.parent is not None:
         # The first sibling after it with a word ends the search: a page of long sections
@@ -2459,16 +2409,23 @@ def _opened_marker_run(heading: LexborNode) -> list[LexborNode]:
     list its ``<ul class="blockList"><li class="blockList"><h4>`` opens, and every member of
     a class was cited at its "Field Detail" or "Method Detail" heading (13 of 13 on
     argparse4j's ``ArgumentParsers.html``)."""
+    for element in _elements_opened(heading):
+        run = _marker_run(element)
+        if run:
+            return run
+    return []
+
+
+def _elements_opened(heading: LexborNode) -> Iterator[LexborNode]:
+    """The elements ``heading`` opens (``_opens``: nothing with text before it there, but
+    navigation bars), innermost first, at most ``_WALK`` of them, below ``body``."""
     node = heading
     for _ in range(_WALK):
         parent = node.parent
         if parent is None or parent.tag in {"body", "html"} or not _opens(node):
-            break
+            return
         node = parent
-        run = _marker_run(node)
-        if run:
-            return run
-    return []
+        yield node
 
 
 def _markers_only(node: LexborNode) -> list[LexborNode]:

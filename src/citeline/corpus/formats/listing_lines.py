@@ -26,41 +26,9 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborNode
 
-# The elements a browser shows as blocks that a listing's markup may hold.
-_BLOCKS = frozenset(
-    [
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "dd",
-        "details",
-        "div",
-        "dl",
-        "dt",
-        "figcaption",
-        "figure",
-        "footer",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hr",
-        "li",
-        "ol",
-        "p",
-        "pre",
-        "section",
-        "summary",
-        "table",
-        "tr",
-        "ul",
-    ]
-)
-_LINE_MARKUP = ", ".join(["br", *sorted(_BLOCKS)])
+from citeline.corpus.formats.nodes import BLOCK_TAGS
+
+_LINE_MARKUP = ", ".join(["br", *sorted(BLOCK_TAGS)])
 
 
 def break_block_lines(content: LexborNode) -> None:
@@ -106,7 +74,7 @@ def _shown_text(listing: LexborNode) -> str:
                 out.append("\n")  # the break before it ended a line of nothing
             forced = True
         elif node.tag != "-comment":
-            if node.tag in _BLOCKS and node is not listing:
+            if node.tag in BLOCK_TAGS and node is not listing:
                 edge = True
                 stack.append((node, True))
             children = list(node.iter(include_text=True))

@@ -1,5 +1,6 @@
 """Small readings of a parsed page's nodes that the HTML reader's parts share: whether a
-node holds a word, how many it holds, and which page a link leads to.
+node holds a word, how many it holds, which page a link leads to, which elements are
+blocks; and the one change they share, a permalink dropped.
 
 It deliberately reads nothing but the node it is given.
 """
@@ -18,6 +19,44 @@ _WORD = re.compile(r"\w")
 _WORD_TOKEN = re.compile(r"\S*\w\S*")
 # The schemes of an address that leads to a page (``javascript:``, ``mailto:`` lead to none).
 _PAGE_SCHEMES = frozenset(["http", "https"])
+# The elements a browser shows as blocks (a table's rows and cells among them): their
+# boundaries separate the text around them, where inline elements run on.
+BLOCK_TAGS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "dd",
+        "details",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "footer",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "td",
+        "th",
+        "tr",
+        "ul",
+    ]
+)
 
 
 def written(node: LexborNode) -> bool:
@@ -73,3 +112,14 @@ def page_target(href: str, page: str) -> str | None:
         return None  # "#id" or "?query": this page
     found = posixpath.normpath(posixpath.join(posixpath.dirname(page), parts.path))
     return None if found == posixpath.normpath(page) else found
+
+
+def drop_permalink(link: LexborNode) -> None:
+    """Drops the permalink ``link``; one that bears an id (Node.js' "#") keeps it, emptied,
+    where it names the place."""
+    if link.id:
+        for child in list(link.iter(include_text=True)):
+            child.decompose()
+        del link.attrs["href"]
+    else:
+        link.decompose()
