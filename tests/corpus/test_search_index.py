@@ -573,7 +573,7 @@ def _ranked_after_ingest(
         search_index_module, "INGEST_COMMIT_SECONDS", 0.0 if per_batch else float("inf")
     )
     with Corpus.open(folder / "index.sqlite") as corpus:
-        if how == "two processes":
+        if how == "two ingests":
             _write_jsonl(export, records[: len(records) // 2])
             corpus.ingest(export)
     with Corpus.open(folder / "index.sqlite") as corpus:
@@ -594,10 +594,10 @@ def test_the_same_documents_rank_alike_to_the_bit_however_often_the_index_commit
     queries = [*_PLANTS, "fern moss", "oak ivy reed", "sedge notes", "clover birch rush thistle"]
     ranked = {
         how: _ranked_after_ingest(tmp_path, monkeypatch, how, queries)
-        for how in ("one commit at the end", "a commit per batch", "two processes")
+        for how in ("one commit at the end", "a commit per batch", "two ingests")
     }
     assert ranked["a commit per batch"] == ranked["one commit at the end"]
-    assert ranked["two processes"] == ranked["one commit at the end"]
+    assert ranked["two ingests"] == ranked["one commit at the end"]
 
 
 @pytest.mark.parametrize("written", ["before the generation file", "in another format"])
