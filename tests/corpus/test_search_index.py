@@ -544,3 +544,110 @@ def test_a_query_of_a_hundred_thousand_words_is_looked_up_a_bounded_number_of_ti
     unheld = corpus.unheld_words(query)
     assert len(unheld) == search_index_module.UNHELD_WORDS
     assert unheld[:2] == ["w0", "w1"]
+
+
+_PLANTS = ["fern", "moss", "oak", "ivy", "reed", "sedge", "birch", "thistle", "clover", "rush"]
+
+
+def _ranked_after_ingest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str, queries: list[str]
+) -> list[list[tuple[int, float]]]:
+    """Every query's lexical hits (passage id, score) after ingesting one export ``how``."""
+    records: list[dict[str, object]] = [
+        {
+            "_id": f"d{n}",
+            "title": f"{_PLANTS[n % 7]} notes",
+            "text": " ".join(_PLANTS[(n * j) % 10] for j in range(1, 4 + n % 9)),
+        }
+        for n in range(40)
+    ]
+    # Passages of one text in many batches: their scores tie, and a query's k-th place
+    # falls among them.
+    records += [{"_id": f"same{n}", "title": "Same", "text": "fern moss"} for n in range(12)]
+    folder = tmp_path / how.replace(" ", "-")
+    folder.mkdir()
+    export = folder / "export.jsonl"
+    monkeypatch.setattr(ingest_module, "INGEST_BATCH", 4)
+    per_batch = how != "one commit at the end"
+    monkeypatch.setattr(
+        search_index_module, "INGEST_COMMIT_SECONDS", 0.0 if per_batch else float("inf")
+    )
+    with Corpus.open(folder / "index.sqlite") as corpus:
+        if how == "two ingests":
+            _write_jsonl(export, records[: len(records) // 2])
+            corpus.ingest(export)
+    with Corpus.open(folder / "index.sqlite") as corpus:
+        _write_jsonl(export, records)
+        corpus.ingest(export)
+        return [
+            [(hit.passage, hit.score) for hit in corpus._index.lexical(query, k)]
+            for query in queries
+            for k in (3, 10, 100)
+        ]
+
+
+def test_the_same_documents_rank_alike_to_the_bit_however_often_the_index_committed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The number of commits follows the wall clock (``INGEST_COMMIT_SECONDS``), so the
+    # machine's load; a benchmark's answers must not.
+    queries = [*_PLANTS, "fern moss", "oak ivy reed", "sedge notes", "clover birch rush thistle"]
+    ranked = {
+        how: _ranked_after_ingest(tmp_path, monkeypatch, how, queries)
+        for how in ("one commit at the end", "a commit per batch", "two ingests")
+    }
+    assert ranked["a commit per batch"] == ranked["one commit at the end"]
+    assert ranked["two ingests"] == ranked["one commit at the end"]
+
+
+@pytest.mark.parametrize("written", ["before the generation file", "in another format"])
+def test_an_index_of_an_earlier_format_is_built_again(tmp_path: Path, written: str) -> None:
+    import tantivy
+
+    db, export = tmp_path / "index.sqlite", tmp_path / "export.jsonl"
+    _write_jsonl(export, _records("lagoon", 3))
+    with Corpus.open(db) as corpus:
+        corpus.ingest(export)
+    folder = search_index_module.search_index_folder(str(db), db)
+    # A passage the store never held: only a rebuild drops it.
+    writer = tantivy.Index.open(str(folder)).writer()
+    writer.add_document(tantivy.Document(passage=999, document="=ghost", terms="ghost"))
+    writer.commit()
+    writer.wait_merging_threads()
+    held = folder / search_index_module.GENERATION_FILE
+    if written == "before the generation file":
+        held.unlink()
+    else:
+        written_format = json.dumps(search_index_module.INDEX_FORMAT)
+        held.write_text(held.read_text("utf-8").replace(written_format, '"6/1"'), "utf-8")
+    with Corpus.open(db) as corpus:
+        assert corpus._index.lexical("ghost", 5) == []
+        assert _found(corpus, "lagoon") == {"0", "1", "2"}
+    assert json.loads(held.read_text("utf-8"))["format"] == search_index_module.INDEX_FORMAT
+
+
+def test_a_reingested_collection_reindexed_ranks_as_a_new_machine_s_index_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Replaced passages count in tantivy's statistics until a merge drops them, so a
+    # re-ingest's scores may differ from a fresh index's; a reindex drops them all.
+    from citeline.corpus.search_index import SearchIndex
+
+    db, export = tmp_path / "index.sqlite", tmp_path / "export.jsonl"
+    monkeypatch.setattr(ingest_module, "INGEST_BATCH", 4)
+    monkeypatch.setattr(search_index_module, "INGEST_COMMIT_SECONDS", 0.0)
+    texts = [" ".join(_PLANTS[(n * j) % 10] for j in range(1, 4 + n % 9)) for n in range(30)]
+    for version in ("first", "second"):
+        # The second changes three documents and removes one: one batch, one commit.
+        records = [
+            {"_id": f"d{n}", "title": f"{version if n < 3 else 'first'} {n % 3}", "text": text}
+            for n, text in enumerate(texts)
+            if version == "first" or n != 3
+        ]
+        _write_jsonl(export, records)
+        with Corpus.open(db) as corpus:
+            corpus.ingest(export, prune=True)
+    with Corpus.open(db, rebuild_index=True) as corpus:
+        fresh = SearchIndex(tmp_path / "new-machine", corpus._store)
+        for query in [*_PLANTS, "fern moss", "second oak", "first"]:
+            assert corpus._index.lexical(query, 10) == fresh.lexical(query, 10)

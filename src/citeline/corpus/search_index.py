@@ -18,12 +18,28 @@ measured 0.6299 on the same queries. A query whose terms are exactly a title's
 among the ``TITLE_WINDOW`` best, or from anywhere when few passages carry that title.
 
 Consistency: every store write bumps the store's generation in its own transaction; the
-index records the generation it holds in a marker document committed in the same tantivy
-commit as the passages. Opening, and every search at most every ``FOLLOW_SECONDS``, compares
-the two and catches up with what changed since (``ChangeFeed.changes_since``): after a crash
-mid-ingest, after another process's ingest, or on a new machine (from generation 0, the whole
-collection). One process writes at a time (tantivy's writer lock); one that finds the lock
-taken searches the last commit and looks again later.
+index records the generation it holds in a file beside tantivy's (``GENERATION_FILE``),
+written after the tantivy commit that holds the passages, under the same writer lock, and
+read before the index is reloaded: the generation an index says it holds is never ahead of
+its passages. A crash between the two leaves it behind them, and catching up from there again
+deletes and adds the same documents. Opening, and every search at most every
+``FOLLOW_SECONDS``, compares the two and catches up with what changed since
+(``ChangeFeed.changes_since``): after a crash mid-ingest, after another process's ingest, or
+on a new machine (from generation 0, the whole collection). One process writes at a time
+(tantivy's writer lock); one that finds the lock taken searches the last commit and looks
+again later.
+
+Determinism: tantivy's BM25 takes the document count, the terms' document frequencies and the
+average length from every segment's documents, deleted ones too until a merge drops them
+(a segment all deleted is dropped at once). The generation was a marker document, deleted and
+added again at each commit; the deleted markers left among passages raised the document
+count by a number that followed the commits, so the wall clock: a commit per batch changed
+the scores of 134 of 135 questions on the Python docs, and two ingests of the same code on a
+loaded machine disagreed on 134. The index now holds passages only, so a store ingested
+afresh, in any number of commits, batches or processes, scores to the bit alike; passages of
+equal score are ordered by id (``_best``), whichever segments hold them. A re-ingest's
+replaced passages still count until tantivy merges their segment (its Python binding asks
+for no merge); ``citeline reindex`` scores as a fresh ingest does.
 
 It deliberately does not read files, decide what to re-ingest, or fetch hits' text: that is
 ``ingest``'s and the store's.
@@ -33,6 +49,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import logging
 import os
 import re
@@ -60,7 +77,8 @@ from citeline.text.index_terms import ANALYSIS_VERSION, INDEX, asked_terms, inde
 # 5: a name written as code is indexed by its parts too (``citeline.text.identifiers``); the
 # store keeps no terms, so only this derived index is built again, on open.
 # 6: a document is named by its own id where that is short (``_document_key``).
-INDEX_FORMAT = f"6/{ANALYSIS_VERSION}"
+# 7: the generation is a file beside the index (``GENERATION_FILE``), no marker document.
+INDEX_FORMAT = f"7/{ANALYSIS_VERSION}"
 # Title terms count twice a body term: measured on SciFact's train split, nDCG@10 0.699 at
 # 1:1, 0.703 at 2:1, 0.705 at 3:1; 2:1 keeps most of the gain without leaning on titles.
 # Over ten documentation collections, searched by words alone, 2 puts the gold section in
@@ -91,7 +109,8 @@ FOLLOW_SECONDS = 1.0
 # How often an ingest commits the index while it writes batches (and once at its end): each
 # commit costs a writer, a segment and merges, measured 0.17 s of CPU apiece on SciFact, so
 # committing after every 500-document batch doubled the ingest's CPU; searches elsewhere
-# see an ingest's documents this late at most.
+# see an ingest's documents this late at most. Wall time may choose the commits: no score
+# depends on how many there were (the module's Determinism paragraph).
 INGEST_COMMIT_SECONDS = 10.0
 # The longest id that is its own document key in the index (``_document_key``); a longer one
 # is named by a digest. A digest for every document cost more than the rest of indexing a
@@ -113,8 +132,10 @@ NEARLY_FULL = 1 << 20
 UNHELD_WORDS = 64
 # Where a PostgreSQL collection's index lives unless CITELINE_SEARCH_INDEX says.
 SEARCH_INDEX_ENV = "CITELINE_SEARCH_INDEX"
-
-_MARKER = "generation"
+# The format, collection and store generation the index holds, in its folder: a document of
+# the index would count in every passage's BM25 (the module's Determinism paragraph).
+GENERATION_FILE = "citeline-generation.json"
+_HELD_DRAFT = GENERATION_FILE + ".draft"
 
 logger = logging.getLogger(__name__)
 
@@ -142,10 +163,6 @@ def _schema() -> Any:
     builder.add_text_field("title_key", tokenizer_name="raw", index_option="basic")
     # Term frequencies without positions: BM25 needs no more, and no query here is a phrase.
     builder.add_text_field("terms", tokenizer_name="whitespace", index_option="freq")
-    builder.add_text_field("marker", tokenizer_name="raw", index_option="basic")
-    builder.add_integer_field("generation", stored=True, indexed=False)
-    builder.add_text_field("format", stored=True, tokenizer_name="raw", index_option="basic")
-    builder.add_text_field("collection", stored=True, tokenizer_name="raw", index_option="basic")
     return builder.build()
 
 
@@ -193,7 +210,9 @@ class SearchIndex:
             if tantivy.Index.exists(str(self._folder)):
                 try:
                     index = tantivy.Index.open(str(self._folder))
-                    readable = _stored_format(index) in (None, INDEX_FORMAT)
+                    # Without the file: a format before 7, or a folder whose creation
+                    # stopped between tantivy's files and it (``_held`` is written second).
+                    readable = (_held(self._folder) or {}).get("format") == INDEX_FORMAT
                 except ValueError:
                     if not discard_unreadable:
                         raise
@@ -206,6 +225,7 @@ class SearchIndex:
                 self._clear_folder()
             index = tantivy.Index(self._schema, str(self._folder), reuse=False)
             index.config_reader(reload_policy="Manual")
+            _hold(self._folder, self._collection, 0)
             return index
         except (OSError, ValueError) as error:
             raise IndexUnreadableError(
@@ -224,7 +244,7 @@ class SearchIndex:
                 ".fast",
                 ".fieldnorm",
                 ".del",
-            } or (entry.name in {"meta.json", ".managed.json"}):
+            } or (entry.name in {"meta.json", ".managed.json", GENERATION_FILE, _HELD_DRAFT}):
                 entry.unlink()
             elif entry.is_dir():
                 shutil.rmtree(entry)
@@ -247,13 +267,23 @@ class SearchIndex:
             wanted = self._store.generation()
             if wanted == self._generation:
                 return True
-            self._index.reload()
+            # The file first: the commit it names is written before it, so the index then
+            # reloaded holds at least that generation.
             self._generation = self._indexed_generation()
+            self._index.reload()
             if wanted == self._generation:
                 return True
             writer = self._writer()
             if writer is None:
                 return False
+            # Read again under the writer lock, where it is the last commit's: a process that
+            # caught up in the meantime is not followed by a second catch-up of the same
+            # documents, whose replaced passages would count in every score until merged.
+            self._generation = self._indexed_generation()
+            self._index.reload()
+            if wanted == self._generation:
+                del writer
+                return True
             # An index ahead of its store (the database restored from an older backup) holds
             # passages the store lost: only a whole rebuild can say which.
             since = self._generation if self._generation <= wanted else 0
@@ -297,7 +327,7 @@ class SearchIndex:
             finally:
                 del writer
             self._index.reload()
-            return int(self._index.searcher().num_docs) - 1
+            return int(self._index.searcher().num_docs)
 
     def _writer(self) -> Any | None:
         try:
@@ -315,7 +345,7 @@ class SearchIndex:
         # An index that holds no passages (built from nothing, or its first ingest) has
         # nothing to delete: each document is listed once in ``changes.changed``. SciFact's
         # first ingest spent 10 to 20 ms of CPU on 5,183 deletes of nothing.
-        empty = since == 0 or self._index.searcher().num_docs <= 1
+        empty = since == 0 or self._index.searcher().num_docs == 0
         changes = self._store.changes_since(since)
         for doc_id in changes.removed:
             writer.delete_documents_by_term("document", _document_key(doc_id))
@@ -339,28 +369,22 @@ class SearchIndex:
             for row in rows:
                 writer.add_document(row)
             del rows
-        writer.delete_documents_by_term("marker", _MARKER)
-        writer.add_document(
-            tantivy.Document(
-                marker=_MARKER,
-                generation=changes.generation,
-                format=INDEX_FORMAT,
-                collection=self._collection,
-            )
-        )
         writer.commit()
+        # Before the lock goes with the writer (``wait_merging_threads`` consumes it).
+        _hold(self._folder, self._collection, changes.generation)
         writer.wait_merging_threads()
         return changes.generation
 
     def _indexed_generation(self) -> int:
         """The generation the index holds; 0 (so it is built whole) when it holds another
         format or another collection's passages."""
-        marker = _marker(self._index)
-        if marker is None or marker.get("format") != [INDEX_FORMAT]:
+        held = _held(self._folder)
+        if held is None or held.get("format") != INDEX_FORMAT:
             return 0
-        if marker.get("collection") != [self._collection]:
+        generation = held.get("generation")
+        if held.get("collection") != self._collection or not isinstance(generation, int):
             return 0
-        return int(marker["generation"][0])
+        return generation
 
     def after_batch(self) -> None:
         """Told by an ingest after each batch it stored: follows every
@@ -379,8 +403,8 @@ class SearchIndex:
     # -- searching ---------------------------------------------------------------------
 
     def lexical(self, query: str, k: int) -> list[Candidate]:
-        """The ``k`` best passages for ``query`` by BM25, best first, those whose title the
-        query names first; [] when nothing matches."""
+        """The ``k`` best passages for ``query`` by BM25, best first (equal scores by passage
+        id), those whose title the query names first; [] when nothing matches."""
         if self._closed:
             raise RuntimeError("this corpus is closed; open it again to use it")
         # Analysed once: the terms searched for and the title keys both come from it.
@@ -403,11 +427,7 @@ class SearchIndex:
                 for term in wanted
             ]
         )
-        hits = searcher.search(matching, k, count=False).hits
-        ranked = [
-            Candidate(passage, score)
-            for (score, _), passage in zip(hits, _passages(searcher, hits), strict=True)
-        ]
+        ranked = [Candidate(passage, score) for passage, score in _best(searcher, matching, k)]
         named = self._named(searcher, matching, query_title_keys(found))
         if not named:
             return ranked
@@ -457,7 +477,7 @@ class SearchIndex:
                 (tantivy.Occur.Must, tantivy.Query.const_score_query(title_is, 0.0)),
             ]
         )
-        found = searcher.search(titled, TITLE_WINDOW, count=False).hits
+        found = _best(searcher, titled, TITLE_WINDOW)
         if not found:
             return []
         # A title few sections carry (a FAQ's "What is <the product>?" in a manual of 4,462
@@ -468,11 +488,8 @@ class SearchIndex:
             # Rare (most queries name no title), so the window's floor is only read then.
             window = searcher.search(matching, TITLE_WINDOW, count=False).hits
             floor = window[-1][0] if len(window) == TITLE_WINDOW else float("-inf")
-            found = [hit for hit in found if hit[0] >= floor]
-        return [
-            (passage, score)
-            for (score, _), passage in zip(found, _passages(searcher, found), strict=True)
-        ]
+            found = [hit for hit in found if hit[1] >= floor]
+        return found
 
     def close(self) -> None:
         """Refuse further searches; tantivy's files are released with the last reference."""
@@ -480,7 +497,7 @@ class SearchIndex:
 
     def count(self) -> int:
         """How many passages the index holds (its last reloaded commit)."""
-        return max(0, int(self._index.searcher().num_docs) - 1)
+        return int(self._index.searcher().num_docs)
 
 
 def _is_disk_full(error: BaseException, folder: Path) -> bool:
@@ -583,6 +600,29 @@ class _Titles(dict[str, tuple[str, list[str]]]):
         return found
 
 
+def _best(searcher: Any, query: Any, k: int) -> list[tuple[int, float]]:
+    """The ``k`` best passages for ``query``, (passage id, score), best first and those of
+    equal score by id.
+
+    tantivy orders equal scores by where the passages lie in its segments, which follows
+    when they were committed and merged, and of a tie at the ``k``-th place keeps those it
+    met first. So hits are asked for past the ``k``-th until one scores below it: every
+    passage scoring as the ``k``-th is then among them (twice as many each time, so a tie of
+    n passages costs about two searches of n)."""
+    limit = k + 1
+    while True:
+        hits = searcher.search(query, limit, count=False).hits
+        if len(hits) < limit or hits[-1][0] < hits[k - 1][0]:
+            break
+        limit *= 2
+    scores = [score for score, _ in hits]
+    found = list(zip(_passages(searcher, hits), scores, strict=True))
+    # Sorted only where two scores tie: 15 µs of a 0.22 ms query at k = 100.
+    if len(set(scores)) < len(scores):
+        found.sort(key=lambda hit: (-hit[1], hit[0]))
+    return found[:k]
+
+
 def _passages(searcher: Any, hits: Sequence[tuple[float, Any]]) -> list[int]:
     """The passage ids of search hits, from the fast field."""
     if not hits:
@@ -590,19 +630,24 @@ def _passages(searcher: Any, hits: Sequence[tuple[float, Any]]) -> list[int]:
     return [int(passage) for passage in searcher.fast_field_values("passage", [a for _, a in hits])]
 
 
-def _marker(index: Any) -> dict[str, list[Any]] | None:
-    searcher = index.searcher()
-    query = tantivy.Query.term_query(index.schema, "marker", _MARKER)
-    hits = searcher.search(query, 1, count=False).hits
-    if not hits:
+def _held(folder: Path) -> dict[str, Any] | None:
+    """What ``GENERATION_FILE`` in ``folder`` says (format, collection, generation); None
+    when there is none or it cannot be read."""
+    try:
+        held = json.loads((folder / GENERATION_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return None
-    document: dict[str, list[Any]] = searcher.doc(hits[0][1]).to_dict()
-    return document
+    return held if isinstance(held, dict) else None
 
 
-def _stored_format(index: Any) -> str | None:
-    marker = _marker(index)
-    if marker is None:
-        return None
-    formats: Sequence[str] = marker.get("format", [])
-    return formats[0] if formats else ""
+def _hold(folder: Path, collection: str, generation: int) -> None:
+    """Write ``GENERATION_FILE``: whole or not at all (a draft, synced, then renamed over
+    it), so a reader or a crash never meets half of it."""
+    draft = folder / _HELD_DRAFT
+    with draft.open("w", encoding="utf-8") as file:
+        json.dump(
+            {"format": INDEX_FORMAT, "collection": collection, "generation": generation}, file
+        )
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(draft, folder / GENERATION_FILE)
