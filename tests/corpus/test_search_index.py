@@ -600,6 +600,38 @@ def test_the_same_documents_rank_alike_to_the_bit_however_often_the_index_commit
     assert ranked["two ingests"] == ranked["one commit at the end"]
 
 
+def test_a_tie_larger_than_the_bound_is_searched_no_further_than_the_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Generated reference pages tie thousands of passages; ordering all of them would cost
+    # a search that skips none of them, for every query.
+    import tantivy
+
+    db, export = tmp_path / "index.sqlite", tmp_path / "export.jsonl"
+    _write_jsonl(export, [{"_id": f"d{n:03}", "text": "returns nothing"} for n in range(300)])
+    with Corpus.open(db) as corpus:
+        corpus.ingest(export)
+        monkeypatch.setattr(search_index_module, "TIED_HITS", 40)
+        searcher = corpus._index._index.searcher()
+        asked: list[int] = []
+        search = searcher.search
+
+        class Counting:
+            def search(self, query: object, limit: int, **options: object) -> object:
+                asked.append(limit)
+                return search(query, limit, **options)
+
+            def fast_field_values(self, *args: object) -> object:
+                return searcher.fast_field_values(*args)
+
+        schema = corpus._index._index.schema
+        query = tantivy.Query.term_query(schema, "terms", INDEX.terms("returns")[0])
+        found = search_index_module._best(Counting(), query, 10)
+    assert max(asked) == 40
+    assert len(found) == 10
+    assert all(score == found[0][1] for _, score in found)
+
+
 @pytest.mark.parametrize("written", ["before the generation file", "in another format"])
 def test_an_index_of_an_earlier_format_is_built_again(tmp_path: Path, written: str) -> None:
     import tantivy
