@@ -786,26 +786,58 @@ def _titled_apart(content: LexborNode, boxed: set[int]) -> bool:
     with (DirectFB's 177 of 362 words, "Supports: Hardware YUV overlays ..."), and each
     was titled by its first section's heading."""
     first = _first_heading(content, boxed)
-    return first is not None and (first.tag != "h1" or _prose_before(first))
+    return first is not None and (first.tag != "h1" or _prose_before(first, content))
 
 
-def _prose_before(heading: LexborNode) -> bool:
-    """Whether a block of prose (``_PROSE_BLOCKS``) with a word stands before ``heading``
-    beside it, at most ``_WALK`` elements back. SQLite's pages put their title and a table
-    of contents in ``div`` elements beside their first ``h1``: the title, not the page's
-    text, which Doxygen's Markdown pages write in paragraphs and lists there."""
-    sibling = heading.prev
+def _prose_before(heading: LexborNode, content: LexborNode) -> bool:
+    """Whether a block of prose with a word (``_PROSE_BLOCKS``, or an element holding a
+    paragraph of its own: ``_holds_prose``) stands before ``heading``'s place beside it, at
+    most ``_WALK`` elements back. Its place is the outermost element inside ``content`` that
+    opens with it (``_opening_place``). SQLite's pages put their title and a table of
+    contents in ``div`` elements beside their first ``h1``: the title, not the page's text,
+    which Doxygen's Markdown pages write in paragraphs and lists there, and Haddock in
+    ``div#description`` beside ``div#interface``, which opens with its first group's
+    ``<a id=g:1><h1>``: read as a banner, the description of each of aeson's 13 modules was
+    lost, and the module was titled by its first group ("Encoding › Predicates")."""
+    sibling = _opening_place(heading, content).prev
     for _ in range(_WALK):
         if sibling is None:
             return False
         if (
-            sibling.tag in _PROSE_BLOCKS
+            (sibling.tag in _PROSE_BLOCKS or _holds_prose(sibling))
             and _WORD.search(str(sibling.text(deep=True)))
             and not _navigation_only(sibling)
         ):
             return True
         sibling = sibling.prev
     return False
+
+
+def _opening_place(heading: LexborNode, content: LexborNode) -> LexborNode:
+    """``heading``, or the outermost of its ancestors inside ``content`` (at most ``_WALK``
+    up) that it opens: each one's first element, with no word before it."""
+    place = heading
+    for _ in range(_WALK):
+        parent = place.parent
+        if parent is None or parent.mem_id == content.mem_id:
+            break
+        before = place.prev
+        while before is not None and not (
+            before.tag not in {"-text", "-comment"} or _WORD.search(str(before.text_content or ""))
+        ):
+            before = before.prev
+        if before is not None:
+            break
+        place = parent
+    return place
+
+
+def _holds_prose(node: LexborNode) -> bool:
+    """Whether ``node``, a ``div`` or ``section``, holds a paragraph of the page's own: one of
+    at least ``_OWN_PARAGRAPH_WORDS`` words, more than any line of a theme's chrome."""
+    return node.tag in {"div", "section"} and any(
+        _words(paragraph) >= _OWN_PARAGRAPH_WORDS for paragraph in node.css("p")
+    )
 
 
 def _redirects_elsewhere(tree: LexborHTMLParser, relative: str) -> bool:
