@@ -2163,17 +2163,87 @@ def _titles_a_box(heading: LexborNode) -> bool:
         if sum(1 for _ in parent.css(_ANY_HEADING)) > 1:
             break
         box = node = parent
-    if box is None:
-        return False
-    sibling = box.next
+    return box is not None and _text_resumes_after(box)
+
+
+def _text_resumes_after(box: LexborNode) -> bool:
+    """Whether what follows ``box``, before any heading, is text of the section around it:
+    a paragraph, list, table or code block, or a ``div`` opening with one (a note's text, an
+    entry's block, its first line its signature), past boxes of the same shape beside it
+    (``_a_box``). Apache's manual puts two example boxes side by side, then a note: read
+    apart, the first box's heading took the second box, and the second's the note. Where
+    the box closes an entry's block (a ``div`` without an id, opening with its text), what
+    follows that block follows the box: Haddock closes each declaration's block with its
+    box of instances, ``<div class="subs instances"><h4>Instances</h4>``, and the next
+    declaration opens its own block. Read as a section, each box's heading took every
+    declaration up to the next group's heading: 152 of the 468 of aeson's modules were
+    cited as the "Instances" of the type before them."""
+    node, climbed = box, False
     for _ in range(_WALK):
-        if sibling is None:
+        sibling = _next_written(node)
+        if sibling is not None:
+            if _a_box(sibling):
+                node = sibling
+                continue
+            return _opens_with_text(sibling)
+        parent = node.parent
+        if climbed or parent is None or parent.tag != "div" or parent.id:
             return False
-        if sibling.tag == "-comment" or not str(sibling.text(deep=True)).strip():
-            sibling = sibling.next
-            continue
-        return sibling.tag in _RESUMING_BLOCKS and sibling.css_first(_ANY_HEADING) is None
+        first = _first_written(parent)
+        if first is None or first.mem_id == node.mem_id or not _opens_with_text(first):
+            return False
+        node, climbed = parent, True
     return False
+
+
+def _a_box(node: LexborNode) -> bool:
+    """Whether ``node`` is a ``div`` opening with a heading that no id names, and holding
+    no other heading."""
+    if node.tag != "div":
+        return False
+    first = _first_written(node)
+    return (
+        first is not None
+        and first.tag in _HEADING_TAGS
+        and not _anchor_candidates(first)
+        and sum(1 for _ in node.css(_ANY_HEADING)) == 1
+    )
+
+
+def _opens_with_text(node: LexborNode) -> bool:
+    """Whether ``node`` is a block of text holding no heading, or a ``div`` that opens with
+    one, at most ``_WALK`` steps down."""
+    for _ in range(_WALK):
+        if node.tag in _RESUMING_BLOCKS:
+            return node.css_first(_ANY_HEADING) is None
+        if node.tag != "div":
+            return False
+        child = _first_written(node)
+        if child is None:
+            return False
+        node = child
+    return False
+
+
+def _next_written(node: LexborNode) -> LexborNode | None:
+    """The sibling after ``node`` that holds a word or is an element, past comments and
+    blank text."""
+    sibling = node.next
+    while sibling is not None and (
+        sibling.tag == "-comment" or not str(sibling.text(deep=True)).strip()
+    ):
+        sibling = sibling.next
+    return sibling
+
+
+def _first_written(node: LexborNode) -> LexborNode | None:
+    """``node``'s first child but comments and blank text."""
+    child = node.child
+    while child is not None and (
+        child.tag == "-comment" or (child.tag == "-text" and not str(child.text()).strip())
+    ):
+        child = child.next
+    return child
 
 
 def _follows_a_term(term: LexborNode) -> bool:
