@@ -74,6 +74,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -85,7 +86,7 @@ from citeline.corpus.formats.controls import (
     summary_labels,
 )
 from citeline.corpus.formats.decoding import read_page
-from citeline.corpus.formats.entries import signature_entries
+from citeline.corpus.formats.entries import SELF_LINKED, signature_entries
 from citeline.corpus.formats.formulas import formulas_as_text
 from citeline.corpus.formats.hidden_text import read_as_seen
 from citeline.corpus.formats.label_rows import space_label_rows
@@ -1045,7 +1046,10 @@ def _cleaned_content(
     page's path in the site, which its synopsis tables may link it by (``synopses``)."""
     # Read before a repeated id is taken off: SQLAlchemy's ``regexp_replace`` names two
     # parameters ``...params.pattern``, each with its "¶" beside its own target.
-    marks = {link.mem_id for link in body.css('a[href^="#"]') if _permalink_mark(link)}
+    marked_links = [link for link in body.css('a[href^="#"]') if _permalink_mark(link)]
+    marks = {link.mem_id for link in marked_links}
+    for link in marked_links:
+        _mark_own_line(link)
     _first_places_only(body)
     _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
@@ -1116,7 +1120,32 @@ def _permalink_mark(link: LexborNode) -> bool:
     href = str(link.attributes.get("href") or "")
     if len(href) < 2 or str(link.text(deep=True)).strip() not in _PERMALINK_MARKS:
         return False
-    return _at_its_place(link, href[1:])
+    return _at_its_place(link, _fragment_id(href))
+
+
+def _mark_own_line(link: LexborNode) -> None:
+    """Marks (``SELF_LINKED``) the child of the element a permalink ``link`` points at that
+    holds the link, at most ``_WALK`` steps up: the line an entry's block opens with, where
+    the generator puts the entry's "#" (``entries``)."""
+    target = _fragment_id(str(link.attributes.get("href") or ""))
+    node = link
+    for _ in range(_WALK):
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"}:
+            return
+        if parent.id == target:
+            if node.mem_id != link.mem_id:
+                node.attrs[SELF_LINKED] = ""
+            return
+        node = parent
+
+
+def _fragment_id(href: str) -> str:
+    """The id an in-page link ``href`` (``#...``) leads to: a browser matches the fragment
+    percent-decoded. Crystal's API pages link each method's "#" as
+    ``#clear%3ANil-instance-method`` to ``id="clear:Nil-instance-method"``: compared as
+    written, none of its 12,029 marks was a permalink, and each stayed in its line."""
+    return unquote(href[1:])
 
 
 def _at_its_place(link: LexborNode, target: str) -> bool:
@@ -2391,6 +2420,7 @@ def _linked_ids(content: LexborNode) -> frozenset[str]:
         href = str(link.attributes.get("href") or "")
         if len(href) > 1:
             found.add(href[1:])
+            found.add(_fragment_id(href))
     return frozenset(found)
 
 
