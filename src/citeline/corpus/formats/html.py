@@ -2255,24 +2255,26 @@ def _opens_with_text(node: LexborNode) -> bool:
 
 
 def _next_written(node: LexborNode) -> LexborNode | None:
-    """The sibling after ``node`` that holds a word or is an element, past comments and
-    blank text."""
-    sibling = node.next
-    while sibling is not None and (
-        sibling.tag == "-comment" or not str(sibling.text(deep=True)).strip()
-    ):
-        sibling = sibling.next
-    return sibling
+    """The sibling after ``node`` that holds a word, past comments and blank elements and
+    text, at most ``_WALK`` of them (None past that, or where there is none): a box's
+    heading asks this of each sibling after it, and a page of 100,000 blank siblings would
+    cost each heading all of them."""
+    return _written_from(node.next)
 
 
 def _first_written(node: LexborNode) -> LexborNode | None:
-    """``node``'s first child but comments and blank text."""
-    child = node.child
-    while child is not None and (
-        child.tag == "-comment" or (child.tag == "-text" and not str(child.text()).strip())
-    ):
-        child = child.next
-    return child
+    """``node``'s first child that holds a word, as ``_next_written`` finds it."""
+    return _written_from(node.child)
+
+
+def _written_from(sibling: LexborNode | None) -> LexborNode | None:
+    for _ in range(_WALK):
+        if sibling is None:
+            return None
+        if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
+            return sibling
+        sibling = sibling.next
+    return None
 
 
 def _follows_a_term(term: LexborNode) -> bool:
