@@ -1046,10 +1046,7 @@ def _cleaned_content(
     page's path in the site, which its synopsis tables may link it by (``synopses``)."""
     # Read before a repeated id is taken off: SQLAlchemy's ``regexp_replace`` names two
     # parameters ``...params.pattern``, each with its "¶" beside its own target.
-    marked_links = [link for link in body.css('a[href^="#"]') if _permalink_mark(link)]
-    marks = {link.mem_id for link in marked_links}
-    for link in marked_links:
-        _mark_own_line(link)
+    marks = _permalink_marks(body)
     _first_places_only(body)
     _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
@@ -1121,6 +1118,17 @@ def _permalink_mark(link: LexborNode) -> bool:
     if len(href) < 2 or str(link.text(deep=True)).strip() not in _PERMALINK_MARKS:
         return False
     return _at_its_place(link, _fragment_id(href))
+
+
+def _permalink_marks(body: LexborNode) -> set[int]:
+    """The ``mem_id`` of each permalink mark of ``body`` (``_permalink_mark``), each line
+    holding one marked as its block's own (``_mark_own_line``)."""
+    marks = set()
+    for link in body.css('a[href^="#"]'):
+        if _permalink_mark(link):
+            marks.add(link.mem_id)
+            _mark_own_line(link)
+    return marks
 
 
 def _mark_own_line(link: LexborNode) -> None:
