@@ -812,3 +812,32 @@ def test_a_bar_a_rule_and_markers_before_a_chapters_h1_are_no_text_of_it() -> No
         "2. The User's View › 2.1 Operating System Installation",
     ]
     assert documents[0].text.startswith("2. The User's View\n\nNowadays")
+
+
+def test_a_description_beside_the_element_a_first_h1_opens_is_the_pages_own_text() -> None:
+    # Haddock's module pages: the module's name and description in divs, then the
+    # interface, which opens with its first group's heading wrapped in the group's anchor.
+    page = """<html><head><title>Data.Aeson.Encoding</title></head><body>
+    <div id="package-header"><span class="caption">aeson-2.0.3.0</span></div>
+    <div id="content"><div id="module-header"><p class="caption">Data.Aeson.Encoding</p>
+    </div><div id="description"><p class="caption">Description</p><div class="doc"><p>
+    Functions in this module return well-formed encodings of a JSON value.</p></div></div>
+    <div id="interface"><a href="#g:1" id="g:1"><h1>Encoding</h1></a><div class="top">
+    <p class="src">type Encoding</p><div class="doc"><p>Often used synonym.</p></div></div>
+    <a href="#g:2" id="g:2"><h1>Predicates</h1></a><div class="top"><p class="src">
+    nullEncoding :: Encoding -> Bool</p></div></div></div></body></html>"""
+    documents = {d.id: d for d in _read(page, "Data-Aeson-Encoding")}
+    assert list(documents) == [
+        "Data-Aeson-Encoding",
+        "Data-Aeson-Encoding#g:1",
+        "Data-Aeson-Encoding#g:2",
+    ]
+    assert "return well-formed encodings" in documents["Data-Aeson-Encoding"].text
+    assert documents["Data-Aeson-Encoding"].title == "Data.Aeson.Encoding"
+    assert documents["Data-Aeson-Encoding#g:2"].title == "Data.Aeson.Encoding › Predicates"
+    # A line of a few words beside it is a banner's, as beside an h1 of its own.
+    banner = page.replace(
+        "Functions in this module return well-formed encodings of a JSON value.", "Version 2"
+    )
+    first = _read(banner, "Data-Aeson-Encoding")[0]
+    assert first.title == "Encoding" and "Version 2" not in first.text

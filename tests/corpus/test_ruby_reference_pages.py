@@ -1,10 +1,12 @@
-"""Ruby API references read whole: RDoc's entries without a heading and YARD's controls,
-hand-written in the generators' shapes (RDoc 6 and YARD 0.9 as Debian's ruby-*-doc
-packages ship them)."""
+"""Ruby API references read whole: RDoc's entries without a heading and YARD's controls, and
+Crystal's entries (RDoc's shape, a permalink in each signature line), hand-written in the
+generators' shapes (RDoc 6 and YARD 0.9 as Debian's ruby-*-doc packages ship them; Crystal
+1.6's API pages, crystal-doc)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from citeline.corpus import Document
 from citeline.corpus.formats import html
@@ -151,3 +153,51 @@ def test_a_heading_all_such_a_link_and_such_a_link_in_a_sentence_keep_their_word
     and defaults.</p></main></body></html>"""
     (document,) = _read(page, "bind")
     assert "available in sections: bind and defaults." in document.text
+
+
+def _crystal(methods: str) -> str:
+    return f"""<html><head><title>Atomic::Flag</title></head><body><div class="main-content">
+<h1 class="type-name">struct Atomic::Flag</h1><p>An atomic flag, that can be set or not.</p>
+<h2><a id="instance-method-detail" class="anchor" href="#instance-method-detail"></a>
+Instance Method Detail</h2>{methods}</div></body></html>"""
+
+
+def _crystal_method(anchor: str, signature: str, text: str) -> str:
+    return f"""<div class="entry-detail" id="{anchor}"><div class="signature">
+def <strong>{signature}</strong> <a class="method-permalink" href="#{quote(anchor)}">#</a>
+</div><div class="doc"><p>{text}</p></div><br/><div></div></div>"""
+
+
+def test_a_block_whose_first_line_holds_its_own_permalink_is_an_entry_at_its_id() -> None:
+    # Crystal's API pages: "def clear : Nil" reads as no call, but its "#" names its place,
+    # linked percent-encoded as a browser decodes it.
+    page = _crystal(
+        _crystal_method("clear:Nil-instance-method", "clear : Nil", "Atomically clears the flag.")
+        + _crystal_method(
+            "test_and_set:Bool-instance-method", "test_and_set : Bool", "Tries to set the flag."
+        )
+    )
+    documents = {d.id: d for d in _read(page, "Atomic/Flag")}
+    clear = documents["Atomic/Flag#clear:Nil-instance-method"]
+    assert clear.title == "struct Atomic::Flag › Instance Method Detail › def clear : Nil"
+    assert clear.text == "def clear : Nil\nAtomically clears the flag."
+    assert (
+        "Tries to set the flag." in documents["Atomic/Flag#test_and_set:Bool-instance-method"].text
+    )
+    assert not any("#" in d.text for d in documents.values())
+
+
+def test_a_code_blocks_caption_with_its_permalink_is_no_entry() -> None:
+    # Sphinx's captioned code blocks: the caption's "¶" names the block, a listing follows.
+    block = """<div class="literal-block-wrapper docutils container" id="{id}">
+<div class="code-block-caption"><span class="caption-text">{name}</span><a class="headerlink"
+href="#{id}" title="Permalink to this code">¶</a></div><div class="highlight"><pre>
+CELERY_TIMEZONE = "Australia/Tasmania"</pre></div></div>"""
+    page = f"""<html><head><title>Django</title></head><body><div role="main">
+<section id="using"><h2>Using Celery with Django<a class="headerlink" href="#using">¶</a></h2>
+<p>A Django project's configuration file might include:</p>
+{block.format(id="id1", name="settings.py")}{block.format(id="id2", name="celery.py")}
+</section></div></body></html>"""
+    documents = _read(page, "django")
+    assert [d.id for d in documents] == ["django"]
+    assert "settings.py" in documents[0].text and "celery.py" in documents[0].text

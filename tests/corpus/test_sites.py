@@ -562,6 +562,50 @@ def test_a_boxs_heading_of_any_class_leaves_the_text_after_the_box_to_its_sectio
     assert not any(d.title.endswith("› Example") for d in documents.values())
 
 
+_BOXES_SIDE_BY_SIDE = """<html><head><title>mod_proxy_http2</title></head><body>
+<div id="page-content"><h1>Apache Module mod_proxy_http2</h1><p>HTTP/2 to backends.</p>
+<div class="section"><h2 id="examples">Basic Examples</h2>
+<p>The examples below configure HTTP/2 for backend connections.</p>
+<div class="example"><h3>HTTP/2 (TLS)</h3><pre>ProxyPass "/app" "h2://app.example.com"</pre></div>
+<div class="example"><h3>HTTP/2 (cleartext)</h3><pre>ProxyPass "/app" "h2c://app.example.com"</pre>
+</div>
+<div class="note"><p>The schemes in ProxyPassReverse are the usual https and http.</p></div>
+</div></div></body></html>"""
+
+
+def test_boxes_side_by_side_before_a_note_leave_all_to_the_section_around_them() -> None:
+    documents = _read_page(_BOXES_SIDE_BY_SIDE, "mod_proxy_http2")
+    examples = documents["mod_proxy_http2#examples"]
+    assert "h2://app" in examples.text and "h2c://app" in examples.text
+    assert "the usual https and http" in examples.text
+    assert not any("HTTP/2 (" in d.title for d in documents.values())
+
+
+_CLOSING_BOX = """<html><head><title>Data.Aeson.Encoding</title></head><body>
+<div id="interface"><a href="#g:1" id="g:1"><h1>Encoding</h1></a>
+<div class="top"><p class="src">data <a id="t:Encoding" class="def">Encoding</a></p>
+<div class="doc"><p>An encoding of a JSON value.</p></div>
+<div class="subs instances"><h4 class="instances">Instances</h4><details open><summary>
+Instances details</summary><table><tr><td class="src">Show Encoding</td></tr></table>
+</details></div></div>
+<div class="top"><p class="src"><a id="v:fromEncoding" class="def">fromEncoding</a> ::
+Encoding -&gt; Builder</p><div class="doc"><p>Acquire the underlying builder.</p></div></div>
+<a href="#g:2" id="g:2"><h1>Predicates</h1></a>
+<div class="top"><p class="src">nullEncoding :: Encoding -&gt; Bool</p></div>
+</div></body></html>"""
+
+
+def test_a_box_that_closes_its_block_leaves_the_next_block_to_the_section_around_it() -> None:
+    # Haddock closes a type's declaration with its box of instances; the next
+    # declaration is the group's, not the instances'.
+    documents = _read_page(_CLOSING_BOX, "Data-Aeson-Encoding")
+    encoding = documents["Data-Aeson-Encoding"]
+    assert "Show Encoding" in encoding.text
+    assert "Acquire the underlying builder." in encoding.text
+    assert not any(d.title.endswith("› Instances") for d in documents.values())
+    assert "nullEncoding" in documents["Data-Aeson-Encoding#g:2"].text
+
+
 def test_a_heading_without_an_id_is_cited_at_the_section_around_it() -> None:
     url = "https://httpd.apache.org/docs/2.4/mod/mod_proxy.html"
     origin = SourceFile(Path("mod_proxy.html"), "mod_proxy", "mod_proxy.html", url)

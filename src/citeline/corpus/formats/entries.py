@@ -13,7 +13,10 @@ gtk-doc's and Doxygen's member headings).
 An entry is found by its structure alone: a block with an id, holding no heading, whose
 first child is one line of inline text that reads as a signature (a name called or
 indexed, ``add(name, value)``, ``fields[RW]``, or a return arrow) and is no sentence,
-with words after it; the page links to its id (RDoc's list of methods), or an entry of the
+with words after it, or a line that holds the block's own permalink (``SELF_LINKED``:
+Crystal's ``def clear : Nil #``, of which 6,636 entries with text of their own were one
+"Instance Method Detail" section each page, none at its own id), with prose after it; the
+page links to its id (RDoc's list of methods), or an entry of the
 same shape stands beside it. A block that opens with a caption (a code block's file name,
 an admonition's "Note") opens with no signature. A part most entries' lines repeat, of
 plain words (RDoc's "click to toggle source", which a script shows as the pointer rests
@@ -62,6 +65,9 @@ _SIGNATURE_WORDS = 40
 # The fewest entries of one shape side by side that make an entry whose id no link reaches
 # (RDoc lists a class's methods in its menu, not its attributes: 35 of the 301 entries).
 _SIDE_BY_SIDE = 2
+# The attribute the HTML reader sets on the line of a block that held the block's own
+# permalink (its "#", "¶"): that line names the place, a signature whatever its words.
+SELF_LINKED = "data-citeline-self-linked"
 # The fewest entries whose lines repeat a part before it is read as a label, and the fewest
 # words of such a label, each of letters alone: "[RW]", an attribute's access, is a part of
 # its signature.
@@ -132,9 +138,20 @@ def _signature_line(node: LexborNode) -> LexborNode | None:
     words = words_in(text)
     if not words or words > _SIGNATURE_WORDS or _SENTENCE_END.search(text):
         return None
-    if not _SIGNATURE.search(text) or node.css_first(_HEADINGS) is not None:
+    if node.css_first(_HEADINGS) is not None:
         return None
+    if _SIGNATURE.search(text) is None:
+        # A line that names its block's place is a signature whatever its words, where
+        # prose follows it: a caption's "¶" names a code block (Sphinx's ``settings.py``
+        # above its listing: 56 of Flask's and 61 of Sphinx's own captions), not an entry.
+        return line if SELF_LINKED in line.attributes and _prose_after(node, line) else None
     return line if word_count(node) > word_count(line) else None
+
+
+def _prose_after(node: LexborNode, line: LexborNode) -> bool:
+    """Whether ``node`` holds words beyond its ``line`` outside its code blocks."""
+    code = sum(word_count(block) for block in node.css("pre"))
+    return word_count(node) - word_count(line) - code > 0
 
 
 def _first_child(node: LexborNode) -> LexborNode | None:

@@ -74,6 +74,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -85,7 +86,7 @@ from citeline.corpus.formats.controls import (
     summary_labels,
 )
 from citeline.corpus.formats.decoding import read_page
-from citeline.corpus.formats.entries import signature_entries
+from citeline.corpus.formats.entries import SELF_LINKED, signature_entries
 from citeline.corpus.formats.formulas import formulas_as_text
 from citeline.corpus.formats.hidden_text import read_as_seen
 from citeline.corpus.formats.label_rows import space_label_rows
@@ -786,26 +787,58 @@ def _titled_apart(content: LexborNode, boxed: set[int]) -> bool:
     with (DirectFB's 177 of 362 words, "Supports: Hardware YUV overlays ..."), and each
     was titled by its first section's heading."""
     first = _first_heading(content, boxed)
-    return first is not None and (first.tag != "h1" or _prose_before(first))
+    return first is not None and (first.tag != "h1" or _prose_before(first, content))
 
 
-def _prose_before(heading: LexborNode) -> bool:
-    """Whether a block of prose (``_PROSE_BLOCKS``) with a word stands before ``heading``
-    beside it, at most ``_WALK`` elements back. SQLite's pages put their title and a table
-    of contents in ``div`` elements beside their first ``h1``: the title, not the page's
-    text, which Doxygen's Markdown pages write in paragraphs and lists there."""
-    sibling = heading.prev
+def _prose_before(heading: LexborNode, content: LexborNode) -> bool:
+    """Whether a block of prose with a word (``_PROSE_BLOCKS``, or an element holding a
+    paragraph of its own: ``_holds_prose``) stands before ``heading``'s place beside it, at
+    most ``_WALK`` elements back. Its place is the outermost element inside ``content`` that
+    opens with it (``_opening_place``). SQLite's pages put their title and a table of
+    contents in ``div`` elements beside their first ``h1``: the title, not the page's text,
+    which Doxygen's Markdown pages write in paragraphs and lists there, and Haddock in
+    ``div#description`` beside ``div#interface``, which opens with its first group's
+    ``<a id=g:1><h1>``: read as a banner, the description of each of aeson's 13 modules was
+    lost, and the module was titled by its first group ("Encoding › Predicates")."""
+    sibling = _opening_place(heading, content).prev
     for _ in range(_WALK):
         if sibling is None:
             return False
         if (
-            sibling.tag in _PROSE_BLOCKS
+            (sibling.tag in _PROSE_BLOCKS or _holds_prose(sibling))
             and _WORD.search(str(sibling.text(deep=True)))
             and not _navigation_only(sibling)
         ):
             return True
         sibling = sibling.prev
     return False
+
+
+def _opening_place(heading: LexborNode, content: LexborNode) -> LexborNode:
+    """``heading``, or the outermost of its ancestors inside ``content`` (at most ``_WALK``
+    up) that it opens: each one's first element, with no word before it."""
+    place = heading
+    for _ in range(_WALK):
+        parent = place.parent
+        if parent is None or parent.mem_id == content.mem_id:
+            break
+        before = place.prev
+        while before is not None and not (
+            before.tag not in {"-text", "-comment"} or _WORD.search(str(before.text_content or ""))
+        ):
+            before = before.prev
+        if before is not None:
+            break
+        place = parent
+    return place
+
+
+def _holds_prose(node: LexborNode) -> bool:
+    """Whether ``node``, a ``div`` or ``section``, holds a paragraph of the page's own: one of
+    at least ``_OWN_PARAGRAPH_WORDS`` words, more than any line of a theme's chrome."""
+    return node.tag in {"div", "section"} and any(
+        _words(paragraph) >= _OWN_PARAGRAPH_WORDS for paragraph in node.css("p")
+    )
 
 
 def _redirects_elsewhere(tree: LexborHTMLParser, relative: str) -> bool:
@@ -1013,7 +1046,7 @@ def _cleaned_content(
     page's path in the site, which its synopsis tables may link it by (``synopses``)."""
     # Read before a repeated id is taken off: SQLAlchemy's ``regexp_replace`` names two
     # parameters ``...params.pattern``, each with its "¶" beside its own target.
-    marks = {link.mem_id for link in body.css('a[href^="#"]') if _permalink_mark(link)}
+    marks = _permalink_marks(body)
     _first_places_only(body)
     _mark_permalink_targets(body)
     boxed = _boxed_headings(body)
@@ -1084,7 +1117,43 @@ def _permalink_mark(link: LexborNode) -> bool:
     href = str(link.attributes.get("href") or "")
     if len(href) < 2 or str(link.text(deep=True)).strip() not in _PERMALINK_MARKS:
         return False
-    return _at_its_place(link, href[1:])
+    return _at_its_place(link, _fragment_id(href))
+
+
+def _permalink_marks(body: LexborNode) -> set[int]:
+    """The ``mem_id`` of each permalink mark of ``body`` (``_permalink_mark``), each line
+    holding one marked as its block's own (``_mark_own_line``)."""
+    marks = set()
+    for link in body.css('a[href^="#"]'):
+        if _permalink_mark(link):
+            marks.add(link.mem_id)
+            _mark_own_line(link)
+    return marks
+
+
+def _mark_own_line(link: LexborNode) -> None:
+    """Marks (``SELF_LINKED``) the child of the element a permalink ``link`` points at that
+    holds the link, at most ``_WALK`` steps up: the line an entry's block opens with, where
+    the generator puts the entry's "#" (``entries``)."""
+    target = _fragment_id(str(link.attributes.get("href") or ""))
+    node = link
+    for _ in range(_WALK):
+        parent = node.parent
+        if parent is None or parent.tag in {"body", "html"}:
+            return
+        if parent.id == target:
+            if node.mem_id != link.mem_id:
+                node.attrs[SELF_LINKED] = ""
+            return
+        node = parent
+
+
+def _fragment_id(href: str) -> str:
+    """The id an in-page link ``href`` (``#...``) leads to: a browser matches the fragment
+    percent-decoded. Crystal's API pages link each method's "#" as
+    ``#clear%3ANil-instance-method`` to ``id="clear:Nil-instance-method"``: compared as
+    written, none of its 12,029 marks was a permalink, and each stayed in its line."""
+    return unquote(href[1:])
 
 
 def _at_its_place(link: LexborNode, target: str) -> bool:
@@ -2131,17 +2200,89 @@ def _titles_a_box(heading: LexborNode) -> bool:
         if sum(1 for _ in parent.css(_ANY_HEADING)) > 1:
             break
         box = node = parent
-    if box is None:
+    return box is not None and _text_resumes_after(box)
+
+
+def _text_resumes_after(box: LexborNode) -> bool:
+    """Whether what follows ``box``, before any heading, is text of the section around it:
+    a paragraph, list, table or code block, or a ``div`` opening with one (a note's text, an
+    entry's block, its first line its signature), past boxes of the same shape beside it
+    (``_a_box``). Apache's manual puts two example boxes side by side, then a note: read
+    apart, the first box's heading took the second box, and the second's the note. Where
+    the box closes an entry's block (a ``div`` without an id, opening with its text), what
+    follows that block follows the box: Haddock closes each declaration's block with its
+    box of instances, ``<div class="subs instances"><h4>Instances</h4>``, and the next
+    declaration opens its own block. Read as a section, each box's heading took every
+    declaration up to the next group's heading: 152 of the 468 of aeson's modules were
+    cited as the "Instances" of the type before them."""
+    node, climbed = box, False
+    for _ in range(_WALK):
+        sibling = _next_written(node)
+        if sibling is not None:
+            if _a_box(sibling):
+                node = sibling
+                continue
+            return _opens_with_text(sibling)
+        parent = node.parent
+        if climbed or parent is None or parent.tag != "div" or parent.id:
+            return False
+        first = _first_written(parent)
+        if first is None or first.mem_id == node.mem_id or not _opens_with_text(first):
+            return False
+        node, climbed = parent, True
+    return False
+
+
+def _a_box(node: LexborNode) -> bool:
+    """Whether ``node`` is a ``div`` opening with a heading that no id names, and holding
+    no other heading."""
+    if node.tag != "div":
         return False
-    sibling = box.next
+    first = _first_written(node)
+    return (
+        first is not None
+        and first.tag in _HEADING_TAGS
+        and not _anchor_candidates(first)
+        and sum(1 for _ in node.css(_ANY_HEADING)) == 1
+    )
+
+
+def _opens_with_text(node: LexborNode) -> bool:
+    """Whether ``node`` is a block of text holding no heading, or a ``div`` that opens with
+    one, at most ``_WALK`` steps down."""
+    for _ in range(_WALK):
+        if node.tag in _RESUMING_BLOCKS:
+            return node.css_first(_ANY_HEADING) is None
+        if node.tag != "div":
+            return False
+        child = _first_written(node)
+        if child is None:
+            return False
+        node = child
+    return False
+
+
+def _next_written(node: LexborNode) -> LexborNode | None:
+    """The sibling after ``node`` that holds a word, past comments and blank elements and
+    text, at most ``_WALK`` of them (None past that, or where there is none): a box's
+    heading asks this of each sibling after it, and a page of 100,000 blank siblings would
+    cost each heading all of them."""
+    return _written_from(node.next)
+
+
+def _first_written(node: LexborNode) -> LexborNode | None:
+    """``node``'s first child that holds a word, as ``_next_written`` finds it."""
+    return _written_from(node.child)
+
+
+def _written_from(sibling: LexborNode | None) -> LexborNode | None:
     for _ in range(_WALK):
         if sibling is None:
-            return False
-        if sibling.tag == "-comment" or not str(sibling.text(deep=True)).strip():
-            sibling = sibling.next
-            continue
-        return sibling.tag in _RESUMING_BLOCKS and sibling.css_first(_ANY_HEADING) is None
-    return False
+            return None
+        if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
+            return sibling
+        sibling = sibling.next
+    return None
 
 
 def _follows_a_term(term: LexborNode) -> bool:
@@ -2289,6 +2430,7 @@ def _linked_ids(content: LexborNode) -> frozenset[str]:
         href = str(link.attributes.get("href") or "")
         if len(href) > 1:
             found.add(href[1:])
+            found.add(_fragment_id(href))
     return frozenset(found)
 
 
