@@ -1,6 +1,7 @@
 """A page whose scripts write all it shows (a client-rendered site's shell) is counted
 under its own name, not read as an empty page, and so are the Markdown files it loads as
-its navigation; a page of text with scripts beside it is read as before. The shell is the ``index.html`` Docsify 5.0 (docsify-cli 5.0) writes."""
+its navigation; a page of text with scripts beside it is read as before. The shell is the
+``index.html`` Docsify 5.0 (docsify-cli 5.0) writes."""
 
 from __future__ import annotations
 
