@@ -264,6 +264,16 @@ def test_a_link_after_a_sentence_to_a_page_the_entry_above_does_not_name_is_text
     assert "Experimental and untested: More..." in text
 
 
+def test_a_footnotes_mark_after_a_sentence_stays_where_the_item_before_cites_it_too() -> None:
+    # Python's c-api/bytes (Sphinx): each row of a table cites one footnote, "[1]".
+    body = """<h1>Bytes</h1><table><tr><td><p>Equivalent to printf("%d"). <a
+    class="footnote-reference" href="#id2">[1]</a></p></td></tr><tr><td><p>Equivalent to
+    printf("%u"). <a class="footnote-reference" href="#id2">[1]</a></p></td></tr></table>
+    <aside class="footnote" id="id2"><p>For integer specifiers, the width counts.</p></aside>"""
+    text = next(iter(_read(_page(body, "Bytes")).values())).text
+    assert 'Equivalent to printf("%u"). [1]' in text
+
+
 def test_a_page_without_a_title_element_is_titled_by_its_first_heading() -> None:
     body = """<body><p>FOR IMMEDIATE RELEASE:</p><h2>SQLite Consortium Launches</h2><p>The
     SQLite Consortium was formally announced today.</p></body>"""

@@ -70,6 +70,7 @@ _PROSE = frozenset(["p", "li", "pre", "code", "blockquote"])
 # The signs a control leaves between its neighbours: rustdoc's "1.0.0 · source" and toggle.
 _SEPARATOR = re.compile(r"\s*[·|•]\s*")
 _WORD = re.compile(r"\w")
+_LETTER = re.compile(r"[^\W\d_]")
 _WORD_RUN = re.compile(r"\w+")
 # Steps any walk up the tree, or back along siblings, takes at most (the reader's bound).
 _WALK = 8
@@ -180,7 +181,7 @@ def _controls(content: LexborNode, labels: frozenset[str], page: str) -> Iterato
             if not _few_words(node):
                 continue
             sentence = said.endswith(_SENTENCE_STOPS) and _WORD.search(said) is not None
-            if sentence and _names_place_before(node, href, own):
+            if sentence and _worded(_flat(node)) and _names_place_before(node, href, own):
                 yield node
             elif target and _words_over(said, _SAID_WORDS - 1):
                 in_page.append((node, target, said))
@@ -375,6 +376,12 @@ def _block_of(node: LexborNode) -> LexborNode | None:
             break
         block = block.parent
     return block
+
+
+def _worded(label: str) -> bool:
+    """Whether ``label`` holds a letter and no digit: a word, not a footnote's mark ("[1]",
+    docutils' reference after a sentence, which the list before it may cite too)."""
+    return _LETTER.search(label) is not None and not any(c.isdigit() for c in label)
 
 
 def _names_place_before(link: LexborNode, href: str, own: str) -> bool:
