@@ -175,8 +175,13 @@ def _controls(content: LexborNode, labels: frozenset[str], page: str) -> Iterato
             href in named and heading is not None and _reads_on(node, heading)
         ):
             yield node
-        elif "#" in href and _ends_its_block(node):
+        elif "#" in href:
             target = _in_page_target(href, own)
+            # A link elsewhere that opens its block (every entry of an index: the largest
+            # the limit reads holds 643,000) ends no sentence: passed over before its
+            # block's words are read.
+            if not _ends_its_block(node) or not (target or _after_words(node)):
+                continue
             said = _said_before(node)
             if not _few_words(node):
                 continue
@@ -376,6 +381,20 @@ def _block_of(node: LexborNode) -> LexborNode | None:
             break
         block = block.parent
     return block
+
+
+def _after_words(link: LexborNode) -> bool:
+    """Whether anything stands before ``link`` in its block: a node before it, or before an
+    inline element around it, past blank text (at most ``_WALK`` elements up)."""
+    node = link
+    for _ in range(_WALK):
+        if _written_before(node) is not None:
+            return True
+        parent = node.parent
+        if parent is None or _a_block(parent):
+            return False
+        node = parent
+    return False
 
 
 def _worded(label: str) -> bool:

@@ -307,6 +307,8 @@ _BLOCK_TAGS = BLOCK_TAGS | {"br"}
 # "Draft a releaseClick" on VitePress's minified pages, and "Draft a release Click" where
 # whitespace stood between: a line break after the item's words, not before its list.
 _BLOCK_STARTS = BLOCK_TAGS
+# What a text node of marks opens with, no words of a line: a section's mark, a code block's.
+_NOT_WORDS = "\x00\x02"
 # The blocks of a page's own prose (``_prose_before``).
 _PROSE_BLOCKS = frozenset(["p", "pre", "ul", "ol", "dl", "blockquote"])
 _PARAGRAPH_BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul"}
@@ -1834,15 +1836,16 @@ def _text_with_marks(content: LexborNode) -> str:
                 line_open = line_open and "\x02" not in after
         if node.is_text_node:
             text = str(node.text_content or "")
-            if text[:1] == "\x00":
-                # A section's start mark, before its heading or term: the line ends before
-                # it, not after it in the section's own text; an end mark ends nothing.
-                if line_open and text[1:2] != "/":
-                    parts.append("\x02")
-                    line_open = False
-            elif text[-1:] == "\x02":
-                line_open = False  # a code block's mark, a block of its own
-            elif not line_open and text and not text.isspace():
+            if line_open:
+                if text[:1] == "\x00":
+                    # A section's start mark, before its heading or term: the line ends
+                    # before it, not in the section's own text; an end mark ends nothing.
+                    if text[1:2] != "/":
+                        parts.append("\x02")
+                        line_open = False
+                elif text[-1:] == "\x02":
+                    line_open = False  # a code block's mark, a block of its own
+            elif text and text[0] not in _NOT_WORDS and not text.isspace():
                 line_open = True
             parts.append(text)
         else:
