@@ -174,6 +174,16 @@ def _block_lines(path: Path) -> None:
     path.write_text(f"<main><h1>Code</h1><pre><code>{lines}{deep}</code></pre></main>", "utf-8")
 
 
+def _glued_blocks(path: Path) -> None:
+    # Minified markup (VitePress, Hugo, Astro write no whitespace between tags): every
+    # item's words glued to the blocks it holds, each block starting a line of its own.
+    items = "".join(
+        f"<li>Step {i}<ol><li>Click {i}<p>then</p><div>wait</div></li></ol></li>"
+        for i in range(100_000)
+    )
+    path.write_text(f"<main><h1>Steps</h1><ul>{items}</ul></main>", "utf-8")
+
+
 def _one_reader_words(path: Path) -> None:
     # Titles hidden under their label, permalinks after their headings, a frame of captions:
     # each element read once.
@@ -364,6 +374,7 @@ ATTACKS: list[Attack] = [
     ),
     Attack("a listing of 200,000 block lines", _block_lines),
     Attack("70,000 words for one kind of reader", _one_reader_words),
+    Attack("100,000 minified items glued to their blocks", _glued_blocks),
 ]
 
 

@@ -45,6 +45,45 @@ def test_a_details_boxs_summary_is_a_line_of_its_own() -> None:
     assert "answerWe" not in document.text
 
 
+def test_a_block_right_after_an_items_words_starts_a_line_of_its_own() -> None:
+    # VitePress's minified release_process.html (Black's docs): "Draft a new GitHub
+    # ReleaseClick Choose a tag"; and the other blocks a Markdown item, a definition or a
+    # cell may hold after its words, with no whitespace between the tags.
+    page = (
+        "<html><body><main><h1>Release</h1><ol>"
+        "<li><a href='https://g.com/r'>Draft a new GitHub Release</a><ol><li>Click "
+        "<code>Choose a tag</code></li><li>Publish</li></ol></li>"
+        "<li>Use the <code>YY.M.N</code> format<ul><li>So N is 0</li></ul></li>"
+        "<li>Run it:<pre><code>make</code></pre></li><li>Then<p>wait.</p></li></ol>"
+        "<dl><dt>Term</dt><dd>Said<div>twice</div></dd></dl>"
+        "<table><tr><td>Cell<table><tr><td>inner</td></tr></table></td></tr></table>"
+        "</main></body></html>"
+    )
+    (document,) = _read(page)
+    for line in (
+        "Draft a new GitHub Release\nClick Choose a tag\nPublish",
+        "Use the YY.M.N format\nSo N is 0",
+        "Run it:\n\nmake",
+        "Then\nwait.",
+        "Said\ntwice",
+        "Cell\ninner",
+    ):
+        assert line in document.text
+    for glued in ("ReleaseClick", "formatSo", "Thenwait", "Saidtwice", "Cellinner"):
+        assert glued not in document.text
+
+
+def test_words_before_an_inline_element_and_after_a_block_stay_on_their_lines() -> None:
+    # Only a block starts a line: the words around inline elements run on, and a block
+    # after a block's end (already a line's end) adds no blank line.
+    page = (
+        "<html><body><main><h1>T</h1><ul><li><p>One</p><ul><li>a<b>b</b>c</li></ul></li>"
+        "<li>Two <em>and</em> three</li></ul></main></body></html>"
+    )
+    (document,) = _read(page)
+    assert document.text == "T\n\nOne\n\nabc\n\nTwo and three"
+
+
 def _one_section_page(text: str) -> str:
     """A book's section on a page of its own, as Publican (DocBook) writes one: the one
     heading three elements deep in a title block, the text beside that block in ``div.para``
@@ -460,7 +499,8 @@ def test_a_table_of_contents_of_twenty_thousand_sections_is_read_in_one_pass() -
 
 def test_lists_of_in_page_links_nested_to_the_deepest_a_browser_builds_are_read_once() -> None:
     # Each list holds the next: read from each, the page would cost its size 500 times.
-    nested = '<ul><li><a href="#s">x</a> word ' * 500 + "</li></ul>" * 500
+    # (Each item a line of its own, more words than an index's entry's beside its link.)
+    nested = '<ul><li><a href="#s">x</a> says a word ' * 500 + "</li></ul>" * 500
     page = f'<main><h1 id="s">T</h1><p>x</p>{nested * 40}<h2 id="t">U</h2><p>y</p></main>'
     documents = _read(page, "deep")
     assert [d.id for d in documents] == ["deep", "deep#t"]

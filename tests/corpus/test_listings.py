@@ -94,6 +94,31 @@ def test_a_column_that_leaves_the_lines_of_a_file_note_unnumbered_is_no_code() -
     assert "109\n" not in text.replace("line 109", "") and "110" not in text
 
 
+def test_a_column_of_one_number_on_the_line_of_a_one_line_method_is_no_code() -> None:
+    # YARD 0.9: a one-line method's column holds its one number, on the method's line.
+    yard = (
+        '<table class="source_code"><tr><td><pre class="lines">\n\n\n15</pre></td>'
+        '<td><pre class="code"><span class="info file"># File \'lib/array.rb\', line 15'
+        "</span>\n\ndef place(*values) Insertion.new(self, values) end</pre></td></tr></table>"
+    )
+    text = _text(f"<h1>Array</h1><p>Places values.</p>{yard}", "Array")
+    assert text == (
+        "Array\n\nPlaces values.\n\n# File 'lib/array.rb', line 15\n\n"
+        "def place(*values) Insertion.new(self, values) end"
+    )
+
+
+def test_one_number_beside_code_of_other_lines_stays() -> None:
+    # A number that stands on no line of the code beside it (or beside code of more lines)
+    # numbers nothing: it is a value.
+    cells = (
+        "<table><tr><td><pre>42</pre></td><td><pre>answer\nof all</pre></td></tr>"
+        "<tr><td><pre>\n\n7</pre></td><td><pre>seven\n</pre></td></tr></table>"
+    )
+    text = _text(f"<h1>Values</h1><p>The values.</p>{cells}", "Values")
+    assert "42" in text and "7" in text
+
+
 def test_a_program_followed_by_its_output_of_numbers_keeps_the_output() -> None:
     code = '<pre>for i in 1..=3 {\n    println!("{i}");\n}</pre><pre>1\n2\n3</pre>'
     text = _text(f"<h1>Ranges</h1>{code}", "Ranges")

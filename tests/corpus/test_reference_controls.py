@@ -223,6 +223,57 @@ def test_a_link_that_ends_a_sentence_to_a_later_place_saying_it_again_is_text() 
     assert "subdivided into modules.\n\nSee lock file." in crate.text
 
 
+def _doxygen_members(rows: str) -> str:
+    """A namespace's table of classes as Doxygen 1.9 writes it (jsoncpp's namespace_json):
+    the name's row, then its brief line's, ended by "More..."."""
+    return f"""<html><head><title>JsonCpp: Json Namespace Reference</title></head><body>
+<div class="header"><div class="headertitle"><div class="title">Json Namespace
+Reference</div></div></div><div class="contents"><h2 class="groupheader">Classes</h2>
+<table class="memberdecls">{rows}</table><p>The namespace holds the library.</p></div>
+</body></html>"""
+
+
+def _member(name: str, href: str, brief: str, more: str) -> str:
+    return f"""<tr class="memitem:"><td class="memItemLeft">class &#160;</td><td
+class="memItemRight"><a class="el" href="{href}">{name}</a></td></tr><tr class="memdesc:">
+<td class="mdescLeft">&#160;</td><td class="mdescRight">{brief}  <a
+href="{more}">More...</a><br /></td></tr>"""
+
+
+def test_a_more_link_to_the_page_of_the_entry_named_above_it_is_no_text() -> None:
+    rows = _member(
+        "CharReader",
+        "class_json_1_1_char_reader.html",
+        "Interface for reading JSON from a char array.",
+        "class_json_1_1_char_reader.html#details",
+    ) + _member("UInt", "#a0b1c2", "An unsigned integer.", "namespace_json.html#a0b1c2")
+    text = next(iter(_read(_doxygen_members(rows), "namespace_json").values())).text
+    assert "More" not in text
+    assert "Interface for reading JSON from a char array.\n\nclass\nUInt" in text
+    assert "An unsigned integer.\n\nThe namespace holds the library." in text
+
+
+def test_a_link_after_a_sentence_to_a_page_the_entry_above_does_not_name_is_text() -> None:
+    # Where the entry above names another page, or no sentence ends before the link, the
+    # link's words are the paragraph's own.
+    rows = _member(
+        "Reader", "class_reader.html", "Unserializes a document.", "class_writer.html#details"
+    ) + _member("Path", "class_path.html", "Experimental and untested:", "class_path.html#x")
+    text = next(iter(_read(_doxygen_members(rows), "namespace_json").values())).text
+    assert "Unserializes a document. More..." in text
+    assert "Experimental and untested: More..." in text
+
+
+def test_a_footnotes_mark_after_a_sentence_stays_where_the_item_before_cites_it_too() -> None:
+    # Python's c-api/bytes (Sphinx): each row of a table cites one footnote, "[1]".
+    body = """<h1>Bytes</h1><table><tr><td><p>Equivalent to printf("%d"). <a
+    class="footnote-reference" href="#id2">[1]</a></p></td></tr><tr><td><p>Equivalent to
+    printf("%u"). <a class="footnote-reference" href="#id2">[1]</a></p></td></tr></table>
+    <aside class="footnote" id="id2"><p>For integer specifiers, the width counts.</p></aside>"""
+    text = next(iter(_read(_page(body, "Bytes")).values())).text
+    assert 'Equivalent to printf("%u"). [1]' in text
+
+
 def test_a_page_without_a_title_element_is_titled_by_its_first_heading() -> None:
     body = """<body><p>FOR IMMEDIATE RELEASE:</p><h2>SQLite Consortium Launches</h2><p>The
     SQLite Consortium was formally announced today.</p></body>"""

@@ -135,3 +135,20 @@ def test_tabs_whose_panels_do_not_match_them_one_to_one_are_left_as_they_were() 
         "Install\n\nInstall the tool with the package manager you use.\n\npip\nconda\nuv\n\n"
         "pip install foo\n\nUse the forge channel:\n\nconda install foo"
     )
+
+
+def test_tabs_that_all_name_one_panel_filter_it_and_leave_no_label() -> None:
+    # Javadoc 17's member summary (commons-lang3 3.12.0 as Debian bookworm builds it): the
+    # tabs filter one table's rows; moved to its top one by one, they read reversed.
+    tabs = """<div id="method-summary-table"><div class="table-tabs" role="tablist"><button
+    id="t0" role="tab" aria-controls="m.tabpanel">All Methods</button><button id="t1"
+    role="tab" aria-controls="m.tabpanel">Static Methods</button><button id="t4" role="tab"
+    aria-controls="m.tabpanel">Concrete Methods</button></div><div id="m.tabpanel"
+    role="tabpanel" aria-labelledby="t0"><div class="summary-table"><div>Modifier and
+    Type</div><div>Method</div><div><code>static boolean</code></div><div><code>equals(Annotation
+    a1, Annotation a2)</code></div></div></div></div>"""
+    text = _text(tabs)
+    assert "Methods" not in text
+    assert text.endswith(
+        "use.\n\nModifier and Type\nMethod\nstatic boolean\nequals(Annotation a1, Annotation a2)"
+    )

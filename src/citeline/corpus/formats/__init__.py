@@ -25,6 +25,7 @@ from citeline.corpus.formats.limits import MAX_PAGE_BYTES, RefusedFileError, rea
 from citeline.corpus.formats.mkdocs_files import DocsFolder, docs_folder, is_page, is_static
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected, SiteName
+from citeline.corpus.formats.script_pages import NAVIGATION_FILES, navigation_files
 from citeline.corpus.formats.site import Site
 from citeline.corpus.formats.site_urls import page_url
 
@@ -49,6 +50,8 @@ _LIMITS: dict[str, int | None] = {suffix: MAX_PAGE_BYTES for suffix in READERS}
 _LIMITS[".jsonl"] = None
 
 _PAGE_SUFFIXES = (".html", ".htm")
+# The page a client-rendered site serves at every address (``script_pages``).
+_SHELL = "index.html"
 # A text or Markdown file beside an HTML page of the same name is that page's source (git's
 # documentation ships each manual page's AsciiDoc as ``git-commit.txt`` beside
 # ``git-commit.html``): read, every page would be found twice.
@@ -130,6 +133,9 @@ def _folder_files(
         # A custom_dir naming the pages' own folder (or one above it) would leave no page.
         theme = None
     found: list[tuple[bool, SourceFile]] = []
+    # Each script shell's folder and the navigation files it loads from there and below
+    # (Docsify looks for its sidebar in a page's folder, then in those above it).
+    shells: list[tuple[Path, frozenset[str]]] = []
     for folder, folder_names, file_names in os.walk(path, followlinks=False):
         folder_path = Path(folder)
         relative = folder_path.relative_to(path)
@@ -146,6 +152,10 @@ def _folder_files(
         pages = {Path(n).stem for n in file_names if Path(n).suffix.lower() in _PAGE_SUFFIXES}
         pages_seen = pages_seen or (bool(pages) and not generated)
         themed = theme is not None and folder_path.resolve().is_relative_to(theme)
+        if _SHELL in file_names:
+            loaded = navigation_files(folder_path / _SHELL)
+            if loaded:
+                shells.append((folder_path, loaded))
         # MkDocs renders a Markdown page beside an HTML file of the same name and copies
         # the HTML file too: neither is the other's source.
         sources = _folder_sources(
@@ -153,11 +163,20 @@ def _folder_files(
         )
         for listed in sources:
             source = _as_published(listed, docs, root) if published else listed
+            if source is not None and _navigation(source.path, shells):
+                source = replace(source, navigation=True)
             if source is not None:
                 found.append((generated, replace(source, theme=True) if themed else source))
     files = [source for generated, source in found if not (generated and pages_seen)]
     files.sort(key=lambda source: source.relative)
     return _once_each(files)
+
+
+def _navigation(path: Path, shells: list[tuple[Path, frozenset[str]]]) -> bool:
+    """Whether the file ``path`` is one a script shell above it loads as navigation."""
+    return path.suffix.lower() in _SOURCE_SUFFIXES and any(
+        path.name in names and path.is_relative_to(folder) for folder, names in shells
+    )
 
 
 def _holds(docs: DocsFolder | None, folder: Path) -> bool:
@@ -311,6 +330,9 @@ def read_source(source: SourceFile) -> Iterator[Item]:
     """
     if source.refused is not None:
         yield Rejected(source.refused)
+        return
+    if source.navigation:
+        yield Omitted(NAVIGATION_FILES, 1)
         return
     reader = READERS.get(source.path.suffix.lower())
     if reader is None:

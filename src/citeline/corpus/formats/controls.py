@@ -20,7 +20,10 @@ never by a class or a word list:
 - a link of a few words ending its paragraph that leads where the heading above it links
   (rustdoc's "Read more" to the trait's method);
 - a link of a few words ending its paragraph that leads to a later place on the page saying
-  that paragraph again, in full (Doxygen's "More..." to the detailed description).
+  that paragraph again, in full (Doxygen's "More..." to the detailed description), or,
+  after a sentence, where the entry just before its paragraph links: that entry's place,
+  or the page it names (Doxygen's "More..." after a brief line, from a namespace's or a
+  file's table of classes to each class's page).
 
 A separator left beside a control with nothing to separate ("·", "|") goes with it. This
 module only reads and clears the controls of content the HTML reader has found; it does not
@@ -67,12 +70,19 @@ _PROSE = frozenset(["p", "li", "pre", "code", "blockquote"])
 # The signs a control leaves between its neighbours: rustdoc's "1.0.0 · source" and toggle.
 _SEPARATOR = re.compile(r"\s*[·|•]\s*")
 _WORD = re.compile(r"\w")
+_LETTER = re.compile(r"[^\W\d_]")
 _WORD_RUN = re.compile(r"\w+")
 # Steps any walk up the tree, or back along siblings, takes at most (the reader's bound).
 _WALK = 8
 # The fewest words of the paragraph before a "More..." link that its target must repeat:
 # a sentence, not a word that any text may hold ("See").
 _SAID_WORDS = 3
+# What ends a sentence: the words before a "More..." to the entry before it end one.
+_SENTENCE_STOPS = (".", "!", "?")
+# The most levels up from a link's block to the element whose sibling before it is the
+# entry the link says more of: Doxygen's brief line is a cell (1), in the row (2) after
+# the row of its name.
+_ENTRY_LEVELS = 3
 # The shortest line of a code block that a link's address must carry to run that block.
 _CODE_LINE = 4
 # The most characters a summary that is a label holds ("Expand description", "show/hide
@@ -165,9 +175,20 @@ def _controls(content: LexborNode, labels: frozenset[str], page: str) -> Iterato
             href in named and heading is not None and _reads_on(node, heading)
         ):
             yield node
-        elif "#" in href and (target := _in_page_target(href, own)) and _ends_its_block(node):
+        elif "#" in href:
+            target = _in_page_target(href, own)
+            # A link elsewhere that opens its block (every entry of an index: the largest
+            # the limit reads holds 643,000) ends no sentence: passed over before its
+            # block's words are read.
+            if not _ends_its_block(node) or not (target or _after_words(node)):
+                continue
             said = _said_before(node)
-            if _words_over(said, _SAID_WORDS - 1) and _few_words(node):
+            if not _few_words(node):
+                continue
+            sentence = said.endswith(_SENTENCE_STOPS) and _WORD.search(said) is not None
+            if sentence and _worded(_flat(node)) and _names_place_before(node, href, own):
+                yield node
+            elif target and _words_over(said, _SAID_WORDS - 1):
                 in_page.append((node, target, said))
     for summary in content.css("summary"):
         if labels and _label(summary) in labels:
@@ -344,16 +365,77 @@ def _ends_its_block(link: LexborNode) -> bool:
 
 def _said_before(link: LexborNode) -> str:
     """The words of the block ``link`` ends, before it (``_flat``)."""
-    block = link.parent
-    for _ in range(_WALK):
-        if block is None or _a_block(block):
-            break
-        block = block.parent
+    block = _block_of(link)
     if block is None:
         return ""
     whole, own = _flat(block), _flat(link)
     at = whole.rfind(own) if own else -1
     return whole[:at].strip() if at >= 0 else ""
+
+
+def _block_of(node: LexborNode) -> LexborNode | None:
+    """The block around ``node``, at most ``_WALK`` elements up."""
+    block = node.parent
+    for _ in range(_WALK):
+        if block is None or _a_block(block):
+            break
+        block = block.parent
+    return block
+
+
+def _after_words(link: LexborNode) -> bool:
+    """Whether anything stands before ``link`` in its block: a node before it, or before an
+    inline element around it, past blank text (at most ``_WALK`` elements up)."""
+    node = link
+    for _ in range(_WALK):
+        if _written_before(node) is not None:
+            return True
+        parent = node.parent
+        if parent is None or _a_block(parent):
+            return False
+        node = parent
+    return False
+
+
+def _worded(label: str) -> bool:
+    """Whether ``label`` holds a letter and no digit: a word, not a footnote's mark ("[1]",
+    docutils' reference after a sentence, which the list before it may cite too)."""
+    return _LETTER.search(label) is not None and not any(c.isdigit() for c in label)
+
+
+def _names_place_before(link: LexborNode, href: str, own: str) -> bool:
+    """Whether the entry before the block ``link`` (to ``href``) ends links where it leads:
+    to its page, or to its very place on the page ``own``. The entry is the first element
+    before that block, or before an element around it (at most ``_ENTRY_LEVELS`` up), that
+    holds a link at all. Doxygen writes an entry's brief line in the table row after the row
+    of its name, and ends it with "More..." to its detailed description: on a class's page
+    at the name's own place, from a namespace's or a file's page on the class's page (72
+    of jsoncpp's 211 "More..." lead to another page; 6 on the page to a description that
+    does not repeat the brief line)."""
+    page, _, fragment = href.partition("#")
+    node = _block_of(link)
+    for _ in range(_ENTRY_LEVELS):
+        if node is None:
+            return False
+        before = _written_before(node)
+        if before is not None and before.tag != "-text":
+            links = before.css("a[href]")  # (lexbor's ``css`` finds ``before`` itself too)
+            if links:
+                return any(_leads_to(other, page, fragment, own) for other in links)
+        elif before is not None:
+            return False  # words before the block, in its parent: no entry of its own
+        node = node.parent
+    return False
+
+
+def _leads_to(link: LexborNode, page: str, fragment: str, own: str) -> bool:
+    """Whether ``link`` leads to ``page`` (a page elsewhere, at any place of it) or to
+    ``fragment`` on it (the page ``own``, or ``page`` named by any path to it)."""
+    its_page, _, its_fragment = str(link.attrs.get("href") or "").strip().partition("#")
+    here = not page or page.rsplit("/", 1)[-1] == own
+    if here:
+        return its_fragment == fragment and (not its_page or its_page.rsplit("/", 1)[-1] == own)
+    return its_page == page and its_fragment in ("", fragment)
 
 
 def _text_from(place: LexborNode) -> str:

@@ -303,6 +303,13 @@ _NOT_SECTION = "".join(f":not({part} *)" for part in ("pre", *_CHROME_PARTS))
 # ``details`` box's ``summary`` is its own line (CMake's tutorial: "show/hide answer" ran
 # into the answer's first word).
 _BLOCK_TAGS = BLOCK_TAGS | {"br"}
+# The blocks that start a line where text stands before them, as their ends end one. A
+# list nested in an item right after its words (``<li>Draft a release<ol><li>Click``) read
+# "Draft a releaseClick" on VitePress's minified pages, and "Draft a release Click" where
+# whitespace stood between: a line break after the item's words, not before its list.
+_BLOCK_STARTS = BLOCK_TAGS
+# What a text node of marks opens with, no words of a line: a section's mark, a code block's.
+_NOT_WORDS = "\x00\x02"
 # The blocks of a page's own prose (``_prose_before``).
 _PROSE_BLOCKS = frozenset(["p", "pre", "ul", "ol", "dl", "blockquote"])
 _PARAGRAPH_BLOCKS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul"}
@@ -1882,6 +1889,9 @@ def _text_with_marks(content: LexborNode) -> str:
     open_: list[tuple[int, str, bool]] = [(content.mem_id, "", False)]
     parts: list[str] = []
     chunks: list[str] = []  # parts joined as they come: a list of them all was 150 MB
+    # Whether text stands on the line since the last block's end: a block that starts
+    # there starts a line too (``_BLOCK_STARTS``).
+    line_open = False
     walk = content.traverse(include_text=True)
     next(walk)  # ``content`` itself
     for node in walk:
@@ -1892,10 +1902,26 @@ def _text_with_marks(content: LexborNode) -> str:
             headings -= heading
             if after:
                 parts.append(after)
+                line_open = line_open and "\x02" not in after
         if node.is_text_node:
-            parts.append(str(node.text_content or ""))
+            text = str(node.text_content or "")
+            if line_open:
+                if text[:1] == "\x00":
+                    # A section's start mark, before its heading or term: the line ends
+                    # before it, not in the section's own text; an end mark ends nothing.
+                    if text[1:2] != "/":
+                        parts.append("\x02")
+                        line_open = False
+                elif text[-1:] == "\x02":
+                    line_open = False  # a code block's mark, a block of its own
+            elif text and text[0] not in _NOT_WORDS and not text.isspace():
+                line_open = True
+            parts.append(text)
         else:
             tag = str(node.tag)
+            if line_open and tag in _BLOCK_STARTS:
+                parts.append("\x02")
+                line_open = False
             before, after = _marks(node, tag, headings) if node.is_element_node else ("", "")
             if before:
                 parts.append(before)

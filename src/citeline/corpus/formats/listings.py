@@ -236,24 +236,28 @@ def _number_columns(content: LexborNode) -> list[LexborNode]:
     by one, just before a code block of as many lines, beside them or beside an element
     around them (within ``_COLUMN_LEVELS`` elements up): rustdoc's ``pre.line-numbers``
     before the source, Pygments' ``td.linenos`` and YARD's ``pre.lines`` before the code's
-    cell (YARD's: 7,932 lines of numbers in 1,244 of its own manual's 2,802 sections, 159
-    left, each a one-line method's single number). A program's output
-    of numbers follows its code: it stays."""
+    cell (YARD's: 7,932 lines of numbers in 1,244 of its own manual's 2,802 sections), and
+    a column of one number that stands on a line of the code, line for line (YARD's 159
+    one-line methods). A program's output of numbers follows its code: it stays."""
     found = []
     for column in content.css("pre:not(pre *)"):
         # A blank line is a line the column leaves unnumbered: YARD's column opens with two
         # for the "# File ..." comment and blank line it writes atop each method's source.
         lines = str(column.text(deep=True)).rstrip("\n").split("\n")
         numbered = [(line, n) for line, n in enumerate(lines) if n.strip()]
-        if len(numbered) < _NUMBERED_LINES or not all(_NUMBER.fullmatch(n) for _, n in numbered):
+        if not numbered or not all(_NUMBER.fullmatch(n) for _, n in numbered):
             continue
         if not _counts_up([(line, int(number)) for line, number in numbered]):
             continue
+        # One number alone counts nothing up: it numbers the code only where it stands on
+        # a line of code, its column as long as the code, line for line (YARD's one-line
+        # methods, "\n\n31" beside the "# File" comment, a blank line and the method).
+        alone = numbered[0][0] if len(numbered) < _NUMBERED_LINES else None
         node = column
         for _ in range(_COLUMN_LEVELS):
             code = _code_after(node)
             if code is not None:
-                if _numbered_by(code, len(lines)):
+                if _numbered_by(code, len(lines), alone):
                     found.append(column)
                 break
             if node.parent is None or node.parent.mem_id == content.mem_id:
@@ -275,11 +279,15 @@ def _code_after(node: LexborNode) -> LexborNode | None:
     return sibling if sibling.tag == "pre" else sibling.css_first("pre")
 
 
-def _numbered_by(code: LexborNode, count: int) -> bool:
+def _numbered_by(code: LexborNode, count: int, alone: int | None = None) -> bool:
     """Whether ``code`` is of ``count`` lines (one more or fewer, as a block's last line
-    break falls), with a word in them."""
+    break falls), with a word in them; for the one number of a column on its line
+    ``alone``, of exactly ``count`` lines, a word on that one."""
     text = str(code.text(deep=True)).strip("\n")
-    return abs(len(text.split("\n")) - count) <= 1 and bool(_WORD.search(text))
+    lines = text.split("\n")
+    if alone is not None:
+        return len(lines) == count and bool(_WORD.search(lines[alone]))
+    return abs(len(lines) - count) <= 1 and bool(_WORD.search(text))
 
 
 def _counts_up(numbers: list[tuple[int, int]]) -> bool:

@@ -21,8 +21,9 @@ class SourceFile:
     ``theme`` whether it lies in the theme overrides its ``mkdocs.yml`` names (no page),
     ``static`` whether its MkDocs docs folder copies it to the site as it is rather than
     rendering it (an HTML file there is a page only when it is one a reader would read),
-    and ``parse_budget`` what the ingest's API directives may still spend parsing, shared by
-    its files.
+    ``parse_budget`` what the ingest's API directives may still spend parsing, shared by
+    its files, and ``navigation`` whether the site's script shell loads it as the
+    navigation around its pages (``script_pages.navigation_files``): no page.
     """
 
     path: Path
@@ -35,3 +36,4 @@ class SourceFile:
     theme: bool = False
     static: bool = False
     parse_budget: ParseBudget | None = None
+    navigation: bool = False

@@ -24,6 +24,8 @@ Measured on Flask's pages and on a page built by each of mkdocs-material 8.2 (py
 9.5) and sphinx-tabs 3.4; sphinx-design's (no Debian package) as its tab-set writes it,
 where the label ran into its panel's first sentence ("condaUse the forge channel:").
 This module moves each label's words to the top of its panel, a paragraph of their own.
+Several tabs that name one panel filter its rows rather than label parts of it (Javadoc
+17's "All Methods", "Static Methods" over one table): they are dropped as controls.
 It deliberately leaves a label whose panel it cannot tell (no element of that id, or
 panels that do not match the inputs one to one) and every control that is no tab.
 """
@@ -43,10 +45,24 @@ _PANELS = frozenset({"div", "section"})
 def label_panels(content: LexborNode) -> None:
     """Moves each tab's label in ``content`` to the top of its panel (see the module)."""
     panels = {str(node.id): node for node in content.css("[role=tabpanel][id]")}
+    controlling: dict[str, list[LexborNode]] = {}
     for tab in content.css("[role=tab][aria-controls]"):
-        panel = panels.get(str(tab.attributes.get("aria-controls") or "").strip())
-        if panel is not None:
-            _open_with(panel, tab)
+        name = str(tab.attributes.get("aria-controls") or "").strip()
+        controlling.setdefault(name, []).append(tab)
+    for name, tabs in controlling.items():
+        panel = panels.get(name)
+        if panel is None:
+            continue
+        if len(tabs) > 1:
+            # Tabs over one panel filter its rows, each a label of no part of it: Javadoc
+            # 17's "All Methods", "Static Methods", "Instance Methods" over one table of
+            # methods, which each row's own modifiers already say. Each moved to the top
+            # of the panel, they stood in reverse ("Concrete Methods", "Static Methods",
+            # "All Methods") over every summary of commons-lang3's 210 classes.
+            for tab in tabs:
+                tab.decompose()
+        else:
+            _open_with(panel, tabs[0])
     # A panel that names its tab (``aria-labelledby``) where the tab names no panel:
     # Starlight 0.37's tabs are links (``<a role=tab href="#tab-panel-0" id="tab-0">``) in
     # a list of their own wrapper, their panels after that wrapper, not after the list.
