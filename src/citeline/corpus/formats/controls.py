@@ -345,22 +345,33 @@ def _ends_its_block(link: LexborNode) -> bool:
     even a stop: each sibling after it, and after each inline element around it, is blank.
     A link that a sentence's stop follows ("See <a>lock file</a>.", the Cargo Book's
     glossary) is the sentence's last words, no control after it."""
-    node = link
-    for _ in range(_WALK):
-        sibling = node.next
-        for _ in range(_WALK * _WALK):
-            if sibling is None:
-                break
-            if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
-                return False
-            sibling = sibling.next
-        else:
+    inline, whole = _inline_around(link)
+    return whole and all(_blank_after(node) for node in inline)
+
+
+def _blank_after(node: LexborNode) -> bool:
+    """Whether every sibling after ``node`` is blank (at most ``_WALK`` squared of them)."""
+    sibling = node.next
+    for _ in range(_WALK * _WALK):
+        if sibling is None:
+            return True
+        if sibling.tag != "-comment" and str(sibling.text(deep=True)).strip():
             return False
+        sibling = sibling.next
+    return False
+
+
+def _inline_around(link: LexborNode) -> tuple[list[LexborNode], bool]:
+    """``link`` and the inline elements around it, innermost first, up to its block; and
+    whether the block (or the tree's top) was reached within ``_WALK`` of them."""
+    inline, node = [], link
+    for _ in range(_WALK):
+        inline.append(node)
         parent = node.parent
         if parent is None or _a_block(parent):
-            return True
+            return inline, True
         node = parent
-    return False
+    return inline, False
 
 
 def _said_before(link: LexborNode) -> str:
@@ -386,15 +397,8 @@ def _block_of(node: LexborNode) -> LexborNode | None:
 def _after_words(link: LexborNode) -> bool:
     """Whether anything stands before ``link`` in its block: a node before it, or before an
     inline element around it, past blank text (at most ``_WALK`` elements up)."""
-    node = link
-    for _ in range(_WALK):
-        if _written_before(node) is not None:
-            return True
-        parent = node.parent
-        if parent is None or _a_block(parent):
-            return False
-        node = parent
-    return False
+    inline, _ = _inline_around(link)
+    return any(_written_before(node) is not None for node in inline)
 
 
 def _worded(label: str) -> bool:
