@@ -25,7 +25,8 @@ definitions and the tags of md_in_html leave no text; include directives
 named with its reason. mkdocstrings' ``::: package.module`` directives become the API
 reference they publish, read statically from the project's source (``api_docs``). Each
 heading starts a section (``sections``), under the ``h1`` the page opens with, which titles
-it. It deliberately does not run a generator's plugins or macros.
+it; a table of contents, a list of nothing but links to the tree's own pages, is no text of
+it (``markdown_link_lists``). It deliberately does not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
