@@ -821,6 +821,14 @@ def _unique_slug(candidate: str, used: dict[str, int]) -> str | None:
             return chosen
 
 
+# The tag of a block element (its opening or closing), which a browser draws on lines of
+# its own.
+_LINE_TAG = re.compile(
+    r"</?(?:li|ul|ol|p|div|dl|dt|dd|table|tr|td|th|h[1-6]|hr|blockquote|pre)(?=[\s/>])",
+    re.IGNORECASE,
+)
+
+
 def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -> str:
     """The text a reader sees of an inline run; ``env`` holds the page's footnote labels."""
     out: list[str] = []
@@ -845,6 +853,16 @@ def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -
         elif child.type == "image":
             out.append(_inline_text(child.children or [], env))
         elif child.type == "html_inline" and child.content.lower().startswith("<br"):
+            out.append("\n")
+        elif (
+            child.type == "html_inline"
+            and out
+            and not out[-1].endswith("\n")
+            and _LINE_TAG.match(child.content)
+        ):
+            # A block element written inline starts a line of its own where a browser
+            # draws it: Hatch's tables of environment markers list each cell's values as
+            # "<ul><li>posix</li><li>java</li></ul>" (98 tags), read as "posixjava".
             out.append("\n")
         previous = child.type
     return "".join(out).strip()
