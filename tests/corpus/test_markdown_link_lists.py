@@ -41,6 +41,23 @@ def test_a_page_that_is_only_a_table_of_contents_is_counted_not_indexed() -> Non
     assert _read(markdown) == [Omitted(LINK_LISTS, 1)]
 
 
+def test_a_summary_of_parts_and_chapters_is_a_page_of_links() -> None:
+    # mdBook's SUMMARY.md: a prefix chapter, parts under headings, a suffix chapter.
+    markdown = (
+        "# Summary\n\n[Introduction](README.md)\n\n"
+        "# User Guide\n\n- [Installation](guide/installation.md)\n"
+        "- [Reading Books](guide/reading.md)\n\n"
+        "# Reference Guide\n\n- [Command Line Tool](cli/README.md)\n"
+        "    - [init](cli/init.md)\n\n---\n\n[Contributors](misc/contributors.md)\n"
+    )
+    assert _read(markdown) == [Omitted(LINK_LISTS, 1)]
+
+
+def test_a_lone_link_under_a_heading_of_a_page_of_text_stays() -> None:
+    markdown = "# Install\n\nRun the installer.\n\n## Next\n\n[Configuration](config.md)\n"
+    assert _texts(markdown)["guide#next"] == "Next\n\nConfiguration"
+
+
 def test_a_heading_over_nothing_but_a_list_of_the_pages_own_sections_is_no_section() -> None:
     markdown = (
         "# Building\n\nHow to build the project from source.\n\n"

@@ -55,7 +55,7 @@ from citeline.corpus.formats.link_lists import LINK_LISTS
 from citeline.corpus.formats.markdown_link_lists import Links, SectionLists, link_lists
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected
-from citeline.corpus.formats.sections import Section, has_body, section_documents, slug
+from citeline.corpus.formats.sections import Section, section_documents, slug
 from citeline.corpus.formats.titles import file_title
 
 INCLUDES = "include directives"
@@ -282,7 +282,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
     env: dict[str, Any] = {_FOOTNOTES: opened.footnotes, _DIALECT: dialect}
     tokens = _PARSER.parse("\n".join(opened.lines), env)
-    sections, listed = _sections(tokens, env)
+    sections, of_links = _sections(tokens, env)
     first = next((token for token in tokens if token.type == "heading_open"), None)
     if first is not None and first.tag != "h1" and sections[0].headings:
         # A page that opens with a subheading ("## The simplest example") has no title
@@ -291,8 +291,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         sections.insert(0, Section((), None, ""))
     if includes + dropped:
         yield Omitted(INCLUDES, includes + dropped)
-    if listed and not any(has_body(section) for section in sections):
-        # A table of contents, an index page: every line of it was a list of links.
+    if of_links:
+        # A table of contents, an index page: every line of it was a link.
         yield Omitted(LINK_LISTS, 1)
         return
     yield from section_documents(
@@ -523,8 +523,7 @@ def _split_indentation(line: str) -> tuple[str, str]:
 
 
 def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> tuple[list[Section], bool]:
-    """The page's sections, and whether a list of links was left out of any
-    (``markdown_link_lists``)."""
+    """The page's sections, and whether it is a page of links (``markdown_link_lists``)."""
     sections: list[Section] = []
     path: list[tuple[int, str]] = []
     anchor: str | None = None
@@ -580,7 +579,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> tuple[list[Sectio
             parts.append("")
         index += 1
     close()
-    return sections or [Section((), None, "")], lists.dropped
+    return sections or [Section((), None, "")], lists.page_of_links
 
 
 # An address off the tree: a scheme ("https:", "mailto:") or a host ("//host/path"). A
