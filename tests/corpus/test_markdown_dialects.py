@@ -439,3 +439,19 @@ def test_a_code_block_markdown_exec_runs_keeps_its_code_and_no_option() -> None:
 def test_a_code_block_of_no_exec_option_is_read_as_before() -> None:
     text = _text('# Code\n\n```python title="demo.py"\nx = 1\n```\n')
     assert text == "Code\n\ndemo.py\n\nx = 1"
+
+
+def test_a_list_written_as_html_in_a_table_cell_keeps_each_item_apart() -> None:
+    text = _text(
+        "# Markers\n\n| Marker | Examples |\n| --- | --- |\n"
+        "| `sys_platform` | <ul><li>linux</li><li>win32</li><li>darwin</li></ul> |\n"
+        "| `os_name` | posix<p>java</p> |\n"
+    )
+    assert "linux\nwin32\ndarwin" in text
+    assert "posix\njava" in text
+
+
+def test_inline_html_that_is_no_block_joins_its_words_as_written() -> None:
+    assert _text("# Page\n\nA <span>glued</span>word and <kbd>Ctrl</kbd>+C.\n") == (
+        "Page\n\nA gluedword and Ctrl+C."
+    )

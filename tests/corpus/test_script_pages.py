@@ -9,6 +9,7 @@ from pathlib import Path
 
 from citeline.corpus import Document
 from citeline.corpus.formats import html, read_source, source_files
+from citeline.corpus.formats.link_lists import LINK_LISTS
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted
 from citeline.corpus.formats.script_pages import NAVIGATION_FILES, SCRIPT_PAGES
@@ -52,18 +53,18 @@ def test_an_empty_page_without_a_script_is_no_script_page() -> None:
     assert Omitted(SCRIPT_PAGES, 1) not in _read(page)
 
 
-def _site_documents(folder: Path) -> tuple[list[str], int]:
-    """The ids of the documents read from ``folder``, and how many files were counted as a
-    shell's navigation."""
+def _site_documents(folder: Path, what: str = NAVIGATION_FILES) -> tuple[list[str], int]:
+    """The ids of the documents read from ``folder``, and how many files were counted as
+    ``what`` (by default, a shell's navigation)."""
     ids: list[str] = []
-    navigation = 0
+    counted = 0
     for source in source_files(folder):
         for item in read_source(source):
             if isinstance(item, Document):
                 ids.append(item.id)
-            elif isinstance(item, Omitted) and item.what == NAVIGATION_FILES:
-                navigation += item.count
-    return sorted(ids), navigation
+            elif isinstance(item, Omitted) and item.what == what:
+                counted += item.count
+    return sorted(ids), counted
 
 
 def _docsify_site(folder: Path, shell: str) -> Path:
@@ -75,7 +76,7 @@ def _docsify_site(folder: Path, shell: str) -> Path:
     (folder / "_sidebar.md").write_text(sidebar, "utf-8")
     (folder / "guide" / "_sidebar.md").write_text(sidebar, "utf-8")
     (folder / "cover.md").write_text("# Black\n\n[Start](#/README)\n", "utf-8")
-    (folder / "_navbar.md").write_text("- [Home](/)\n", "utf-8")
+    (folder / "_navbar.md").write_text("[Home](/), the project's start page.\n", "utf-8")
     return folder
 
 
@@ -90,6 +91,8 @@ def test_the_navigation_files_a_docsify_shell_loads_are_counted_not_read(tmp_pat
 
 def test_a_sidebar_beside_a_page_of_text_is_read_as_a_page(tmp_path: Path) -> None:
     page = DOCSIFY.replace('<div id="app"></div>', "<main><h1>Black</h1><p>A formatter.</p></main>")
-    ids, navigation = _site_documents(_docsify_site(tmp_path, page))
+    folder = _docsify_site(tmp_path, page)
+    navigation = _site_documents(folder)[1]
     assert navigation == 0
-    assert "_sidebar" in ids and "guide/_sidebar" in ids
+    # Read as any Markdown page, each sidebar is what its text is: a list of links.
+    assert _site_documents(folder, LINK_LISTS)[1] == 2

@@ -90,6 +90,7 @@ from citeline.corpus.formats.entries import SELF_LINKED, signature_entries
 from citeline.corpus.formats.formulas import formulas_as_text
 from citeline.corpus.formats.hidden_text import read_as_seen
 from citeline.corpus.formats.label_rows import space_label_rows
+from citeline.corpus.formats.link_lists import LINK_LISTS, a_link_list
 from citeline.corpus.formats.listing_lines import break_block_lines
 from citeline.corpus.formats.listings import clear_line_numbers, join_signature_tables
 from citeline.corpus.formats.nodes import BLOCK_TAGS, drop_permalink, holds_no_element
@@ -236,19 +237,6 @@ _CONTENTS_HOLDERS = ", ".join(
 # The most words the title of a table of contents holds beside it: docutils' default
 # "Contents" (every one of CMake's 65), "Table of Contents", "On this page".
 _CONTENTS_TITLE_WORDS = 3
-# A page, or a section, whose words lie at least this much inside links, with at least
-# ``_LINK_LIST_LINKS`` links, lists where the text is rather than holding it
-# (``_without_link_lists``): an index, a table of contents, a chapter's list of its pages.
-# Measured over the 29 Debian sites of the development and held-out collections: every
-# Sphinx index page lies between 0.857 (Sphinx's own genindex, whose entries' kinds,
-# "[configuration value]", stand outside the links) and 1.0, the Texinfo indexes (GNU
-# gettext's, the Z Shell Manual's, Bash's, the R manuals') between 0.857 and 1.0; the
-# landing pages with an intro that stay whole, Flask's index.html (0.83) and Tornado's
-# (0.41), under it.
-_LINK_LIST_SHARE = 0.85
-# The fewest links such a list holds: a "See also" of a few links (Apache's RLimitCPU
-# names two directives, PostgreSQL's CREATE TABLE five commands) is the text of its section.
-_LINK_LIST_LINKS = 10
 # The most words beside its links an index's entry holds (``_an_entry``): gtk-doc's
 # "macro in", "user_function in"; Doxygen's entry name before the file it is in.
 _ENTRY_WORDS = 2
@@ -341,9 +329,6 @@ _MARKER_CHARACTERS = re.compile(r"[\x00-\x06]")
 # What the ingest report calls a page whose content is only headings (a chapter's table
 # of contents, say): counted, not reported as a bad file.
 HEADINGS_ONLY = "pages with headings only"
-# A page that only lists where the text is (``_without_link_lists``): an index, a table of
-# contents, a chapter's list of its pages.
-LINK_LISTS = "pages of links"
 # A page whose content is a form with at most a sentence beside it (``_FORM_PAGE_WORDS``):
 # Sphinx's search page.
 FORM_PAGES = "pages that are a form"
@@ -2000,8 +1985,8 @@ def _text(section: _Read, codes: list[str]) -> str:
 
 def _without_link_lists(found: list[_Read]) -> bool:
     """Leaves, in a page or a section that is a list of links (at least
-    ``_LINK_LIST_SHARE`` of the words after its heading inside links, at least
-    ``_LINK_LIST_LINKS`` links), only the lines of its own text (``_own_line``); whether
+    ``LINK_LIST_SHARE`` of the words after its heading inside links, at least
+    ``LINK_LIST_LINKS`` links), only the lines of its own text (``_own_line``); whether
     any such list was left out. Sphinx's index (genindex.html: 20 to 26 sections of entries
     at each of the development collections' Sphinx sites, 29 pages at Python's), a page
     that is its chapter's list of pages (Tornado's webframework.html), Texinfo's index
@@ -2009,14 +1994,14 @@ def _without_link_lists(found: list[_Read]) -> bool:
     sections whose every line names another section: found for any word of an entry, they
     stood in for the text they point at. A landing page keeps its intro: the list goes, the
     sentence before it stays."""
-    whole = _a_link_list(*(sum(column) for column in zip(*(s.body for s in found), strict=True)))
+    whole = a_link_list(*(sum(column) for column in zip(*(s.body for s in found), strict=True)))
     listed = False
     for section in found:
         words, inside, links = section.body
         # In a page of links, a section of it that is half links is one of its lists (the
         # index's letter of three entries); a section of text stays whole (the note on
         # the identifiers CMake reserves, over cmake-variables(7)'s lists of variables).
-        if _a_link_list(words, inside, links) or (whole and links and 2 * inside >= words):
+        if a_link_list(words, inside, links) or (whole and links and 2 * inside >= words):
             listed = True
             lines = section.lines
             start = _heading_lines(section.titles, lines)
@@ -2073,10 +2058,6 @@ def _an_entry(line: _Line) -> bool:
     Miscellaneous Utility Functions" (two links), Doxygen's "SDL_NUM_SCANCODES :
     SDL_scancode.h" (the file linked at the entry)."""
     return line.item and line.places > 0 and line.outside <= _ENTRY_WORDS
-
-
-def _a_link_list(words: int, inside: int, links: int) -> bool:
-    return links >= _LINK_LIST_LINKS and inside >= _LINK_LIST_SHARE * words
 
 
 def _own_line(line: _Line) -> bool:

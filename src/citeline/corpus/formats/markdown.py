@@ -25,7 +25,8 @@ definitions and the tags of md_in_html leave no text; include directives
 named with its reason. mkdocstrings' ``::: package.module`` directives become the API
 reference they publish, read statically from the project's source (``api_docs``). Each
 heading starts a section (``sections``), under the ``h1`` the page opens with, which titles
-it. It deliberately does not run a generator's plugins or macros.
+it; a table of contents, a list of nothing but links to the tree's own pages, is no text of
+it (``markdown_link_lists``). It deliberately does not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.jsonable import jsonable
+from citeline.corpus.formats.link_lists import LINK_LISTS
+from citeline.corpus.formats.markdown_link_lists import Links, SectionLists, link_lists
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted, Rejected
 from citeline.corpus.formats.sections import Section, section_documents, slug
@@ -279,7 +282,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
     env: dict[str, Any] = {_FOOTNOTES: opened.footnotes, _DIALECT: dialect}
     tokens = _PARSER.parse("\n".join(opened.lines), env)
-    sections = _sections(tokens, env)
+    sections, of_links = _sections(tokens, env)
     first = next((token for token in tokens if token.type == "heading_open"), None)
     if first is not None and first.tag != "h1" and sections[0].headings:
         # A page that opens with a subheading ("## The simplest example") has no title
@@ -288,6 +291,10 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         sections.insert(0, Section((), None, ""))
     if includes + dropped:
         yield Omitted(INCLUDES, includes + dropped)
+    if of_links:
+        # A table of contents, an index page: every line of it was a link.
+        yield Omitted(LINK_LISTS, 1)
+        return
     yield from section_documents(
         sections,
         doc_id=str(doc_id).strip(),
@@ -515,21 +522,24 @@ def _split_indentation(line: str) -> tuple[str, str]:
     return line[: len(line) - len(rest)].expandtabs(4), rest
 
 
-def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
+def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> tuple[list[Section], bool]:
+    """The page's sections, and whether it is a page of links (``markdown_link_lists``)."""
     sections: list[Section] = []
     path: list[tuple[int, str]] = []
     anchor: str | None = None
     parts: list[str] = []
+    lists = SectionLists()
 
     def close() -> None:
-        text = "\n\n".join(part for part in parts if part.strip()).strip()
+        shown = lists.shown(parts)
+        text = "\n\n".join(part for part in shown if part.strip()).strip()
         if path or text:
             sections.append(Section(tuple(t for _, t in path), anchor, text))
 
     _mark_list_items(tokens, _dialect(env))
     tokens = _annotated(tokens, env)
+    found = link_lists(tokens, lambda token: _bare_links(token, env))
     index = 0
-    list_depth = 0
     used_anchors: dict[str, int] = {}
     kept = 0  # how many of ``path``'s headings no later one closes (``_onto_path``)
     while index < len(tokens):
@@ -543,13 +553,11 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
                 used_anchors.setdefault(named, 0)
             kept = _onto_path(path, (level, heading), kept, opens_page=not sections)
             parts = [heading]
+            lists.open_section(headed=True)
             index += 3
             continue
-        if token.type in {"bullet_list_open", "ordered_list_open"}:
-            list_depth += 1
-        elif token.type in {"bullet_list_close", "ordered_list_close"}:
-            list_depth -= 1
-        elif token.type == "inline":
+        lists.read(index, found, len(parts))
+        if token.type == "inline":
             text = _inline_text(token.children or [], env)
             if tokens[index - 1].type in {"th_open", "td_open"}:
                 text = _CELL_ATTRIBUTES.sub("", text)
@@ -571,7 +579,41 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> list[Section]:
             parts.append("")
         index += 1
     close()
-    return sections or [Section((), None, "")]
+    return sections or [Section((), None, "")], lists.page_of_links
+
+
+# An address off the tree: a scheme ("https:", "mailto:") or a host ("//host/path"). A
+# relative address ("install.md", "../config/#options", "#usage") is a page or a place of
+# the tree, and so is an autorefs reference, which ``_references_elsewhere`` leaves empty.
+_OFF_TREE = re.compile(r"[A-Za-z][\w+.-]*:|//")
+_WORD = re.compile(r"\w")
+
+
+def _bare_links(token: Token, env: dict[str, Any]) -> Links | None:
+    """The links ``token`` (a paragraph's inline, or an HTML block) holds when it is
+    nothing but links (icons, emphasis and punctuation beside them), else None
+    (``markdown_link_lists``). An HTML block without text (md_in_html's ``<div class="grid
+    cards" markdown>``) holds none and is no text."""
+    if token.type == "html_block":
+        return None if _html_text(token.content) else Links(0, 0)
+    own = off = 0
+    inside = False
+    outside: list[Token] = []
+    for child in token.children or []:
+        if child.type == "link_open" and not inside:
+            if _OFF_TREE.match(str(child.attrGet("href") or "")):
+                off += 1
+            else:
+                own += 1
+            inside = True
+        elif child.type == "link_close":
+            inside = False
+            outside.append(child)  # an attribute list after it is taken off (``_inline_text``)
+        elif not inside:
+            outside.append(child)
+    if not own + off or _WORD.search(_inline_text(outside, env)):
+        return None
+    return Links(own, off)
 
 
 def _onto_path(
@@ -778,6 +820,14 @@ def _unique_slug(candidate: str, used: dict[str, int]) -> str | None:
             return chosen
 
 
+# The tag of a block element (its opening or closing), which a browser draws on lines of
+# its own.
+_LINE_TAG = re.compile(
+    r"</?(?:li|ul|ol|p|div|dl|dt|dd|table|tr|td|th|h[1-6]|hr|blockquote|pre)(?=[\s/>])",
+    re.IGNORECASE,
+)
+
+
 def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -> str:
     """The text a reader sees of an inline run; ``env`` holds the page's footnote labels."""
     out: list[str] = []
@@ -802,6 +852,16 @@ def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -
         elif child.type == "image":
             out.append(_inline_text(child.children or [], env))
         elif child.type == "html_inline" and child.content.lower().startswith("<br"):
+            out.append("\n")
+        elif (
+            child.type == "html_inline"
+            and out
+            and not out[-1].endswith("\n")
+            and _LINE_TAG.match(child.content)
+        ):
+            # A block element written inline starts a line of its own where a browser
+            # draws it: Hatch's tables of environment markers list each cell's values as
+            # "<ul><li>posix</li><li>java</li></ul>" (98 tags), read as "posixjava".
             out.append("\n")
         previous = child.type
     return "".join(out).strip()
