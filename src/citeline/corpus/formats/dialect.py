@@ -34,6 +34,7 @@ class Dialect:
     ``code_titles``: a fence's ``title="..."`` is a line shown above its code block.
     ``attribute_lists``: attr_list reads any braces a heading ends with as its attributes,
     words without a value too (``{: #platform cmd-line env-var }``).
+    ``keys``: ``++ctrl+alt+delete++`` is a key combination, shown as its keys' names.
     """
 
     list_start: bool = True
@@ -42,6 +43,7 @@ class Dialect:
     code_annotations: bool = False
     code_titles: bool = True
     attribute_lists: bool = False
+    keys: bool = False
 
 
 COMMONMARK = Dialect()
@@ -66,6 +68,7 @@ def dialect_of(page: Path) -> Dialect:
         code_annotations="content.code.annotate" in _theme_features(settings),
         code_titles=_code_titles(extensions),
         attribute_lists="attr_list" in extensions or "markdown.extensions.attr_list" in extensions,
+        keys="pymdownx.keys" in extensions,
     )
 
 

@@ -51,6 +51,7 @@ from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.jsonable import jsonable
+from citeline.corpus.formats.keys import shown_keys
 from citeline.corpus.formats.link_lists import LINK_LISTS
 from citeline.corpus.formats.markdown_link_lists import Links, SectionLists, link_lists
 from citeline.corpus.formats.origin import SourceFile
@@ -844,6 +845,8 @@ def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -
                 text = _GLUED_ATTRIBUTES.sub("", text)
             if ":" in text and _dialect(env).icons:
                 text = _icons_out(text)
+            if "++" in text and _dialect(env).keys:
+                text = shown_keys(text)
             out.append(_footnotes_out(text, footnotes))
         elif child.type == "code_inline":
             out.append(_INLINE_HIGHLIGHT.sub("", child.content, count=1))
