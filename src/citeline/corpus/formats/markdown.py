@@ -96,6 +96,12 @@ _BLOCK_TAG = re.compile(
     r"^[ \t]*<[A-Za-z][\w-]*((?:\s+[^\s>=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*)\s*>\s*$"
 )
 _TAG_ATTRIBUTE_NAME = re.compile(r"\s+([^\s>=]+)(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?")
+# A definition list's definition, as def_list reads one: up to 3 spaces, a colon, 1 to 3
+# spaces, then the definition's first line ("Apple\n:   Pomaceous fruit"); its body goes on
+# in lines indented 4. Read as CommonMark the colon stayed and the definition ran onto its
+# term ("Properties : default_kwargs: ...": 6 definitions of Python-Markdown's docs, on its
+# test tools' and attr_list's pages).
+_DEFINITION = re.compile(r"^([ ]{0,3}):[ ]{1,3}(\S.*)$")
 # Python-Markdown's abbreviations: "*[HTML]: Hyper Text Markup Language" defines a tooltip.
 _ABBREVIATION = re.compile(r"^\*\[[^\]\\]+\][ ]?:[ ]*(.*)$")
 # "/// note | Title" opens a pymdownx block, a lone "///" closes it; ":::note Title" and
@@ -275,12 +281,13 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     url = front.pop("url", None)
     body, dropped, problems = _expanded(body, origin)
     yield from problems
-    opened = _plain_markdown(body)
-    includes = opened.includes
-    # The page's link reference definitions, which a heading's own parse reads too, the
-    # labels of its footnotes, and its generator's dialect (a page read with no project
-    # around it, as includes are, is read as CommonMark).
+    # The page's generator's dialect (a page read with no project around it, as includes
+    # are, is read as CommonMark).
     dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
+    opened = _plain_markdown(body, dialect)
+    includes = opened.includes
+    # The page's link reference definitions, which a heading's own parse reads too, and the
+    # labels of its footnotes.
     env: dict[str, Any] = {_FOOTNOTES: opened.footnotes, _DIALECT: dialect}
     tokens = _PARSER.parse("\n".join(opened.lines), env)
     sections, of_links = _sections(tokens, env)
@@ -364,9 +371,10 @@ class _OpenedOut:
     title_next: bool = False
     # A pymdownx block has just opened: the indented lines that follow are its options.
     block_options: bool = False
+    dialect: Dialect = COMMONMARK
 
 
-def _plain_markdown(body: str) -> _OpenedOut:
+def _plain_markdown(body: str, dialect: Dialect = COMMONMARK) -> _OpenedOut:
     """``body``'s lines with admonitions, content tabs and footnotes opened out and include
     directives and abbreviation definitions dropped. Lines inside fenced code are left as
     written, less the indentation of the containers they lie in.
@@ -379,8 +387,10 @@ def _plain_markdown(body: str) -> _OpenedOut:
     A footnote's definition (``[^1]: text``, its body indented 4 below) is one too, without a
     title: Python-Markdown moves it to the page's foot, its text is kept here where written.
     An abbreviation's definition (``*[HTML]: Hyper Text...``) shows nothing on the page.
+    Under def_list, a definition (``:   text`` after its term, its body indented 4 below)
+    is one too (``_definition``).
     """
-    opened = _OpenedOut()
+    opened = _OpenedOut(dialect=dialect)
     lines = opened.lines
     fence: str | None = None  # the open code block's fence, its indentation first
     # The indentation (columns, as written) each open container's body lines have at least.
@@ -445,6 +455,9 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         lines.append(footnote.group(1) + text)
         containers.append(_indent(written) + 4)
         return
+    definition = _DEFINITION.match(line) if opened.dialect.definition_lists else None
+    if definition and _definition(definition, written, opened, containers):
+        return
     container = _BANG_ADMONITION.match(line) or _CONTENT_TAB.match(line)
     if container:
         title = _container_title(container)
@@ -466,6 +479,30 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         opened.block_options = line.lstrip().startswith("/")
         return
     lines.append(line)
+
+
+def _definition(
+    found: re.Match[str], written: str, opened: _OpenedOut, containers: list[int]
+) -> bool:
+    """Add the definition ``found`` (a line ``written``) as def_list shows it, a paragraph
+    of its own below its terms, its body the lines indented 4 below; False where def_list
+    reads no definition, a colon opening the page with nothing before it."""
+    lines = opened.lines
+    above = len(lines)
+    while above and lines[above - 1].strip():
+        above -= 1
+    if not any(line.strip() for line in lines):
+        return False
+    if opened.dialect.attribute_lists:
+        # A term is a "dt", whose braces at its end attr_list reads as a heading's.
+        for index in range(above, len(lines)):
+            if (end := _attr_list_heading(lines[index])) is not None:
+                lines[index] = lines[index][: end[0]]
+    if lines[-1].strip():
+        lines.append("")
+    lines.append(found.group(1) + found.group(2))
+    containers.append(_indent(written) + 4)
+    return True
 
 
 def _block_title(kind: str, argument: str | None) -> str:
