@@ -455,3 +455,17 @@ def test_inline_html_that_is_no_block_joins_its_words_as_written() -> None:
     assert _text("# Page\n\nA <span>glued</span>word and <kbd>Ctrl</kbd>+C.\n") == (
         "Page\n\nA gluedword and Ctrl+C."
     )
+
+
+def test_a_markdown_tag_indented_in_a_list_item_reads_as_the_paragraph_it_is() -> None:
+    # Python-Markdown reads a raw HTML block only within 3 spaces of the line's start: in a
+    # list item the figure is inline HTML, its image shown, its markup no text.
+    page = (
+        "# Setup\n\n1. Select an interpreter:\n\n     <figure markdown>\n"
+        '         ![Select interpreter](./select.png){ loading=lazy role="img" }\n'
+        "     </figure>\n\n2. Run it.\n\n<figure markdown>\n\n![A chart](chart.png)\n\n"
+        "</figure>\n"
+    )
+    assert _text(page) == (
+        "Setup\n\n1. Select an interpreter:\n\nSelect interpreter\n\n2. Run it.\n\nA chart"
+    )

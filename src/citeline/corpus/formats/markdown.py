@@ -89,9 +89,16 @@ _FOOTNOTE = re.compile(r"^([ ]{0,3})\[\^([^\]]+)\]:[ ]*(.*)$")
 _FOOTNOTE_MARKER = re.compile(r"(?<!!)\[\^([^\]]+)\](?!\s*:)")
 _FOOTNOTES = "citeline_footnotes"  # where the page's footnote labels are kept in the env
 _DIALECT = "citeline_dialect"  # and what its generator renders (``dialect``)
+_INLINE_TAGS = "citeline_inline_tags"  # and the lines of md_in_html tags read inline
 # md_in_html: a block tag with a "markdown" attribute, alone on its line ('<figure markdown>',
 # Material's '<div class="grid cards" markdown>'), holds Markdown, which CommonMark would
 # read as the HTML block's raw text up to the next blank line (5 of Hatch's 9 such tags).
+# Python-Markdown reads a raw HTML block only where its tag starts within 3 spaces of the
+# line's start, as written (its HTML preprocessor sees the page before any list or
+# admonition): indented 4 or more, in a list item or an admonition, the tag is inline HTML
+# of a paragraph whose Markdown is read (Hatch's VS Code page's two screenshots in list
+# items, '     <figure markdown>' and '         ![Run file](...){ loading=lazy }': read as
+# a block their markup was the text, and a block's lines indented 4 past it read as code).
 _BLOCK_TAG = re.compile(
     r"^[ \t]*<[A-Za-z][\w-]*((?:\s+[^\s>=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*)\s*>\s*$"
 )
@@ -288,7 +295,11 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     includes = opened.includes
     # The page's link reference definitions, which a heading's own parse reads too, and the
     # labels of its footnotes.
-    env: dict[str, Any] = {_FOOTNOTES: opened.footnotes, _DIALECT: dialect}
+    env: dict[str, Any] = {
+        _FOOTNOTES: opened.footnotes,
+        _DIALECT: dialect,
+        _INLINE_TAGS: opened.inline_tags,
+    }
     tokens = _PARSER.parse("\n".join(opened.lines), env)
     sections, of_links = _sections(tokens, env)
     first = next((token for token in tokens if token.type == "heading_open"), None)
@@ -372,6 +383,8 @@ class _OpenedOut:
     # A pymdownx block has just opened: the indented lines that follow are its options.
     block_options: bool = False
     dialect: Dialect = COMMONMARK
+    # The lines (of ``lines``) of md_in_html tags written indented 4 or more, read inline.
+    inline_tags: set[int] = field(default_factory=set)
 
 
 def _plain_markdown(body: str, dialect: Dialect = COMMONMARK) -> _OpenedOut:
@@ -467,7 +480,11 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         containers.append(_indent(written) + 4)
         return
     if _opens_markdown_in_html(line):
-        lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
+        if _indent(written) >= 4:
+            opened.inline_tags.add(len(lines))
+            lines.append(line)
+        else:
+            lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
         return
     if _BLOCK_CLOSE.match(line) or _ATTRIBUTE_LINE.match(line):
         lines.append("")
@@ -611,6 +628,8 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> tuple[list[Sectio
             # A diagram's source (```mermaid) stays too: it is what the page shows
             # without JavaScript, and every label the diagram draws is a word of it.
             parts.append(token.content.rstrip("\n"))
+        elif token.type == "html_block" and _read_inline(token, env):
+            parts.append(plain_text(token.content, env))
         elif token.type == "html_block":
             parts.append(_html_text(token.content))
         elif token.type == "tr_close":
@@ -671,6 +690,12 @@ def _onto_path(
         kept = 1
     path.append(heading)
     return kept
+
+
+def _read_inline(token: Token, env: dict[str, Any]) -> bool:
+    """Whether the HTML block ``token`` opens with an md_in_html tag that Python-Markdown
+    reads as inline HTML of a paragraph (``_BLOCK_TAG``)."""
+    return token.map is not None and token.map[0] in env.get(_INLINE_TAGS, ())
 
 
 def _code_title(info: str, env: dict[str, Any]) -> str:
