@@ -13,7 +13,9 @@ conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
 ``/// warning``, ``:::info``) and content tabs (``=== "Label"``) become plain paragraphs
 under their title or label, nested ones too, and a code block's title (``title="main.py"``)
-a line above its code, where the generator shows it; footnote markers show no word and their
+a line above its code, where the generator shows it; pymdownx.keys' combinations
+(``++ctrl+c++``, ``keys``) read as the keys shown and def_list's definitions as a paragraph
+below their term; footnote markers show no word and their
 definitions keep their text; the files the snippets settings append to every page are
 appended, and a full or collapsed reference link no definition names (one mkdocs-autorefs
 resolves across the site) reads as its text;
@@ -26,7 +28,8 @@ named with its reason. mkdocstrings' ``::: package.module`` directives become th
 reference they publish, read statically from the project's source (``api_docs``). Each
 heading starts a section (``sections``), under the ``h1`` the page opens with, which titles
 it; a table of contents, a list of nothing but links to the tree's own pages, is no text of
-it (``markdown_link_lists``). It deliberately does not run a generator's plugins or macros.
+it (``markdown_link_lists``). A page whose blocks nest deeper than markdown-it reads is
+counted (``TOO_DEEP``). It deliberately does not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
