@@ -503,11 +503,7 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         containers.append(_indent(written) + 4)
         return
     if _opens_markdown_in_html(line):
-        if _indent(written) >= 4:
-            opened.inline_tags.add(len(lines))
-            lines.append(line)
-        else:
-            lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
+        _add_markdown_tag(line, written, opened)
         return
     if _BLOCK_CLOSE.match(line) or _ATTRIBUTE_LINE.match(line):
         lines.append("")
@@ -519,6 +515,16 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         opened.block_options = line.lstrip().startswith("/")
         return
     lines.append(line)
+
+
+def _add_markdown_tag(line: str, written: str, opened: _OpenedOut) -> None:
+    """Add ``line``, an md_in_html tag (``written``), as Python-Markdown reads it: a block
+    where written within 3 spaces of the line's start, else inline HTML (``_BLOCK_TAG``)."""
+    if _indent(written) >= 4:
+        opened.inline_tags.add(len(opened.lines))
+        opened.lines.append(line)
+    else:
+        opened.lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
 
 
 def _definition(
