@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from citeline.corpus import Document
 from citeline.corpus.formats.includes import MAX_AUTO_APPENDED, expand
-from citeline.corpus.formats.markdown import read
+from citeline.corpus.formats.markdown import MAX_NESTING, TOO_DEEP, read
 from citeline.corpus.formats.origin import SourceFile
+from citeline.corpus.formats.rejected import Omitted
 
 BASE = "https://docs.example.org/"
 
@@ -455,3 +456,37 @@ def test_inline_html_that_is_no_block_joins_its_words_as_written() -> None:
     assert _text("# Page\n\nA <span>glued</span>word and <kbd>Ctrl</kbd>+C.\n") == (
         "Page\n\nA gluedword and Ctrl+C."
     )
+
+
+def test_a_markdown_tag_indented_in_a_list_item_reads_as_the_paragraph_it_is() -> None:
+    # Python-Markdown reads a raw HTML block only within 3 spaces of the line's start: in a
+    # list item the figure is inline HTML, its image shown, its markup no text.
+    page = (
+        "# Setup\n\n1. Select an interpreter:\n\n     <figure markdown>\n"
+        '         ![Select interpreter](./select.png){ loading=lazy role="img" }\n'
+        "     </figure>\n\n2. Run it.\n\n<figure markdown>\n\n![A chart](chart.png)\n\n"
+        "</figure>\n"
+    )
+    assert _text(page) == (
+        "Setup\n\n1. Select an interpreter:\n\nSelect interpreter\n\n2. Run it.\n\nA chart"
+    )
+
+
+def test_an_outline_deeper_than_the_parser_reads_is_counted_once_with_what_it_lost() -> None:
+    # markdown-it reads 20 levels, a list counting 2: a 10th list's items are dropped.
+    outline = "".join(f"{' ' * 4 * level}- Level {level}\n" for level in range(9))
+    outline += "".join(f"{' ' * 36}- Lost {n}\n" for n in range(3))
+    items = list(read("# Outline\n\n" + outline, SourceFile(Path("o.md"), "o", "o.md", None)))
+    assert Omitted(TOO_DEEP, 1) in items
+    text = next(item.text for item in items if isinstance(item, Document))
+    assert "Level 8" in text and "Lost" not in text
+
+
+def test_a_page_nested_deeper_than_the_parser_reads_is_counted_and_the_rest_kept() -> None:
+    origin = SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
+    deepest = "# Deep\n\n" + ">" * MAX_NESTING + " Lost.\n\nAfter it.\n"
+    items = list(read(deepest, origin))
+    assert Omitted(TOO_DEEP, 1) in items
+    assert [item.text for item in items if isinstance(item, Document)] == ["Deep\n\nAfter it."]
+    kept = list(read("# Deep\n\n" + ">" * (MAX_NESTING - 1) + " Kept.\n", origin))
+    assert not any(isinstance(item, Omitted) for item in kept)

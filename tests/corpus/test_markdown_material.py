@@ -440,3 +440,67 @@ def test_a_glued_list_stays_without_attr_list_and_spaced_or_latex_braces_stay(
     )
     project = _project(tmp_path, "markdown_extensions:\n  - attr_list\n")
     assert _text(page, project=project) == "Math\n\nSee #1, text { .spaced } and \\sum_{i=0}^n x."
+
+
+# Keys
+
+
+KEYS = (
+    "# Shortcuts\n\nPress ++ctrl+alt+delete++, then ++cmd+shift+p++ or ++enter++; "
+    '++ctrl+"My Key"++ and ++page-up++, ++f5++, ++esc++. In code: `++ctrl+c++`.\n'
+)
+
+
+def test_under_pymdownx_keys_a_combination_reads_as_the_keys_the_page_shows(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path, "markdown_extensions:\n  - pymdownx.keys\n")
+    assert _text(KEYS, project=project) == (
+        "Shortcuts\n\nPress Ctrl+Alt+Del, then Cmd+Shift+P or Enter; Ctrl+My Key and "
+        "Page Up, F5, Esc. In code: ++ctrl+c++."
+    )
+
+
+def test_without_pymdownx_keys_a_combination_stays_as_written(tmp_path: Path) -> None:
+    for text in (_text(KEYS), _text(KEYS, project=_project(tmp_path, ""))):
+        assert "Press ++ctrl+alt+delete++, then ++cmd+shift+p++" in text
+
+
+def test_pluses_that_make_no_combination_stay_as_written(tmp_path: Path) -> None:
+    project = _project(tmp_path, "markdown_extensions:\n  - pymdownx.keys\n")
+    page = "# C\n\nIn C++ and C++ again, i++ + ++j, a+++b, ++ ++, ++-.\n"
+    assert _text(page, project=project) == _text(page)
+
+
+# Definition lists
+
+
+DEFINITIONS = (
+    "# Fruit\n\nApple\n:   Pomaceous fruit of plants of the genus Malus in\n"
+    "    the family Rosaceae.\n\n    An apple a day.\n\nOrange\n:   A citrus fruit.\n"
+    ":   A colour.\n\nMethods\n\n:   `render`: shows it.\n"
+)
+
+
+def test_under_def_list_a_term_and_its_definition_read_as_the_page_shows_them(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path, "markdown_extensions:\n  - def_list\n")
+    assert _text(DEFINITIONS, project=project) == (
+        "Fruit\n\nApple\n\nPomaceous fruit of plants of the genus Malus in\nthe family "
+        "Rosaceae.\n\nAn apple a day.\n\nOrange\n\nA citrus fruit.\n\nA colour.\n\n"
+        "Methods\n\nrender: shows it."
+    )
+
+
+def test_without_def_list_the_colon_of_a_definition_stays_as_written(tmp_path: Path) -> None:
+    for text in (_text(DEFINITIONS), _text(DEFINITIONS, project=_project(tmp_path, ""))):
+        assert "Apple\n:   Pomaceous fruit" in text and "Methods\n\n:   render" in text
+
+
+def test_a_colon_opening_the_page_is_no_definition_and_a_terms_attribute_list_goes(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path, "markdown_extensions:\n  - def_list\n  - attr_list\n")
+    page = ":   Not a definition.\n\nApple { #apple }\n:   Fruit.\n"
+    assert _text(page, project=project) == ":   Not a definition.\n\nApple\n\nFruit."

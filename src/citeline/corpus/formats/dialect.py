@@ -34,6 +34,8 @@ class Dialect:
     ``code_titles``: a fence's ``title="..."`` is a line shown above its code block.
     ``attribute_lists``: attr_list reads any braces a heading ends with as its attributes,
     words without a value too (``{: #platform cmd-line env-var }``).
+    ``keys``: ``++ctrl+alt+delete++`` is a key combination, shown as its keys' names.
+    ``definition_lists``: a line ``:   text`` after a term is the term's definition.
     """
 
     list_start: bool = True
@@ -42,6 +44,8 @@ class Dialect:
     code_annotations: bool = False
     code_titles: bool = True
     attribute_lists: bool = False
+    keys: bool = False
+    definition_lists: bool = False
 
 
 COMMONMARK = Dialect()
@@ -50,6 +54,15 @@ COMMONMARK = Dialect()
 # read as Python-Markdown's count from 1, pymdown-extensions' own page of list rules
 # numbered its items 2 to 7 as 1 to 6).
 _COUNTED_FROM_FIRST = {"sane_lists", "markdown.extensions.sane_lists", "pymdownx.fancylists"}
+
+# The extensions that read definition lists: def_list, and Python-Markdown's Extra, which
+# bundles it.
+_DEFINITION_LISTS = {
+    "def_list",
+    "markdown.extensions.def_list",
+    "extra",
+    "markdown.extensions.extra",
+}
 
 
 def dialect_of(page: Path) -> Dialect:
@@ -66,6 +79,8 @@ def dialect_of(page: Path) -> Dialect:
         code_annotations="content.code.annotate" in _theme_features(settings),
         code_titles=_code_titles(extensions),
         attribute_lists="attr_list" in extensions or "markdown.extensions.attr_list" in extensions,
+        keys="pymdownx.keys" in extensions,
+        definition_lists=bool(_DEFINITION_LISTS & extensions.keys()),
     )
 
 

@@ -13,7 +13,9 @@ conventions become text too: a heading's attribute list (``{ #id }``, ``{: #id .
 becomes its section's anchor and leaves the title; admonitions (``!!! note``, ``??? tip``,
 ``/// warning``, ``:::info``) and content tabs (``=== "Label"``) become plain paragraphs
 under their title or label, nested ones too, and a code block's title (``title="main.py"``)
-a line above its code, where the generator shows it; footnote markers show no word and their
+a line above its code, where the generator shows it; pymdownx.keys' combinations
+(``++ctrl+c++``, ``keys``) read as the keys shown and def_list's definitions as a paragraph
+below their term; footnote markers show no word and their
 definitions keep their text; the files the snippets settings append to every page are
 appended, and a full or collapsed reference link no definition names (one mkdocs-autorefs
 resolves across the site) reads as its text;
@@ -26,7 +28,8 @@ named with its reason. mkdocstrings' ``::: package.module`` directives become th
 reference they publish, read statically from the project's source (``api_docs``). Each
 heading starts a section (``sections``), under the ``h1`` the page opens with, which titles
 it; a table of contents, a list of nothing but links to the tree's own pages, is no text of
-it (``markdown_link_lists``). It deliberately does not run a generator's plugins or macros.
+it (``markdown_link_lists``). A page whose blocks nest deeper than markdown-it reads is
+counted (``TOO_DEEP``). It deliberately does not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.jsonable import jsonable
+from citeline.corpus.formats.keys import shown_keys
 from citeline.corpus.formats.link_lists import LINK_LISTS
 from citeline.corpus.formats.markdown_link_lists import Links, SectionLists, link_lists
 from citeline.corpus.formats.origin import SourceFile
@@ -60,6 +64,7 @@ from citeline.corpus.formats.titles import file_title
 
 INCLUDES = "include directives"
 API_DIRECTIVES = "API reference directives"
+TOO_DEEP = "parts of pages nested too deep"
 
 _FRONT_MATTER = re.compile(
     r"\A---[ \t]*\r?\n(.*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL
@@ -88,13 +93,26 @@ _FOOTNOTE = re.compile(r"^([ ]{0,3})\[\^([^\]]+)\]:[ ]*(.*)$")
 _FOOTNOTE_MARKER = re.compile(r"(?<!!)\[\^([^\]]+)\](?!\s*:)")
 _FOOTNOTES = "citeline_footnotes"  # where the page's footnote labels are kept in the env
 _DIALECT = "citeline_dialect"  # and what its generator renders (``dialect``)
+_INLINE_TAGS = "citeline_inline_tags"  # and the lines of md_in_html tags read inline
 # md_in_html: a block tag with a "markdown" attribute, alone on its line ('<figure markdown>',
 # Material's '<div class="grid cards" markdown>'), holds Markdown, which CommonMark would
 # read as the HTML block's raw text up to the next blank line (5 of Hatch's 9 such tags).
+# Python-Markdown reads a raw HTML block only where its tag starts within 3 spaces of the
+# line's start, as written (its HTML preprocessor sees the page before any list or
+# admonition): indented 4 or more, in a list item or an admonition, the tag is inline HTML
+# of a paragraph whose Markdown is read (Hatch's VS Code page's two screenshots in list
+# items, '     <figure markdown>' and '         ![Run file](...){ loading=lazy }': read as
+# a block their markup was the text, and a block's lines indented 4 past it read as code).
 _BLOCK_TAG = re.compile(
     r"^[ \t]*<[A-Za-z][\w-]*((?:\s+[^\s>=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*)\s*>\s*$"
 )
 _TAG_ATTRIBUTE_NAME = re.compile(r"\s+([^\s>=]+)(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?")
+# A definition list's definition, as def_list reads one: up to 3 spaces, a colon, 1 to 3
+# spaces, then the definition's first line ("Apple\n:   Pomaceous fruit"); its body goes on
+# in lines indented 4. Read as CommonMark the colon stayed and the definition ran onto its
+# term ("Properties : default_kwargs: ...": 6 definitions of Python-Markdown's docs, on its
+# test tools' and attr_list's pages).
+_DEFINITION = re.compile(r"^([ ]{0,3}):[ ]{1,3}(\S.*)$")
 # Python-Markdown's abbreviations: "*[HTML]: Hyper Text Markup Language" defines a tooltip.
 _ABBREVIATION = re.compile(r"^\*\[[^\]\\]+\][ ]?:[ ]*(.*)$")
 # "/// note | Title" opens a pymdownx block, a lone "///" closes it; ":::note Title" and
@@ -247,7 +265,17 @@ def _paragraph(content: str, level: int) -> list[Token]:
     ]
 
 
-_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
+# How many blocks deep markdown-it reads (its maxNesting counts a list as 2, its list and its
+# item, a quote as 1; its CommonMark preset's 20), past which it drops the rest of the
+# block without a word. Not raised: each level reads again every line the block holds,
+# lazy continuation lines too, so the cost is lines times depth (a 1 MB page of one quote
+# 200 deep and 500,000 lazy lines took 28 s and 416 MB at 20, 189 s and 1,659 MB at 100),
+# and the 468 Markdown files of the development trees, mkdocstrings', pymdown-extensions'
+# and Node.js's docs nest 11 at most. So a page whose blocks go deeper is counted in the
+# ingest report (``TOO_DEEP``), the site owner told that its deepest words are left out.
+MAX_NESTING = 20
+_HOLDING_BLOCKS = {"blockquote_open", "list_item_open"}
+_PARSER = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
 _PARSER.core.ruler.before("inline", "references_elsewhere", _references_elsewhere)
 _PARSER.core.ruler.before("inline", "alerts", _alerts)
 
@@ -274,13 +302,18 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     url = front.pop("url", None)
     body, dropped, problems = _expanded(body, origin)
     yield from problems
-    opened = _plain_markdown(body)
-    includes = opened.includes
-    # The page's link reference definitions, which a heading's own parse reads too, the
-    # labels of its footnotes, and its generator's dialect (a page read with no project
-    # around it, as includes are, is read as CommonMark).
+    # The page's generator's dialect (a page read with no project around it, as includes
+    # are, is read as CommonMark).
     dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
-    env: dict[str, Any] = {_FOOTNOTES: opened.footnotes, _DIALECT: dialect}
+    opened = _plain_markdown(body, dialect)
+    includes = opened.includes
+    # The page's link reference definitions, which a heading's own parse reads too, and the
+    # labels of its footnotes.
+    env: dict[str, Any] = {
+        _FOOTNOTES: opened.footnotes,
+        _DIALECT: dialect,
+        _INLINE_TAGS: opened.inline_tags,
+    }
     tokens = _PARSER.parse("\n".join(opened.lines), env)
     sections, of_links = _sections(tokens, env)
     first = next((token for token in tokens if token.type == "heading_open"), None)
@@ -291,6 +324,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         sections.insert(0, Section((), None, ""))
     if includes + dropped:
         yield Omitted(INCLUDES, includes + dropped)
+    if any(_too_deep(token) for token in tokens):
+        yield Omitted(TOO_DEEP, 1)
     if of_links:
         # A table of contents, an index page: every line of it was a link.
         yield Omitted(LINK_LISTS, 1)
@@ -303,6 +338,13 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         metadata=jsonable(front),
         untitled=file_title(origin.relative),
     )
+
+
+def _too_deep(token: Token) -> bool:
+    """Whether ``token`` opens a block that holds blocks (a quote, a list item) at the
+    deepest level markdown-it reads: what it holds was dropped (``MAX_NESTING``), and so
+    was the rest of the block around it, its next items too."""
+    return token.type in _HOLDING_BLOCKS and token.level >= MAX_NESTING - 1
 
 
 def _expanded(body: str, origin: SourceFile) -> tuple[str, int, list[Rejected | Omitted]]:
@@ -363,9 +405,12 @@ class _OpenedOut:
     title_next: bool = False
     # A pymdownx block has just opened: the indented lines that follow are its options.
     block_options: bool = False
+    dialect: Dialect = COMMONMARK
+    # The lines (of ``lines``) of md_in_html tags written indented 4 or more, read inline.
+    inline_tags: set[int] = field(default_factory=set)
 
 
-def _plain_markdown(body: str) -> _OpenedOut:
+def _plain_markdown(body: str, dialect: Dialect = COMMONMARK) -> _OpenedOut:
     """``body``'s lines with admonitions, content tabs and footnotes opened out and include
     directives and abbreviation definitions dropped. Lines inside fenced code are left as
     written, less the indentation of the containers they lie in.
@@ -378,8 +423,10 @@ def _plain_markdown(body: str) -> _OpenedOut:
     A footnote's definition (``[^1]: text``, its body indented 4 below) is one too, without a
     title: Python-Markdown moves it to the page's foot, its text is kept here where written.
     An abbreviation's definition (``*[HTML]: Hyper Text...``) shows nothing on the page.
+    Under def_list, a definition (``:   text`` after its term, its body indented 4 below)
+    is one too (``_definition``).
     """
-    opened = _OpenedOut()
+    opened = _OpenedOut(dialect=dialect)
     lines = opened.lines
     fence: str | None = None  # the open code block's fence, its indentation first
     # The indentation (columns, as written) each open container's body lines have at least.
@@ -444,6 +491,9 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         lines.append(footnote.group(1) + text)
         containers.append(_indent(written) + 4)
         return
+    definition = _DEFINITION.match(line) if opened.dialect.definition_lists else None
+    if definition and _definition(definition, written, opened, containers):
+        return
     container = _BANG_ADMONITION.match(line) or _CONTENT_TAB.match(line)
     if container:
         title = _container_title(container)
@@ -453,7 +503,7 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         containers.append(_indent(written) + 4)
         return
     if _opens_markdown_in_html(line):
-        lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
+        _add_markdown_tag(line, written, opened)
         return
     if _BLOCK_CLOSE.match(line) or _ATTRIBUTE_LINE.match(line):
         lines.append("")
@@ -465,6 +515,40 @@ def _open_out(line: str, written: str, opened: _OpenedOut, containers: list[int]
         opened.block_options = line.lstrip().startswith("/")
         return
     lines.append(line)
+
+
+def _add_markdown_tag(line: str, written: str, opened: _OpenedOut) -> None:
+    """Add ``line``, an md_in_html tag (``written``), as Python-Markdown reads it: a block
+    where written within 3 spaces of the line's start, else inline HTML (``_BLOCK_TAG``)."""
+    if _indent(written) >= 4:
+        opened.inline_tags.add(len(opened.lines))
+        opened.lines.append(line)
+    else:
+        opened.lines.extend([line, ""])  # a blank ends the HTML block: what follows is Markdown
+
+
+def _definition(
+    found: re.Match[str], written: str, opened: _OpenedOut, containers: list[int]
+) -> bool:
+    """Add the definition ``found`` (a line ``written``) as def_list shows it, a paragraph
+    of its own below its terms, its body the lines indented 4 below; False where def_list
+    reads no definition, a colon opening the page with nothing before it."""
+    lines = opened.lines
+    above = len(lines)
+    while above and lines[above - 1].strip():
+        above -= 1
+    if not any(line.strip() for line in lines):
+        return False
+    if opened.dialect.attribute_lists:
+        # A term is a "dt", whose braces at its end attr_list reads as a heading's.
+        for index in range(above, len(lines)):
+            if (end := _attr_list_heading(lines[index])) is not None:
+                lines[index] = lines[index][: end[0]]
+    if lines[-1].strip():
+        lines.append("")
+    lines.append(found.group(1) + found.group(2))
+    containers.append(_indent(written) + 4)
+    return True
 
 
 def _block_title(kind: str, argument: str | None) -> str:
@@ -573,6 +657,8 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> tuple[list[Sectio
             # A diagram's source (```mermaid) stays too: it is what the page shows
             # without JavaScript, and every label the diagram draws is a word of it.
             parts.append(token.content.rstrip("\n"))
+        elif token.type == "html_block" and _read_inline(token, env):
+            parts.append(plain_text(token.content, env))
         elif token.type == "html_block":
             parts.append(_html_text(token.content))
         elif token.type == "tr_close":
@@ -633,6 +719,12 @@ def _onto_path(
         kept = 1
     path.append(heading)
     return kept
+
+
+def _read_inline(token: Token, env: dict[str, Any]) -> bool:
+    """Whether the HTML block ``token`` opens with an md_in_html tag that Python-Markdown
+    reads as inline HTML of a paragraph (``_BLOCK_TAG``)."""
+    return token.map is not None and token.map[0] in env.get(_INLINE_TAGS, ())
 
 
 def _code_title(info: str, env: dict[str, Any]) -> str:
@@ -844,6 +936,8 @@ def _inline_text(children: Sequence[Token], env: dict[str, Any] | None = None) -
                 text = _GLUED_ATTRIBUTES.sub("", text)
             if ":" in text and _dialect(env).icons:
                 text = _icons_out(text)
+            if "++" in text and _dialect(env).keys:
+                text = shown_keys(text)
             out.append(_footnotes_out(text, footnotes))
         elif child.type == "code_inline":
             out.append(_INLINE_HIGHLIGHT.sub("", child.content, count=1))
