@@ -53,7 +53,14 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 MODEL_SOURCES = REPOSITORY / "src" / "citeline" / "models" / "embedded"
 # The files whose change can change a feature (the weights file and the choice made from the
 # features cannot): the model's and the text package's it compares terms and meaning with.
-FEATURE_SOURCES = ("ranking.py", "passages.py", "columns.py", "model.py", "meaning_texts.py")
+FEATURE_SOURCES = (
+    "ranking.py",
+    "passages.py",
+    "pairs.py",
+    "columns.py",
+    "model.py",
+    "meaning_texts.py",
+)
 # What the records hold of each section and run: every feature, weighted or not, since the
 # fit weighs them afresh (an answer computes only those its weights need).
 EVERY_FEATURE = frozenset(FEATURES)

@@ -34,6 +34,7 @@ from citeline.models.embedded.model import (
     read_sections,
     unheld_of,
 )
+from citeline.models.embedded.pairs import near_pairs, subject_pairs
 from citeline.models.embedded.passages import read_features, run_features, runs_of, units_of
 from citeline.models.embedded.ranking import Candidate, asked, section_features
 from citeline.models.embedded.tuning import (
@@ -138,6 +139,23 @@ def test_a_name_the_question_writes_in_words_is_found_written_as_one() -> None:
     )
     assert found[0]["compound"] == 1.0 and found[1]["compound"] == 0.0
     assert found[0]["coverage"] > found[1]["coverage"]
+
+
+def test_a_section_writing_the_questions_words_together_holds_their_pair() -> None:
+    found = _sections(
+        "How do I create a virtual environment?",
+        [
+            Candidate("venv: Creating virtual environments", "The venv module creates them."),
+            Candidate("Glossary: virtual machine", "The environment a program runs in."),
+        ],
+    )
+    assert found[0]["pairs"] == 1.0
+    assert found[1]["pairs"] == 0.0 < found[1]["coverage"]
+
+
+def test_a_question_of_one_subject_word_has_no_pairs_to_hold() -> None:
+    found = _sections("What is a decorator?", [Candidate("Glossary: decorator", "A decorator.")])
+    assert found[0]["pairs"] == 0.0
 
 
 def test_several_passages_of_one_section_count_as_hits() -> None:
@@ -370,6 +388,33 @@ def test_a_read_section_counts_what_its_whole_text_holds() -> None:
     assert held["read_coverage"] == 1.0 and missed["read_coverage"] < 1.0
     assert held["read_body"] > missed["read_body"]
     assert held["read_meaning"] == 0.0  # no sentence model
+
+
+def test_a_run_holds_a_pair_written_in_one_sentence_not_across_two() -> None:
+    question = "What is a virtual environment?"
+    together = _runs(question, "A virtual environment keeps a project's packages apart.")
+    apart = _runs(question, "Packages installed in it are virtual. The environment is the same.")
+    assert [f["run_pairs"] for f in together] == [1.0]
+    assert all(f["run_pairs"] == 0.0 < f["run_coverage"] for f in apart)
+
+
+def test_a_read_section_holds_the_pairs_any_of_its_sentences_writes() -> None:
+    candidates = [Candidate("A page: A section", SECTION)]
+    names = READ_FEATURES[2:]
+    units = units_of(SECTION)
+    sort_key = asked("How do I sort by a key?", (), candidates, TUNING).question
+    apart = asked("Is a key stable?", (), candidates, TUNING).question
+    held = dict(zip(names, read_features(sort_key, units, frozenset(), {}, TUNING), strict=True))
+    missed = dict(zip(names, read_features(apart, units, frozenset(), {}, TUNING), strict=True))
+    assert held["read_pairs"] > 0.0 == missed["read_pairs"]
+
+
+@given(st.lists(st.sampled_from(["sort", "key", "list", "stable", "the", "a"]), max_size=12))
+def test_a_pair_is_held_whatever_order_its_two_words_are_written_in(words: list[str]) -> None:
+    pairs = subject_pairs("sort key")
+    forward = near_pairs(" ".join(words), pairs, TUNING.pair_window)
+    backward = near_pairs(" ".join(reversed(words)), pairs, TUNING.pair_window)
+    assert forward == backward
 
 
 def test_a_name_written_as_code_in_the_question_is_found_in_the_run() -> None:

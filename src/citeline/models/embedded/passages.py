@@ -29,6 +29,7 @@ from itertools import pairwise
 from typing import Literal
 
 from citeline.models.embedded.columns import computed_once, feature_rows
+from citeline.models.embedded.pairs import near_pairs, pairs_share
 from citeline.models.embedded.tuning import TextRules, Tuning
 from citeline.stream.code_fences import CodeFences
 from citeline.text.answer_terms import content_terms
@@ -469,6 +470,9 @@ class Question:
     wants_code: bool
     asks_why: bool
     asks_versions: bool
+    # Its neighbouring subject terms (``answer_terms.subject_pairs``): what a text writing
+    # them together is about.
+    pairs: frozenset[frozenset[str]] = frozenset()
 
 
 # The features of a run, in the order ``run_features`` gives them: what it holds of the
@@ -494,6 +498,7 @@ PASSAGE_FEATURES = (
     "run_first_mention",
     "run_names",
     "run_found",
+    "run_pairs",
 )
 # A unit shorter than this is not placed in a search passage by its text: a closing brace,
 # "Example:" or "Note" is written in many places of a section.
@@ -511,6 +516,7 @@ READ_FEATURES = (
     "read_meaning",
     "read_length",
     "read_code_how",
+    "read_pairs",
 )
 
 
@@ -576,6 +582,10 @@ class _RunsOf:
     @computed_once
     def placed(self) -> list[float]:
         return _placed(self.units, self.found)
+
+    @computed_once
+    def unit_pairs(self) -> list[set[frozenset[str]]]:
+        return _unit_pairs(self.question, self.units, self.tuning)
 
 
 class _RunView:
@@ -643,7 +653,19 @@ _RUN_COLUMNS: dict[str, Callable[[_RunsOf, _RunView], float]] = {
     "run_first_mention": _first_mention,
     "run_names": _names_given,
     "run_found": lambda s, r: max(s.placed[r.run.start : r.run.end + 1], default=0.0),
+    "run_pairs": lambda s, r: pairs_share(
+        s.question.pairs, s.weights, set().union(*s.unit_pairs[r.run.start : r.run.end + 1])
+    ),
 }
+
+
+def _unit_pairs(
+    question: Question, units: Sequence[Unit], tuning: Tuning
+) -> list[set[frozenset[str]]]:
+    """Each unit's pairs of the question's neighbouring terms written near each other: a
+    sentence, list or code block, since a pair across two sentences is not one name."""
+    pairs, window = question.pairs, tuning.pair_window
+    return [near_pairs(unit.text, pairs, window) if pairs else set() for unit in units]
 
 
 def _placed(units: Sequence[Unit], found: Sequence[str]) -> list[float]:
@@ -750,6 +772,19 @@ def _read_body(read: _Read, _: None) -> float:
     return body / read.total
 
 
+def _read_pairs(read: _Read, _: None) -> float:
+    pairs = read.question.pairs
+    if not pairs:
+        return 0.0
+    window = read.tuning.pair_window
+    found: set[frozenset[str]] = set()
+    for unit in read.units:
+        found |= near_pairs(unit.text, pairs, window)
+        if len(found) == len(pairs):
+            break
+    return pairs_share(pairs, read.question.weights, found)
+
+
 def _read_length(read: _Read, _: None) -> float:
     words = read.counted[1]
     return math.log1p(words) / math.log1p(read.tuning.scales.read_words * 10)
@@ -764,6 +799,7 @@ _READ_COLUMNS: dict[str, Callable[[_Read, None], float]] = {
     "read_code_how": lambda read, _: float(
         read.question.wants_code and any(unit.kind == "code" for unit in read.units)
     ),
+    "read_pairs": _read_pairs,
 }
 
 

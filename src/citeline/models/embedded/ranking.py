@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from citeline.models.embedded.columns import computed_once, feature_rows
+from citeline.models.embedded.pairs import near_pairs, pairs_share, subject_pairs
 from citeline.models.embedded.passages import Question, shows_code
 from citeline.models.embedded.tuning import Tuning
 from citeline.models.turn import Similarity, StoredSimilarity
@@ -103,6 +104,7 @@ SECTION_FEATURES = (
     "meaning_title",
     "history_coverage",
     "meaning_passage",
+    "pairs",
 )
 # The features of the next read section, for whether it answers beside the best: how far
 # behind the best it is (read scores) and how many subject terms the question has.
@@ -210,6 +212,7 @@ def asked(
             wants_code=bool(_HOW.search(question)),
             asks_why=bool(_WHY.match(stripped)),
             asks_versions=bool(_VERSIONS.search(question)),
+            pairs=subject_pairs(question),
         ),
         follow_up_query(question, earlier, tuning, for_search=False)[:MEANING_QUESTION_CHARS],
     )
@@ -332,6 +335,15 @@ def _depth(s: _Sections, v: _SectionView) -> float:
     return min(len(_TITLE_SEPARATOR.findall(v.candidate.title)), depth) / depth
 
 
+def _pairs(s: _Sections, v: _SectionView) -> float:
+    pairs, window = s.question.pairs, s.tuning.pair_window
+    if not pairs:
+        return 0.0
+    found = near_pairs(v.candidate.title, pairs, window)
+    found |= near_pairs(v.candidate.passage, pairs, window)
+    return pairs_share(pairs, s.weights, found)
+
+
 def _code_how(s: _Sections, v: _SectionView) -> float:
     return float(s.question.wants_code and shows_code(v.candidate.passage, s.tuning.text))
 
@@ -359,6 +371,7 @@ _SECTION_COLUMNS: dict[str, Callable[[_Sections, _SectionView], float]] = {
     "meaning_title": lambda s, v: s.titled[v.index],
     "history_coverage": _history_coverage,
     "meaning_passage": lambda s, v: s.passages[v.index],
+    "pairs": _pairs,
 }
 
 

@@ -1,0 +1,71 @@
+"""The question's neighbouring subject words, and where a text writes them together.
+
+"How do I create a virtual environment?" asks about ``{creat, virtual}`` and
+``{virtual, environ}``. A section that writes the two words of a pair near each other
+("Creating Virtual Environments", "a virtual Python environment") is about what they name
+together; one that holds them apart ("virtual functions", three paragraphs later "the
+environment variable") may only use each word, and term coverage cannot tell the two apart.
+The features ``pairs``, ``run_pairs`` and ``read_pairs`` read a text's share of the pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence, Set
+from functools import lru_cache
+from itertools import pairwise
+
+from citeline.text.answer_terms import ANSWER, content_words
+from citeline.text.stop_words import FRAME_WORDS
+
+__all__ = ["near_pairs", "pairs_share", "subject_pairs"]
+
+# Texts whose ordered terms are kept, as ``answer_terms`` keeps its texts' terms: an answer
+# reads the same results' passages and units in each of its steps.
+_TEXTS_KEPT = 512
+
+
+def subject_pairs(question: str) -> frozenset[frozenset[str]]:
+    """Each pair of neighbouring subject terms of ``question``, unordered; none for a
+    question of one subject word."""
+    terms = [ANSWER.term(word) for word in content_words(question) if word not in FRAME_WORDS]
+    return frozenset(frozenset(pair) for pair in pairwise(terms) if pair[0] != pair[1])
+
+
+def near_pairs(text: str, pairs: Set[frozenset[str]], window: int) -> set[frozenset[str]]:
+    """Those of ``pairs`` that ``text`` writes near each other: both terms at most ``window``
+    content terms apart, in either order ("virtual environments", "an environment that is
+    virtual")."""
+    if not pairs:
+        return set()
+    wanted = frozenset().union(*pairs)
+    last: dict[str, int] = {}
+    found: set[frozenset[str]] = set()
+    for at, term in enumerate(_ordered_terms(text)):
+        if term not in wanted:
+            continue
+        for other, seen in last.items():
+            if other != term and at - seen <= window:
+                pair = frozenset((other, term))
+                if pair in pairs:
+                    found.add(pair)
+        last[term] = at
+    return found
+
+
+def pairs_share(
+    pairs: Set[frozenset[str]], weights: Mapping[str, float], found: Set[frozenset[str]]
+) -> float:
+    """The share of the pairs' weight (each pair the sum of its two terms' ``weights``) that
+    ``found`` holds; 0 without pairs."""
+    total = held = 0.0
+    for pair in pairs:
+        weight = sum(weights.get(term, 0.0) for term in pair)
+        total += weight
+        if pair in found:
+            held += weight
+    return held / total if total else 0.0
+
+
+@lru_cache(maxsize=_TEXTS_KEPT)
+def _ordered_terms(text: str) -> Sequence[str]:
+    return tuple(ANSWER.terms(text))
