@@ -417,6 +417,25 @@ def test_a_pair_is_held_whatever_order_its_two_words_are_written_in(words: list[
     assert forward == backward
 
 
+@given(
+    st.lists(st.sampled_from(["sort", "key", "list", "stable", "order", "the"]), max_size=16),
+    st.integers(min_value=1, max_value=4),
+)
+def test_a_pair_is_near_exactly_when_its_words_stand_within_the_window(
+    words: list[str], window: int
+) -> None:
+    pairs = subject_pairs("sort key list stable order")
+    terms = [subject_terms(word).pop() if subject_terms(word) else "" for word in words]
+    places = [(at, term) for at, term in enumerate(t for t in terms if t)]
+    expected = {
+        frozenset((a, b))
+        for i, a in places
+        for j, b in places
+        if a != b and abs(i - j) <= window and frozenset((a, b)) in pairs
+    }
+    assert near_pairs(" ".join(words), pairs, window) == expected
+
+
 def test_a_name_written_as_code_in_the_question_is_found_in_the_run() -> None:
     found = _runs("What does list.sort() return?", SECTION)
     assert found[0]["run_asked_code"] == 1.0

@@ -34,20 +34,26 @@ def subject_pairs(question: str) -> frozenset[frozenset[str]]:
 def near_pairs(text: str, pairs: Set[frozenset[str]], window: int) -> set[frozenset[str]]:
     """Those of ``pairs`` that ``text`` writes near each other: both terms at most ``window``
     content terms apart, in either order ("virtual environments", "an environment that is
-    virtual")."""
-    if not pairs:
-        return set()
-    wanted = frozenset().union(*pairs)
+    virtual"). Each term looks back only at its own partners' last places, so a question of
+    hundreds of words (2,000 characters) costs a section a few lookups a word, not one per
+    question word."""
+    partners: dict[str, list[str]] = {}
+    for pair in pairs:
+        first, second = pair
+        partners.setdefault(first, []).append(second)
+        partners.setdefault(second, []).append(first)
     last: dict[str, int] = {}
     found: set[frozenset[str]] = set()
+    if not partners:
+        return found
     for at, term in enumerate(_ordered_terms(text)):
-        if term not in wanted:
+        near = partners.get(term)
+        if near is None:
             continue
-        for other, seen in last.items():
-            if other != term and at - seen <= window:
-                pair = frozenset((other, term))
-                if pair in pairs:
-                    found.add(pair)
+        for other in near:
+            seen = last.get(other)
+            if seen is not None and at - seen <= window:
+                found.add(frozenset((term, other)))
         last[term] = at
     return found
 

@@ -470,7 +470,7 @@ class Question:
     wants_code: bool
     asks_why: bool
     asks_versions: bool
-    # Its neighbouring subject terms (``answer_terms.subject_pairs``): what a text writing
+    # Its neighbouring subject terms (``pairs.subject_pairs``): what a text writing
     # them together is about.
     pairs: frozenset[frozenset[str]] = frozenset()
 
