@@ -223,6 +223,22 @@ def _nested_link_items(path: Path) -> None:
     path.write_text(f"# Contents\n\n{items}", "utf-8")
 
 
+def _lazy_quote(path: Path) -> None:
+    # One quote as deep as markdown-it reads, its paragraph continued by 500,000 lazy lines
+    # (lines without ``>``): markdown-it reads each of them again at every open level. Not
+    # yet held: 27.6 to 29.7 s of CPU, 371 to 422 MB (3 runs, 7 December, load 4 to 5); the
+    # same page 3 quotes deep took 9.5 s, and with no quote 7.3 to 8.8 s (the next row), so
+    # no bound on a quote's depth alone reaches the target: the floor is short lines.
+    path.write_text("# Quoted\n\n" + ">" * 20 + " Quoted.\n" + "x\n" * 500_000, "utf-8")
+
+
+def _short_lines(path: Path) -> None:
+    # One paragraph of 500,000 one-letter lines: markdown-it looks for a setext underline
+    # over all of them, then for each line's end of paragraph, then makes each line break
+    # a token. Not yet held: 7.3 to 8.8 s of CPU, 280 to 295 MB (3 runs, 7 December, load 4 to 5).
+    path.write_text("# Lines\n\n" + "x\n" * 500_000, "utf-8")
+
+
 def _shortcodes(path: Path) -> None:
     line = ":material-" + "a-" * 20_000 + " " + ":material-x:" * 1000 + " end"
     path.write_text(f"# Page\n\n{line}\n", "utf-8")
@@ -394,6 +410,8 @@ ATTACKS: list[Attack] = [
     Attack("a listing of 200,000 block lines", _block_lines),
     Attack("70,000 words for one kind of reader", _one_reader_words),
     Attack("100,000 minified items glued to their blocks", _glued_blocks),
+    Attack("a quote 20 deep, 500,000 lazy lines", _lazy_quote, "hostile.md"),
+    Attack("a paragraph of 500,000 one-letter lines", _short_lines, "hostile.md"),
 ]
 
 
