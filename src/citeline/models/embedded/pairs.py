@@ -1,10 +1,10 @@
 """The question's neighbouring subject words, and where a text writes them together.
 
-"How do I create a virtual environment?" asks about ``{creat, virtual}`` and
-``{virtual, environ}``. A section that writes the two words of a pair near each other
-("Creating Virtual Environments", "a virtual Python environment") is about what they name
-together; one that holds them apart ("virtual functions", three paragraphs later "the
-environment variable") may only use each word, and term coverage cannot tell the two apart.
+A question about sizing a connection pool asks about ``{size, connect}`` and ``{connect,
+pool}``. A section that writes the two words of a pair near each other ("Connection
+pools", "a pool of open connections") is about what they name together; one that holds
+them apart ("pool" in one sentence, "connection" in the next) may only use each word, and
+term coverage cannot tell the two apart.
 The features ``pairs``, ``run_pairs`` and ``read_pairs`` read a text's share of the pairs.
 """
 

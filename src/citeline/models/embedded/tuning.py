@@ -241,8 +241,8 @@ class Tuning:
     k1: float = 1.2
     b: float = 0.75
     # Two neighbouring subject words of the question are written together in a text when at
-    # most this many content terms apart (``pairs``, ``run_pairs``, ``read_pairs``): "virtual
-    # environment" in "virtual Python environments", not in a page that says "virtual" once.
+    # most this many content terms apart (``pairs``, ``run_pairs``, ``read_pairs``):
+    # "connection pool" in "a pool of open connections", not in a page that says "pool" once.
     pair_window: int = 3
     # -- passages --------------------------------------------------------------------
     # A featured answer is a paragraph, not a page: about 120 words of prose and one code
