@@ -4,8 +4,9 @@ A question about sizing a connection pool asks about ``{size, connect}`` and ``{
 pool}``. A section that writes the two words of a pair near each other ("Connection
 pools", "a pool of open connections") is about what they name together; one that holds
 them apart ("pool" in one sentence, "connection" in the next) may only use each word, and
-term coverage cannot tell the two apart.
-The features ``pairs``, ``run_pairs`` and ``read_pairs`` read a text's share of the pairs.
+term coverage cannot tell the two apart. The features ``pairs``, ``run_pairs`` and
+``read_pairs`` read a text's share of the pairs; measured on leave-one-collection-out, they
+are not weighted as shipped (docs/benchmarks.md, "The question's words written together").
 """
 
 from __future__ import annotations
