@@ -537,7 +537,10 @@ def _definition(
     above = len(lines)
     while above and lines[above - 1].strip():
         above -= 1
-    if not any(line.strip() for line in lines):
+    # From the end: the nearest text above is a few lines up, where a scan from the page's
+    # start crossed every blank line before its first text for each definition (20,000 blank
+    # lines and 20,000 definitions took 10.6 s of CPU).
+    if not any(line.strip() for line in reversed(lines)):
         return False
     if opened.dialect.attribute_lists:
         # A term is a "dt", whose braces at its end attr_list reads as a heading's.
