@@ -29,7 +29,8 @@ reference they publish, read statically from the project's source (``api_docs``)
 heading starts a section (``sections``), under the ``h1`` the page opens with, which titles
 it; a table of contents, a list of nothing but links to the tree's own pages, is no text of
 it (``markdown_link_lists``). A page whose blocks nest deeper than markdown-it reads is
-counted (``TOO_DEEP``). It deliberately does not run a generator's plugins or macros.
+counted (``TOO_DEEP``), and so is one of more short lines than its size allows, read up to
+them (``line_bound``). It deliberately does not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from citeline.corpus.formats.front_matter import FrontMatterError, load_front_ma
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.jsonable import jsonable
 from citeline.corpus.formats.keys import shown_keys
+from citeline.corpus.formats.line_bound import TOO_MANY_LINES, within_lines
 from citeline.corpus.formats.link_lists import LINK_LISTS
 from citeline.corpus.formats.markdown_link_lists import Links, SectionLists, link_lists
 from citeline.corpus.formats.origin import SourceFile
@@ -300,8 +302,11 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         doc_id = origin.default_id
     title = front.pop("title", None)
     url = front.pop("url", None)
+    # Bounded before its includes are expanded, and again after, with what they added.
+    body, cut = within_lines(body)
     body, dropped, problems = _expanded(body, origin)
     yield from problems
+    body, cut_again = within_lines(body)
     # The page's generator's dialect (a page read with no project around it, as includes
     # are, is read as CommonMark).
     dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
@@ -326,6 +331,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         yield Omitted(INCLUDES, includes + dropped)
     if any(_too_deep(token) for token in tokens):
         yield Omitted(TOO_DEEP, 1)
+    if cut or cut_again:
+        yield Omitted(TOO_MANY_LINES, 1)
     if of_links:
         # A table of contents, an index page: every line of it was a link.
         yield Omitted(LINK_LISTS, 1)
