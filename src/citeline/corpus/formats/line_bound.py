@@ -9,7 +9,7 @@ each is a few µs to some tens a line). So the page itself is bounded: it is rea
 ``MAX_LINES_PER_MB`` lines for each MB it holds (that many for a smaller page), and the rest
 is left out and counted in the ingest report (``TOO_MANY_LINES``), the page's beginning
 indexed, as a page nested deeper than markdown-it reads is (``markdown.TOO_DEEP``). A page
-whose lines average more than 40 characters is never cut.
+whose lines average 40 characters or more, their line ends included, is never cut.
 """
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ import re
 from itertools import islice
 
 # The lines read for each MB of a page (1,000,000 characters), and for a page under a MB.
-# Measured on one page of 50,000 lines of each kind, the whole ingest (7 December, load 2,
-# Intel Xeon): a quote 20 deep over lazy lines 50 µs of CPU a line, list items, headings and
-# table rows of two cells 36 to 45, items nested in 9 lists 66 (``hostile_files.py``'s row
-# of them, 33 characters a line), paragraphs 14 to 16, definitions under def_list 25. At
-# 25,000 the dearest costs 1.65 s a MB, under the 2 s every hostile page is held to (the
-# bound at 140,000 that plain lines allow would let a page of items cost 6 s). Far above what
-# documentation writes: the longest Markdown page of the development trees is Node.js's
-# fs.md, 8,268 lines (262 KB), and Rust's release notes, 15,965 lines (895 KB), are longer
-# than any of them; both are read whole.
+# Measured on one page of 20,000 to 50,000 lines of each kind, the whole ingest (7 December,
+# load 2, Intel Xeon): a quote 20 deep over lazy lines 50 µs of CPU a line, list items,
+# headings and table rows of two cells 36 to 45, items nested in 9 lists about 68
+# (``hostile_files.py``'s row of them, 33 characters a line), paragraphs 13 to 16,
+# definitions under def_list 25. At 25,000 the dearest costs 1.7 s a MB, under the 2 s every
+# hostile page is held to (measured, those two rows 1.3 to 1.5 s); a bound at 140,000, which
+# paragraphs allow, would let a page of items cost 6 s. Far above what documentation
+# writes: the longest Markdown page of the development trees is Node.js's fs.md, 8,268 lines
+# (262 KB), and Rust's release notes, 15,965 lines (895 KB), are longer than any of them;
+# both are read whole.
 MAX_LINES_PER_MB = 25_000
 TOO_MANY_LINES = "ends of pages of too many short lines"
 
