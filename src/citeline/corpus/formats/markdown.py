@@ -302,14 +302,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         doc_id = origin.default_id
     title = front.pop("title", None)
     url = front.pop("url", None)
-    # Bounded before its includes are expanded, and again after where they added text
-    # (counting a page's line ends costs 8 ms a MB: row 22 of hostile_files.py, 18 MB).
-    page, cut = within_lines(body)
-    body, dropped, problems = _expanded(page, origin)
+    body, dropped, problems, cut = _bounded_and_expanded(body, origin)
     yield from problems
-    cut_again = False
-    if body is not page and body != page:
-        body, cut_again = within_lines(body)
     # The page's generator's dialect (a page read with no project around it, as includes
     # are, is read as CommonMark).
     dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
@@ -334,7 +328,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         yield Omitted(INCLUDES, includes + dropped)
     if any(_too_deep(token) for token in tokens):
         yield Omitted(TOO_DEEP, 1)
-    if cut or cut_again:
+    if cut:
         yield Omitted(TOO_MANY_LINES, 1)
     if of_links:
         # A table of contents, an index page: every line of it was a link.
@@ -355,6 +349,21 @@ def _too_deep(token: Token) -> bool:
     deepest level markdown-it reads: what it holds was dropped (``MAX_NESTING``), and so
     was the rest of the block around it, its next items too."""
     return token.type in _HOLDING_BLOCKS and token.level >= MAX_NESTING - 1
+
+
+def _bounded_and_expanded(
+    body: str, origin: SourceFile
+) -> tuple[str, int, list[Rejected | Omitted], bool]:
+    """``body`` within the lines it may hold (``line_bound``) and expanded (``_expanded``),
+    and whether it was cut: bounded before its includes are expanded, and again after where
+    they changed its text (counting a page's line ends costs 8 ms a MB: the 18 MB page of
+    nested tabs in ``hostile_files.py``)."""
+    page, cut = within_lines(body)
+    expanded, dropped, problems = _expanded(page, origin)
+    if expanded is not page and expanded != page:
+        expanded, cut_again = within_lines(expanded)
+        cut = cut or cut_again
+    return expanded, dropped, problems, cut
 
 
 def _expanded(body: str, origin: SourceFile) -> tuple[str, int, list[Rejected | Omitted]]:
