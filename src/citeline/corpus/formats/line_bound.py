@@ -32,8 +32,10 @@ MAX_LINES_PER_MB = 25_000
 TOO_MANY_LINES = "ends of pages of too many short lines"
 
 # Where ``str.splitlines`` ends a line, which is how the reader cuts the page into lines.
-_LINE_ENDS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
-_LINE_END = re.compile(f"\r\n|[{_LINE_ENDS}]")
+_LINE_END = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+# The text split into lines at once to count them, so that a page of short lines never has
+# more than this many characters of them held as strings.
+_COUNTED_AT_ONCE = 1 << 20
 _TEXT = re.compile(r"\S")
 
 
@@ -41,7 +43,7 @@ def within_lines(text: str) -> tuple[str, bool]:
     """``text`` up to the last line it may hold (``MAX_LINES_PER_MB``), and whether any of
     its text was past it (blank lines after the bound lose nothing)."""
     bound = max(MAX_LINES_PER_MB, len(text) * MAX_LINES_PER_MB // 1_000_000)
-    if len(text) <= bound or _line_ends(text) < bound:
+    if len(text) <= bound or (text.count("\n") < bound and _lines_at_most(text) <= bound):
         return text, False
     last = next(islice(_LINE_END.finditer(text), bound - 1, None), None)
     if last is None or _TEXT.search(text, last.end()) is None:
@@ -49,8 +51,12 @@ def within_lines(text: str) -> tuple[str, bool]:
     return text[: last.start()], True
 
 
-def _line_ends(text: str) -> int:
-    """How many lines of ``text`` end with a line end, counted one kind of end at a time:
-    a third of the time that finding each end takes (5 ms against 16 on a page of 1.6 MB),
-    for the pages read whole."""
-    return sum(text.count(end) for end in _LINE_ENDS) - text.count("\r\n")
+def _lines_at_most(text: str) -> int:
+    """At least as many as ``text``'s lines: its lines counted ``_COUNTED_AT_ONCE``
+    characters at a time (a line cut between two counts twice). An 18 MB page of 3,000
+    lines is counted in 13 ms, where finding each line end took 190 and counting each kind
+    of end 130 (a page of short lines, 25 ms a MB, goes to its bound by its newlines)."""
+    return sum(
+        len(text[start : start + _COUNTED_AT_ONCE].splitlines())
+        for start in range(0, len(text), _COUNTED_AT_ONCE)
+    )
