@@ -51,6 +51,7 @@ from selectolax.lexbor import LexborHTMLParser
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.api_docs import expand_api_docs
 from citeline.corpus.formats.code_annotations import annotated, annotates
+from citeline.corpus.formats.collection import collection_paused
 from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
@@ -307,17 +308,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     # The page's generator's dialect (a page read with no project around it, as includes
     # are, is read as CommonMark).
     dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
-    opened = _plain_markdown(body, dialect)
-    includes = opened.includes
-    # The page's link reference definitions, which a heading's own parse reads too, and the
-    # labels of its footnotes.
-    env: dict[str, Any] = {
-        _FOOTNOTES: opened.footnotes,
-        _DIALECT: dialect,
-        _INLINE_TAGS: opened.inline_tags,
-    }
-    tokens = _PARSER.parse("\n".join(opened.lines), env)
-    sections, of_links = _sections(tokens, env)
+    tokens, sections, of_links, includes = _parsed(body, dialect)
     first = next((token for token in tokens if token.type == "heading_open"), None)
     if first is not None and first.tag != "h1" and sections[0].headings:
         # A page that opens with a subheading ("## The simplest example") has no title
@@ -342,6 +333,24 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         metadata=jsonable(front),
         untitled=file_title(origin.relative),
     )
+
+
+def _parsed(body: str, dialect: Dialect) -> tuple[list[Token], list[Section], bool, int]:
+    """``body``'s tokens, its sections, whether it is only lists of links, and how many
+    include directives were dropped from its lines, read with the cycle collector paused
+    (``collection``)."""
+    with collection_paused():
+        opened = _plain_markdown(body, dialect)
+        # The page's link reference definitions, which a heading's own parse reads too, and
+        # the labels of its footnotes.
+        env: dict[str, Any] = {
+            _FOOTNOTES: opened.footnotes,
+            _DIALECT: dialect,
+            _INLINE_TAGS: opened.inline_tags,
+        }
+        tokens = _PARSER.parse("\n".join(opened.lines), env)
+        sections, of_links = _sections(tokens, env)
+    return tokens, sections, of_links, opened.includes
 
 
 def _too_deep(token: Token) -> bool:
