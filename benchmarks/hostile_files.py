@@ -219,9 +219,9 @@ def _nested_link_items(path: Path) -> None:
     # prose is the deepest it keeps.) At the target's edge before the rule and after it
     # (1.95 to 2.09 s per MB, 7 December, load 3.5, both arms alternated): markdown-it's
     # block parse of 100,000 short items is half of it, the lists of links none of it.
-    # Under the line bound (``line_bound``) its first 91,700 of 111,111 lines are read: 1.30
-    # to 1.47 s per MB and 216 to 240 MB, where read whole 2.03 to 2.08 and 345 to 351 MB
-    # (7 December, load 2.4 to 2.9, alternated).
+    # Under the line bound (``line_bound``) its first 91,700 of 111,111 lines are read, its
+    # parse with the cycle collector paused: 1.41 to 1.50 s per MB and 268 to 297 MB, where
+    # read whole 1.92 to 2.15 and 353 MB (7 December, load 1.8 to 3.6, alternated).
     nest = "".join(f"{' ' * 4 * level}- [Page {level}](page-{level}.md)\n" for level in range(8))
     items = (nest + " " * 32 + "- Prose.\n\n") * 11_111
     path.write_text(f"# Contents\n\n{items}", "utf-8")
@@ -231,24 +231,25 @@ def _lazy_quote(path: Path) -> None:
     # One quote as deep as markdown-it reads, its paragraph continued by 500,000 lazy lines
     # (lines without ``>``): markdown-it reads each of them again at every open level. 24.5
     # to 29.7 s of CPU and 371 to 422 MB read whole (7 December, load 2 to 5); the same page
-    # 3 quotes deep took 9.5 s, and with no quote 6.4 to 8.8 s (the next row), so no bound
+    # 3 quotes deep took 9.5 s, and with no quote 6.1 to 8.8 s (the next row), so no bound
     # on a quote's depth alone reaches the target: the floor is short lines. Read up to its
-    # 25,000th line (``line_bound``): 1.3 to 1.4 s and 19 MB (load 2 to 3).
+    # 25,000th line (``line_bound``): 1.3 to 1.4 s and 9 to 22 MB (load 2 to 3.6).
     path.write_text("# Quoted\n\n" + ">" * 20 + " Quoted.\n" + "x\n" * 500_000, "utf-8")
 
 
 def _short_lines(path: Path) -> None:
     # One paragraph of 500,000 one-letter lines: markdown-it looks for a setext underline
     # over all of them, then for each line's end of paragraph, then makes each line break
-    # a token. 6.4 to 8.8 s of CPU and 257 to 295 MB read whole (7 December, load 2 to 5);
-    # read up to its 25,000th line, 0.30 to 0.33 s and 11 MB.
+    # a token. 6.1 to 8.8 s of CPU and 257 to 295 MB read whole (7 December, load 2 to 5);
+    # read up to its 25,000th line, 0.29 to 0.33 s and 9 to 11 MB.
     path.write_text("# Lines\n\n" + "x\n" * 500_000, "utf-8")
 
 
 def _definitions(path: Path) -> None:
     # def_list makes each line a paragraph of its own below the text above it: read whole,
-    # 200,000 took 4.7 to 4.9 s of CPU and 274 to 288 MB (7 December, load 2 to 3; 6.4 s
-    # against 4.4 as CommonMark at load 1 to 2), up to its 30,000th line 0.6 s and 33 MB.
+    # 200,000 took 4.7 to 5.7 s of CPU and 260 to 288 MB (7 December, load 2 to 3.5; 6.4 s
+    # against 4.4 as CommonMark at load 1 to 2), up to its 30,000th line 0.55 to 0.6 s and
+    # 31 to 36 MB.
     path.write_text("# Terms\n\nTerm\n" + ":   x\n" * 200_000, "utf-8")
 
 
