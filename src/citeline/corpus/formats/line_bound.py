@@ -22,12 +22,13 @@ from itertools import islice
 # load 2, Intel Xeon): a quote 20 deep over lazy lines 50 µs of CPU a line, list items,
 # headings and table rows of two cells 36 to 45, items nested in 9 lists about 68
 # (``hostile_files.py``'s row of them, 33 characters a line), paragraphs 13 to 16,
-# definitions under def_list 25. At 25,000 the dearest costs 1.7 s a MB, under the 2 s every
-# hostile page is held to (measured, those two rows 1.3 to 1.5 s); a bound at 140,000, which
-# paragraphs allow, would let a page of items cost 6 s. Far above what documentation
-# writes: the longest Markdown page of the development trees is Node.js's fs.md, 8,268 lines
-# (262 KB), and Rust's release notes, 15,965 lines (895 KB), are longer than any of them;
-# both are read whole.
+# definitions under def_list 25 (pausing the parse's cycle collection since, ``collection``,
+# took a quarter off the nested items). At 25,000 the dearest costs 1.7 s a MB, under the
+# 2 s every hostile page is held to (measured, those two rows 1.3 to 1.5 s); a bound at
+# 140,000, which paragraphs allow, would let a page of items cost 6 s. Far above what
+# documentation writes: the longest Markdown page of the development trees is Node.js's
+# fs.md, 8,268 lines (262 KB), and Rust's release notes, 15,965 lines (895 KB), are longer
+# than any of them; both are read whole.
 MAX_LINES_PER_MB = 25_000
 TOO_MANY_LINES = "ends of pages of too many short lines"
 
