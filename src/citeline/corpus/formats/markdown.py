@@ -365,8 +365,8 @@ def _bounded_and_expanded(
 ) -> tuple[str, int, list[Rejected | Omitted], bool]:
     """``body`` within the lines it may hold (``line_bound``) and expanded (``_expanded``),
     and whether it was cut: bounded before its includes are expanded, and again after where
-    they changed its text (counting a page's line ends costs 8 ms a MB: the 18 MB page of
-    nested tabs in ``hostile_files.py``)."""
+    they changed its text (counting a page's lines costs 2 ms a MB, 40 ms the 18 MB page of
+    nested tabs in ``hostile_files.py``, and comparing it with its expansion 4)."""
     page, cut = within_lines(body)
     expanded, dropped, problems = _expanded(page, origin)
     if expanded is not page and expanded != page:
