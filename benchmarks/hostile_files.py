@@ -8,10 +8,11 @@ the texts the embedded model reads it by for meaning, 2 to 25 ms of CPU a text o
 which a page of many small sections multiplies); the table gives the page's size, the ingest's
 CPU and wall seconds, seconds of CPU per MB, its peak memory above the process's resident size
 before it began (Linux ``VmHWM``, reset through ``/proc/self/clear_refs``), and what became of
-the page (indexed as N sections, or skipped with its reason). Targets (issue 29): under 2 s per
-MB, or skipped with a reason; peak memory under ``TARGET_PEAK_MB``; the good page is always
-indexed. The 200 MB page is written sparse, so it costs no disk; the named pipe has no writer,
-so an ingest that opened it as a file would never end.
+the page (indexed as N sections, and what the report counts as left out of it, or skipped
+with its reason). Targets (issue 29): under 2 s per MB, or skipped with a reason; peak memory
+under ``TARGET_PEAK_MB``; the good page is always indexed. The 200 MB page is written sparse,
+so it costs no disk; the named pipe has no writer, so an ingest that opened it as a file
+would never end.
 
 The Markdown attacks are pages of an MkDocs project (its ``mkdocs.yml`` above the ingested
 ``docs/`` folder sets the dialect they attack), and some attack the settings themselves.
@@ -218,6 +219,9 @@ def _nested_link_items(path: Path) -> None:
     # prose is the deepest it keeps.) At the target's edge before the rule and after it
     # (1.95 to 2.09 s per MB, 7 December, load 3.5, both arms alternated): markdown-it's
     # block parse of 100,000 short items is half of it, the lists of links none of it.
+    # Under the line bound (``line_bound``) its first 91,700 of 111,111 lines are read, its
+    # parse with the cycle collector paused: 1.41 to 1.50 s per MB and 268 to 297 MB, where
+    # read whole 1.92 to 2.15 and 353 MB (7 December, load 1.8 to 3.6, alternated).
     nest = "".join(f"{' ' * 4 * level}- [Page {level}](page-{level}.md)\n" for level in range(8))
     items = (nest + " " * 32 + "- Prose.\n\n") * 11_111
     path.write_text(f"# Contents\n\n{items}", "utf-8")
@@ -225,18 +229,36 @@ def _nested_link_items(path: Path) -> None:
 
 def _lazy_quote(path: Path) -> None:
     # One quote as deep as markdown-it reads, its paragraph continued by 500,000 lazy lines
-    # (lines without ``>``): markdown-it reads each of them again at every open level. Not
-    # yet held: 27.6 to 29.7 s of CPU, 371 to 422 MB (3 runs, 7 December, load 4 to 5); the
-    # same page 3 quotes deep took 9.5 s, and with no quote 7.3 to 8.8 s (the next row), so
-    # no bound on a quote's depth alone reaches the target: the floor is short lines.
+    # (lines without ``>``): markdown-it reads each of them again at every open level. 24.5
+    # to 29.7 s of CPU and 371 to 422 MB read whole (7 December, load 2 to 5); the same page
+    # 3 quotes deep took 9.5 s, and with no quote 6.1 to 8.8 s (the next row), so no bound
+    # on a quote's depth alone reaches the target: the floor is short lines. Read up to its
+    # 25,000th line (``line_bound``): 1.3 to 1.4 s and 9 to 22 MB (load 2 to 3.6).
     path.write_text("# Quoted\n\n" + ">" * 20 + " Quoted.\n" + "x\n" * 500_000, "utf-8")
 
 
 def _short_lines(path: Path) -> None:
     # One paragraph of 500,000 one-letter lines: markdown-it looks for a setext underline
     # over all of them, then for each line's end of paragraph, then makes each line break
-    # a token. Not yet held: 7.3 to 8.8 s of CPU, 280 to 295 MB (3 runs, 7 December, load 4 to 5).
+    # a token. 6.1 to 8.8 s of CPU and 257 to 295 MB read whole (7 December, load 2 to 5);
+    # read up to its 25,000th line, 0.29 to 0.33 s and 9 to 11 MB.
     path.write_text("# Lines\n\n" + "x\n" * 500_000, "utf-8")
+
+
+def _definitions(path: Path) -> None:
+    # def_list makes each line a paragraph of its own below the text above it: read whole,
+    # 200,000 took 4.7 to 5.7 s of CPU and 260 to 288 MB (7 December, load 2 to 3.5; 6.4 s
+    # against 4.4 as CommonMark at load 1 to 2), up to its 30,000th line 0.55 to 0.6 s and
+    # 31 to 36 MB.
+    path.write_text("# Terms\n\nTerm\n" + ":   x\n" * 200_000, "utf-8")
+
+
+def _definitions_after_blanks(path: Path) -> None:
+    # Each definition looks for text above it: from the page's start, across every blank
+    # line before its first text, it took 10.6 s of CPU; from the end, 0.6 s. Definitions
+    # of 80 characters, so that the page (1.6 MB) is read whole under the line bound.
+    definition = ":   A definition as long as a sentence of prose, with a few more words to stop."
+    path.write_text("\n" * 20_000 + (definition + "\n") * 20_000, "utf-8")
 
 
 def _shortcodes(path: Path) -> None:
@@ -412,6 +434,18 @@ ATTACKS: list[Attack] = [
     Attack("100,000 minified items glued to their blocks", _glued_blocks),
     Attack("a quote 20 deep, 500,000 lazy lines", _lazy_quote, "hostile.md"),
     Attack("a paragraph of 500,000 one-letter lines", _short_lines, "hostile.md"),
+    Attack(
+        "200,000 definitions under def_list",
+        _definitions,
+        "hostile.md",
+        "markdown_extensions:\n  - def_list\n",
+    ),
+    Attack(
+        "20,000 blank lines, then 20,000 definitions",
+        _definitions_after_blanks,
+        "hostile.md",
+        "markdown_extensions:\n  - def_list\n",
+    ),
 ]
 
 
@@ -475,7 +509,7 @@ def main() -> None:
             outcome = (
                 f"skipped: {report.skipped[0].reason[:60]}..."
                 if report.skipped
-                else f"{sections} sections"
+                else ", ".join([f"{sections} sections", *sorted(report.omitted)])
             )
             table.add_row(
                 attack.name,

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from citeline.corpus import Corpus, Document
 from citeline.corpus.formats.includes import MAX_INCLUDE_BYTES, expand
+from citeline.corpus.formats.line_bound import MAX_LINES_PER_MB, TOO_MANY_LINES
 
 BASE = "https://fastapi.example/"
 TUTORIAL = """\
@@ -167,6 +168,19 @@ def test_a_fifty_megabyte_include_is_refused_unread(corpus: Corpus, project: Pat
     [problem] = _problems(corpus, project)
     assert "huge.py" in problem and "larger" in problem
     assert os.path.getsize(huge) > MAX_INCLUDE_BYTES
+
+
+def test_the_lines_an_include_adds_past_the_pages_bound_are_left_out_and_counted(
+    corpus: Corpus, project: Path
+) -> None:
+    lines = "".join(f"line{n}\n" for n in range(MAX_LINES_PER_MB))
+    (project / "docs" / "en" / "snippets" / "long.md").write_text(lines, "utf-8")
+    _hostile_page(project, '--8<-- "snippets/long.md"')
+    report = corpus.ingest(project / "docs" / "en" / "docs", base_url=BASE)
+    assert report.omitted[TOO_MANY_LINES] == 1
+    words = _documents(corpus)["hostile"].text.split()
+    # The page's 4 lines above the include and the included lines, to the bound.
+    assert words[-1] == f"line{MAX_LINES_PER_MB - 5}"
 
 
 def test_the_include_root_can_be_given(corpus: Corpus, project: Path) -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citeline.corpus import Document
+from citeline.corpus import Corpus, Document
 from citeline.corpus.formats.includes import MAX_AUTO_APPENDED, expand
+from citeline.corpus.formats.line_bound import MAX_LINES_PER_MB, TOO_MANY_LINES, within_lines
 from citeline.corpus.formats.markdown import MAX_NESTING, TOO_DEEP, read
 from citeline.corpus.formats.origin import SourceFile
 from citeline.corpus.formats.rejected import Omitted
@@ -490,3 +491,44 @@ def test_a_page_nested_deeper_than_the_parser_reads_is_counted_and_the_rest_kept
     assert [item.text for item in items if isinstance(item, Document)] == ["Deep\n\nAfter it."]
     kept = list(read("# Deep\n\n" + ">" * (MAX_NESTING - 1) + " Kept.\n", origin))
     assert not any(isinstance(item, Omitted) for item in kept)
+
+
+def test_a_page_of_more_short_lines_than_its_size_allows_is_read_up_to_them_and_counted(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    # Under a MB, a page may hold MAX_LINES_PER_MB lines: its title, a blank, then lines.
+    lines = "".join(f"line{n}\n" for n in range(MAX_LINES_PER_MB))
+    (tmp_path / "long.md").write_text("# Long\n\n" + lines, "utf-8")
+    (tmp_path / "good.md").write_text("# Good\n\nFine.\n", "utf-8")
+    report = corpus.ingest(tmp_path)
+    assert report.omitted == {TOO_MANY_LINES: 1} and report.ok
+    assert f"dropped 1 {TOO_MANY_LINES}" in report.summary()
+    words = corpus.get("long").text.split()  # type: ignore[union-attr]
+    assert words[1] == "line0" and words[-1] == f"line{MAX_LINES_PER_MB - 3}"
+    assert corpus.get("good") is not None
+
+
+def test_a_page_of_as_many_lines_as_it_may_hold_is_read_whole() -> None:
+    origin = SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
+    lines = "".join(f"line{n}\n" for n in range(MAX_LINES_PER_MB - 2))
+    items = list(read("# Long\n\n" + lines + "\n" * 1000, origin))  # blanks past it lose nothing
+    assert not any(isinstance(item, Omitted) for item in items)
+    [document] = items
+    assert isinstance(document, Document)
+    assert document.text.split()[-1] == f"line{MAX_LINES_PER_MB - 3}"
+
+
+def test_a_page_of_long_lines_is_read_whole_however_many_it_holds() -> None:
+    # 40 characters a line, the break included, over two MB: the bound grows with the page.
+    line = "A sentence of prose as long as most are\n"
+    text, cut = within_lines(line * (2 * MAX_LINES_PER_MB + 100))
+    assert not cut and len(text) == len(line) * (2 * MAX_LINES_PER_MB + 100)
+    text, cut = within_lines("x\n" * (MAX_LINES_PER_MB + 1))
+    assert cut and text == "x\n" * (MAX_LINES_PER_MB - 1) + "x"
+
+
+def test_the_line_bound_counts_lines_as_the_reader_splits_them() -> None:
+    # A form feed or a line separator ends a line for str.splitlines; CRLF is one end.
+    for end in ("\f", "\u2028", "\r\n", "\r"):
+        text, cut = within_lines(("x" + end) * (MAX_LINES_PER_MB + 1))
+        assert cut and len(text.splitlines()) == MAX_LINES_PER_MB

@@ -66,11 +66,9 @@ text hidden by a style sheet is still text.
 from __future__ import annotations
 
 import bisect
-import gc
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -79,6 +77,7 @@ from urllib.parse import unquote
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citeline.corpus.documents import Document
+from citeline.corpus.formats.collection import collection_paused
 from citeline.corpus.formats.controls import (
     TOOLTIPS,
     clear_controls,
@@ -515,7 +514,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         return
     if profile.name is not None:
         yield SiteName(profile.name)
-    with _collection_paused():
+    with collection_paused():
         page = _page_text(tree, profile, origin)
     # The page's text read off its tree, the tree is freed before that text is cut into
     # sections: held to the end, the tree and its marks (``_MarkedPage``) lay under every
@@ -525,25 +524,6 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         yield Rejected("it has no HTML body; check that it is an HTML page")
         return
     yield from _page_documents(page, profile, origin)
-
-
-@contextmanager
-def _collection_paused() -> Iterator[None]:
-    """Python's cycle collector paused while one page is read, then as it was. Reading
-    allocates a few objects per node and line that live until the page is read (its
-    sections, lines and nodes listed), and each allocation count the collector waits for
-    set off a collection of them, each full one over the whole process: 0.15 s of the
-    0.85 s a page of 20,000 one-line sections took to read, 0.3 s of 2.1 s for 50,000. The
-    reader makes no cycles (none left to collect after a Sphinx, DocBook, AsciiDoc or
-    mdBook page, or a hostile one): its garbage is freed as it goes, and any cycle of a
-    caller's at the next collection after it."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class _PageText(NamedTuple):
@@ -584,7 +564,7 @@ def _page_documents(
     """The documents of the page ``origin`` of a site of ``profile``, cut from ``page``, or
     why it is none."""
     title_tag = page.title
-    with _collection_paused():
+    with collection_paused():
         sections, listed = _page_sections(page.marked_page, page.marked, profile, bool(title_tag))
     page_title = sections[0].headings[0] if sections and sections[0].headings else ""
     if page_title in profile.roots and title_tag:

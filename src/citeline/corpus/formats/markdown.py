@@ -29,7 +29,8 @@ reference they publish, read statically from the project's source (``api_docs``)
 heading starts a section (``sections``), under the ``h1`` the page opens with, which titles
 it; a table of contents, a list of nothing but links to the tree's own pages, is no text of
 it (``markdown_link_lists``). A page whose blocks nest deeper than markdown-it reads is
-counted (``TOO_DEEP``). It deliberately does not run a generator's plugins or macros.
+counted (``TOO_DEEP``), and so is one of more short lines than its size allows, read up to
+them (``line_bound``). It deliberately does not run a generator's plugins or macros.
 """
 
 from __future__ import annotations
@@ -50,11 +51,13 @@ from selectolax.lexbor import LexborHTMLParser
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.api_docs import expand_api_docs
 from citeline.corpus.formats.code_annotations import annotated, annotates
+from citeline.corpus.formats.collection import collection_paused
 from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.jsonable import jsonable
 from citeline.corpus.formats.keys import shown_keys
+from citeline.corpus.formats.line_bound import TOO_MANY_LINES, within_lines
 from citeline.corpus.formats.link_lists import LINK_LISTS
 from citeline.corpus.formats.markdown_link_lists import Links, SectionLists, link_lists
 from citeline.corpus.formats.origin import SourceFile
@@ -300,22 +303,12 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         doc_id = origin.default_id
     title = front.pop("title", None)
     url = front.pop("url", None)
-    body, dropped, problems = _expanded(body, origin)
+    body, dropped, problems, cut = _bounded_and_expanded(body, origin)
     yield from problems
     # The page's generator's dialect (a page read with no project around it, as includes
     # are, is read as CommonMark).
     dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
-    opened = _plain_markdown(body, dialect)
-    includes = opened.includes
-    # The page's link reference definitions, which a heading's own parse reads too, and the
-    # labels of its footnotes.
-    env: dict[str, Any] = {
-        _FOOTNOTES: opened.footnotes,
-        _DIALECT: dialect,
-        _INLINE_TAGS: opened.inline_tags,
-    }
-    tokens = _PARSER.parse("\n".join(opened.lines), env)
-    sections, of_links = _sections(tokens, env)
+    tokens, sections, of_links, includes = _parsed(body, dialect)
     first = next((token for token in tokens if token.type == "heading_open"), None)
     if first is not None and first.tag != "h1" and sections[0].headings:
         # A page that opens with a subheading ("## The simplest example") has no title
@@ -326,6 +319,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         yield Omitted(INCLUDES, includes + dropped)
     if any(_too_deep(token) for token in tokens):
         yield Omitted(TOO_DEEP, 1)
+    if cut:
+        yield Omitted(TOO_MANY_LINES, 1)
     if of_links:
         # A table of contents, an index page: every line of it was a link.
         yield Omitted(LINK_LISTS, 1)
@@ -340,11 +335,44 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     )
 
 
+def _parsed(body: str, dialect: Dialect) -> tuple[list[Token], list[Section], bool, int]:
+    """``body``'s tokens, its sections, whether it is only lists of links, and how many
+    include directives were dropped from its lines, read with the cycle collector paused
+    (``collection``)."""
+    with collection_paused():
+        opened = _plain_markdown(body, dialect)
+        # The page's link reference definitions, which a heading's own parse reads too, and
+        # the labels of its footnotes.
+        env: dict[str, Any] = {
+            _FOOTNOTES: opened.footnotes,
+            _DIALECT: dialect,
+            _INLINE_TAGS: opened.inline_tags,
+        }
+        tokens = _PARSER.parse("\n".join(opened.lines), env)
+        sections, of_links = _sections(tokens, env)
+    return tokens, sections, of_links, opened.includes
+
+
 def _too_deep(token: Token) -> bool:
     """Whether ``token`` opens a block that holds blocks (a quote, a list item) at the
     deepest level markdown-it reads: what it holds was dropped (``MAX_NESTING``), and so
     was the rest of the block around it, its next items too."""
     return token.type in _HOLDING_BLOCKS and token.level >= MAX_NESTING - 1
+
+
+def _bounded_and_expanded(
+    body: str, origin: SourceFile
+) -> tuple[str, int, list[Rejected | Omitted], bool]:
+    """``body`` within the lines it may hold (``line_bound``) and expanded (``_expanded``),
+    and whether it was cut: bounded before its includes are expanded, and again after where
+    they changed its text (counting a page's lines costs 2 ms a MB, 40 ms the 18 MB page of
+    nested tabs in ``hostile_files.py``, and comparing it with its expansion 4)."""
+    page, cut = within_lines(body)
+    expanded, dropped, problems = _expanded(page, origin)
+    if expanded is not page and expanded != page:
+        expanded, cut_again = within_lines(expanded)
+        cut = cut or cut_again
+    return expanded, dropped, problems, cut
 
 
 def _expanded(body: str, origin: SourceFile) -> tuple[str, int, list[Rejected | Omitted]]:
