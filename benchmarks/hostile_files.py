@@ -261,6 +261,18 @@ def _definitions_after_blanks(path: Path) -> None:
     path.write_text("\n" * 20_000 + (definition + "\n") * 20_000, "utf-8")
 
 
+def _wide_table(path: Path) -> None:
+    # A table's cost is per cell, not per line, so the line bound does not reach it.
+    row = "|" + "x|" * 1_000 + "\n"
+    path.write_text("# Wide\n\n" + row + "|" + "-|" * 1_000 + "\n" + row * 200, "utf-8")
+
+
+def _one_line_of_links(path: Path) -> None:
+    # One list item of 400,000 links on one line: never cut by the line bound.
+    links = " ".join(f"[word {n}](page-{n}.md#part-{n})" for n in range(400_000))
+    path.write_text(f"# Links\n\nIntro.\n\n- {links}\n", "utf-8")
+
+
 def _shortcodes(path: Path) -> None:
     line = ":material-" + "a-" * 20_000 + " " + ":material-x:" * 1000 + " end"
     path.write_text(f"# Page\n\n{line}\n", "utf-8")
@@ -446,6 +458,8 @@ ATTACKS: list[Attack] = [
         "hostile.md",
         "markdown_extensions:\n  - def_list\n",
     ),
+    Attack("a table of 200 rows of 1,000 cells", _wide_table, "hostile.md"),
+    Attack("one item of 400,000 links on one line", _one_line_of_links, "hostile.md"),
 ]
 
 
