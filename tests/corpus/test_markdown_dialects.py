@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citeline.corpus import Corpus, Document
+from citeline.corpus.formats.cell_bound import MAX_CELLS_PER_MB, TOO_MANY_CELLS
 from citeline.corpus.formats.includes import MAX_AUTO_APPENDED, expand
 from citeline.corpus.formats.line_bound import MAX_LINES_PER_MB, TOO_MANY_LINES, within_lines
 from citeline.corpus.formats.markdown import MAX_NESTING, TOO_DEEP, read
@@ -525,6 +526,49 @@ def test_a_page_of_long_lines_is_read_whole_however_many_it_holds() -> None:
     assert not cut and len(text) == len(line) * (2 * MAX_LINES_PER_MB + 100)
     text, cut = within_lines("x\n" * (MAX_LINES_PER_MB + 1))
     assert cut and text == "x\n" * (MAX_LINES_PER_MB - 1) + "x"
+
+
+def _table(columns: int, rows: int) -> str:
+    """A table of ``columns`` columns: a header of names, then ``rows`` rows of numbers."""
+    header = "|" + "".join(f" c{n} |" for n in range(columns)) + "\n"
+    lines = ("|" + " r{0} |" * columns + "\n").format
+    return header + "|" + "---|" * columns + "\n" + "".join(lines(n) for n in range(rows))
+
+
+def test_a_table_of_more_cells_than_its_page_may_hold_is_read_up_to_them_and_counted(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    # Under a MB, a page's tables may hold MAX_CELLS_PER_MB cells, their headers' too: the
+    # rows past them, and the tables after, are left out; the text around them is read.
+    columns = 100
+    rows = MAX_CELLS_PER_MB // columns  # a row more than fits beside the header
+    after = "\n\nAfter it.\n\n" + _table(2, 1) + "\nThe end.\n"
+    (tmp_path / "wide.md").write_text("# Wide\n\nBefore.\n\n" + _table(columns, rows) + after)
+    (tmp_path / "good.md").write_text("# Good\n\nFine.\n", "utf-8")
+    report = corpus.ingest(tmp_path)
+    assert report.omitted == {TOO_MANY_CELLS: 1} and report.ok
+    assert f"dropped 1 {TOO_MANY_CELLS}" in report.summary()
+    words = corpus.get("wide").text.split()  # type: ignore[union-attr]
+    assert words[:3] == ["Wide", "Before.", "c0"]
+    assert words.count(f"r{rows - 2}") == columns and f"r{rows - 1}" not in words
+    assert words[-5:] == [f"r{rows - 2}", "After", "it.", "The", "end."]
+
+
+def test_a_table_of_as_many_cells_as_its_page_may_hold_is_read_whole() -> None:
+    columns = 100
+    rows = MAX_CELLS_PER_MB // columns - 1
+    origin = SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
+    items = list(read("# Wide\n\n" + _table(columns, rows) + "\nAfter.\n", origin))
+    assert not any(isinstance(item, Omitted) for item in items)
+    [document] = items
+    assert isinstance(document, Document)
+    assert document.text.split()[-columns - 1 :] == [f"r{rows - 1}"] * columns + ["After."]
+
+
+def test_a_table_within_the_bound_reads_as_its_cells() -> None:
+    assert _text("# T\n\n" + _table(2, 2) + "\nAfter.\n") == (
+        "T\n\nc0\n\nc1\n\nr0\n\nr0\n\nr1\n\nr1\n\nAfter."
+    )
 
 
 def test_the_line_bound_counts_lines_as_the_reader_splits_them() -> None:

@@ -50,6 +50,12 @@ from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.api_docs import expand_api_docs
+from citeline.corpus.formats.cell_bound import (
+    TOO_MANY_CELLS,
+    bound_cells,
+    bounded_table,
+    cells_cut,
+)
 from citeline.corpus.formats.code_annotations import annotated, annotates
 from citeline.corpus.formats.collection import collection_paused
 from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
@@ -279,6 +285,7 @@ def _paragraph(content: str, level: int) -> list[Token]:
 MAX_NESTING = 20
 _HOLDING_BLOCKS = {"blockquote_open", "list_item_open"}
 _PARSER = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
+_PARSER.block.ruler.at("table", bounded_table, {"alt": ["paragraph", "reference"]})
 _PARSER.core.ruler.before("inline", "references_elsewhere", _references_elsewhere)
 _PARSER.core.ruler.before("inline", "alerts", _alerts)
 
@@ -308,7 +315,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     # The page's generator's dialect (a page read with no project around it, as includes
     # are, is read as CommonMark).
     dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
-    tokens, sections, of_links, includes = _parsed(body, dialect)
+    tokens, sections, of_links, includes, cells_left_out = _parsed(body, dialect)
     first = next((token for token in tokens if token.type == "heading_open"), None)
     if first is not None and first.tag != "h1" and sections[0].headings:
         # A page that opens with a subheading ("## The simplest example") has no title
@@ -321,6 +328,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         yield Omitted(TOO_DEEP, 1)
     if cut:
         yield Omitted(TOO_MANY_LINES, 1)
+    if cells_left_out:
+        yield Omitted(TOO_MANY_CELLS, 1)
     if of_links:
         # A table of contents, an index page: every line of it was a link.
         yield Omitted(LINK_LISTS, 1)
@@ -335,10 +344,10 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     )
 
 
-def _parsed(body: str, dialect: Dialect) -> tuple[list[Token], list[Section], bool, int]:
-    """``body``'s tokens, its sections, whether it is only lists of links, and how many
-    include directives were dropped from its lines, read with the cycle collector paused
-    (``collection``)."""
+def _parsed(body: str, dialect: Dialect) -> tuple[list[Token], list[Section], bool, int, bool]:
+    """``body``'s tokens, its sections, whether it is only lists of links, how many
+    include directives were dropped from its lines, and whether table cells past its bound
+    were (``cell_bound``), read with the cycle collector paused (``collection``)."""
     with collection_paused():
         opened = _plain_markdown(body, dialect)
         # The page's link reference definitions, which a heading's own parse reads too, and
@@ -348,9 +357,11 @@ def _parsed(body: str, dialect: Dialect) -> tuple[list[Token], list[Section], bo
             _DIALECT: dialect,
             _INLINE_TAGS: opened.inline_tags,
         }
-        tokens = _PARSER.parse("\n".join(opened.lines), env)
+        text = "\n".join(opened.lines)
+        bound_cells(env, text)
+        tokens = _PARSER.parse(text, env)
         sections, of_links = _sections(tokens, env)
-    return tokens, sections, of_links, opened.includes
+    return tokens, sections, of_links, opened.includes, cells_cut(env)
 
 
 def _too_deep(token: Token) -> bool:
