@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from citeline.corpus import Corpus, Document
+from citeline.corpus.formats import inline_bound
 from citeline.corpus.formats.cell_bound import MAX_CELLS_PER_MB, TOO_MANY_CELLS
 from citeline.corpus.formats.includes import MAX_AUTO_APPENDED, expand
+from citeline.corpus.formats.inline_bound import TOO_MANY_INLINE
 from citeline.corpus.formats.line_bound import MAX_LINES_PER_MB, TOO_MANY_LINES, within_lines
 from citeline.corpus.formats.markdown import MAX_NESTING, TOO_DEEP, read
 from citeline.corpus.formats.origin import SourceFile
@@ -569,6 +572,31 @@ def test_a_table_within_the_bound_reads_as_its_cells() -> None:
     assert _text("# T\n\n" + _table(2, 2) + "\nAfter.\n") == (
         "T\n\nc0\n\nc1\n\nr0\n\nr0\n\nr1\n\nr1\n\nAfter."
     )
+
+
+def test_a_page_of_more_inline_elements_than_its_parse_may_hold_is_read_up_to_them(
+    corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each link is three tokens, each space between them one: the title's one and 11 more
+    # read the first three links; the rest of the paragraph, and the page after it, no text.
+    monkeypatch.setattr(inline_bound, "MAX_INLINE_TOKENS", 12)
+    links = "[one](1.md) [two](2.md) [three](3.md) [four](4.md)"
+    (tmp_path / "links.md").write_text(f"# Links\n\nIntro {links}.\n\n## Later\n\nNot read.\n")
+    (tmp_path / "good.md").write_text("# Good\n\nFine.\n", "utf-8")
+    report = corpus.ingest(tmp_path)
+    assert report.omitted == {TOO_MANY_INLINE: 1} and report.ok
+    assert f"dropped 1 {TOO_MANY_INLINE}" in report.summary()
+    assert corpus.get("links").text == "Links\n\nIntro one two three"  # type: ignore[union-attr]
+    assert corpus.get("good").text == "Good\n\nFine."  # type: ignore[union-attr]
+
+
+def test_a_page_of_links_within_the_bound_reads_whole() -> None:
+    links = " ".join(f"[link {n}](page-{n}.md)" for n in range(1000))
+    origin = SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
+    items = list(read(f"# Links\n\nIntro {links}.\n\n## Later\n\nRead.\n", origin))
+    assert not any(isinstance(item, Omitted) for item in items)
+    texts = [item.text for item in items if isinstance(item, Document)]
+    assert texts[0].endswith("link 999.") and texts[1] == "Later\n\nRead."
 
 
 def test_the_line_bound_counts_lines_as_the_reader_splits_them() -> None:
