@@ -4,7 +4,7 @@ markdown-it's work on a table is per cell, not per line: each cell, the header's
 row's, and the empty ones it adds to a row shorter than the header, is three tokens and an
 inline parse of its own, however few characters it holds. So a page of wide tables is
 dearer a MB than the line bound (``line_bound``) lets through: 200 rows of 1,000 cells
-(0.4 MB, 200,000 lines' worth of cells on 202 lines) cost 2.2 s of CPU, 5.5 s a MB. The
+(0.4 MB on 202 lines, which that bound reads whole) cost 2.2 s of CPU, 5.5 s a MB. The
 page's tables are therefore read up to ``MAX_CELLS_PER_MB`` cells for each MB it holds
 (that many for a smaller page): the rows past it, and every table after it, are left out
 and counted in the ingest report (``TOO_MANY_CELLS``), the text around them read.

@@ -31,7 +31,8 @@ it; a table of contents, a list of nothing but links to the tree's own pages, is
 it (``markdown_link_lists``). A page whose blocks nest deeper than markdown-it reads is
 counted (``TOO_DEEP``), and so is one of more short lines than its size allows, read up to
 them (``line_bound``), one of more table cells (``cell_bound``), and one of more inline
-elements than a parse may hold (``inline_bound``). It deliberately does not run a generator's plugins or macros.
+elements than a parse may hold (``inline_bound``). It deliberately does not run a
+generator's plugins or macros.
 """
 
 from __future__ import annotations
