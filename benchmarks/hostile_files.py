@@ -261,6 +261,25 @@ def _definitions_after_blanks(path: Path) -> None:
     path.write_text("\n" * 20_000 + (definition + "\n") * 20_000, "utf-8")
 
 
+def _wide_table(path: Path) -> None:
+    # A table's cost is per cell, not per line, so the line bound does not reach it: each
+    # cell is three tokens and an inline parse of its own (profiled: markdown-it's inline
+    # parse 43 %, its table rule 25 %, our sections 21 %). Read whole, 2.1 to 2.2 s of CPU
+    # and 255 MB; read up to 50,000 cells (``cell_bound``), 0.57 s and 62 MB (7 December,
+    # load 1.8, alternated).
+    row = "|" + "x|" * 1_000 + "\n"
+    path.write_text("# Wide\n\n" + row + "|" + "-|" * 1_000 + "\n" + row * 200, "utf-8")
+
+
+def _one_line_of_links(path: Path) -> None:
+    # One list item of 400,000 links on one line: never cut by the line bound. Its peak is
+    # markdown-it's 1.6 million inline tokens, 460 bytes each (737 MB in the parse alone,
+    # our sections 15 to 35 more): read whole 10.9 to 11.7 s and 779 MB; up to 600,000
+    # tokens (``inline_bound``) 4.7 to 4.8 s and 330 MB (7 December, load 2 to 2.5).
+    links = " ".join(f"[word {n}](page-{n}.md#part-{n})" for n in range(400_000))
+    path.write_text(f"# Links\n\nIntro.\n\n- {links}\n", "utf-8")
+
+
 def _shortcodes(path: Path) -> None:
     line = ":material-" + "a-" * 20_000 + " " + ":material-x:" * 1000 + " end"
     path.write_text(f"# Page\n\n{line}\n", "utf-8")
@@ -446,6 +465,8 @@ ATTACKS: list[Attack] = [
         "hostile.md",
         "markdown_extensions:\n  - def_list\n",
     ),
+    Attack("a table of 200 rows of 1,000 cells", _wide_table, "hostile.md"),
+    Attack("one item of 400,000 links on one line", _one_line_of_links, "hostile.md"),
 ]
 
 

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from citeline.corpus import Corpus, Document
+from citeline.corpus.formats import inline_bound
+from citeline.corpus.formats.cell_bound import MAX_CELLS_PER_MB, TOO_MANY_CELLS
 from citeline.corpus.formats.includes import MAX_AUTO_APPENDED, expand
+from citeline.corpus.formats.inline_bound import TOO_MANY_INLINE
 from citeline.corpus.formats.line_bound import MAX_LINES_PER_MB, TOO_MANY_LINES, within_lines
 from citeline.corpus.formats.markdown import MAX_NESTING, TOO_DEEP, read
 from citeline.corpus.formats.origin import SourceFile
@@ -525,6 +529,74 @@ def test_a_page_of_long_lines_is_read_whole_however_many_it_holds() -> None:
     assert not cut and len(text) == len(line) * (2 * MAX_LINES_PER_MB + 100)
     text, cut = within_lines("x\n" * (MAX_LINES_PER_MB + 1))
     assert cut and text == "x\n" * (MAX_LINES_PER_MB - 1) + "x"
+
+
+def _table(columns: int, rows: int) -> str:
+    """A table of ``columns`` columns: a header of names, then ``rows`` rows of numbers."""
+    header = "|" + "".join(f" c{n} |" for n in range(columns)) + "\n"
+    lines = ("|" + " r{0} |" * columns + "\n").format
+    return header + "|" + "---|" * columns + "\n" + "".join(lines(n) for n in range(rows))
+
+
+def test_a_table_of_more_cells_than_its_page_may_hold_is_read_up_to_them_and_counted(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    # Under a MB, a page's tables may hold MAX_CELLS_PER_MB cells, their headers' too: the
+    # rows past them, and the tables after, are left out; the text around them is read.
+    columns = 100
+    rows = MAX_CELLS_PER_MB // columns  # a row more than fits beside the header
+    after = "\n\nAfter it.\n\n" + _table(2, 1) + "\nThe end.\n"
+    (tmp_path / "wide.md").write_text("# Wide\n\nBefore.\n\n" + _table(columns, rows) + after)
+    (tmp_path / "good.md").write_text("# Good\n\nFine.\n", "utf-8")
+    report = corpus.ingest(tmp_path)
+    assert report.omitted == {TOO_MANY_CELLS: 1} and report.ok
+    assert f"dropped 1 {TOO_MANY_CELLS}" in report.summary()
+    words = corpus.get("wide").text.split()  # type: ignore[union-attr]
+    assert words[:3] == ["Wide", "Before.", "c0"]
+    assert words.count(f"r{rows - 2}") == columns and f"r{rows - 1}" not in words
+    assert words[-5:] == [f"r{rows - 2}", "After", "it.", "The", "end."]
+
+
+def test_a_table_of_as_many_cells_as_its_page_may_hold_is_read_whole() -> None:
+    columns = 100
+    rows = MAX_CELLS_PER_MB // columns - 1
+    origin = SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
+    items = list(read("# Wide\n\n" + _table(columns, rows) + "\nAfter.\n", origin))
+    assert not any(isinstance(item, Omitted) for item in items)
+    [document] = items
+    assert isinstance(document, Document)
+    assert document.text.split()[-columns - 1 :] == [f"r{rows - 1}"] * columns + ["After."]
+
+
+def test_a_table_within_the_bound_reads_as_its_cells() -> None:
+    assert _text("# T\n\n" + _table(2, 2) + "\nAfter.\n") == (
+        "T\n\nc0\n\nc1\n\nr0\n\nr0\n\nr1\n\nr1\n\nAfter."
+    )
+
+
+def test_a_page_of_more_inline_elements_than_its_parse_may_hold_is_read_up_to_them(
+    corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each link is three tokens, each space between them one: the title's one and 11 more
+    # read the first three links; the rest of the paragraph, and the page after it, no text.
+    monkeypatch.setattr(inline_bound, "MAX_INLINE_TOKENS", 12)
+    links = "[one](1.md) [two](2.md) [three](3.md) [four](4.md)"
+    (tmp_path / "links.md").write_text(f"# Links\n\nIntro {links}.\n\n## Later\n\nNot read.\n")
+    (tmp_path / "good.md").write_text("# Good\n\nFine.\n", "utf-8")
+    report = corpus.ingest(tmp_path)
+    assert report.omitted == {TOO_MANY_INLINE: 1} and report.ok
+    assert f"dropped 1 {TOO_MANY_INLINE}" in report.summary()
+    assert corpus.get("links").text == "Links\n\nIntro one two three"  # type: ignore[union-attr]
+    assert corpus.get("good").text == "Good\n\nFine."  # type: ignore[union-attr]
+
+
+def test_a_page_of_links_within_the_bound_reads_whole() -> None:
+    links = " ".join(f"[link {n}](page-{n}.md)" for n in range(1000))
+    origin = SourceFile(Path("page.md"), "page", "page.md", BASE + "page/")
+    items = list(read(f"# Links\n\nIntro {links}.\n\n## Later\n\nRead.\n", origin))
+    assert not any(isinstance(item, Omitted) for item in items)
+    texts = [item.text for item in items if isinstance(item, Document)]
+    assert texts[0].endswith("link 999.") and texts[1] == "Later\n\nRead."
 
 
 def test_the_line_bound_counts_lines_as_the_reader_splits_them() -> None:

@@ -30,7 +30,9 @@ heading starts a section (``sections``), under the ``h1`` the page opens with, w
 it; a table of contents, a list of nothing but links to the tree's own pages, is no text of
 it (``markdown_link_lists``). A page whose blocks nest deeper than markdown-it reads is
 counted (``TOO_DEEP``), and so is one of more short lines than its size allows, read up to
-them (``line_bound``). It deliberately does not run a generator's plugins or macros.
+them (``line_bound``), one of more table cells (``cell_bound``), and one of more inline
+elements than a parse may hold (``inline_bound``). It deliberately does not run a
+generator's plugins or macros.
 """
 
 from __future__ import annotations
@@ -50,11 +52,24 @@ from selectolax.lexbor import LexborHTMLParser
 
 from citeline.corpus.documents import Document
 from citeline.corpus.formats.api_docs import expand_api_docs
+from citeline.corpus.formats.cell_bound import (
+    TOO_MANY_CELLS,
+    bound_cells,
+    bounded_table,
+    cells_cut,
+)
 from citeline.corpus.formats.code_annotations import annotated, annotates
 from citeline.corpus.formats.collection import collection_paused
 from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
+from citeline.corpus.formats.inline_bound import (
+    TOO_MANY_INLINE,
+    bound_inline,
+    bounded_inline,
+    inline_cut,
+    stop_past_bound,
+)
 from citeline.corpus.formats.jsonable import jsonable
 from citeline.corpus.formats.keys import shown_keys
 from citeline.corpus.formats.line_bound import TOO_MANY_LINES, within_lines
@@ -279,6 +294,9 @@ def _paragraph(content: str, level: int) -> list[Token]:
 MAX_NESTING = 20
 _HOLDING_BLOCKS = {"blockquote_open", "list_item_open"}
 _PARSER = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
+_PARSER.block.ruler.at("table", bounded_table, {"alt": ["paragraph", "reference"]})
+_PARSER.core.ruler.at("inline", bounded_inline)
+_PARSER.inline.ruler.before("text", "stop_past_bound", stop_past_bound)
 _PARSER.core.ruler.before("inline", "references_elsewhere", _references_elsewhere)
 _PARSER.core.ruler.before("inline", "alerts", _alerts)
 
@@ -308,7 +326,7 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     # The page's generator's dialect (a page read with no project around it, as includes
     # are, is read as CommonMark).
     dialect = COMMONMARK if origin.include_root is None else dialect_of(origin.path)
-    tokens, sections, of_links, includes = _parsed(body, dialect)
+    tokens, sections, of_links, includes, bounds_cut = _parsed(body, dialect)
     first = next((token for token in tokens if token.type == "heading_open"), None)
     if first is not None and first.tag != "h1" and sections[0].headings:
         # A page that opens with a subheading ("## The simplest example") has no title
@@ -321,6 +339,8 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
         yield Omitted(TOO_DEEP, 1)
     if cut:
         yield Omitted(TOO_MANY_LINES, 1)
+    for bound in bounds_cut:
+        yield Omitted(bound, 1)
     if of_links:
         # A table of contents, an index page: every line of it was a link.
         yield Omitted(LINK_LISTS, 1)
@@ -335,9 +355,10 @@ def read(source: str, origin: SourceFile) -> Iterator[Document | Rejected | Omit
     )
 
 
-def _parsed(body: str, dialect: Dialect) -> tuple[list[Token], list[Section], bool, int]:
-    """``body``'s tokens, its sections, whether it is only lists of links, and how many
-    include directives were dropped from its lines, read with the cycle collector paused
+def _parsed(body: str, dialect: Dialect) -> tuple[list[Token], list[Section], bool, int, list[str]]:
+    """``body``'s tokens, its sections, whether it is only lists of links, how many
+    include directives were dropped from its lines, and the bounds past which its text was
+    left out (``cell_bound``, ``inline_bound``), read with the cycle collector paused
     (``collection``)."""
     with collection_paused():
         opened = _plain_markdown(body, dialect)
@@ -348,9 +369,13 @@ def _parsed(body: str, dialect: Dialect) -> tuple[list[Token], list[Section], bo
             _DIALECT: dialect,
             _INLINE_TAGS: opened.inline_tags,
         }
-        tokens = _PARSER.parse("\n".join(opened.lines), env)
+        text = "\n".join(opened.lines)
+        bound_cells(env, text)
+        bound_inline(env)
+        tokens = _PARSER.parse(text, env)
         sections, of_links = _sections(tokens, env)
-    return tokens, sections, of_links, opened.includes
+    bounds = [TOO_MANY_CELLS] * cells_cut(env) + [TOO_MANY_INLINE] * inline_cut(env)
+    return tokens, sections, of_links, opened.includes, bounds
 
 
 def _too_deep(token: Token) -> bool:
