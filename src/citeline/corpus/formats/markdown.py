@@ -62,7 +62,6 @@ from citeline.corpus.formats.code_annotations import annotated, annotates
 from citeline.corpus.formats.collection import collection_paused
 from citeline.corpus.formats.dialect import COMMONMARK, Dialect, dialect_of
 from citeline.corpus.formats.front_matter import FrontMatterError, load_front_matter
-from citeline.corpus.formats.heading_bound import bounded_heading
 from citeline.corpus.formats.includes import FENCE, closes_fence, expand, opens_fence
 from citeline.corpus.formats.inline_bound import (
     TOO_MANY_INLINE,
@@ -692,10 +691,7 @@ def _sections(tokens: Sequence[Token], env: dict[str, Any]) -> tuple[list[Sectio
             anchor = named or _unique_slug(slug(heading), used_anchors)
             if named:
                 used_anchors.setdefault(named, 0)
-            # Its title is bounded (``heading_bound``); its text keeps all of it.
-            kept = _onto_path(
-                path, (level, bounded_heading(heading)), kept, opens_page=not sections
-            )
+            kept = _onto_path(path, (level, heading), kept, opens_page=not sections)
             parts = [heading]
             lists.open_section(headed=True)
             index += 3
