@@ -285,13 +285,15 @@ def _heading_of_links(path: Path) -> None:
     # was written into each passage's row of the search index, twice its terms, so its cost
     # grew as the square of the heading (20,000 links 2.2 s and 167 MB, 40,000 7.4 s and
     # 535 MB, 80,000 23 s and 1.9 GB, 7 December, load 6). Its title is cut to
-    # ``MAX_HEADING_CHARS`` (``heading_bound``), its text kept whole.
+    # ``MAX_HEADING_CHARS`` (``heading_bound``), its text kept whole: 2.4 to 2.5 s and
+    # 127 MB where main took 8.0 s and 495 MB (7 December, load 7, alternated).
     links = " ".join(f"[word {n}](page-{n}.md#part-{n})" for n in range(40_000))
     path.write_text(f"# {links}\n\nText.\n", "utf-8")
 
 
 def _html_heading_of_links(path: Path) -> None:
-    # The same heading in HTML: 5.8 s and 631 MB before the bound (7 December, load 6).
+    # The same heading in HTML: 6.2 to 6.8 s and 578 MB before the bound, 0.85 to 0.89 s
+    # and 36 MB after it (7 December, load 7, alternated).
     links = " ".join(f'<a href="page-{n}.html#part-{n}">word {n}</a>' for n in range(40_000))
     path.write_text(f"<main><h1>Page</h1><p>Intro.</p><h2>{links}</h2><p>Text.</p></main>")
 
