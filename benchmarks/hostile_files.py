@@ -280,6 +280,24 @@ def _one_line_of_links(path: Path) -> None:
     path.write_text(f"# Links\n\nIntro.\n\n- {links}\n", "utf-8")
 
 
+def _heading_of_links(path: Path) -> None:
+    # One heading of 40,000 links (427,000 characters of title, 214 passages): its title
+    # was written into each passage's row of the search index, twice its terms, so its cost
+    # grew as the square of the heading (20,000 links 2.2 s and 167 MB, 40,000 7.4 s and
+    # 535 MB, 80,000 23 s and 1.9 GB, 7 December, load 6). Its title is cut to
+    # ``MAX_HEADING_CHARS`` (``heading_bound``), its text kept whole: 2.4 to 2.5 s and
+    # 127 MB where main took 8.0 s and 495 MB (7 December, load 7, alternated).
+    links = " ".join(f"[word {n}](page-{n}.md#part-{n})" for n in range(40_000))
+    path.write_text(f"# {links}\n\nText.\n", "utf-8")
+
+
+def _html_heading_of_links(path: Path) -> None:
+    # The same heading in HTML: 6.2 to 6.8 s and 578 MB before the bound, 0.85 to 0.89 s
+    # and 36 MB after it (7 December, load 7, alternated).
+    links = " ".join(f'<a href="page-{n}.html#part-{n}">word {n}</a>' for n in range(40_000))
+    path.write_text(f"<main><h1>Page</h1><p>Intro.</p><h2>{links}</h2><p>Text.</p></main>")
+
+
 def _shortcodes(path: Path) -> None:
     line = ":material-" + "a-" * 20_000 + " " + ":material-x:" * 1000 + " end"
     path.write_text(f"# Page\n\n{line}\n", "utf-8")
@@ -467,6 +485,8 @@ ATTACKS: list[Attack] = [
     ),
     Attack("a table of 200 rows of 1,000 cells", _wide_table, "hostile.md"),
     Attack("one item of 400,000 links on one line", _one_line_of_links, "hostile.md"),
+    Attack("a heading of 40,000 links", _heading_of_links, "hostile.md"),
+    Attack("an HTML heading of 40,000 links", _html_heading_of_links),
 ]
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from citeline.corpus.documents import TITLE_SEPARATOR, Document
+from citeline.corpus.formats.heading_bound import bounded_heading
 from citeline.corpus.formats.site_urls import with_anchor
 
 _NOT_SLUG = re.compile(r"[^\w\s-]+")
@@ -63,7 +64,7 @@ def section_documents(
         # Nothing but headings: one document, so that ingest reports it as having no text.
         text = "\n\n".join(section.text for section in sections).strip()
         fallback = title or (sections[0].headings[-1] if sections and sections[0].headings else "")
-        yield Document(doc_id, fallback or untitled, text, url, metadata)
+        yield Document(doc_id, bounded_heading(fallback or untitled), text, url, metadata)
         return
     top = sections[0].headings[:1] if sections and sections[0].headings else ()
     used: dict[str, int] = {}
@@ -71,7 +72,8 @@ def section_documents(
         headings = section.headings
         if title:
             headings = (title, *headings[1:]) if headings[:1] == top and top else (title, *headings)
-        shown = TITLE_SEPARATOR.join(headings) or untitled
+        # Each heading of the path bounded (``heading_bound``); the text keeps it whole.
+        shown = TITLE_SEPARATOR.join(map(bounded_heading, headings)) or untitled
         if position == 0 and section is sections[0]:
             yield Document(doc_id, shown, section.text, url, metadata)
             used[doc_id] = 1
