@@ -57,6 +57,7 @@ FEATURE_SOURCES = (
     "ranking.py",
     "passages.py",
     "pairs.py",
+    "lexicon.py",
     "columns.py",
     "model.py",
     "meaning_texts.py",
@@ -65,7 +66,7 @@ FEATURE_SOURCES = (
 # fit weighs them afresh (an answer computes only those its weights need).
 EVERY_FEATURE = frozenset(FEATURES)
 # Bump when the records below change shape: a cache of another shape is extracted again.
-RECORD_VERSION = "5"
+RECORD_VERSION = "6"
 
 
 @dataclass(slots=True)
@@ -105,6 +106,7 @@ class QuestionRecord:
     passing: int = 0
     names: int = 0
     unindexed: int = 0
+    unfamiliar: int = 0
 
 
 def feature_version(tuning: Tuning, meaning: bool) -> str:
@@ -226,6 +228,7 @@ async def _question_record(
         reading.passing,
         reading.names,
         reading.unindexed,
+        reading.unfamiliar,
     )
 
 

@@ -397,6 +397,7 @@ def choice_of(record: QuestionRecord, fitted: Fitted, tuning: Tuning) -> Choice:
         passing=record.passing,
         names=record.names,
         unindexed=record.unindexed,
+        unfamiliar=record.unfamiliar,
         scales=tuning.scales,
     )
 

@@ -233,6 +233,15 @@ def test_a_subject_word_the_search_says_no_document_holds_is_counted_unindexed()
     assert _reading("How do I test a component with Jest?", results).unindexed == 0
 
 
+def test_a_name_no_document_holds_is_unfamiliar_and_a_word_of_the_readers_own_is_not() -> None:
+    results = [Candidate("Writing tests", "A test is a function whose name starts with test.")]
+    jest = _reading("How do I test a component with Jest?", results, frozenset({"jest"}))
+    assert jest.unindexed == 1 and jest.unfamiliar == 1
+    # A word of the reader's own that the collection does not write is unindexed, no name.
+    reachable = _reading("Is the test reachable?", results, frozenset({"reachable"}))
+    assert reachable.unindexed == 1 and reachable.unfamiliar == 0
+
+
 def test_the_unheld_words_are_read_from_the_searches_that_succeeded_only() -> None:
     outcomes = [
         ToolOutcome("search", {"results": [], "not_in_collection": ["jest", 3, None]}),

@@ -52,6 +52,7 @@ READ_FROM: Mapping[str, str] = {
     "answer_meaning_max": "meaning",
     "answer_run_meaning": "run_meaning",
     "answer_unindexed": "meaning",
+    "answer_unfamiliar": "meaning",
 }
 
 
@@ -137,6 +138,7 @@ def choose(
     passing: int = 0,
     names: int = 0,
     unindexed: int = 0,
+    unfamiliar: int = 0,
     ablated: frozenset[str] = frozenset(),
     scales: Scales = Scales(),
 ) -> Choice:
@@ -147,7 +149,8 @@ def choose(
     share of the question's own weight that some result holds, ``terms`` how many subject
     terms it has, ``missing`` how many of them no result holds, ``passing`` how many only one
     result holds and in no title, ``names`` how many of the names it writes are held nowhere
-    or in passing, ``unindexed`` how many no document of the collection holds."""
+    or in passing, ``unindexed`` how many no document of the collection holds and
+    ``unfamiliar`` how many of those are no ordinary word."""
     scores = section_scores(fitted, section_rows, ablated)
     order = section_order(scores)
     read_weights = fitted.read.aligned(READ_MODEL_FEATURES, ablated)
@@ -177,7 +180,7 @@ def choose(
         section_rows[index][_S[READ_FROM["answer_meaning"]]],
         likest,
         run_rows[index][number][_P[READ_FROM["answer_run_meaning"]]],
-        *_question_values((terms, missing, passing, names, unindexed), likest, scales),
+        *_question_values((terms, missing, passing, names, unindexed, unfamiliar), likest, scales),
     ]
     probability = confidence(fitted, values, ablated)
     sure = probability >= fitted.threshold
@@ -222,10 +225,10 @@ def _answer_values(
 
 
 def _question_values(
-    counts: tuple[int, int, int, int, int], likest: float, scales: Scales
+    counts: tuple[int, int, int, int, int, int], likest: float, scales: Scales
 ) -> list[float]:
-    """The question's own features (``answer_terms`` to ``answer_unindexed``) from its
-    counts (``choose``'s ``terms`` to ``unindexed``), each 0 to 1 at its scale.
+    """The question's own features (``answer_terms`` to ``answer_unfamiliar``) from its
+    counts (``choose``'s ``terms`` to ``unfamiliar``), each 0 to 1 at its scale.
 
     A subject word no document holds counts as far as no section the search found is like
     the question in meaning (``likest``): a reader's paraphrase, in words the site does not
@@ -234,13 +237,16 @@ def _question_values(
     refused rose 0.734 to 0.783 with no collection a question worse on any figure; the count
     alone, or any word held nowhere at all, cost one collection two gold citations or two
     follow-ups (docs/benchmarks.md, "Words no document holds")."""
-    terms, missing, passing, names, unindexed = counts
+    terms, missing, passing, names, unindexed, unfamiliar = counts
     return [
         min(terms, scales.terms) / scales.terms,
         min(missing, scales.missing) / scales.missing,
         min(passing, scales.missing) / scales.missing,
         min(names, scales.missing) / scales.missing,
         min(unindexed, 1) * (1.0 - likest),
+        # A name no document holds, counted the same way: a name, unlike a word of the
+        # reader's own, seldom has a paraphrase in the collection to be near in meaning.
+        min(unfamiliar, 1) * (1.0 - likest),
     ]
 
 

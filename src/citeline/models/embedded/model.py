@@ -23,7 +23,7 @@ import functools
 import random
 import re
 import zlib
-from collections.abc import Iterator, Mapping, Sequence, Set
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,7 @@ from citeline.models.embedded.choice import (
     section_scores,
 )
 from citeline.models.embedded.features import FEATURES
+from citeline.models.embedded.lexicon import ordinary
 from citeline.models.embedded.passages import (
     BLOCK_MEANING_FEATURES,
     Passage,
@@ -359,7 +360,8 @@ class Reading:
     section's features (``ranking.SECTION_FEATURES``), the share of the question's own weight
     some result holds, how many subject terms it has, how many of them no result holds, how
     many one result holds in no title (in passing), how many of the names it writes no
-    result holds but in passing, and how many no document of the collection holds."""
+    result holds but in passing, how many no document of the collection holds, and how many
+    of those are no ordinary word (``lexicon.ordinary``)."""
 
     asked: Asked
     rows: tuple[tuple[float, ...], ...]
@@ -369,6 +371,7 @@ class Reading:
     passing: int = 0
     names: int = 0
     unindexed: int = 0
+    unfamiliar: int = 0
 
 
 def read_sections(
@@ -415,13 +418,17 @@ def read_sections(
         len(once),
         len(unheld_names),
         len(_unindexed(question, unheld)),
+        len(_unindexed(question, unheld, ordinary)),
     )
 
 
-def _unindexed(question: str, unheld: frozenset[str]) -> set[str]:
+def _unindexed(
+    question: str, unheld: frozenset[str], known: Callable[[str], bool] = lambda word: False
+) -> set[str]:
     """The question's subject terms whose every word no document of the collection holds:
     unlike a term no result holds (``missing``), which a paraphrase of the collection's
-    wording is too, the whole collection never writes it."""
+    wording is too, the whole collection never writes it. With ``known``, only those of
+    words it does not know (``lexicon.ordinary``: a name, not a word of the reader's own)."""
     if not unheld:
         return set()
     return {
@@ -430,6 +437,7 @@ def _unindexed(question: str, unheld: frozenset[str]) -> set[str]:
         if word not in FRAME_WORDS
         and (parts := folded_words(word))
         and all(part in unheld for part in parts)
+        and not known(word)
     }
 
 
@@ -566,6 +574,7 @@ def answer_choice(
         passing=reading.passing,
         names=reading.names,
         unindexed=reading.unindexed,
+        unfamiliar=reading.unfamiliar,
         ablated=tuning.ablated,
         scales=tuning.scales,
     )

@@ -128,6 +128,7 @@ CONFIDENCE_FEATURES = (
     "answer_passing",
     "answer_names",
     "answer_unindexed",
+    "answer_unfamiliar",
 )
 
 
