@@ -242,6 +242,15 @@ def test_a_name_no_document_holds_is_unfamiliar_and_a_word_of_the_readers_own_is
     assert reachable.unindexed == 1 and reachable.unfamiliar == 0
 
 
+def test_an_answer_whose_weights_do_not_weigh_unfamiliar_names_does_not_count_them() -> None:
+    sources = [SourceText("https://example.org/0", "Writing tests", ("A test is a function.",))]
+    unheld = frozenset({"jest"})
+    question = "How do I test a component with Jest?"
+    wanted = frozenset(FEATURES) - {"answer_unfamiliar"}
+    reading = read_sections(question, (), sources, None, TUNING, unheld, wanted=wanted)
+    assert reading.unindexed == 1 and reading.unfamiliar == 0
+
+
 def test_the_unheld_words_are_read_from_the_searches_that_succeeded_only() -> None:
     outcomes = [
         ToolOutcome("search", {"results": [], "not_in_collection": ["jest", 3, None]}),

@@ -14,8 +14,9 @@ one answerable question to "nothing found", mostly to compounds the vocabulary s
 ("placeholder", "subfolder", "stylesheet").
 
 The vocabulary is the uncased one of all-MiniLM-L6-v2, which citeline vendors for the
-``dense`` extra (``citeline/corpus/embedding_model/``): about 24,700 whole words drawn from
-English books and Wikipedia, read as JSON so that a machine without the extra has them too.
+``dense`` extra (``citeline/corpus/embedding_model/``): its 21,745 whole words of letters,
+drawn from English books and Wikipedia, read as JSON so that a machine without the extra has
+them too.
 """
 
 from __future__ import annotations

@@ -418,7 +418,9 @@ def read_sections(
         len(once),
         len(unheld_names),
         len(_unindexed(question, unheld)),
-        len(_unindexed(question, unheld, ordinary)),
+        # The dictionary is read only where the weights weigh its feature: as shipped it is
+        # measured, not weighted (``lexicon``), and an answer need not load 21,700 words.
+        len(_unindexed(question, unheld, ordinary)) if "answer_unfamiliar" in wanted else 0,
     )
 
 
