@@ -149,8 +149,7 @@ def choose(
     share of the question's own weight that some result holds, ``terms`` how many subject
     terms it has, ``missing`` how many of them no result holds, ``passing`` how many only one
     result holds and in no title, ``names`` how many of the names it writes are held nowhere
-    or in passing, ``unindexed`` how many no document of the collection holds and
-    ``unfamiliar`` how many of those are no ordinary word."""
+    or in passing, ``unindexed`` how many no document holds, ``unfamiliar`` nor a dictionary."""
     scores = section_scores(fitted, section_rows, ablated)
     order = section_order(scores)
     read_weights = fitted.read.aligned(READ_MODEL_FEATURES, ablated)

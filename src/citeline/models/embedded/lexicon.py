@@ -23,13 +23,11 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
+from importlib.resources import files
 
-import citeline.corpus
-
-# The vendored tokenizer (``citeline.corpus.minilm.TOKENIZER_PATH``, which imports the
-# ``dense`` extra's tokenizer library to load it; this reads only its vocabulary).
-VOCABULARY_PATH = Path(citeline.corpus.__file__).parent / "embedding_model" / "tokenizer.json"
+# The vendored tokenizer (``citeline.corpus.minilm.TOKENIZER_PATH``), found as the package's
+# data: the models know no corpus module, and this reads only its vocabulary.
+VOCABULARY = files("citeline").joinpath("corpus", "embedding_model", "tokenizer.json")
 # Endings an ordinary word takes that the vocabulary, which holds few inflected forms, may
 # not: "bulleted" is "bullet", "lifetimes" "lifetime", "reachable" "reach". Not "d" or "er",
 # which make names of words ("httpd" of "http", "docker" of "dock").
@@ -41,7 +39,7 @@ _MIN_STEM = 3
 @functools.cache
 def ordinary_words() -> frozenset[str]:
     """The vocabulary's whole words of letters alone (not its ``##`` word pieces)."""
-    vocabulary = json.loads(VOCABULARY_PATH.read_text(encoding="utf-8"))["model"]["vocab"]
+    vocabulary = json.loads(VOCABULARY.read_text(encoding="utf-8"))["model"]["vocab"]
     return frozenset(w for w in vocabulary if w.isascii() and w.isalpha())
 
 
