@@ -23,7 +23,7 @@ import functools
 import random
 import re
 import zlib
-from collections.abc import Callable, Iterator, Mapping, Sequence, Set
+from collections.abc import Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -409,6 +409,7 @@ def read_sections(
     unheld_names = {
         t for t in names(question) & subjects if t not in titled and (t not in held or t in once)
     }
+    unindexed = _unindexed(question, unheld)
     return Reading(
         question_read,
         tuple(tuple(row) for row in rows),
@@ -417,30 +418,28 @@ def read_sections(
         missing,
         len(once),
         len(unheld_names),
-        len(_unindexed(question, unheld)),
+        len({ANSWER.term(word) for word in unindexed}),
         # The dictionary is read only where the weights weigh its feature: as shipped it is
         # measured, not weighted (``lexicon``), and an answer need not load 21,700 words.
-        len(_unindexed(question, unheld, ordinary)) if "answer_unfamiliar" in wanted else 0,
+        len({ANSWER.term(word) for word in unindexed if not ordinary(word)})
+        if "answer_unfamiliar" in wanted
+        else 0,
     )
 
 
-def _unindexed(
-    question: str, unheld: frozenset[str], known: Callable[[str], bool] = lambda word: False
-) -> set[str]:
-    """The question's subject terms whose every word no document of the collection holds:
+def _unindexed(question: str, unheld: frozenset[str]) -> list[str]:
+    """The question's subject words whose every part no document of the collection holds:
     unlike a term no result holds (``missing``), which a paraphrase of the collection's
-    wording is too, the whole collection never writes it. With ``known``, only those of
-    words it does not know (``lexicon.ordinary``: a name, not a word of the reader's own)."""
+    wording is too, the whole collection never writes it."""
     if not unheld:
-        return set()
-    return {
-        ANSWER.term(word)
+        return []
+    return [
+        word
         for word in content_words(question)
         if word not in FRAME_WORDS
         and (parts := folded_words(word))
         and all(part in unheld for part in parts)
-        and not known(word)
-    }
+    ]
 
 
 def best_sections(reading: Reading, *, meaning: bool, tuning: Tuning) -> tuple[int, ...]:
